@@ -1,0 +1,101 @@
+"""The ``polytile`` command line: a click group with one module per command family.
+
+Only this package turns library errors into messages and exit codes:
+0 success, 1 "no" (no solution, invalid position), 2 bad input or usage, 3 internal error.
+No traceback unless ``--debug``.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from polytile import __version__
+from polytile.errors import PolytileError, SolverError
+
+__all__ = ["InputError", "cli", "main"]
+
+
+class InputError(click.ClickException):
+    """Bad input (unreadable file, impossible board, unknown name): exit code 2."""
+
+    exit_code = 2
+
+
+class InternalError(click.ClickException):
+    """A solver answer failed its independent check, or another bug: exit code 3."""
+
+    exit_code = 3
+
+
+class _Root(click.Group):
+    """Translates polytile errors into exit codes, unless ``--debug`` asks for tracebacks."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (click.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except SolverError as exc:
+            if _debug(ctx):
+                raise
+            raise InternalError(f"internal error, please report it: {exc}") from exc
+        except (PolytileError, OSError) as exc:
+            if _debug(ctx):
+                raise
+            raise InputError(_describe(exc)) from exc
+
+
+def _debug(ctx: click.Context) -> bool:
+    return bool(ctx.params.get("debug")) or bool((ctx.obj or {}).get("debug"))
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.filename:
+        return f"{exc.filename}: {exc.strerror or exc}"
+    return str(exc)
+
+
+@click.group(cls=_Root, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", "-V", prog_name="polytile")
+@click.option("--debug", is_flag=True, help="Show full tracebacks instead of short messages.")
+@click.pass_context
+def cli(ctx: click.Context, debug: bool) -> None:
+    """polytile: exact solver and constraint toolkit for grid board games.
+
+    Polyomino tilings, the Blokus brain teasers and City Blocks layouts become exact-cover
+    or CP-SAT models; every solution printed is first checked by the rules engine.
+
+    \b
+    Start here:
+      polytile puzzles                 the catalogue of named puzzles
+      polytile count pentomino-6x10    count every solution, raw and up to symmetry
+      polytile solve pentomino-6x10    one verified solution, as a picture
+      polytile pieces blokus           the piece sets with pictures
+
+    Results go to stdout (text, or JSON with --json), progress and messages to stderr.
+    Exit codes: 0 success, 1 no solution / invalid, 2 bad input or usage, 3 internal error.
+    """
+    ctx.ensure_object(dict)
+    ctx.obj["debug"] = debug
+
+
+def _register() -> None:
+    # One module per command family; each exposes COMMANDS.
+    from polytile.cli import pieces, render, validate
+
+    for module in (pieces, render, validate):
+        for command in module.COMMANDS:
+            cli.add_command(command)
+
+
+def main() -> None:
+    """Entry point of the ``polytile`` console script."""
+    _register()
+    cli(prog_name="polytile")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,76 @@
+"""The error types of polytile.
+
+Every error polytile raises on purpose derives from :class:`PolytileError` and from the
+built-in it refines (``ValueError`` for bad values), so callers may catch either. Only the
+CLI turns them into messages and exit codes.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "BoardError",
+    "FormatError",
+    "IllegalMoveError",
+    "PolytileError",
+    "ShapeError",
+    "SolverError",
+    "UnknownNameError",
+]
+
+
+class PolytileError(Exception):
+    """Base class of every error polytile raises on purpose."""
+
+
+class ShapeError(PolytileError, ValueError):
+    """A polyomino is empty, disconnected or written with characters we cannot read."""
+
+
+class BoardError(PolytileError, ValueError):
+    """A board has an impossible size or shape, or a cell lies outside it."""
+
+
+class UnknownNameError(PolytileError, ValueError):
+    """A piece, piece set, puzzle, game or engine name is not known.
+
+    The message lists the names that are known.
+    """
+
+    def __init__(self, kind: str, name: str, known: list[str] | tuple[str, ...]) -> None:
+        self.kind = kind
+        self.name = name
+        self.known = tuple(known)
+        super().__init__(f"unknown {kind} {name!r}; known: {', '.join(self.known)}")
+
+
+class FormatError(PolytileError, ValueError):
+    """A file or document cannot be read: names the source and where in it the problem is.
+
+    Parameters
+    ----------
+    message
+        What is wrong.
+    source
+        The file name (or ``"<string>"``).
+    where
+        A line (``"line 3"``) or a field path (``"placements[2].cells"``), if known.
+    """
+
+    def __init__(self, message: str, source: str = "<string>", where: str | None = None) -> None:
+        self.message = message
+        self.source = source
+        self.where = where
+        place = f"{source}: {where}" if where else source
+        super().__init__(f"{place}: {message}")
+
+
+class IllegalMoveError(PolytileError, ValueError):
+    """A move breaks the rules of the game in the position it is played in."""
+
+
+class SolverError(PolytileError, RuntimeError):
+    """A solver failed in a way that is not the user's input (for example a wrong solution).
+
+    Raised when the independent rules check rejects a solver's answer: such an answer is never
+    shown to a user.
+    """
