@@ -1,0 +1,289 @@
+"""``polytile count``, ``polytile solve`` and ``polytile puzzles``: tiling puzzles."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import click
+
+from polytile.errors import SolverError
+
+__all__ = ["COMMANDS"]
+
+PUZZLE_HELP = "a catalogue name (see 'polytile puzzles') or a puzzle file (.json)"
+
+
+@contextmanager
+def progress_bar(label: str, enabled: bool) -> Iterator[Any]:
+    """A rich progress bar on stderr when it is a terminal; yields an update callback.
+
+    The bar appears only after a second, so quick commands print nothing extra.
+    """
+    if not enabled or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    bar = Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[info]}"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+    started = time.perf_counter()
+    task_id = None
+
+    def update(p: Any) -> None:
+        nonlocal task_id
+        if time.perf_counter() - started < 1.0 and p.done < p.total:
+            return
+        if task_id is None:
+            bar.start()
+            task_id = bar.add_task(label, total=p.total, info="")
+        rate = p.nodes / max(p.seconds, 1e-9)
+        bar.update(task_id, completed=p.done, info=f"{p.count:,} found, {rate / 1e6:.1f}M nodes/s")
+
+    try:
+        yield update
+    finally:
+        bar.stop()
+
+
+def _executor(workers: int | None, scheduler: str | None) -> Any:
+    from polytile.solvers.parallel import make_executor
+
+    return make_executor(workers, scheduler)
+
+
+@click.command()
+@click.argument("puzzle")
+@click.option(
+    "--workers",
+    "-w",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Local worker processes [default: every core].",
+)
+@click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    default=None,
+    help="Run on a Dask cluster instead, e.g. tcp://10.0.0.5:8786.",
+)
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    metavar="SECONDS",
+    help="Stop after this long and report the count so far.",
+)
+@click.option(
+    "--no-symmetry",
+    is_flag=True,
+    help="Plain search: no symmetry breaking, no count up to symmetry.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON object instead of text.")
+@click.option(
+    "--progress/--no-progress",
+    default=True,
+    show_default=True,
+    help="Progress bar on stderr (only when it is a terminal).",
+)
+def count(
+    puzzle: str,
+    workers: int | None,
+    scheduler: str | None,
+    time_limit: float | None,
+    no_symmetry: bool,
+    as_json: bool,
+    progress: bool,
+) -> None:
+    """Count every solution of a tiling PUZZLE, raw and up to symmetry.
+
+    PUZZLE is a catalogue name (see 'polytile puzzles') or a puzzle file. Raw counts
+    distinguish placements (mirror images and rotations of a solution count separately;
+    identical copies of a piece do not). The count up to symmetry identifies solutions that
+    a symmetry of the board maps onto each other (Burnside's lemma, exact on any board).
+
+    The search is split into independent subtrees run on worker processes (or a Dask
+    cluster with --scheduler); the total does not depend on how it was split. Ctrl-C or
+    --time-limit stops early and reports the solutions found so far, marked incomplete.
+
+    \b
+    Examples:
+      polytile count pentomino-6x10
+      polytile count pentomino-8x8-hole --workers 2 --json
+      polytile count my-puzzle.json --time-limit 60
+    """
+    from polytile.puzzles.tiling import resolve
+    from polytile.solvers.counting import count_tiling
+
+    spec = resolve(puzzle)
+    with _executor(workers, scheduler) as ex, progress_bar("counting", progress) as update:
+        result = count_tiling(
+            spec.problem, ex, symmetry=not no_symmetry, time_limit=time_limit, progress=update
+        )
+    if (
+        result.complete
+        and spec.known_count is not None
+        and (
+            result.count != spec.known_count
+            or (
+                result.count_up_to_symmetry not in (None, spec.known_count_up_to_symmetry)
+                and not no_symmetry
+            )
+        )
+    ):
+        raise SolverError(
+            f"{spec.name}: counted {result.count} / {result.count_up_to_symmetry} but the "
+            f"published count is {spec.known_count} / {spec.known_count_up_to_symmetry}"
+        )
+    up = None if no_symmetry else result.count_up_to_symmetry
+    if as_json:
+        doc = {
+            "puzzle": spec.name,
+            "count": result.count,
+            "count_up_to_symmetry": up,
+            "complete": result.complete,
+            "nodes": result.nodes,
+            "seconds": round(result.seconds, 4),
+            "workers": result.workers,
+            "subproblems": result.tasks,
+            "symmetries": result.group_order,
+            "symmetry_broken_by": result.symmetry_broken_by,
+        }
+        if result.stopped_by:
+            doc["stopped_by"] = result.stopped_by
+        click.echo(json.dumps(doc))
+    else:
+        if result.complete:
+            line = f"{spec.name}: {result.count:,} solutions"
+            if up is not None:
+                line += f" ({up:,} up to the {result.group_order} symmetries of the board)"
+        else:
+            line = (
+                f"{spec.name}: at least {result.count:,} solutions "
+                f"(stopped by {result.stopped_by}; the count is incomplete)"
+            )
+        click.echo(line)
+        workers_text = f"{result.workers} worker" + ("s" if result.workers > 1 else "")
+        click.echo(
+            f"  {result.nodes:,} nodes, {result.seconds:.2f} s, {workers_text}, "
+            f"{result.tasks} subproblems",
+            err=True,
+        )
+    if not result.complete:
+        sys.exit(130 if result.stopped_by == "interrupt" else 0)
+
+
+@click.command()
+@click.argument("puzzle")
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print the solution JSON instead of a picture."
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Also save the solution: .json, or a picture (.svg, .png, .txt).",
+)
+@click.option("--color/--no-color", default=None, help="Force colour on or off [default: auto].")
+def solve(puzzle: str, as_json: bool, output: str | None, color: bool | None) -> None:
+    """Find one solution of a tiling PUZZLE and show it.
+
+    The solution is checked against the puzzle's rules by an independent validator before
+    it is printed. Exit code 1 when the puzzle has no solution.
+
+    \b
+    Examples:
+      polytile solve pentomino-6x10
+      polytile solve pentomino-8x8-hole --json > sol.json
+      polytile solve tetromino-8x10 -o tiling.svg
+    """
+    from polytile.puzzles.tiling import check_solution, resolve, to_solution
+    from polytile.solvers.tiling import compile_problem, solutions
+
+    spec = resolve(puzzle)
+    start = time.perf_counter()
+    first = next(solutions(spec.problem), None)
+    seconds = time.perf_counter() - start
+    if first is None:
+        click.echo(f"{spec.name}: no solution exists", err=True)
+        sys.exit(1)
+    pl = compile_problem(spec.problem).placements
+    sol = to_solution(spec, pl, first, "feasible", seconds=round(seconds, 4))
+    reasons = check_solution(sol, spec)
+    if reasons:
+        raise SolverError(f"solution failed the rules check: {'; '.join(reasons)}")
+    _emit(sol, as_json, output, color)
+
+
+def _emit(sol: Any, as_json: bool, output: str | None, color: bool | None) -> None:
+    from polytile import formats, render
+
+    if output:
+        if output.lower().endswith(".json"):
+            formats.save(sol, output)
+        else:
+            render.save_picture(sol, output)
+        click.echo(f"saved {output}", err=True)
+    if as_json:
+        click.echo(formats.dumps(sol))
+    else:
+        click.echo(render.to_text(sol, color=color))
+
+
+@click.command()
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list instead of a table.")
+def puzzles(as_json: bool) -> None:
+    """List the catalogue of named tiling puzzles with their known solution counts.
+
+    Counts are raw / up to the board's symmetries; '?' where not published. Run
+    'polytile count NAME' to count one, 'polytile solve NAME' to see a solution.
+    """
+    from polytile.puzzles.tiling import CATALOGUE
+
+    rows = []
+    for p in CATALOGUE.values():
+        rows.append(
+            {
+                "name": p.name,
+                "board": f"{p.board.rows}x{p.board.cols}",
+                "pieces": p.problem.n_pieces,
+                "known_count": p.known_count,
+                "known_count_up_to_symmetry": p.known_count_up_to_symmetry,
+                "description": p.description,
+            }
+        )
+    if as_json:
+        click.echo(json.dumps(rows, indent=2))
+        return
+    width = max(len(r["name"]) for r in rows)
+    for r in rows:
+        known = (
+            f"{r['known_count']:,} / {r['known_count_up_to_symmetry']:,}"
+            if r["known_count"] is not None
+            else "? / ?"
+        )
+        click.echo(f"{r['name']:<{width}}  {r['board']:>5}  {known:>14}  {r['description']}")
+
+
+COMMANDS = [count, solve, puzzles]

@@ -1,0 +1,152 @@
+"""Counting tilings end to end: plan, split, run on an executor, combine, report.
+
+:func:`count_tiling` is what ``polytile count`` calls. The plan's tasks (symmetry
+representatives and Fix(g) problems, see :mod:`polytile.solvers.tiling`) are split at the top
+of their search trees into subtrees that partition the search, run on an executor, and
+summed; the totals are therefore the same for any number of workers or any cluster.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from polytile.solvers.parallel import Executor, SerialExecutor
+from polytile.solvers.tiling import Task, TilingProblem, count_task, plan_count, split_task
+
+__all__ = ["CountResult", "Progress", "count_tiling"]
+
+
+@dataclass
+class Progress:
+    """What a progress display needs: subproblems done of total, solutions and nodes so far."""
+
+    done: int
+    total: int
+    count: int
+    nodes: int
+    seconds: float
+
+
+@dataclass
+class CountResult:
+    """The outcome of a count.
+
+    ``count`` is exact when ``complete``; otherwise it is the number found before the time
+    limit or Ctrl-C (a lower bound) and ``count_up_to_symmetry`` is ``None``.
+    """
+
+    count: int
+    count_up_to_symmetry: int | None
+    nodes: int
+    seconds: float
+    complete: bool
+    workers: int
+    tasks: int
+    group_order: int
+    symmetry_broken_by: str | None
+    stopped_by: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def _run(job: tuple[Task, float | None]) -> tuple[int, int, bool]:
+    task, deadline = job
+    if deadline is None:
+        return count_task(task)
+    if time.time() >= deadline:
+        return 0, 0, False
+    return count_task(task, lambda: time.time() >= deadline)
+
+
+def _split(tasks: list[Task], target: int) -> list[Task]:
+    for _ in range(4):
+        if len(tasks) >= target:
+            break
+        tasks = [sub for t in tasks for sub in split_task(t, 1)]
+    return tasks
+
+
+def count_tiling(
+    problem: TilingProblem,
+    executor: Executor | None = None,
+    *,
+    symmetry: bool = True,
+    time_limit: float | None = None,
+    progress: Callable[[Progress], None] | None = None,
+) -> CountResult:
+    """Count every tiling of ``problem``, raw and up to the board's symmetries.
+
+    Parameters
+    ----------
+    problem
+        The tiling problem.
+    executor
+        Where subproblems run (:func:`polytile.solvers.parallel.make_executor`); serial when
+        omitted.
+    symmetry
+        Break symmetry and apply Burnside's lemma (``False`` for a plain raw search).
+    time_limit
+        Seconds after which the count stops and reports what it has (``complete`` False).
+    progress
+        Called after every finished subproblem.
+
+    Returns
+    -------
+    CountResult
+
+    Notes
+    -----
+    Ctrl-C stops the count like a time limit: the partial result is returned with
+    ``stopped_by="interrupt"``. Memory is constant in the number of solutions.
+    """
+    executor = executor or SerialExecutor()
+    start = time.perf_counter()
+    deadline = None if time_limit is None else time.time() + time_limit
+    plan = plan_count(problem, symmetry)
+    # One worker gains nothing from splitting beyond the plan's own tasks.
+    tasks = plan.tasks if executor.workers == 1 else _split(plan.tasks, 24 * executor.workers)
+    counts = [0] * len(tasks)
+    nodes = 0
+    done = 0
+    complete = True
+    stopped_by = None
+    try:
+        for i, (count, task_nodes, finished) in executor.imap_unordered(
+            _run, [(t, deadline) for t in tasks]
+        ):
+            counts[i] = count
+            nodes += task_nodes
+            done += 1
+            if not finished:
+                complete = False
+                stopped_by = "time limit"
+            if progress is not None:
+                raw_so_far = sum(
+                    t.weight * c for t, c in zip(tasks, counts, strict=True) if t.symmetry == 0
+                )
+                progress(Progress(done, len(tasks), raw_so_far, nodes, time.perf_counter() - start))
+    except KeyboardInterrupt:
+        complete = False
+        stopped_by = "interrupt"
+    if done < len(tasks) and stopped_by is None:
+        complete, stopped_by = False, "time limit"
+    if complete:
+        plan.tasks = tasks
+        raw, up = plan.combine(counts)
+    else:
+        raw = sum(t.weight * c for t, c in zip(tasks, counts, strict=True) if t.symmetry == 0)
+        up = None
+    return CountResult(
+        count=raw,
+        count_up_to_symmetry=up,
+        nodes=nodes,
+        seconds=time.perf_counter() - start,
+        complete=complete,
+        workers=executor.workers,
+        tasks=len(tasks),
+        group_order=len(plan.group),
+        symmetry_broken_by=plan.broken_by,
+        stopped_by=stopped_by,
+    )
