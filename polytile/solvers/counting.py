@@ -61,7 +61,7 @@ def _run(job: tuple[Task, float | None]) -> tuple[int, int, bool]:
 
 
 def _split(tasks: list[Task], target: int) -> list[Task]:
-    for _ in range(4):
+    for _ in range(8):
         if len(tasks) >= target:
             break
         tasks = [sub for t in tasks for sub in split_task(t, 1)]
@@ -106,7 +106,7 @@ def count_tiling(
     deadline = None if time_limit is None else time.time() + time_limit
     plan = plan_count(problem, symmetry)
     # One worker gains nothing from splitting beyond the plan's own tasks.
-    tasks = plan.tasks if executor.workers == 1 else _split(plan.tasks, 24 * executor.workers)
+    tasks = plan.tasks if executor.workers == 1 else _split(plan.tasks, 400 * executor.workers)
     counts = [0] * len(tasks)
     nodes = 0
     done = 0

@@ -133,13 +133,13 @@ class DaskExecutor:
     The workers need polytile installed; each compiles the kernel once and caches it.
     """
 
-    def __init__(self, address: Any) -> None:
+    def __init__(self, address: Any, timeout: float = 10.0) -> None:
         try:
             from dask.distributed import Client
         except ImportError as exc:  # pragma: no cover - depends on the environment
             raise PolytileError("--scheduler needs Dask: pip install 'polytile[dask]'") from exc
         try:
-            self._client = Client(address, timeout="10s")
+            self._client = Client(address, timeout=f"{timeout}s")
         except (OSError, TimeoutError) as exc:
             raise PolytileError(f"cannot reach the Dask scheduler at {address}: {exc}") from exc
         self.workers = max(1, sum(self._client.nthreads().values()))

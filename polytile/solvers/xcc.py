@@ -37,7 +37,7 @@ from typing import NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
-from numba import int32, int64, njit, void
+from numba import int32, int64, njit, uint64, void
 from numba.types import Array
 
 
@@ -58,15 +58,15 @@ __all__ = [
 _SOURCE = "<exact cover problem>"
 _INT32_MAX = 2**31 - 1
 
-# Rows of the int32 ``mem`` array (one column per node; the item links use the first n+2).
+# Columns of the int32 node array ``nd`` (one row per node).
 _TOP = 0  # TOP(x): item of a node, LEN(i) in header i, -k <= 0 in spacers
 _ULINK = 1
 _DLINK = 2
 _COLOR = 3  # COLOR(x): 0 none, > 0 a colour, -1 "purified: already known compatible"
-_LLINK = 4  # LLINK/RLINK of items 0..n+1 (0 heads the primary list, n+1 the secondary)
-_RLINK = 5
-_OPTION = 6  # option index of a node, -1 for headers and spacers
-_MEM_ROWS = 7
+# Columns of the int32 item array ``it``: items 0..n+1, 0 heads the primary list, n+1 the
+# secondary one.
+_LLINK = 0
+_RLINK = 1
 
 # Rows of the int32 level ``stack``.
 _ITEM = 0  # the item i chosen at level l (step C3)
@@ -115,8 +115,11 @@ _S31 = np.uint64(31)
 
 
 # -- the compiled kernel ------------------------------------------------------------------
+# Nodes are rows of ``nd`` (TOP, ULINK, DLINK, COLOR side by side): the nodes of an option are
+# consecutive rows, so hide' walks one stretch of memory. Items are rows of ``it`` (LLINK,
+# RLINK). LEN(i) lives in TOP of header node i, as in Knuth.
 @njit(cache=True, nogil=True)
-def _random_below(rng: npt.NDArray[np.uint64], n: int) -> int:
+def _random_below(rng, n):
     """A pseudo-random integer in ``[0, n)`` from the splitmix64 state ``rng[0]``."""
     z = rng[0] + _GOLDEN
     rng[0] = z
@@ -127,246 +130,233 @@ def _random_below(rng: npt.NDArray[np.uint64], n: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _hide(p: int, top, ulink, dlink, color) -> int:
+def _hide(nd, p):
     """hide'(p): unlink the other nodes of p's option from their items' lists."""
     updates = 0
     q = p + 1
     while q != p:
-        x = top[q]
-        u = ulink[q]
-        d = dlink[q]
+        x = nd[q, _TOP]
+        u = nd[q, _ULINK]
+        d = nd[q, _DLINK]
         if x <= 0:
             q = u  # q was a spacer: wrap to the first node of the option
-        elif color[q] < 0:
+        elif nd[q, _COLOR] < 0:
             q += 1  # purified: its item is no longer searched, leave it in place
         else:
-            dlink[u] = d
-            ulink[d] = u
-            top[x] -= 1
+            nd[u, _DLINK] = d
+            nd[d, _ULINK] = u
+            nd[x, _TOP] -= 1
             updates += 1
             q += 1
     return updates
 
 
 @njit(cache=True, nogil=True)
-def _unhide(p: int, top, ulink, dlink, color) -> None:
+def _unhide(nd, p):
     """unhide'(p): the exact inverse of hide'(p), walking the option backwards."""
     q = p - 1
     while q != p:
-        x = top[q]
-        u = ulink[q]
-        d = dlink[q]
+        x = nd[q, _TOP]
+        u = nd[q, _ULINK]
+        d = nd[q, _DLINK]
         if x <= 0:
             q = d  # q was a spacer: wrap to the last node of the option
-        elif color[q] < 0:
+        elif nd[q, _COLOR] < 0:
             q -= 1
         else:
-            dlink[u] = q
-            ulink[d] = q
-            top[x] += 1
+            nd[u, _DLINK] = q
+            nd[d, _ULINK] = q
+            nd[x, _TOP] += 1
             q -= 1
 
 
 @njit(cache=True, nogil=True)
-def _cover(i: int, top, ulink, dlink, color, llink, rlink) -> int:
+def _cover(nd, it, i):
     """cover'(i): hide every option of item i, then unlink i from its item list."""
     updates = 1
-    p = dlink[i]
+    p = nd[i, _DLINK]
     while p != i:
-        updates += _hide(p, top, ulink, dlink, color)
-        p = dlink[p]
-    left = llink[i]
-    right = rlink[i]
-    rlink[left] = right
-    llink[right] = left
+        updates += _hide(nd, p)
+        p = nd[p, _DLINK]
+    left = it[i, _LLINK]
+    right = it[i, _RLINK]
+    it[left, _RLINK] = right
+    it[right, _LLINK] = left
     return updates
 
 
 @njit(cache=True, nogil=True)
-def _uncover(i: int, top, ulink, dlink, color, llink, rlink) -> None:
+def _uncover(nd, it, i):
     """uncover'(i): relink item i, then unhide its options in reverse order."""
-    left = llink[i]
-    right = rlink[i]
-    rlink[left] = i
-    llink[right] = i
-    p = ulink[i]
+    left = it[i, _LLINK]
+    right = it[i, _RLINK]
+    it[left, _RLINK] = i
+    it[right, _LLINK] = i
+    p = nd[i, _ULINK]
     while p != i:
-        _unhide(p, top, ulink, dlink, color)
-        p = ulink[p]
+        _unhide(nd, p)
+        p = nd[p, _ULINK]
 
 
 @njit(cache=True, nogil=True)
-def _purify(p: int, top, ulink, dlink, color) -> int:
+def _purify(nd, p):
     """purify(p): keep the options giving p's item p's colour (marked -1), hide the rest.
 
-    Node p itself keeps its colour, so uncommit can still tell that it purified (as in
-    Knuth's DLX2).
+    Node p itself keeps its colour, so that uncommit can tell it purified (as in DLX2).
     """
     updates = 0
-    c = color[p]
-    i = top[p]
-    q = dlink[i]
+    c = nd[p, _COLOR]
+    i = nd[p, _TOP]
+    q = nd[i, _DLINK]
     while q != i:
-        if color[q] == c:
+        if nd[q, _COLOR] == c:
             if q != p:
-                color[q] = -1
+                nd[q, _COLOR] = -1
         else:
-            updates += _hide(q, top, ulink, dlink, color)
-        q = dlink[q]
+            updates += _hide(nd, q)
+        q = nd[q, _DLINK]
     return updates
 
 
 @njit(cache=True, nogil=True)
-def _unpurify(p: int, top, ulink, dlink, color) -> None:
+def _unpurify(nd, p):
     """unpurify(p): the inverse of purify(p), walking the item's list upwards."""
-    c = color[p]
-    i = top[p]
-    q = ulink[i]
+    c = nd[p, _COLOR]
+    i = nd[p, _TOP]
+    q = nd[i, _ULINK]
     while q != i:
-        if color[q] < 0:
-            color[q] = c
+        if nd[q, _COLOR] < 0:
+            nd[q, _COLOR] = c
         elif q != p:
-            _unhide(q, top, ulink, dlink, color)
-        q = ulink[q]
+            _unhide(nd, q)
+        q = nd[q, _ULINK]
 
 
 @njit(cache=True, nogil=True)
-def _commit(p: int, top, ulink, dlink, color, llink, rlink) -> int:
+def _commit(nd, it, p):
     """commit(p, j): cover'(j) for an uncoloured node, purify(p) for a coloured one."""
-    c = color[p]
+    c = nd[p, _COLOR]
     if c == 0:
-        return _cover(top[p], top, ulink, dlink, color, llink, rlink)
+        return _cover(nd, it, nd[p, _TOP])
     if c > 0:
-        return _purify(p, top, ulink, dlink, color)
-    return 0  # already purified by an earlier option: nothing to do
+        return _purify(nd, p)
+    return 0  # purified by an earlier option: nothing to do
 
 
 @njit(cache=True, nogil=True)
-def _uncommit(p: int, top, ulink, dlink, color, llink, rlink) -> None:
+def _uncommit(nd, it, p):
     """uncommit(p, j): the inverse of commit(p, j)."""
-    c = color[p]
+    c = nd[p, _COLOR]
     if c == 0:
-        _uncover(top[p], top, ulink, dlink, color, llink, rlink)
+        _uncover(nd, it, nd[p, _TOP])
     elif c > 0:
-        _unpurify(p, top, ulink, dlink, color)
+        _unpurify(nd, p)
 
 
 @njit(
-    void(_RO_INT32, _RO_INT64, _RO_INT32, int64, int64, int32[:, ::1]),
+    void(_RO_INT32, _RO_INT64, _RO_INT32, int64, int64, int32[:, ::1], int32[:, ::1], int32[::1]),
     cache=True,
     nogil=True,
 )
-def _build(options, options_ptr, colors, n_items, n_primary, mem):
-    """C1: lay out the items and nodes as in Knuth, items 0.. as headers 1..n.
+def _build(options, options_ptr, colors, n_items, n_primary, nd, it, opt):
+    """C1. [Initialize.] Lay out items and nodes as in Knuth; item k is header node k+1.
 
-    Node layout: 0 unused, 1..n item headers, n+1 the first spacer, then each option's nodes
-    followed by a spacer. Option k's first node is ``n + 2 + options_ptr[k] + k``.
+    Node 0 is unused, 1..n are the item headers, n+1 the first spacer, then each option's
+    nodes followed by a spacer, so option k's first node is ``n + 2 + options_ptr[k] + k``.
     """
-    top = mem[_TOP]
-    ulink = mem[_ULINK]
-    dlink = mem[_DLINK]
-    color = mem[_COLOR]
-    llink = mem[_LLINK]
-    rlink = mem[_RLINK]
-    opt = mem[_OPTION]
     n = n_items
     # Primary items form a circular list headed by 0, secondary ones one headed by n+1.
     last = 0
     for i in range(1, n_primary + 1):
-        llink[i] = last
-        rlink[last] = i
+        it[i, _LLINK] = last
+        it[last, _RLINK] = i
         last = i
-    rlink[last] = 0
-    llink[0] = last
+    it[last, _RLINK] = 0
+    it[0, _LLINK] = last
     last = n + 1
     for i in range(n_primary + 1, n + 1):
-        llink[i] = last
-        rlink[last] = i
+        it[i, _LLINK] = last
+        it[last, _RLINK] = i
         last = i
-    rlink[last] = n + 1
-    llink[n + 1] = last
+    it[last, _RLINK] = n + 1
+    it[n + 1, _LLINK] = last
     for i in range(n + 1):
-        top[i] = 0  # LEN
-        ulink[i] = i
-        dlink[i] = i
-        color[i] = 0
+        nd[i, _TOP] = 0  # LEN
+        nd[i, _ULINK] = i
+        nd[i, _DLINK] = i
+        nd[i, _COLOR] = 0
         opt[i] = -1
-    n_options = options_ptr.shape[0] - 1
     spacer = n + 1
-    top[spacer] = 0
-    ulink[spacer] = spacer
-    color[spacer] = 0
+    nd[spacer, _TOP] = 0
+    nd[spacer, _ULINK] = spacer
+    nd[spacer, _COLOR] = 0
     opt[spacer] = -1
-    for k in range(n_options):
+    for k in range(options_ptr.shape[0] - 1):
         start = options_ptr[k]
         stop = options_ptr[k + 1]
-        first_node = spacer + 1
         for e in range(start, stop):
             x = spacer + 1 + (e - start)
             i = options[e] + 1
-            top[x] = i
-            top[i] += 1
-            u = ulink[i]
-            ulink[x] = u
-            dlink[x] = i
-            dlink[u] = x
-            ulink[i] = x
-            color[x] = colors[e]
+            nd[x, _TOP] = i
+            nd[i, _TOP] += 1
+            u = nd[i, _ULINK]
+            nd[x, _ULINK] = u
+            nd[x, _DLINK] = i
+            nd[u, _DLINK] = x
+            nd[i, _ULINK] = x
+            nd[x, _COLOR] = colors[e]
             opt[x] = k
-        last_node = spacer + (stop - start)
-        dlink[spacer] = last_node  # DLINK of a spacer: last node of the next option
-        spacer = last_node + 1
-        top[spacer] = -(k + 1)
-        ulink[spacer] = first_node  # ULINK of a spacer: first node of the previous option
-        color[spacer] = 0
+        first_node = spacer + 1
+        nd[spacer, _DLINK] = spacer + (stop - start)  # a spacer's DLINK: next option's last
+        spacer += stop - start + 1
+        nd[spacer, _TOP] = -(k + 1)
+        nd[spacer, _ULINK] = first_node  # a spacer's ULINK: previous option's first node
+        nd[spacer, _COLOR] = 0
         opt[spacer] = -1
-    dlink[spacer] = spacer
+    nd[spacer, _DLINK] = spacer
 
 
-@njit("int64(int32[:, ::1], int64)", cache=True, nogil=True)
-def _force(mem, first_node):
-    """Commit every node of one option (its items are then covered for good).
+@njit(int64(int32[:, ::1], int32[:, ::1], int64), cache=True, nogil=True)
+def _force(nd, it, first_node):
+    """Commit every node of one option, for good; returns the link updates.
 
-    This is C4 plus C5 for an option chosen by the caller: committing the option's first
-    node (a primary item, or a colour) hides the option from its other items, as cover'(i)
-    does for x_l. Returns the number of link updates.
+    This is C4 and C5 for an option the caller chose: committing its first node (cover' of a
+    primary item, or purify) hides the option from its other items, as cover'(i) does for
+    x_l, and the other nodes are then committed as in C5.
     """
-    top = mem[_TOP]
-    ulink = mem[_ULINK]
-    dlink = mem[_DLINK]
-    color = mem[_COLOR]
-    llink = mem[_LLINK]
-    rlink = mem[_RLINK]
     updates = 0
     p = first_node
-    while top[p] > 0:
-        updates += _commit(p, top, ulink, dlink, color, llink, rlink)
+    while nd[p, _TOP] > 0:
+        updates += _commit(nd, it, p)
         p += 1
     return updates
 
 
 @njit(
-    "int64(int32[:, ::1], int32[:, ::1], int32[::1], int64[::1], uint64[::1], int32[::1],"
-    " int64[::1])",
+    int64(
+        int32[:, ::1],
+        int32[:, ::1],
+        int32[::1],
+        int32[:, ::1],
+        int32[::1],
+        int64[::1],
+        uint64[::1],
+        int32[::1],
+        int64[::1],
+    ),
     cache=True,
     nogil=True,
 )
-def _run(mem, stack, cand, ctl, rng, out, out_ptr):
+def _run(nd, it, opt, stack, cand, ctl, rng, out, out_ptr):
     """Algorithm C from the state in the arrays, until done, paused or stopped.
 
     Writes up to ``ctl[_BUF_MAX]`` solutions (option indices) to ``out``, solution ``s`` in
     ``out[out_ptr[s]:out_ptr[s + 1]]``, and stores the state back in ``ctl`` so that the next
-    call resumes. Options of level l are tried in the order stored in ``cand`` (Knuth's
-    DLINK order, or shuffled); ``cand`` is a stack: the option lists of different levels on
-    one path are disjoint, so it never needs more than one slot per option.
+    call resumes. The options of level l are tried in the order stored in ``cand`` (Knuth's
+    DLINK order, or shuffled); ``cand`` is a stack, and the option lists of the levels on one
+    path are disjoint (each level's item hides the options of the lists below it), so it
+    never needs more than one slot per option.
     """
-    top = mem[_TOP]
-    ulink = mem[_ULINK]
-    dlink = mem[_DLINK]
-    color = mem[_COLOR]
-    llink = mem[_LLINK]
-    rlink = mem[_RLINK]
-    opt = mem[_OPTION]
     items = stack[_ITEM]
     pos = stack[_POS]
     end = stack[_END]
@@ -391,8 +381,8 @@ def _run(mem, stack, cand, ctl, rng, out, out_ptr):
                 status = _NODE_STOP
                 break
             nodes += 1
-            if rlink[0] == 0 or level == depth_cut:
-                # Visit the solution x_0 .. x_{l-1} (or, for split, the prefix), then C8.
+            if it[0, _RLINK] == 0 or level == depth_cut:
+                # Visit the solution x_0 .. x_{l-1} (for split: the prefix), then C8.
                 solutions += 1
                 pc = _C8
                 if buf_max > 0:
@@ -408,14 +398,14 @@ def _run(mem, stack, cand, ctl, rng, out, out_ptr):
                     status = _PAUSED
                     break
                 continue
-            # C3. [Choose i.] Minimum remaining values; ties go to the lowest item, or to a
-            # uniformly random one (reservoir sampling) when randomized.
+            # C3. [Choose i.] Minimum remaining values; ties go to the first item in the
+            # list (the lowest index), or to a uniformly random one when randomized.
             i = -1
             best = _INT32_MAX
             ties = 0
-            p = rlink[0]
+            p = it[0, _RLINK]
             while p != 0:
-                length = top[p]
+                length = nd[p, _TOP]
                 if length < best:
                     i = p
                     best = length
@@ -424,18 +414,18 @@ def _run(mem, stack, cand, ctl, rng, out, out_ptr):
                         break
                 elif length == best and randomized:
                     ties += 1
-                    if _random_below(rng, ties) == 0:
+                    if _random_below(rng, ties) == 0:  # reservoir sampling
                         i = p
-                p = rlink[p]
-            # C4. [Cover i.] The options to try, x_l, go onto the cand stack.
-            updates += _cover(i, top, ulink, dlink, color, llink, rlink)
+                p = it[p, _RLINK]
+            # C4. [Cover i.] The options to try as x_l go onto the cand stack.
+            updates += _cover(nd, it, i)
             base = end[level - 1] if level > 0 else 0
             e = base
-            p = dlink[i]
+            p = nd[i, _DLINK]
             while p != i:
                 cand[e] = p
                 e += 1
-                p = dlink[p]
+                p = nd[p, _DLINK]
             if randomized:
                 for a in range(e - 1, base, -1):  # Fisher-Yates
                     b = base + _random_below(rng, a - base + 1)
@@ -445,44 +435,41 @@ def _run(mem, stack, cand, ctl, rng, out, out_ptr):
             end[level] = e
             pc = _C5
         elif pc == _C5:
-            # C5. [Try x_l.] If no option is left, go to C7; else commit the other items
-            # of x_l (spacers send p back to the option's first node) and enter level l+1.
+            # C5. [Try x_l.] If no option is left, go to C7; else commit the other items of
+            # x_l (a spacer sends p back to the option's first node) and enter level l+1.
             if pos[level] == end[level]:
                 pc = _C7
                 continue
             x = cand[pos[level]]
             p = x + 1
             while p != x:
-                j = top[p]
-                if j <= 0:
-                    p = ulink[p]
+                if nd[p, _TOP] <= 0:
+                    p = nd[p, _ULINK]
                 else:
-                    updates += _commit(p, top, ulink, dlink, color, llink, rlink)
+                    updates += _commit(nd, it, p)
                     p += 1
             level += 1
             pc = _C2
         elif pc == _C6:
-            # C6. [Try again.] Uncommit the items of x_l in reverse order, next x_l.
+            # C6. [Try again.] Uncommit the items of x_l in reverse order; next x_l.
             x = cand[pos[level]]
             p = x - 1
             while p != x:
-                j = top[p]
-                if j <= 0:
-                    p = dlink[p]
+                if nd[p, _TOP] <= 0:
+                    p = nd[p, _DLINK]
                 else:
-                    _uncommit(p, top, ulink, dlink, color, llink, rlink)
+                    _uncommit(nd, it, p)
                     p -= 1
             pos[level] += 1
             pc = _C5
         elif pc == _C7:
             # C7. [Backtrack.]
-            _uncover(items[level], top, ulink, dlink, color, llink, rlink)
+            _uncover(nd, it, items[level])
             pc = _C8
         else:
             # C8. [Leave level l.] Terminate if l = 0, otherwise l <- l - 1 and go to C6.
             if level == 0:
                 pc = _FINISHED
-                status = _DONE
                 break
             level -= 1
             pc = _C6
@@ -581,14 +568,21 @@ class XCCArrays:
             if mask.any():
                 e = int(np.flatnonzero(mask)[0])
                 k = int(owner[e])
-                raise FormatError(message.format(item=int(options[e]), k=k, c=int(colors[e])),
-                                  _SOURCE, f"options[{k}]")
+                raise FormatError(
+                    message.format(item=int(options[e]), k=k, c=int(colors[e])),
+                    _SOURCE,
+                    f"options[{k}]",
+                )
 
-        fail((options < 0) | (options >= n_items),
-             f"option {{k}} names item {{item}}, outside 0..{n_items - 1}")
+        fail(
+            (options < 0) | (options >= n_items),
+            f"option {{k}} names item {{item}}, outside 0..{n_items - 1}",
+        )
         fail(colors < 0, "option {k} gives item {item} the negative colour {c}")
-        fail((colors > 0) & (options < n_primary),
-             "option {k} gives a colour to primary item {item}; only secondary items have colours")
+        fail(
+            (colors > 0) & (options < n_primary),
+            "option {k} gives a colour to primary item {item}; only secondary items have colours",
+        )
         fail(colors > _INT32_MAX, "option {k} gives item {item} a colour beyond 32 bits")
         if n_options:
             has_primary = np.zeros(n_options, dtype=bool)
@@ -638,8 +632,13 @@ class XCCArrays:
             if [len(c) for c in colors] != lengths:
                 raise FormatError("colors must have one entry per item of each option", _SOURCE)
             flat_colors = [int(c) for cs in colors for c in cs]
-        return cls(np.array(flat, dtype=np.int64), ptr, np.array(flat_colors, dtype=np.int64),
-                   n_items, n_primary)
+        return cls(
+            np.array(flat, dtype=np.int64),
+            ptr,
+            np.array(flat_colors, dtype=np.int64),
+            n_items,
+            n_primary,
+        )
 
     @property
     def n_options(self) -> int:
@@ -716,11 +715,13 @@ def _check_forced(arrays: XCCArrays, forced: Iterable[int]) -> list[int]:
         try:
             k = operator.index(k)
         except TypeError:
-            raise FormatError(f"forced option {k!r} is not an integer", _SOURCE,
-                              f"forced[{n}]") from None
+            raise FormatError(
+                f"forced option {k!r} is not an integer", _SOURCE, f"forced[{n}]"
+            ) from None
         if not 0 <= k < arrays.n_options:
-            raise FormatError(f"forced option {k} outside 0..{arrays.n_options - 1}", _SOURCE,
-                              f"forced[{n}]")
+            raise FormatError(
+                f"forced option {k} outside 0..{arrays.n_options - 1}", _SOURCE, f"forced[{n}]"
+            )
         if k in seen:
             raise FormatError(f"forced option {k} repeated", _SOURCE, f"forced[{n}]")
         seen.add(k)
@@ -733,7 +734,7 @@ def _limit(value: int | None, name: str) -> int:
         return -1
     value = operator.index(value)
     if value < 0:
-        raise ValueError(f"{name} must be non-negative or None, got {value}")
+        raise FormatError(f"{name} must be non-negative or None, got {value}", "<arguments>", name)
     return value
 
 
@@ -788,8 +789,19 @@ class Search(Iterator[list[int]]):
         self.forced = _check_forced(arrays, forced)
         n = arrays.n_items
         n_nodes = n + 2 + arrays.options.size + arrays.n_options
-        self._mem = np.zeros((_MEM_ROWS, max(n_nodes, n + 2)), dtype=np.int32)
-        _build(arrays.options, arrays.options_ptr, arrays.colors, n, arrays.n_primary, self._mem)
+        self._nd = np.zeros((n_nodes, 4), dtype=np.int32)
+        self._it = np.zeros((n + 2, 2), dtype=np.int32)
+        self._opt = np.zeros(n_nodes, dtype=np.int32)
+        _build(
+            arrays.options,
+            arrays.options_ptr,
+            arrays.colors,
+            n,
+            arrays.n_primary,
+            self._nd,
+            self._it,
+            self._opt,
+        )
         depth = arrays.n_primary + 1
         self._stack = np.zeros((3, depth), dtype=np.int32)
         self._cand = np.zeros(arrays.n_options + 1, dtype=np.int32)
@@ -814,7 +826,7 @@ class Search(Iterator[list[int]]):
         else:
             for k in self.forced:
                 first_node = n + 2 + int(arrays.options_ptr[k]) + k
-                self._ctl[_UPDATES] += _force(self._mem, first_node)
+                self._ctl[_UPDATES] += _force(self._nd, self._it, first_node)
             if self._ctl[_SOL_LIMIT] == 0:
                 self._status = _SOL_STOP
                 self.stopped = "limit"
@@ -849,8 +861,19 @@ class Search(Iterator[list[int]]):
         out = np.empty(buf_max * self._max_len, dtype=np.int32)
         out_ptr = np.zeros(buf_max + 1, dtype=np.int64)
         self._ctl[_BUF_MAX] = buf_max
-        self._status = int(_run(self._mem, self._stack, self._cand, self._ctl, self._rng, out,
-                                out_ptr))
+        self._status = int(
+            _run(
+                self._nd,
+                self._it,
+                self._opt,
+                self._stack,
+                self._cand,
+                self._ctl,
+                self._rng,
+                out,
+                out_ptr,
+            )
+        )
         if self._status == _NODE_STOP:
             self.stopped = "node_limit"
         elif self._status == _SOL_STOP:
@@ -882,8 +905,11 @@ class Search(Iterator[list[int]]):
         return self._pending.pop()
 
     def __repr__(self) -> str:
-        state = "complete" if self.complete else (f"stopped at {self.stopped}" if self.stopped
-                                                   else "running")
+        state = (
+            "complete"
+            if self.complete
+            else (f"stopped at {self.stopped}" if self.stopped else "running")
+        )
         return f"<Search {self.count} solutions, {self.nodes} nodes, {state}>"
 
 
@@ -1007,9 +1033,7 @@ def is_unique(
     return result.count == 1
 
 
-def split(
-    problem: SupportsXCC, depth: int, *, forced: Iterable[int] = ()
-) -> list[list[int]]:
+def split(problem: SupportsXCC, depth: int, *, forced: Iterable[int] = ()) -> list[list[int]]:
     """Cut the search tree at ``depth`` levels into independent subproblems.
 
     Each subproblem is a list of option indices to pass as ``forced`` to :func:`count` or
@@ -1044,6 +1068,6 @@ def split(
     """
     depth = operator.index(depth)
     if depth < 0:
-        raise ValueError(f"split depth must be non-negative, got {depth}")
+        raise FormatError(f"split depth must be non-negative, got {depth}", "<arguments>", "depth")
     search = Search(problem, forced=forced, _depth_cut=depth)
     return list(search)

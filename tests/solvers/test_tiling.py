@@ -26,7 +26,12 @@ from polytile.solvers.tiling import (
 def _orientations(cells, one_sided):
     maps = [lambda r, c: (r, c), lambda r, c: (c, -r), lambda r, c: (-r, -c), lambda r, c: (-c, r)]
     if not one_sided:
-        maps += [lambda r, c: (r, -c), lambda r, c: (-c, -r), lambda r, c: (-r, c), lambda r, c: (c, r)]
+        maps += [
+            lambda r, c: (r, -c),
+            lambda r, c: (-c, -r),
+            lambda r, c: (-r, c),
+            lambda r, c: (c, r),
+        ]
     out = set()
     for f in maps:
         moved = [f(r, c) for r, c in cells]
@@ -95,7 +100,9 @@ def orbit_count(problem, tilings):
         images = []
         for k in group:
             images.append(
-                frozenset((p, frozenset(board.map_cell(k, r, c) for r, c in cells)) for p, cells in t)
+                frozenset(
+                    (p, frozenset(board.map_cell(k, r, c) for r, c in cells)) for p, cells in t
+                )
             )
         seen.add(min(images, key=lambda s: sorted((p, sorted(c)) for p, c in s)))
     return len(seen)
@@ -177,7 +184,11 @@ random_problems = st.composite(_random_problem)
 def test_counts_and_solutions_agree_with_brute_force(problem):
     b = problem.board
     expected = brute_tilings(
-        b.rows, b.cols, b.blocked, [t.cells for t in problem.types], problem.counts,
+        b.rows,
+        b.cols,
+        b.blocked,
+        [t.cells for t in problem.types],
+        problem.counts,
         problem.one_sided,
     )
     got = library_tilings(problem)
