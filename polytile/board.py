@@ -15,7 +15,7 @@ Examples
 >>> from polytile.geometry import piece_set
 >>> b = Board(20, 20)
 >>> len(placements(b, piece_set("blokus")))
-30522
+30433
 >>> Board.from_text(["...", ".#.", "..."]).symmetries()
 (0, 1, 2, 3, 4, 5, 6, 7)
 """
@@ -82,7 +82,7 @@ class Board:
             If the text is not of that form or the size is out of range.
         """
         parts = text.lower().replace(" ", "").split("x")
-        if len(parts) != 2 or not all(p.isdigit() for p in parts):
+        if len(parts) != 2 or not all(p.isascii() and p.isdigit() for p in parts):
             raise BoardError(f"board size must look like 8x10 (rows x columns), got {text!r}")
         return cls(int(parts[0]), int(parts[1]))
 
@@ -108,7 +108,9 @@ class Board:
             len(lines),
             width,
             frozenset(
-                (r, c) for r, line in enumerate(lines) for c, ch in enumerate(line)
+                (r, c)
+                for r, line in enumerate(lines)
+                for c, ch in enumerate(line)
                 if ch in blocked_chars
             ),
         )
@@ -251,9 +253,7 @@ class Placements:
         return np.flatnonzero(self.piece == p)
 
 
-def placements(
-    board: Board, pieces: Iterable[Polyomino], one_sided: bool = False
-) -> Placements:
+def placements(board: Board, pieces: Iterable[Polyomino], one_sided: bool = False) -> Placements:
     """Enumerate every placement of every piece on the open cells of ``board``.
 
     Parameters
@@ -274,7 +274,7 @@ def placements(
     -----
     For each orientation, the set of legal top-left corners is the AND of the open-cell mask
     shifted by each of the shape's cells: O(sum of orientation sizes * rows * cols), all in
-    numpy. The 21 Blokus pieces on 20x20 give 30522 placements in a few milliseconds.
+    numpy. The 21 Blokus pieces on 20x20 give 30433 placements in a few milliseconds.
     """
     pieces = tuple(pieces)
     open_ = board.open_mask

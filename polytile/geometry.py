@@ -18,16 +18,15 @@ Examples
 >>> piece("F5").canonical() == piece("F5").transform(5).canonical()
 True
 >>> print(piece("L4").to_text())
-#.
-#.
-##
+#..
+###
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cache
 from importlib import resources
 from pathlib import Path
 
@@ -51,12 +50,13 @@ Cell = tuple[int, int]
 
 # The dihedral group of the square as integer matrices acting on (row, col):
 # (r, c) -> (a*r + b*c, d*r + e*c).  0-3 are the rotations by 0, 90, 180, 270 degrees
-# (clockwise on screen), 4-7 the reflections.  Order matters: one-sided pieces use 0-3.
+# (counter-clockwise on screen, rows growing downwards), 4-7 the reflections.  Order
+# matters: one-sided pieces use 0-3.
 TRANSFORMS: tuple[tuple[int, int, int, int], ...] = (
     (1, 0, 0, 1),  # identity
-    (0, -1, 1, 0),  # rotate 90 clockwise: (r, c) -> (-c, r)
+    (0, -1, 1, 0),  # rotate 90: (r, c) -> (-c, r)
     (-1, 0, 0, -1),  # rotate 180
-    (0, 1, -1, 0),  # rotate 270 clockwise: (r, c) -> (c, -r)
+    (0, 1, -1, 0),  # rotate 270: (r, c) -> (c, -r)
     (1, 0, 0, -1),  # mirror left-right: (r, c) -> (r, -c)
     (-1, 0, 0, 1),  # mirror top-bottom: (r, c) -> (-r, c)
     (0, 1, 1, 0),  # transpose (main diagonal): (r, c) -> (c, r)
@@ -197,7 +197,8 @@ class Polyomino:
 
     def oriented(self, one_sided: bool = False) -> tuple[tuple[int, Polyomino], ...]:
         """Like :meth:`orientations`, each paired with the first symmetry that produces it."""
-        return _oriented(self, one_sided)
+        # The cache keys on cells only (names are not part of the value): rename the results.
+        return tuple((k, shape.named(self.name)) for k, shape in _oriented(self, one_sided))
 
     def stabilizer(self) -> tuple[int, ...]:
         """The symmetries that map the shape onto itself (always contains 0)."""

@@ -11,7 +11,7 @@ Examples
 >>> [sorted(c) for c in color_components(grid, "B")]
 [[(0, 0), (0, 1)], [(2, 0)]]
 >>> [(sorted(r.cells), sorted(r.borders)) for r in empty_regions(grid)]
-[([(0, 2), (1, 1), (2, 1)], ['B', 'Y'])]
+[([(1, 1), (2, 1)], ['B', 'Y']), ([(0, 2)], ['B', 'Y'])]
 """
 
 from __future__ import annotations
