@@ -75,6 +75,7 @@ def count_tiling(
     symmetry: bool = True,
     time_limit: float | None = None,
     progress: Callable[[Progress], None] | None = None,
+    trial_seconds: float = 0.5,
 ) -> CountResult:
     """Count every tiling of ``problem``, raw and up to the board's symmetries.
 
@@ -91,6 +92,10 @@ def count_tiling(
         Seconds after which the count stops and reports what it has (``complete`` False).
     progress
         Called after every finished subproblem.
+    trial_seconds
+        With several workers, first try this long in this process: a count that finishes
+        is returned at once (reported with one worker), one that does not is split and run
+        on the executor from the start (at most this much time is spent twice).
 
     Returns
     -------
@@ -105,6 +110,36 @@ def count_tiling(
     start = time.perf_counter()
     deadline = None if time_limit is None else time.time() + time_limit
     plan = plan_count(problem, symmetry)
+    if executor.workers > 1 and trial_seconds > 0:
+        # Most counts finish in well under a second, where starting workers and splitting
+        # the tree costs more than it saves: try serially first, briefly.
+        trial_end = time.time() + trial_seconds
+        if deadline is not None:
+            trial_end = min(trial_end, deadline)
+        trial = [count_task(t, lambda: time.time() >= trial_end) for t in plan.tasks]
+        if all(finished for _, _, finished in trial):
+            raw, up = plan.combine([c for c, _, _ in trial])
+            if progress is not None:
+                progress(
+                    Progress(
+                        len(trial),
+                        len(trial),
+                        raw,
+                        sum(n for _, n, _ in trial),
+                        time.perf_counter() - start,
+                    )
+                )
+            return CountResult(
+                count=raw,
+                count_up_to_symmetry=up,
+                nodes=sum(n for _, n, _ in trial),
+                seconds=time.perf_counter() - start,
+                complete=True,
+                workers=1,
+                tasks=len(plan.tasks),
+                group_order=len(plan.group),
+                symmetry_broken_by=plan.broken_by,
+            )
     # One worker gains nothing from splitting beyond the plan's own tasks.
     tasks = plan.tasks if executor.workers == 1 else _split(plan.tasks, 400 * executor.workers)
     counts = [0] * len(tasks)

@@ -16,7 +16,7 @@ def test_serial_and_two_workers_agree():
     problem = TilingProblem(Board(4, 15), PENT)
     serial = count_tiling(problem, SerialExecutor())
     with LocalExecutor(2) as ex:
-        parallel = count_tiling(problem, ex)
+        parallel = count_tiling(problem, ex, trial_seconds=0)
     assert (serial.count, serial.count_up_to_symmetry) == (1472, 368)
     assert (parallel.count, parallel.count_up_to_symmetry) == (1472, 368)
     assert parallel.tasks > serial.tasks  # the work really was split
@@ -56,7 +56,7 @@ def test_dask_local_cluster_gives_the_same_totals():
         ) as cluster,
         DaskExecutor(cluster.scheduler_address) as ex,
     ):
-        result = count_tiling(TilingProblem(Board(4, 15), PENT), ex)
+        result = count_tiling(TilingProblem(Board(4, 15), PENT), ex, trial_seconds=0)
     assert (result.count, result.count_up_to_symmetry) == (1472, 368)
 
 
@@ -67,3 +67,9 @@ def test_unreachable_dask_scheduler_is_a_clear_error():
 
     with pytest.raises(PolytileError, match="cannot reach the Dask scheduler"):
         DaskExecutor("tcp://127.0.0.1:9", timeout=1)
+
+
+def test_quick_counts_skip_the_workers():
+    with LocalExecutor(2) as ex:
+        result = count_tiling(TilingProblem(Board(3, 20), PENT), ex, trial_seconds=5)
+    assert result.complete and result.workers == 1 and result.count == 8

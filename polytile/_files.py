@@ -1,0 +1,247 @@
+"""Low-level reading and writing behind :mod:`polytile.formats`.
+
+Decoding with located errors, JSON parsing that refuses what JSON should not hold (duplicate
+keys, NaN, numbers out of range) and says where, typed field access whose errors carry the
+field path, and atomic file writes. Everything raises :class:`~polytile.errors.FormatError`
+naming the source and the place.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from polytile.board import MAX_SIDE
+from polytile.errors import FormatError
+from polytile.geometry import Cell
+
+__all__ = [
+    "decode_text",
+    "get_cell",
+    "get_list",
+    "get_side",
+    "get_string",
+    "kind_of",
+    "parse_json",
+    "require",
+    "require_in",
+    "short",
+    "write_atomic",
+]
+
+
+def short(value: Any, limit: int = 60) -> str:
+    """``repr(value)`` cut to ``limit`` characters, for messages about untrusted input."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def decode_text(text: str | bytes, source: str) -> str:
+    """Text of a document given as text or bytes: UTF-8 only, a leading BOM dropped.
+
+    Raises
+    ------
+    FormatError
+        Naming the line and column of the first byte that is not UTF-8.
+    """
+    if isinstance(text, str):
+        return text.removeprefix("\ufeff")
+    try:
+        return text.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as exc:
+        line = text.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (text.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise FormatError(
+            f"not UTF-8 text: byte 0x{text[exc.start]:02x} cannot be decoded",
+            source,
+            f"line {line}, column {col}",
+        ) from None
+
+
+class _Marker:
+    """Stands in for a JSON value we refuse (NaN, huge numbers); found later by path."""
+
+    def __init__(self, problem: str) -> None:
+        self.problem = problem
+
+
+class _DupDict(dict[str, Any]):
+    """A JSON object in which ``duplicate`` appeared twice."""
+
+    duplicate: str = ""
+
+
+def parse_json(text: str, source: str) -> Any:
+    """Parse JSON text; syntax errors name line and column, refused values their path."""
+    marked = False
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        nonlocal marked
+        result: dict[str, Any] = {}
+        for key, value in items:
+            if key in result:
+                marked = True
+                dup = _DupDict(result)
+                dup.duplicate = key
+                return dup
+            result[key] = value
+        return result
+
+    def constant(name: str) -> _Marker:
+        nonlocal marked
+        marked = True
+        return _Marker(f"{name} is not a JSON number")
+
+    def number(kind: type) -> Any:
+        def parse(s: str) -> Any:
+            nonlocal marked
+            if len(s) > 100:
+                marked = True
+                return _Marker(f"number with {len(s)} characters is too long")
+            value = kind(s)
+            if isinstance(value, float) and not math.isfinite(value):
+                marked = True
+                return _Marker(f"number {s} is out of range")
+            return value
+
+        return parse
+
+    try:
+        doc = json.loads(
+            text,
+            object_pairs_hook=pairs,
+            parse_constant=constant,
+            parse_float=number(float),
+            parse_int=number(int),
+        )
+    except json.JSONDecodeError as exc:
+        raise FormatError(
+            f"not valid JSON: {exc.msg}", source, f"line {exc.lineno}, column {exc.colno}"
+        ) from None
+    except RecursionError:
+        raise FormatError("JSON nested too deeply", source, "line 1") from None
+    if marked:
+        where, problem = _find_marker(doc)
+        raise FormatError(problem, source, where)
+    return doc
+
+
+def _find_marker(doc: Any) -> tuple[str, str]:
+    stack: list[tuple[str, Any]] = [("", doc)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, _Marker):
+            return path or "(top level)", value.problem
+        if isinstance(value, _DupDict):
+            return path or "(top level)", f"key {short(value.duplicate)} appears twice"
+        if isinstance(value, dict):
+            for k, v in reversed(value.items()):
+                stack.append((f"{path}.{k}" if path else k, v))
+        elif isinstance(value, list):
+            for i in reversed(range(len(value))):
+                stack.append((f"{path}[{i}]", value[i]))
+    return "(top level)", "refused JSON value"  # pragma: no cover - a marker is always found
+
+
+def kind_of(value: Any) -> str:
+    """How a JSON value is described in messages (\"a string\", \"null\", ...)."""
+    names = {bool: "a boolean", int: "an integer", float: "a number", str: "a string"}
+    if value is None:
+        return "null"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return names.get(type(value), type(value).__name__)
+
+
+def require(doc: dict[str, Any], key: str, source: str) -> Any:
+    """``doc[key]``, or an error naming the missing top-level field."""
+    if key not in doc:
+        raise FormatError(f"missing required field {key!r}", source, key)
+    return doc[key]
+
+
+def get_string(value: Any, source: str, where: str, choices: tuple[str, ...] = ()) -> str:
+    """``value`` if it is a string (one of ``choices`` when given)."""
+    if not isinstance(value, str):
+        raise FormatError(f"must be a string, got {kind_of(value)}", source, where)
+    if choices and value not in choices:
+        raise FormatError(f"{short(value)} is not one of {', '.join(choices)}", source, where)
+    return value
+
+
+def get_list(value: Any, source: str, where: str) -> list[Any]:
+    """``value`` if it is a JSON list."""
+    if not isinstance(value, list):
+        raise FormatError(f"must be a list, got {kind_of(value)}", source, where)
+    return value
+
+
+def get_side(value: Any, source: str, where: str) -> int:
+    """``value`` if it is an integer board side from 1 to :data:`~polytile.board.MAX_SIDE`."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise FormatError(f"must be an integer, got {kind_of(value)}", source, where)
+    if not 1 <= value <= MAX_SIDE:
+        raise FormatError(f"must be from 1 to {MAX_SIDE}, got {value}", source, where)
+    return value
+
+
+def get_cell(value: Any, source: str, where: str) -> Cell:
+    """``value`` as a cell if it is a pair of integers ``[row, col]``."""
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not all(isinstance(x, int) and not isinstance(x, bool) for x in value)
+    ):
+        raise FormatError(
+            f"a cell must be a pair of integers [row, col], got {short(value)}", source, where
+        )
+    return (value[0], value[1])
+
+
+def require_in(item: dict[str, Any], key: str, source: str, where: str) -> Any:
+    """``item[key]``, or an error naming the missing field under ``where``."""
+    if key not in item:
+        raise FormatError(f"missing required field {key!r}", source, f"{where}.{key}")
+    return item[key]
+
+
+def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
+    """Write a file so that readers see either the old or the new content, never a mix.
+
+    The data goes to a temporary file in the same directory, is flushed to disk, then
+    replaces the target with :func:`os.replace`. An existing file keeps its permissions; a new
+    one gets the usual ``0o666`` minus the umask. A symbolic link is written through.
+
+    Raises
+    ------
+    OSError
+        If the directory is not writable or the disk is full; the target is then unchanged
+        and the temporary file removed.
+    """
+    target = Path(os.path.realpath(path))
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    try:
+        mode = target.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        umask = os.umask(0)  # the only portable way to read the umask is to set it
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(payload)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise

@@ -1,0 +1,73 @@
+"""``polytile render``: draw a solution or position file in the terminal, as SVG, PNG or text."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from polytile.formats import Position, Solution, load, loads
+from polytile.render import save_picture, to_text
+
+__all__ = ["COMMANDS", "render_command"]
+
+
+def read_document(file: str) -> Solution | Position:
+    """Load ``file`` (``-`` reads standard input) as a solution or position."""
+    if file == "-":
+        return loads(sys.stdin.buffer.read(), "<stdin>")
+    return load(file)
+
+
+@click.command(
+    "render",
+    help="""Draw a solution or position file.
+
+FILE is a polytile solution or position JSON file, or a plain text board (rows of
+'. # B Y R G'); '-' reads standard input. Without -o the picture goes to stdout as
+text, two characters per cell: colour blocks on a terminal, letters otherwise. With -o it
+is written to a file whose suffix picks the kind: .svg, .png or .txt (plain letters).
+
+\b
+Examples:
+  polytile render examples/pentomino-6x10.json
+  polytile render examples/blokus-opening.json -o opening.png --cell 32
+  polytile solve pentomino-6x10 --json | polytile render - --no-color
+""",
+)
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    help="Write the picture here (.svg, .png or .txt) instead of printing it.",
+)
+@click.option(
+    "--color/--no-color",
+    default=None,
+    help="Force colours on or off in the terminal picture [default: on for a terminal, "
+    "unless NO_COLOR is set].",
+)
+@click.option(
+    "--cell",
+    type=click.IntRange(4, 200),
+    default=24,
+    show_default=True,
+    help="Cell size in pixels for .svg and .png.",
+)
+@click.option("--title", help="Caption above the board in .svg and .png pictures.")
+def render_command(
+    file: str, output: Path | None, color: bool | None, cell: int, title: str | None
+) -> None:
+    """Print or write a picture of ``file``."""
+    obj = read_document(file)
+    if output is None:
+        text = to_text(obj, color=color)
+        click.echo(text, nl=False, color="\x1b[" in text)
+        return
+    save_picture(obj, output, cell=cell, title=title)
+    click.echo(f"wrote {output}", err=True)
+
+
+COMMANDS = [render_command]

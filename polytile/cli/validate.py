@@ -1,0 +1,111 @@
+"""``polytile validate``: check a solution or position file against the rules."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from polytile.cli.render import read_document
+from polytile.errors import UnknownNameError
+from polytile.formats import Position
+
+__all__ = ["COMMANDS", "validate_command"]
+
+
+@click.command(
+    "validate",
+    help="""Check a solution or position file.
+
+A solution is checked by the rules engine, independently of every solver: each placement
+lies inside the board, avoids blocked cells and really is the named piece in some
+orientation, and no two placements overlap. Against a puzzle it must also cover every open
+cell with exactly the puzzle's pieces. The puzzle is --puzzle if given, otherwise the file's
+own "puzzle" field when that names a catalogue puzzle (see 'polytile puzzles'). To skip
+the puzzle check, give --placements-only.
+
+A position or plain text board is valid once it loads (board characters and sizes).
+
+\b
+Exit codes:
+  0  valid
+  1  invalid: every reason is printed, one per line
+  2  unreadable file, unknown puzzle or bad usage
+
+\b
+Examples:
+  polytile validate examples/pentomino-6x10.json
+  polytile validate my-tiling.json --puzzle pentomino-6x10 --json
+""",
+)
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option(
+    "--puzzle",
+    "puzzle_name",
+    metavar="NAME",
+    help="Check against this catalogue puzzle (or puzzle file) instead of the file's own.",
+)
+@click.option(
+    "--placements-only",
+    is_flag=True,
+    help="Check the placements only, against no puzzle.",
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help='Print {"valid": ..., "reasons": [...]} instead of text.',
+)
+@click.pass_context
+def validate_command(
+    ctx: click.Context,
+    file: str,
+    puzzle_name: str | None,
+    placements_only: bool,
+    as_json: bool,
+) -> None:
+    """Validate ``file``; exit 1 when it breaks the rules."""
+    from polytile.puzzles.tiling import check_solution, get_puzzle, resolve
+
+    if puzzle_name is not None and placements_only:
+        raise click.UsageError("--puzzle and --placements-only exclude each other")
+    obj = read_document(file)
+    puzzle = None
+    if isinstance(obj, Position):
+        kind, reasons = "position", []
+    else:
+        kind = "solution"
+        if puzzle_name is not None:
+            puzzle = resolve(puzzle_name)  # unknown -> UnknownNameError -> exit 2
+        elif not placements_only and obj.puzzle:
+            try:
+                puzzle = get_puzzle(obj.puzzle)
+            except UnknownNameError:
+                click.echo(
+                    f"note: puzzle {obj.puzzle!r} is not in the catalogue; "
+                    "checking the placements only",
+                    err=True,
+                )
+        reasons = check_solution(obj, puzzle)
+    valid = not reasons
+    if as_json:
+        doc = {
+            "valid": valid,
+            "reasons": reasons,
+            "file": file,
+            "kind": kind,
+            "puzzle": puzzle.name if puzzle is not None else None,
+        }
+        click.echo(json.dumps(doc, indent=2))
+    elif valid:
+        against = f" for puzzle {puzzle.name}" if puzzle is not None else ""
+        click.echo(f"{file}: valid {kind}{against}")
+    else:
+        for reason in reasons:
+            click.echo(reason)
+        click.echo(f"{file}: invalid, {len(reasons)} problem(s)", err=True)
+    if not valid:
+        ctx.exit(1)
+
+
+COMMANDS = [validate_command]

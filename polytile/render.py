@@ -1,0 +1,582 @@
+"""Pictures of solutions and positions: terminal text, SVG and PNG.
+
+All three are drawn from one description of the picture (:func:`_scene`): the board, its
+blocked cells, and a list of *shapes*. For a :class:`~polytile.formats.Solution` each
+placement is a shape; for a :class:`~polytile.formats.Position` (which records cells, not
+pieces) each edge-connected group of same-colour cells is one.
+
+Colours: player pieces use the player's colour (blue ``#1f5fbf``, yellow ``#e8c21a``, red
+``#d6312b``, green ``#2e9e44``); colour-less pieces of a tiling get a colour from
+:data:`PALETTE` by their index, moved on to the next free one when an edge neighbour already
+has it, so two touching pieces never look alike. Every shape's outline is drawn as a thick
+line along its boundary (edges to another piece, to an empty or blocked cell, or the border).
+
+Examples
+--------
+>>> from polytile.formats import PlacedPiece, Solution
+>>> from polytile.render import board_grid, to_text
+>>> s = Solution("demo", 2, 3, (PlacedPiece("V3", ((0, 0), (1, 0), (1, 1))),), blocked=((0, 2),))
+>>> board_grid(s)
+['V.#', 'VV.']
+>>> print(to_text(s, color=False), end="")
+V . #
+V V .
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from xml.sax.saxutils import escape, quoteattr
+
+from polytile.errors import FormatError
+from polytile.formats import COLORS, Position, Solution, write_atomic
+from polytile.geometry import Cell
+from polytile.regions import color_components
+
+__all__ = [
+    "BLOCKED_FILL",
+    "EMPTY_FILL",
+    "PALETTE",
+    "PLAYER_FILLS",
+    "board_grid",
+    "save_picture",
+    "to_png",
+    "to_svg",
+    "to_text",
+]
+
+#: Fill of each colour letter.
+PLAYER_FILLS: Mapping[str, str] = {"B": "#1f5fbf", "Y": "#e8c21a", "R": "#d6312b", "G": "#2e9e44"}
+#: Fills of colour-less pieces, light enough for a black letter on top.
+PALETTE: tuple[str, ...] = (
+    "#8dd3c7", "#ffffb3", "#bebada", "#fb8072", "#80b1d3", "#fdb462", "#b3de69", "#fccde5",
+    "#bc80bd", "#ccebc5", "#ffed6f", "#a6cee3", "#b2df8a", "#fb9a99", "#cab2d6", "#e5c494",
+)  # fmt: skip
+#: Fill of blocked cells.
+BLOCKED_FILL = "#3a3a3a"
+#: Fill of empty cells.
+EMPTY_FILL = "#ffffff"
+_GRID = "#c8c8c8"
+_INK = "#111111"
+_CONFLICT = "*"
+_CONFLICT_INK = "#c000c0"
+_STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+
+Picture = Solution | Position
+
+
+@dataclass(frozen=True)
+class _Shape:
+    label: str  # piece name, or colour name for a position's group
+    letter: str  # shown in text pictures and, for tilings, inside the piece
+    fill: str
+    cells: frozenset[Cell]  # inside the board only
+    player: bool  # filled by player colour (no letter drawn in pictures)
+
+
+@dataclass(frozen=True)
+class _Scene:
+    rows: int
+    cols: int
+    blocked: frozenset[Cell]
+    shapes: tuple[_Shape, ...]
+
+    def conflicts(self) -> list[Cell]:
+        """Cells claimed twice: by two shapes, or by a shape and a blocked cell."""
+        seen: set[Cell] = set(self.blocked)
+        twice: set[Cell] = set()
+        for shape in self.shapes:
+            twice |= shape.cells & seen
+            seen |= shape.cells
+        return sorted(twice)
+
+
+def _scene(obj: Picture) -> _Scene:
+    if isinstance(obj, Solution):
+        return _solution_scene(obj)
+    if isinstance(obj, Position):
+        return _position_scene(obj)
+    raise TypeError(f"cannot draw a {type(obj).__name__}; give a Solution or a Position")
+
+
+def _solution_scene(s: Solution) -> _Scene:
+    inside = [
+        frozenset((r, c) for r, c in p.cells if 0 <= r < s.rows and 0 <= c < s.cols)
+        for p in s.placements
+    ]
+    fills = _tiling_fills(inside)
+    shapes = []
+    for i, p in enumerate(s.placements):
+        player = p.color is not None and p.color in COLORS
+        letter = COLORS[p.color] if player and p.color else (p.piece[:1] or "?")
+        fill = PLAYER_FILLS[letter] if player else fills[i]
+        shapes.append(_Shape(p.piece, letter, fill, inside[i], player))
+    blocked = frozenset((r, c) for r, c in s.blocked if 0 <= r < s.rows and 0 <= c < s.cols)
+    return _Scene(s.rows, s.cols, blocked, tuple(shapes))
+
+
+def _position_scene(p: Position) -> _Scene:
+    names = {letter: name for name, letter in COLORS.items()}
+    shapes = [
+        _Shape(names[letter], letter, PLAYER_FILLS[letter], comp, True)
+        for letter in COLORS.values()
+        for comp in color_components(p.board, letter)
+    ]
+    blocked = frozenset(
+        (r, c) for r, row in enumerate(p.board) for c, ch in enumerate(row) if ch == "#"
+    )
+    return _Scene(p.rows, p.cols, blocked, tuple(shapes))
+
+
+def _tiling_fills(pieces: Sequence[frozenset[Cell]]) -> list[str]:
+    """Palette colour per piece: its index's colour unless an edge neighbour took it."""
+    owner: dict[Cell, list[int]] = {}
+    for i, cells in enumerate(pieces):
+        for cell in cells:
+            owner.setdefault(cell, []).append(i)
+    chosen: list[int] = []
+    n = len(PALETTE)
+    for i, cells in enumerate(pieces):
+        taken = {
+            chosen[j]
+            for r, c in cells
+            for dr, dc in _STEPS
+            for j in owner.get((r + dr, c + dc), ())
+            if j < i
+        }
+        pick = next((k % n for k in range(i, i + n) if k % n not in taken), i % n)
+        chosen.append(pick)
+    return [PALETTE[k] for k in chosen]
+
+
+# -- text --------------------------------------------------------------------------------------
+def board_grid(obj: Picture) -> list[str]:
+    """The board as rows of one character per cell.
+
+    Parameters
+    ----------
+    obj
+        A solution (each cell shows its piece's colour letter, or the first letter of the
+        piece name when the piece has no colour) or a position (its rows, unchanged).
+
+    Returns
+    -------
+    list of str
+        ``.`` empty, ``#`` blocked, letters for pieces, and ``*`` where a cell is claimed
+        twice (two pieces, or a piece on a blocked cell), which only an invalid solution has.
+        Cells outside the board are not shown.
+    """
+    if isinstance(obj, Position):
+        return list(obj.board)
+    scene = _scene(obj)
+    grid = [["." for _ in range(scene.cols)] for _ in range(scene.rows)]
+    for r, c in scene.blocked:
+        grid[r][c] = "#"
+    for shape in scene.shapes:
+        for r, c in shape.cells:
+            grid[r][c] = shape.letter if grid[r][c] == "." else _CONFLICT
+    return ["".join(row) for row in grid]
+
+
+def _want_color(color: bool | None) -> bool:
+    if color is not None:
+        return color
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    isatty = getattr(sys.stdout, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def to_text(obj: Picture, color: bool | None = None) -> str:
+    """A terminal picture, two characters per cell, one line per row.
+
+    Parameters
+    ----------
+    obj
+        A solution or a position.
+    color
+        True for ANSI colours, False for plain letters, None (default) for colours only
+        when stdout is a terminal and the ``NO_COLOR`` environment variable is unset.
+
+    Returns
+    -------
+    str
+        Plain: the letters of :func:`board_grid` separated by spaces. Coloured: player
+        pieces as blocks of their colour; tiling pieces as their letter on a background
+        that differs from every touching piece.
+
+    Notes
+    -----
+    In plain mode two touching pieces with the same first letter (two copies of a tetromino)
+    look like one; the SVG and PNG pictures draw every outline.
+    """
+    grid = board_grid(obj)
+    if not _want_color(color):
+        return "".join(" ".join(row) + "\n" for row in grid)
+    return _rich_text(obj, grid)
+
+
+def _rich_text(obj: Picture, grid: list[str]) -> str:
+    from rich.console import Console
+    from rich.style import Style
+    from rich.text import Text
+
+    scene = _scene(obj)
+    style_of: dict[Cell, tuple[str, Style]] = {}
+    for shape in scene.shapes:
+        if shape.player:
+            look = ("  ", Style(bgcolor=shape.fill))
+        else:
+            look = (f"{shape.letter} ", Style(color="#000000", bgcolor=shape.fill, bold=True))
+        for cell in shape.cells:
+            style_of[cell] = look
+    text = Text()
+    for r, row in enumerate(grid):
+        for c, ch in enumerate(row):
+            if ch == ".":
+                text.append(". ", Style(color="#8a8a8a"))
+            elif ch == "#":
+                text.append("  ", Style(bgcolor=BLOCKED_FILL))
+            elif ch == _CONFLICT:
+                text.append("**", Style(color="#ffffff", bgcolor=_CONFLICT_INK, bold=True))
+            else:
+                text.append(*style_of[(r, c)])
+        text.append("\n")
+    truecolor = os.environ.get("COLORTERM", "").lower() in ("truecolor", "24bit")
+    buffer = io.StringIO()
+    console = Console(
+        file=buffer,
+        force_terminal=True,
+        color_system="truecolor" if truecolor else "256",
+        no_color=False,
+        width=max(80, 2 * scene.cols + 2),
+        highlight=False,
+        markup=False,
+        emoji=False,
+        legacy_windows=False,
+    )
+    console.print(text, end="", soft_wrap=True)
+    return buffer.getvalue()
+
+
+# -- geometry shared by SVG and PNG --------------------------------------------------------------
+@dataclass(frozen=True)
+class _Layout:
+    cell: int
+    margin: int
+    left: int  # x of the board's left edge (more than the margin when the title is wider)
+    top: int  # y of the board's top edge (title band above it)
+    width: int
+    height: int
+    thick: int
+
+    def x(self, col: float) -> float:
+        return self.left + col * self.cell
+
+    def y(self, row: float) -> float:
+        return self.top + row * self.cell
+
+
+def _layout(scene: _Scene, cell: int, title: str | None) -> _Layout:
+    if not isinstance(cell, int) or isinstance(cell, bool) or not 4 <= cell <= 200:
+        raise ValueError(f"cell size must be an integer from 4 to 200 pixels, got {cell!r}")
+    margin = max(4, cell // 2)
+    band = int(cell * 1.4) if title else 0
+    board = scene.cols * cell
+    # A generous guess at the caption's width (sans-serif averages ~0.6 em per character).
+    caption = round(len(title) * cell * 0.75 * 0.62) if title else 0
+    width = max(board, caption) + 2 * margin
+    return _Layout(
+        cell=cell,
+        margin=margin,
+        left=(width - board) // 2,
+        top=margin + band,
+        width=width,
+        height=scene.rows * cell + 2 * margin + band,
+        thick=max(2, round(cell / 8)),
+    )
+
+
+def _outline(cells: frozenset[Cell]) -> list[tuple[int, int, int, int]]:
+    """Boundary of a set of cells as maximal straight segments ``(x0, y0, x1, y1)`` in grid
+    units (x = column, y = row); horizontal ones first."""
+    horizontal: dict[int, list[int]] = {}
+    vertical: dict[int, list[int]] = {}
+    for r, c in cells:
+        if (r - 1, c) not in cells:
+            horizontal.setdefault(r, []).append(c)
+        if (r + 1, c) not in cells:
+            horizontal.setdefault(r + 1, []).append(c)
+        if (r, c - 1) not in cells:
+            vertical.setdefault(c, []).append(r)
+        if (r, c + 1) not in cells:
+            vertical.setdefault(c + 1, []).append(r)
+    segments = []
+    for y, xs in sorted(horizontal.items()):
+        segments += [(a, y, b, y) for a, b in _runs(xs)]
+    for x, ys in sorted(vertical.items()):
+        segments += [(x, a, x, b) for a, b in _runs(ys)]
+    return segments
+
+
+def _runs(units: Iterable[int]) -> list[tuple[int, int]]:
+    """Unit intervals ``[u, u+1]`` merged into maximal ``(start, end)`` runs."""
+    runs: list[tuple[int, int]] = []
+    for u in sorted(set(units)):
+        if runs and runs[-1][1] == u:
+            runs[-1] = (runs[-1][0], u + 1)
+        else:
+            runs.append((u, u + 1))
+    return runs
+
+
+def _label_cell(cells: frozenset[Cell]) -> Cell:
+    """The cell nearest the centroid, where a piece's letter goes."""
+    cr = sum(r for r, _ in cells) / len(cells)
+    cc = sum(c for _, c in cells) / len(cells)
+    return min(cells, key=lambda rc: ((rc[0] - cr) ** 2 + (rc[1] - cc) ** 2, rc))
+
+
+# -- SVG ---------------------------------------------------------------------------------------
+def _num(v: float) -> str:
+    return f"{v:g}"
+
+
+def to_svg(obj: Picture, cell: int = 24, title: str | None = None) -> str:
+    """A standalone SVG picture with grid lines, filled pieces and every piece's outline.
+
+    Parameters
+    ----------
+    obj
+        A solution or a position.
+    cell
+        Side of a cell in pixels (4 to 200).
+    title
+        Optional caption drawn above the board (also the SVG ``<title>``).
+
+    Returns
+    -------
+    str
+        An SVG document (``xmlns``, ``viewBox``, ``width`` and ``height`` set). Each shape has
+        one ``<path class="outline">`` in the ``outlines`` group, with ``data-piece`` naming it.
+
+    Raises
+    ------
+    ValueError
+        If ``cell`` is out of range.
+    """
+    scene = _scene(obj)
+    lay = _layout(scene, cell, title)
+    bx0, by0 = lay.x(0), lay.y(0)
+    bx1, by1 = lay.x(scene.cols), lay.y(scene.rows)
+    out = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{lay.width}" height="{lay.height}" '
+        f'viewBox="0 0 {lay.width} {lay.height}">',
+    ]
+    if title:
+        out.append(f"<title>{escape(title)}</title>")
+    out.append(f'<rect width="{lay.width}" height="{lay.height}" fill="#ffffff"/>')
+    if title:
+        out.append(
+            f'<text x="{_num(lay.width / 2)}" y="{_num(lay.margin + cell * 0.7)}" '
+            f'text-anchor="middle" dominant-baseline="central" font-family="sans-serif" '
+            f'font-size="{_num(cell * 0.75)}" fill="{_INK}">{escape(title)}</text>'
+        )
+    out.append(
+        f'<rect class="board" x="{_num(bx0)}" y="{_num(by0)}" width="{_num(bx1 - bx0)}" '
+        f'height="{_num(by1 - by0)}" fill="{EMPTY_FILL}"/>'
+    )
+    if scene.blocked:
+        out.append(
+            f'<path class="blocked" fill="{BLOCKED_FILL}" d="{_squares(lay, scene.blocked)}"/>'
+        )
+    out.append('<g class="pieces">')
+    for i, shape in enumerate(scene.shapes):
+        if shape.cells:
+            out.append(
+                f'<path class="piece" data-index="{i}" data-piece={quoteattr(shape.label)} '
+                f'fill="{shape.fill}" d="{_squares(lay, shape.cells)}"/>'
+            )
+    out.append("</g>")
+    grid = [f"M{_num(bx0)} {_num(lay.y(r))}H{_num(bx1)}" for r in range(1, scene.rows)]
+    grid += [f"M{_num(lay.x(c))} {_num(by0)}V{_num(by1)}" for c in range(1, scene.cols)]
+    if grid:
+        out.append(
+            f'<path class="grid" fill="none" stroke="{_GRID}" stroke-width="1" '
+            f'd="{"".join(grid)}"/>'
+        )
+    out.append(
+        f'<rect class="frame" x="{_num(bx0)}" y="{_num(by0)}" width="{_num(bx1 - bx0)}" '
+        f'height="{_num(by1 - by0)}" fill="none" stroke="{_INK}" '
+        f'stroke-width="{_num(max(1, lay.thick / 2))}"/>'
+    )
+    out.append(
+        f'<g class="outlines" fill="none" stroke="{_INK}" stroke-width="{lay.thick}" '
+        'stroke-linecap="square">'
+    )
+    for i, shape in enumerate(scene.shapes):
+        d = "".join(
+            f"M{_num(lay.x(x0))} {_num(lay.y(y0))}"
+            + (f"H{_num(lay.x(x1))}" if y0 == y1 else f"V{_num(lay.y(y1))}")
+            for x0, y0, x1, y1 in _outline(shape.cells)
+        )
+        out.append(
+            f'<path class="outline" data-index="{i}" data-piece={quoteattr(shape.label)} d="{d}"/>'
+        )
+    out.append("</g>")
+    conflicts = scene.conflicts()
+    if conflicts:
+        crosses = "".join(
+            f"M{_num(lay.x(c + 0.2))} {_num(lay.y(r + 0.2))}L{_num(lay.x(c + 0.8))} "
+            f"{_num(lay.y(r + 0.8))}M{_num(lay.x(c + 0.8))} {_num(lay.y(r + 0.2))}"
+            f"L{_num(lay.x(c + 0.2))} {_num(lay.y(r + 0.8))}"
+            for r, c in conflicts
+        )
+        out.append(
+            f'<path class="conflict" fill="none" stroke="{_CONFLICT_INK}" '
+            f'stroke-width="{lay.thick}" d="{crosses}"/>'
+        )
+    labels = [s for s in scene.shapes if not s.player and s.cells]
+    if labels and cell >= 12:
+        out.append(
+            f'<g class="labels" font-family="sans-serif" font-size="{_num(cell * 0.55)}" '
+            f'font-weight="bold" text-anchor="middle" dominant-baseline="central" fill="{_INK}">'
+        )
+        for shape in labels:
+            r, c = _label_cell(shape.cells)
+            out.append(
+                f'<text x="{_num(lay.x(c + 0.5))}" y="{_num(lay.y(r + 0.5))}">'
+                f"{escape(shape.letter)}</text>"
+            )
+        out.append("</g>")
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _squares(lay: _Layout, cells: Iterable[Cell]) -> str:
+    s = _num(lay.cell)
+    return "".join(f"M{_num(lay.x(c))} {_num(lay.y(r))}h{s}v{s}h-{s}z" for r, c in sorted(cells))
+
+
+# -- PNG ---------------------------------------------------------------------------------------
+def _png_bytes(obj: Picture, cell: int, title: str | None) -> bytes:
+    from PIL import Image, ImageDraw, ImageFont
+
+    scene = _scene(obj)
+    lay = _layout(scene, cell, title)
+    image = Image.new("RGB", (lay.width, lay.height), "#ffffff")
+    draw = ImageDraw.Draw(image)
+
+    def square(r: int, c: int, fill: str) -> None:
+        x, y = int(lay.x(c)), int(lay.y(r))
+        draw.rectangle((x, y, x + cell - 1, y + cell - 1), fill=fill)
+
+    def bar(x0: float, y0: float, x1: float, y1: float, width: int, fill: str) -> None:
+        # A line of exactly `width` pixels with square ends, as a rectangle.
+        lo, hi = width // 2, (width - 1) // 2
+        draw.rectangle((int(x0) - lo, int(y0) - lo, int(x1) + hi, int(y1) + hi), fill=fill)
+
+    for r in range(scene.rows):
+        for c in range(scene.cols):
+            square(r, c, BLOCKED_FILL if (r, c) in scene.blocked else EMPTY_FILL)
+    for shape in scene.shapes:
+        for r, c in shape.cells:
+            square(r, c, shape.fill)
+    bx0, by0, bx1, by1 = lay.x(0), lay.y(0), lay.x(scene.cols), lay.y(scene.rows)
+    for r in range(1, scene.rows):
+        draw.line((bx0, lay.y(r), bx1, lay.y(r)), fill=_GRID, width=1)
+    for c in range(1, scene.cols):
+        draw.line((lay.x(c), by0, lay.x(c), by1), fill=_GRID, width=1)
+    frame = max(1, lay.thick // 2)
+    for x0, y0, x1, y1 in _outline(
+        frozenset((r, c) for r in range(scene.rows) for c in range(scene.cols))
+    ):
+        bar(lay.x(x0), lay.y(y0), lay.x(x1), lay.y(y1), frame, _INK)
+    for shape in scene.shapes:
+        for x0, y0, x1, y1 in _outline(shape.cells):
+            bar(lay.x(x0), lay.y(y0), lay.x(x1), lay.y(y1), lay.thick, _INK)
+    for r, c in scene.conflicts():
+        left, top, right, bottom = lay.x(c + 0.2), lay.y(r + 0.2), lay.x(c + 0.8), lay.y(r + 0.8)
+        draw.line((left, top, right, bottom), fill=_CONFLICT_INK, width=lay.thick)
+        draw.line((right, top, left, bottom), fill=_CONFLICT_INK, width=lay.thick)
+    labels = [s for s in scene.shapes if not s.player and s.cells]
+    if labels and cell >= 12:
+        font = ImageFont.load_default(size=max(8, round(cell * 0.55)))
+        for shape in labels:
+            r, c = _label_cell(shape.cells)
+            draw.text(
+                (lay.x(c + 0.5), lay.y(r + 0.5)), shape.letter, fill=_INK, font=font, anchor="mm"
+            )
+    if title:
+        font = ImageFont.load_default(size=max(8, round(cell * 0.75)))
+        draw.text(
+            (lay.width / 2, lay.margin + cell * 0.7), title, fill=_INK, font=font, anchor="mm"
+        )
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def to_png(
+    obj: Picture, path: str | os.PathLike[str], cell: int = 24, title: str | None = None
+) -> None:
+    """Write a PNG picture, drawn with Pillow from the same geometry and colours as the SVG.
+
+    Parameters
+    ----------
+    obj
+        A solution or a position.
+    path
+        Output file, written atomically.
+    cell
+        Side of a cell in pixels (4 to 200).
+    title
+        Optional caption above the board.
+
+    Raises
+    ------
+    ValueError
+        If ``cell`` is out of range.
+    OSError
+        If the file cannot be written.
+    """
+    write_atomic(path, _png_bytes(obj, cell, title))
+
+
+def save_picture(
+    obj: Picture,
+    path: str | os.PathLike[str],
+    cell: int = 24,
+    title: str | None = None,
+) -> None:
+    """Write a picture whose kind follows the file suffix: ``.svg``, ``.png`` or ``.txt``.
+
+    A ``.txt`` picture is the plain (colour-less) :func:`to_text`; ``cell`` and ``title``
+    apply to SVG and PNG.
+
+    Raises
+    ------
+    FormatError
+        If the suffix is none of those three.
+    OSError
+        If the file cannot be written.
+    """
+    suffix = Path(path).suffix.lower()
+    if suffix == ".svg":
+        write_atomic(path, to_svg(obj, cell, title))
+    elif suffix == ".png":
+        to_png(obj, path, cell, title)
+    elif suffix == ".txt":
+        write_atomic(path, to_text(obj, color=False))
+    else:
+        raise FormatError(
+            f"cannot tell the picture kind from suffix {suffix or '(none)'!r}; "
+            "use .svg, .png or .txt",
+            str(path),
+        )

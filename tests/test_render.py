@@ -1,0 +1,251 @@
+"""Tests of polytile.render: text, SVG and PNG pictures drawn from one geometry."""
+
+from __future__ import annotations
+
+import io
+import itertools
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from PIL import Image
+
+from polytile import render
+from polytile.errors import FormatError
+from polytile.formats import PlacedPiece, Position, Solution, load
+from polytile.render import (
+    BLOCKED_FILL,
+    PALETTE,
+    PLAYER_FILLS,
+    board_grid,
+    save_picture,
+    to_png,
+    to_svg,
+    to_text,
+)
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+SVG = "{http://www.w3.org/2000/svg}"
+
+# Two tetromino copies of the same letter side by side, a blocked cell and an empty one.
+TINY = Solution(
+    "tiny",
+    3,
+    4,
+    (
+        PlacedPiece("L4", ((0, 0), (1, 0), (2, 0), (2, 1))),
+        PlacedPiece("L4", ((0, 1), (0, 2), (0, 3), (1, 3))),
+        PlacedPiece("O4", ((1, 1), (1, 2), (2, 2), (2, 3))),  # not really O4: drawing only
+    ),
+)
+COLOURED = load(EXAMPLES / "colours-4x4.json")
+
+
+def test_board_grid() -> None:
+    assert board_grid(TINY) == ["LLLL", "LOOL", "LLOO"]
+    assert board_grid(COLOURED) == ["BBBB", "YYYR", "YGRR", "GGGR"]
+    holed = Solution("h", 2, 2, (PlacedPiece("I1", ((0, 0),)),), blocked=((1, 1),))
+    assert board_grid(holed) == ["I.", ".#"]
+
+
+def test_board_grid_marks_cells_claimed_twice_and_ignores_outside() -> None:
+    s = Solution(
+        "bad",
+        2,
+        3,
+        (
+            PlacedPiece("I2", ((0, 0), (0, 1))),
+            PlacedPiece("V3", ((0, 1), (1, 1), (1, 2))),
+            PlacedPiece("I2", ((1, 0), (2, 0))),  # half off the board
+            PlacedPiece("I1", ((0, 2),)),  # on the blocked cell
+        ),
+        blocked=((0, 2),),
+    )
+    assert board_grid(s) == ["I**", "IVV"]
+
+
+def test_plain_text_exact() -> None:
+    assert to_text(TINY, color=False) == "L L L L\nL O O L\nL L O O\n"
+    assert to_text(COLOURED, color=False) == "B B B B\nY Y Y R\nY G R R\nG G G R\n"
+    position = Position("blokus", ("B.#", ".YR"))
+    assert to_text(position, color=False) == "B . #\n. Y R\n"
+
+
+def test_example_plain_text() -> None:
+    text = to_text(load(EXAMPLES / "pentomino-6x10.json"), color=False)
+    assert text.splitlines()[0] == "T N N N W W Y Y Y Y"
+    assert len(text.splitlines()) == 6
+
+
+def test_colour_text_uses_ansi_and_two_columns_per_cell() -> None:
+    text = to_text(COLOURED, color=True)
+    assert "\x1b[" in text
+    plain = _strip_ansi(text)
+    assert plain.splitlines() == ["        "] * 4  # blocks only: 4 cells x 2 columns
+    tiling = _strip_ansi(to_text(TINY, color=True))
+    assert tiling.splitlines()[1] == "L O O L "
+
+
+def _strip_ansi(text: str) -> str:
+    import re
+
+    return re.sub(r"\x1b\[[0-9;]*m", "", text)
+
+
+def test_automatic_colour(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr("sys.stdout", Tty())
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm-256color")
+    assert "\x1b[" in to_text(COLOURED)
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert "\x1b[" not in to_text(COLOURED)
+    assert "\x1b[" in to_text(COLOURED, color=True)  # an explicit request wins
+    monkeypatch.delenv("NO_COLOR")
+    monkeypatch.setattr("sys.stdout", io.StringIO())  # not a terminal
+    assert "\x1b[" not in to_text(COLOURED)
+
+
+# -- SVG --------------------------------------------------------------------------------------
+def _parse(svg: str) -> ET.Element:
+    return ET.fromstring(svg.encode("utf-8"))
+
+
+def _outlines(root: ET.Element) -> list[ET.Element]:
+    return [e for e in root.iter(f"{SVG}path") if e.get("class") == "outline"]
+
+
+@pytest.mark.parametrize(
+    "name", ["pentomino-6x10.json", "colours-4x4.json", "pentomino-6x10-broken.json"]
+)
+def test_svg_is_standalone_with_one_outline_per_piece(name: str) -> None:
+    s = load(EXAMPLES / name)
+    assert isinstance(s, Solution)
+    root = _parse(to_svg(s, cell=20, title="<&>"))
+    assert root.tag == f"{SVG}svg"
+    width, height = int(root.get("width", "0")), int(root.get("height", "0"))
+    assert root.get("viewBox") == f"0 0 {width} {height}"
+    assert width == s.cols * 20 + 2 * 10
+    outlines = _outlines(root)
+    assert len(outlines) == len(s.placements)
+    assert [e.get("data-piece") for e in outlines] == [p.piece for p in s.placements]
+    assert all(e.get("d", "").startswith("M") for e in outlines)
+    assert root.find(f"{SVG}title") is not None
+
+
+def test_svg_fills() -> None:
+    root = _parse(to_svg(COLOURED))
+    fills = [e.get("fill") for e in root.iter(f"{SVG}path") if e.get("class") == "piece"]
+    assert fills == [PLAYER_FILLS[c] for c in "BYRG"]
+    holed = Solution("h", 2, 2, (PlacedPiece("I1", ((0, 0),)),), blocked=((1, 1),))
+    blocked = [e for e in _parse(to_svg(holed)).iter(f"{SVG}path") if e.get("class") == "blocked"]
+    assert len(blocked) == 1 and blocked[0].get("fill") == BLOCKED_FILL
+
+
+def test_svg_of_a_position_outlines_each_colour_group() -> None:
+    position = Position("blokus", ("BB.Y", "B..Y", "...B"))
+    outlines = _outlines(_parse(to_svg(position)))
+    assert sorted(e.get("data-piece") for e in outlines) == ["blue", "blue", "yellow"]
+
+
+def test_svg_escapes_names() -> None:
+    s = Solution("x", 1, 1, (PlacedPiece("<&\"'>", ((0, 0),)),))
+    assert _outlines(_parse(to_svg(s)))[0].get("data-piece") == "<&\"'>"
+
+
+def test_square_outline_is_four_segments() -> None:
+    s = Solution("o", 2, 2, (PlacedPiece("O4", ((0, 0), (0, 1), (1, 0), (1, 1))),))
+    d = _outlines(_parse(to_svg(s, cell=10)))[0].get("d", "")
+    assert d == "M5 5H25M5 25H25M5 5V25M25 5V25"
+
+
+@given(st.sets(st.tuples(st.integers(0, 6), st.integers(0, 6)), min_size=1))
+def test_outline_length_is_the_perimeter(cells: set[tuple[int, int]]) -> None:
+    shape = frozenset(cells)
+    perimeter = sum(
+        (r + dr, c + dc) not in shape
+        for r, c in shape
+        for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
+    )
+    segments = render._outline(shape)
+    assert sum(abs(x1 - x0) + abs(y1 - y0) for x0, y0, x1, y1 in segments) == perimeter
+    # maximal: no two collinear segments touch end to end
+    ends = {(x0, y0, x1 == x0) for x0, y0, x1, _ in segments}
+    assert all((x1, y1, x1 == x0) not in ends for x0, y0, x1, y1 in segments)
+
+
+def test_touching_tiling_pieces_get_different_fills() -> None:
+    strip = Solution("strip", 1, 40, tuple(PlacedPiece("I1", ((0, c),)) for c in range(40)))
+    root = _parse(to_svg(strip))
+    fills = [e.get("fill") for e in root.iter(f"{SVG}path") if e.get("class") == "piece"]
+    assert all(a != b for a, b in itertools.pairwise(fills))
+    assert set(fills) <= set(PALETTE)
+    tiny_fills = [
+        e.get("fill") for e in _parse(to_svg(TINY)).iter(f"{SVG}path") if e.get("class") == "piece"
+    ]
+    assert len(set(tiny_fills)) == 3
+
+
+def test_bad_cell_size() -> None:
+    with pytest.raises(ValueError, match="cell size"):
+        to_svg(TINY, cell=2)
+    with pytest.raises(TypeError):
+        to_svg("TINY")  # type: ignore[arg-type]
+
+
+# -- PNG and files ------------------------------------------------------------------------------
+def test_png_matches_svg_geometry(tmp_path: Path) -> None:
+    path = tmp_path / "c.png"
+    to_png(COLOURED, path, cell=20)
+    root = _parse(to_svg(COLOURED, cell=20))
+    with Image.open(path) as image:
+        assert image.format == "PNG"
+        assert image.size == (int(root.get("width", "0")), int(root.get("height", "0")))
+        rgb = image.convert("RGB")
+        margin = 10
+        # centre of cell (0, 0) is blue, of (3, 3) red; the line between rows 0 and 1 is dark
+        assert rgb.getpixel((margin + 10, margin + 10)) == (0x1F, 0x5F, 0xBF)
+        assert rgb.getpixel((margin + 3 * 20 + 10, margin + 3 * 20 + 10)) == (0xD6, 0x31, 0x2B)
+        r, g, b = rgb.getpixel((margin + 10, margin + 20))  # type: ignore[misc]
+        assert max(r, g, b) < 0x40
+
+
+def test_a_long_title_widens_the_picture_and_centres_the_board() -> None:
+    root = _parse(to_svg(TINY, cell=20, title="a title much wider than the board"))
+    width = int(root.get("width", "0"))
+    assert width > TINY.cols * 20 + 20
+    board = next(e for e in root.iter(f"{SVG}rect") if e.get("class") == "board")
+    left = float(board.get("x", "0"))
+    assert abs(left - (width - TINY.cols * 20 - left)) <= 1
+
+
+def test_png_with_title_is_taller(tmp_path: Path) -> None:
+    to_png(TINY, tmp_path / "a.png")
+    to_png(TINY, tmp_path / "b.png", title="tiny")
+    with Image.open(tmp_path / "a.png") as a, Image.open(tmp_path / "b.png") as b:
+        assert a.size[0] == b.size[0] and a.size[1] < b.size[1]
+
+
+@pytest.mark.parametrize("suffix", [".svg", ".png", ".txt", ".SVG"])
+def test_save_picture_by_suffix(tmp_path: Path, suffix: str) -> None:
+    path = tmp_path / f"pic{suffix}"
+    save_picture(TINY, path)
+    data = path.read_bytes()
+    if suffix.lower() == ".svg":
+        assert _parse(data.decode()).tag == f"{SVG}svg"
+    elif suffix == ".png":
+        assert data.startswith(b"\x89PNG")
+    else:
+        assert data.decode() == to_text(TINY, color=False)
+
+
+def test_save_picture_refuses_unknown_suffix(tmp_path: Path) -> None:
+    with pytest.raises(FormatError, match=r"\.svg, \.png or \.txt") as info:
+        save_picture(TINY, tmp_path / "pic.gif")
+    assert info.value.source.endswith("pic.gif")
+    assert not (tmp_path / "pic.gif").exists()
