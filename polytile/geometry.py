@@ -24,7 +24,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -76,7 +76,9 @@ def apply_transform(k: int, r: int, c: int) -> Cell:
     return (a * r + b * c, d * r + e * c)
 
 
-def _matmul(x: tuple[int, int, int, int], y: tuple[int, int, int, int]) -> tuple[int, ...]:
+def _matmul(
+    x: tuple[int, int, int, int], y: tuple[int, int, int, int]
+) -> tuple[int, int, int, int]:
     a, b, c, d = x
     e, f, g, h = y
     return (a * e + b * g, a * f + b * h, c * e + d * g, c * f + d * h)
@@ -84,7 +86,7 @@ def _matmul(x: tuple[int, int, int, int], y: tuple[int, int, int, int]) -> tuple
 
 def compose_transforms(j: int, k: int) -> int:
     """The symmetry "first ``k``, then ``j``" as an index into :data:`TRANSFORMS`."""
-    return TRANSFORMS.index(_matmul(TRANSFORMS[j], TRANSFORMS[k]))  # type: ignore[arg-type]
+    return TRANSFORMS.index(_matmul(TRANSFORMS[j], TRANSFORMS[k]))
 
 
 def invert_transform(k: int) -> int:
@@ -330,7 +332,7 @@ PIECE_SETS: dict[str, str] = {
     "tetrominoes": "the 5 free tetrominoes I4 O4 T4 L4 Z4",
     "pentominoes": "the 12 free pentominoes F5 I5 L5 N5 P5 T5 U5 V5 W5 X5 Y5 Z5",
 }
-_LOADERS = {
+_LOADERS: dict[str, Callable[[], tuple[Polyomino, ...]]] = {
     "blokus": _blokus,
     "cityblocks": _cityblocks_set,
     "tetrominoes": _tetromino_set,

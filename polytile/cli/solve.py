@@ -261,7 +261,7 @@ def puzzles(as_json: bool) -> None:
     """
     from polytile.puzzles.tiling import CATALOGUE
 
-    rows = []
+    rows: list[dict[str, Any]] = []
     for p in CATALOGUE.values():
         rows.append(
             {

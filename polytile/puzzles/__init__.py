@@ -1,1 +1,1 @@
-"""What is being solved: one module per game (rules, positions, moves, scoring) and the catalogue."""
+"""What is being solved: one module per game (rules, moves, scoring) and the catalogue."""

@@ -323,7 +323,7 @@ def check_solution(solution: Solution, puzzle: TilingPuzzle | None = None) -> li
     owner: dict[tuple[int, int], int] = {}
     for i, pp in enumerate(solution.placements):
         label = f"placement {i} ({pp.piece})"
-        cells = [tuple(c) for c in pp.cells]
+        cells: list[tuple[int, int]] = [(int(r), int(c)) for r, c in pp.cells]
         outside = [c for c in cells if not (0 <= c[0] < rows and 0 <= c[1] < cols)]
         if outside:
             reasons.append(f"{label}: cells {outside} lie outside the {rows}x{cols} board")

@@ -22,6 +22,8 @@ memory however many solutions there are.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 from numba import njit
@@ -169,11 +171,11 @@ def _dead_region(
             comp[w] = _ZERO
         x = todo[seed_word]
         comp[seed_word] = x & (~x + _ONE)
-        size = 1
+        size: Any = 1
         closed = False
         while size <= limit:
             _dilate(comp, grow, tmp, width, not_first_col, not_last_col)
-            new_size = 0
+            new_size: Any = 0
             for w in range(n):
                 comp[w] = grow[w] & empty[w]
                 new_size += _popcount(comp[w])
@@ -222,7 +224,7 @@ def _dead_region1(
     todo = _dilate1(placed, width, nfc, nlc) & empty
     while todo != _ZERO:
         comp = todo & (~todo + _ONE)
-        size = 1
+        size: Any = 1
         closed = False
         while size <= limit:
             comp = _dilate1(comp, width, nfc, nlc) & empty
@@ -301,7 +303,7 @@ def _run(
                 ints[0] = level
                 return PAUSED
             ints[3] += 1
-            first = -1
+            first: Any = -1
             for w in range(n):
                 free = ~cover[level, w]
                 if free != _ZERO:
@@ -477,7 +479,7 @@ class SearchState:
 
 def run(
     state: SearchState,
-    arrays: tuple[npt.NDArray[np.generic], ...],
+    arrays: tuple[Any, ...],
     width: int,
     prune: bool,
     node_budget: int,

@@ -118,7 +118,7 @@ def count_tiling(
             trial_end = min(trial_end, deadline)
         trial = [count_task(t, lambda: time.time() >= trial_end) for t in plan.tasks]
         if all(finished for _, _, finished in trial):
-            raw, up = plan.combine([c for c, _, _ in trial])
+            raw, exact = plan.combine([c for c, _, _ in trial])
             if progress is not None:
                 progress(
                     Progress(
@@ -131,7 +131,7 @@ def count_tiling(
                 )
             return CountResult(
                 count=raw,
-                count_up_to_symmetry=up,
+                count_up_to_symmetry=exact,
                 nodes=sum(n for _, n, _ in trial),
                 seconds=time.perf_counter() - start,
                 complete=True,
@@ -167,12 +167,12 @@ def count_tiling(
         stopped_by = "interrupt"
     if done < len(tasks) and stopped_by is None:
         complete, stopped_by = False, "time limit"
+    up = None
     if complete:
         plan.tasks = tasks
         raw, up = plan.combine(counts)
     else:
         raw = sum(t.weight * c for t, c in zip(tasks, counts, strict=True) if t.symmetry == 0)
-        up = None
     return CountResult(
         count=raw,
         count_up_to_symmetry=up,

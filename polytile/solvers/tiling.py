@@ -197,7 +197,9 @@ def compile_problem(problem: TilingProblem, symmetry: int = 0) -> TilingKernel:
     n_cells = problem.board.size
     words = (n_cells + 63) // 64
     bit, width, height = _scan_layout(problem.board)
-    options = [(i,) for i in range(len(pl))] if symmetry == 0 else _orbit_options(pl, symmetry)
+    options: list[tuple[int, ...]] = (
+        [(i,) for i in range(len(pl))] if symmetry == 0 else _orbit_options(pl, symmetry)
+    )
     masks = np.zeros((len(options), words), dtype=np.uint64)
     anchor = np.empty(len(options), dtype=np.int64)
     ptype = np.empty(len(options), dtype=np.int64)
