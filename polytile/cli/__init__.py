@@ -7,7 +7,6 @@ No traceback unless ``--debug``.
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 import click

@@ -40,7 +40,6 @@ import numpy.typing as npt
 from numba import int32, int64, njit, uint64, void
 from numba.types import Array
 
-
 from polytile.errors import FormatError
 
 __all__ = [

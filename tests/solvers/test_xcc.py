@@ -128,7 +128,7 @@ def test_primary_item_without_options_has_no_solution():
 @settings(max_examples=300, deadline=None)
 @given(xcc_problems())
 def test_solutions_equal_brute_force(problem):
-    options, colors, n_items, n_primary = problem
+    options, colors, _n_items, n_primary = problem
     p = arrays(*problem)
     found = [frozenset(s) for s in solve(p)]
     expected = brute_force(options, colors, n_primary)
