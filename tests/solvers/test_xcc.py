@@ -92,7 +92,9 @@ def pent_3x20():
 def test_knuth_exact_cover_example():
     p = XCCArrays.from_lists(KNUTH_X, n_items=7, n_primary=7)
     assert [sorted(s) for s in solve(p)] == [[0, 3, 4]]
-    assert count(p) == CountResult(1, count(p).nodes, count(p).updates, True)
+    result = count(p)
+    assert (result.count, result.complete) == (1, True)
+    assert result == CountResult(1, result.nodes, result.updates, True)
     assert is_unique(p) is True
 
 
@@ -181,12 +183,13 @@ def test_limit_stops_after_n_solutions(pent_3x20):
     assert len(list(search)) == 2
     assert search.stopped == "limit" and not search.complete
     assert is_unique(pent_3x20) is False
-    assert count(pent_3x20, limit=3) == CountResult(3, *count(pent_3x20, limit=3)[1:3], False)
+    three = count(pent_3x20, limit=3)
+    assert (three.count, three.complete) == (3, False)
 
 
 def test_node_limit_reports_an_incomplete_count(pent_3x20):
     full = count(pent_3x20)
-    assert full == (8, full.nodes, full.updates, True)
+    assert (full.count, full.complete) == (8, True)
     part = count(pent_3x20, node_limit=1000)
     assert part.nodes == 1000 and not part.complete and part.count <= 8
     assert part.updates < full.updates
@@ -234,7 +237,7 @@ def test_split_sums_to_the_pentomino_count(pent_3x20, depth):
 
 def test_conflicting_forced_options_give_nothing():
     p = XCCArrays.from_lists(KNUTH_X, n_items=7, n_primary=7)
-    assert count(p, forced=[1, 3]) == (0, 0, 0, True)  # both cover a
+    assert count(p, forced=[1, 3]) == CountResult(0, 0, 0, True)  # both cover a
     assert list(solve(p, forced=[3, 4])) == [[3, 4, 0]]
     c = XCCArrays.from_lists(KNUTH_C, n_items=5, n_primary=3, colors=KNUTH_C_COLORS)
     assert count(c, forced=[2, 3]).count == 0  # x:B against x:A
@@ -289,7 +292,7 @@ def test_bad_arrays_are_rejected():
 
 def test_bad_arguments_are_rejected():
     p = XCCArrays.from_lists(KNUTH_X, n_items=7, n_primary=7)
-    with pytest.raises(FormatError, match="outside 0..5"):
+    with pytest.raises(FormatError, match=r"outside 0\.\.5"):
         count(p, forced=[6])
     with pytest.raises(FormatError, match="repeated"):
         count(p, forced=[1, 1])
@@ -307,3 +310,25 @@ def test_arrays_are_immutable():
         p.options[0] = 1
     assert p.n_options == 6 and p.option(1) == ([0, 3, 6], [0, 0, 0])
     assert p.to_arrays() is p
+
+
+def test_run_to_end_after_partial_iteration(pent_3x20):
+    search = solve(pent_3x20)
+    next(search)
+    assert search.run_to_end().count == 8 and search.complete
+    assert list(search) == []
+    with pytest.raises(FormatError, match="integers"):
+        XCCArrays.from_lists([["a"]], 1, 1)
+    with pytest.raises(FormatError, match="integers"):
+        XCCArrays.from_lists([[0.5]], 1, 1)
+
+
+def test_problems_survive_pickling(pent_3x20):
+    # Process pools and Dask ship problems and subproblems by pickle.
+    import pickle
+
+    p = XCCArrays.from_lists(KNUTH_C, n_items=5, n_primary=3, colors=KNUTH_C_COLORS)
+    assert list(solve(pickle.loads(pickle.dumps(p)))) == list(solve(p))
+    copy = pickle.loads(pickle.dumps(pent_3x20))
+    parts = split(copy, 2)
+    assert sum(count(copy, forced=f).count for f in parts) == 8
