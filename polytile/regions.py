@@ -18,10 +18,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from polytile.geometry import Cell
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 __all__ = ["Region", "color_components", "components", "empty_regions", "grid_graph"]
 
@@ -35,6 +37,8 @@ def grid_graph(cells: Iterable[Cell]) -> nx.Graph:
     -----
     O(n) for n cells.
     """
+    import networkx as nx  # imported on first use: it costs 0.1 s at start-up
+
     nodes = set(cells)
     g = nx.Graph()
     g.add_nodes_from(nodes)
@@ -54,6 +58,8 @@ def components(cells: Iterable[Cell]) -> list[frozenset[Cell]]:
     -----
     O(n) for n cells.
     """
+    import networkx as nx
+
     comps = [frozenset(c) for c in nx.connected_components(grid_graph(cells))]
     return sorted(comps, key=lambda comp: (-len(comp), min(comp)))
 

@@ -66,6 +66,31 @@ def progress_bar(label: str, enabled: bool) -> Iterator[Any]:
         bar.stop()
 
 
+def variant_options(f: Any) -> Any:
+    """The teaser variant options shared by count and solve."""
+    f = click.option(
+        "--colors",
+        type=click.IntRange(1, 4),
+        default=None,
+        help="Teasers: number of colours, each with the same pieces [default: 4].",
+    )(f)
+    f = click.option(
+        "--board",
+        "board",
+        metavar="RxC|FILE",
+        default=None,
+        help="Teasers: another board, as rows x columns (8x10) or a file of '.'/'#' rows.",
+    )(f)
+    f = click.option(
+        "--touch",
+        type=click.Choice(["local", "connected", "none"]),
+        default=None,
+        help="Teasers: corner rule. local: every piece corner-touches its colour [default];"
+        " connected: each colour's pieces form one corner-connected group.",
+    )(f)
+    return f
+
+
 def _executor(workers: int | None, scheduler: str | None) -> Any:
     from polytile.solvers.parallel import make_executor
 
@@ -106,8 +131,12 @@ def _executor(workers: int | None, scheduler: str | None) -> Any:
     show_default=True,
     help="Progress bar on stderr (only when it is a terminal).",
 )
+@variant_options
 def count(
     puzzle: str,
+    touch: str | None,
+    board: str | None,
+    colors: int | None,
     workers: int | None,
     scheduler: str | None,
     time_limit: float | None,
@@ -115,12 +144,13 @@ def count(
     as_json: bool,
     progress: bool,
 ) -> None:
-    """Count every solution of a tiling PUZZLE, raw and up to symmetry.
+    """Count every solution of PUZZLE, raw and up to symmetry.
 
-    PUZZLE is a catalogue name (see 'polytile puzzles') or a puzzle file. Raw counts
-    distinguish placements (mirror images and rotations of a solution count separately;
-    identical copies of a piece do not). The count up to symmetry identifies solutions that
-    a symmetry of the board maps onto each other (Burnside's lemma, exact on any board).
+    PUZZLE is a catalogue name (see 'polytile puzzles'), a teaser (four-square) or a
+    puzzle file. Raw counts distinguish placements (mirror images and rotations of a
+    solution count separately; identical copies of a piece do not). The count up to
+    symmetry identifies solutions that a symmetry of the board maps onto each other
+    (Burnside's lemma, exact on any board); for teasers, renaming the colours too.
 
     The search is split into independent subtrees run on worker processes (or a Dask
     cluster with --scheduler); the total does not depend on how it was split. Ctrl-C or
@@ -131,11 +161,12 @@ def count(
       polytile count pentomino-6x10
       polytile count pentomino-8x8-hole --workers 2 --json
       polytile count my-puzzle.json --time-limit 60
+      polytile count four-square --touch connected
     """
-    from polytile.puzzles.tiling import resolve
+    from polytile.puzzles.catalogue import resolve
     from polytile.solvers.counting import count_tiling
 
-    spec = resolve(puzzle)
+    spec = resolve(puzzle, touch, board, colors)
     with _executor(workers, scheduler) as ex, progress_bar("counting", progress) as update:
         result = count_tiling(
             spec.problem, ex, symmetry=not no_symmetry, time_limit=time_limit, progress=update
@@ -206,31 +237,66 @@ def count(
     help="Also save the solution: .json, or a picture (.svg, .png, .txt).",
 )
 @click.option("--color/--no-color", default=None, help="Force colour on or off [default: auto].")
-def solve(puzzle: str, as_json: bool, output: str | None, color: bool | None) -> None:
-    """Find one solution of a tiling PUZZLE and show it.
+@click.option(
+    "--seed",
+    type=int,
+    default=None,
+    help="Try options in a seeded random order: another solution, reproducibly.",
+)
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    metavar="SECONDS",
+    help="Give up after this long (exit 1, 'unknown').",
+)
+@variant_options
+def solve(
+    puzzle: str,
+    touch: str | None,
+    board: str | None,
+    colors: int | None,
+    as_json: bool,
+    output: str | None,
+    color: bool | None,
+    seed: int | None,
+    time_limit: float | None,
+) -> None:
+    """Find one solution of PUZZLE and show it.
 
-    The solution is checked against the puzzle's rules by an independent validator before
-    it is printed. Exit code 1 when the puzzle has no solution.
+    PUZZLE is a catalogue name, a teaser (four-square) or a puzzle file. The solution is
+    checked against the puzzle's rules by an independent validator before it is printed.
+    Exit code 1 when the puzzle has no solution (or none was found in --time-limit).
 
     \b
     Examples:
       polytile solve pentomino-6x10
       polytile solve pentomino-8x8-hole --json > sol.json
-      polytile solve tetromino-8x10 -o tiling.svg
+      polytile solve four-square --touch connected -o four-square.svg
+      polytile solve four-square --board 8x10 --colors 4 --seed 7
     """
-    from polytile.puzzles.tiling import check_solution, resolve, to_solution
+    from polytile.puzzles.catalogue import resolve
     from polytile.solvers.tiling import compile_problem, solutions
 
-    spec = resolve(puzzle)
+    spec = resolve(puzzle, touch, board, colors)
     start = time.perf_counter()
-    first = next(solutions(spec.problem), None)
+    deadline = None if time_limit is None else start + time_limit
+    stop = None if deadline is None else (lambda: time.perf_counter() >= deadline)
+    try:
+        first = next(solutions(spec.problem, should_stop=stop, seed=seed), None)
+    except KeyboardInterrupt:
+        click.echo(f"{spec.name}: interrupted before a solution was found", err=True)
+        sys.exit(130)
     seconds = time.perf_counter() - start
     if first is None:
-        click.echo(f"{spec.name}: no solution exists", err=True)
+        if deadline is not None and time.perf_counter() >= deadline:
+            click.echo(f"{spec.name}: no solution found in {time_limit:g} s (unknown)", err=True)
+        else:
+            click.echo(f"{spec.name}: no solution exists", err=True)
         sys.exit(1)
     pl = compile_problem(spec.problem).placements
-    sol = to_solution(spec, pl, first, "feasible", seconds=round(seconds, 4))
-    reasons = check_solution(sol, spec)
+    sol = spec.to_solution(pl, first, "feasible", seconds=round(seconds, 4))
+    reasons = spec.check(sol)
     if reasons:
         raise SolverError(f"solution failed the rules check: {'; '.join(reasons)}")
     _emit(sol, as_json, output, color)

@@ -7,6 +7,7 @@ import json
 import click
 
 from polytile.cli.render import read_document
+from polytile.cli.solve import variant_options
 from polytile.errors import UnknownNameError
 from polytile.formats import Position
 
@@ -36,6 +37,7 @@ Exit codes:
 Examples:
   polytile validate examples/pentomino-6x10.json
   polytile validate my-tiling.json --puzzle pentomino-6x10 --json
+  polytile validate answer.json --puzzle four-square --touch connected
 """,
 )
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
@@ -43,7 +45,8 @@ Examples:
     "--puzzle",
     "puzzle_name",
     metavar="NAME",
-    help="Check against this catalogue puzzle (or puzzle file) instead of the file's own.",
+    help="Check against this catalogue puzzle, teaser (four-square) or puzzle file instead "
+    "of the file's own.",
 )
 @click.option(
     "--placements-only",
@@ -56,6 +59,7 @@ Examples:
     is_flag=True,
     help='Print {"valid": ..., "reasons": [...]} instead of text.',
 )
+@variant_options
 @click.pass_context
 def validate_command(
     ctx: click.Context,
@@ -63,9 +67,13 @@ def validate_command(
     puzzle_name: str | None,
     placements_only: bool,
     as_json: bool,
+    touch: str | None,
+    board: str | None,
+    colors: int | None,
 ) -> None:
     """Validate ``file``; exit 1 when it breaks the rules."""
-    from polytile.puzzles.tiling import check_solution, get_puzzle, resolve
+    from polytile.puzzles.catalogue import resolve
+    from polytile.puzzles.tiling import check_solution
 
     if puzzle_name is not None and placements_only:
         raise click.UsageError("--puzzle and --placements-only exclude each other")
@@ -75,18 +83,25 @@ def validate_command(
         kind, reasons = "position", []
     else:
         kind = "solution"
+        # A teaser solution records its touch rule; --touch overrides it.
+        recorded = obj.extra.get("touch") if isinstance(obj.extra.get("touch"), str) else None
         if puzzle_name is not None:
-            puzzle = resolve(puzzle_name)  # unknown -> UnknownNameError -> exit 2
+            # unknown -> UnknownNameError -> exit 2
+            puzzle = resolve(
+                puzzle_name, touch or _teaser_touch(puzzle_name, recorded), board, colors
+            )
         elif not placements_only and obj.puzzle:
             try:
-                puzzle = get_puzzle(obj.puzzle)
+                puzzle = resolve(
+                    obj.puzzle, touch or _teaser_touch(obj.puzzle, recorded), board, colors
+                )
             except UnknownNameError:
                 click.echo(
                     f"note: puzzle {obj.puzzle!r} is not in the catalogue; "
                     "checking the placements only",
                     err=True,
                 )
-        reasons = check_solution(obj, puzzle)
+        reasons = puzzle.check(obj) if puzzle is not None else check_solution(obj)
     valid = not reasons
     if as_json:
         doc = {
@@ -109,3 +124,9 @@ def validate_command(
 
 
 COMMANDS = [validate_command]
+
+
+def _teaser_touch(name: str, recorded: str | None) -> str | None:
+    from polytile.puzzles.catalogue import TEASERS
+
+    return recorded if name in TEASERS else None

@@ -59,6 +59,16 @@ class TilingPuzzle:
         """The board."""
         return self.problem.board
 
+    def to_solution(
+        self, pl: Placements, indices: Sequence[int], status: str = "feasible", **extra: Any
+    ) -> Solution:
+        """The solution document for placement indices (see :func:`to_solution`)."""
+        return to_solution(self, pl, indices, status, **extra)
+
+    def check(self, solution: Solution) -> list[str]:
+        """Every rule the solution breaks (see :func:`check_solution`)."""
+        return check_solution(solution, self)
+
     def piece_names(self) -> list[str]:
         """Every piece copy's name, types in order."""
         return [

@@ -9,10 +9,16 @@ search (Algorithm X) specialised to tilings, where the cell items are bits of a 
   an option fits when its mask misses the cover (one AND per 64-bit word).
 * Piece items are counters: option ``p`` uses ``use[p]`` copies of piece type ``ptype[p]``
   (``use`` > 1 lets one option stand for a symmetric orbit of placements).
-* Dead-region pruning: after each placement the empty cells are split into edge-connected
-  regions by a bit-parallel flood fill; a region whose size no remaining piece combination can
-  fill (smaller than the smallest piece, or not a multiple of the gcd of the remaining sizes)
-  cuts the branch. This is sound: every region must be tiled on its own.
+* Optional dead-region pruning (:mod:`polytile.solvers._bits`).
+* Colours, for the Blokus teasers: option ``p`` has colour ``ocolor[p]`` (-1 for none) and
+  may not go down when its edge halo ``halo[p]`` meets a cell of its own colour (XCC colours
+  in bitboard form: "same-colour pieces never share an edge"). With ``color_order`` the
+  colours are interchangeable and a colour may first appear only after every lower colour
+  (each solution is found once, with its colours numbered by first appearance). At a
+  complete cover a corner rule filters the solution: ``rule`` 1 = every piece corner-touches
+  a piece of its colour, 2 = each colour's pieces form one corner-connected group. Finally
+  ``orbit_perms`` (inverse cell maps of the board's other symmetries) let the kernel count
+  how many solutions are the least of their symmetry orbit: the count up to symmetry.
 
 The kernel sees only flat arrays and keeps its whole search state in arrays owned by the
 caller, so a search can stop after a node budget or a buffer of solutions and be resumed:
@@ -22,239 +28,252 @@ memory however many solutions there are.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-__all__ = ["DONE", "PAUSED", "SearchState", "run"]
+from polytile.solvers._bits import (
+    ONE,
+    ZERO,
+    ctz,
+    dead_region,
+    dead_region1,
+    remaining_sizes,
+)
+
+__all__ = ["DONE", "PAUSED", "Colors", "SearchState", "run"]
 
 #: :func:`run` finished the whole subtree below the state's base level.
 DONE = 0
 #: :func:`run` stopped after its node budget, or when its output buffer filled; call again.
 PAUSED = 1
 
-_ONE = np.uint64(1)
-_ZERO = np.uint64(0)
-_ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 
+class Colors(NamedTuple):
+    """The colour arrays of a problem (all empty for colour-less tilings).
 
-@njit(cache=True, inline="always")
-def _popcount(x: np.uint64) -> np.int64:
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+    ``ocolor[p]``: colour of option ``p`` (-1 none); ``halo[p]`` / ``corner[p]``: bitmasks of
+    the cells sharing an edge / only a corner with the option; ``orbit_perms[g, b]``: the cell
+    whose colour lands on cell ``b`` under symmetry ``g`` (identity excluded).
+    """
 
+    n_colors: int
+    ocolor: npt.NDArray[np.int64]
+    halo: npt.NDArray[np.uint64]
+    corner: npt.NDArray[np.uint64]
+    color_order: bool
+    rule: int
+    orbit_perms: npt.NDArray[np.int64]
 
-@njit(cache=True, inline="always")
-def _ctz(x: np.uint64) -> np.int64:
-    # Index of the lowest set bit of a non-zero word.
-    return _popcount((x & (~x + _ONE)) - _ONE)
-
-
-@njit(cache=True)
-def _shift_up(src: npt.NDArray[np.uint64], s: int, dst: npt.NDArray[np.uint64]) -> None:
-    # dst = src << s over a little-endian multi-word integer (towards higher cell indices).
-    n = src.shape[0]
-    q = s // 64
-    r = np.uint64(s % 64)
-    for w in range(n - 1, -1, -1):
-        v = _ZERO
-        if w - q >= 0:
-            v = src[w - q] << r
-            if r != _ZERO and w - q - 1 >= 0:
-                v |= src[w - q - 1] >> (np.uint64(64) - r)
-        dst[w] = v
+    @classmethod
+    def none(cls, n_options: int, words: int) -> Colors:
+        """No colours: a plain tiling."""
+        return cls(
+            0,
+            np.full(n_options, -1, dtype=np.int64),
+            np.zeros((0, words), dtype=np.uint64),
+            np.zeros((0, words), dtype=np.uint64),
+            False,
+            0,
+            np.zeros((0, 0), dtype=np.int64),
+        )
 
 
 @njit(cache=True)
-def _shift_down(src: npt.NDArray[np.uint64], s: int, dst: npt.NDArray[np.uint64]) -> None:
-    # dst = src >> s (towards lower cell indices).
-    n = src.shape[0]
-    q = s // 64
-    r = np.uint64(s % 64)
-    for w in range(n):
-        v = _ZERO
-        if w + q < n:
-            v = src[w + q] >> r
-            if r != _ZERO and w + q + 1 < n:
-                v |= src[w + q + 1] << (np.uint64(64) - r)
-        dst[w] = v
-
-
-@njit(cache=True)
-def _dilate(
-    src: npt.NDArray[np.uint64],
-    dst: npt.NDArray[np.uint64],
-    tmp: npt.NDArray[np.uint64],
-    width: int,
-    not_first_col: npt.NDArray[np.uint64],
-    not_last_col: npt.NDArray[np.uint64],
-) -> None:
-    # dst = src plus its four edge neighbours (cells outside the board may be set).
-    n = src.shape[0]
-    for w in range(n):
-        dst[w] = src[w]
-    _shift_up(src, width, tmp)
-    for w in range(n):
-        dst[w] |= tmp[w]
-    _shift_down(src, width, tmp)
-    for w in range(n):
-        dst[w] |= tmp[w]
-    for w in range(n):
-        tmp[w] = src[w] & not_last_col[w]
-    _shift_up(tmp, 1, tmp)
-    for w in range(n):
-        dst[w] |= tmp[w]
-    for w in range(n):
-        tmp[w] = src[w] & not_first_col[w]
-    _shift_down(tmp, 1, tmp)
-    for w in range(n):
-        dst[w] |= tmp[w]
-
-
-@njit(cache=True)
-def _dead_region(
-    cover: npt.NDArray[np.uint64],
-    placed: npt.NDArray[np.uint64],
-    valid: npt.NDArray[np.uint64],
-    not_first_col: npt.NDArray[np.uint64],
-    not_last_col: npt.NDArray[np.uint64],
-    width: int,
-    sizes: npt.NDArray[np.int64],
-    type_left: npt.NDArray[np.int64],
-    scratch: npt.NDArray[np.uint64],
+def _corner_rule(
+    level: int,
+    choice: npt.NDArray[np.int64],
+    ocolor: npt.NDArray[np.int64],
+    masks: npt.NDArray[np.uint64],
+    corner: npt.NDArray[np.uint64],
+    ccover: npt.NDArray[np.uint64],
+    rule: int,
+    parent: npt.NDArray[np.int64],
 ) -> bool:
-    """True when an empty region next to the piece just placed cannot be filled.
+    """Whether the complete cover ``choice[:level]`` obeys the corner rule."""
+    n = masks.shape[1]
+    if rule == 1:
+        # Every piece has a cell of its own colour among its corner neighbours (no cell of its
+        # colour can share an edge with it, so that is a corner touch).
+        for i in range(level):
+            p = choice[i]
+            k = ocolor[p]
+            if k < 0:
+                continue
+            touch = False
+            for w in range(n):
+                if corner[p, w] & ccover[k, w] != ZERO:
+                    touch = True
+                    break
+            if not touch:
+                return False
+        return True
+    # rule 2: union-find over corner touches between pieces of one colour.
+    for i in range(level):
+        parent[i] = i
+    for i in range(level):
+        p = choice[i]
+        k = ocolor[p]
+        if k < 0:
+            continue
+        for j in range(i + 1, level):
+            q = choice[j]
+            if ocolor[q] != k:
+                continue
+            touch = False
+            for w in range(n):
+                if corner[p, w] & masks[q, w] != ZERO:
+                    touch = True
+                    break
+            if touch:
+                a = i
+                while parent[a] != a:
+                    a = parent[a]
+                b = j
+                while parent[b] != b:
+                    b = parent[b]
+                if a != b:
+                    parent[max(a, b)] = min(a, b)
+    # One root per colour: the root of a colour's first piece must be every piece's root.
+    for i in range(level):
+        p = choice[i]
+        if ocolor[p] < 0:
+            continue
+        for j in range(i):
+            if ocolor[choice[j]] == ocolor[p]:
+                a = i
+                while parent[a] != a:
+                    a = parent[a]
+                b = j
+                while parent[b] != b:
+                    b = parent[b]
+                if a != b:
+                    return False
+                break
+    return True
 
-    Only regions of at most ``limit`` cells are examined (a bounded flood fill from each
-    empty neighbour of ``placed``): the dead pockets a scan-order search creates are small,
-    and bounding the fill keeps the test cheap. Skipping a region never prunes wrongly.
+
+@njit(cache=True)
+def _untouchable(
+    level: int,
+    choice: npt.NDArray[np.int64],
+    ocolor: npt.NDArray[np.int64],
+    corner: npt.NDArray[np.uint64],
+    cover: npt.NDArray[np.uint64],
+    ccover: npt.NDArray[np.uint64],
+    forbid: npt.NDArray[np.uint64],
+    touched: npt.NDArray[np.int64],
+) -> bool:
+    """Whether the position below this node is dead for a colour reason.
+
+    Dead when some piece in ``choice[:level]`` can no longer get a same-colour corner touch
+    (none of its corner cells is of its colour or empty and still open to its colour: cells
+    edge-adjacent to a colour, ``forbid[k]``, can never take it), or when some empty cell is
+    edge-adjacent to every colour (no colour can cover it).
+
+    ``touched[level - 1]`` is a bitset of the levels whose piece already has its corner
+    touch (it keeps it below; unmarked pieces are simply checked again); ``touched[level]``
+    is set here. Solutions have at most 63
+    pieces when this is used.
     """
     n = cover.shape[0]
-    smallest = 1 << 30
-    largest = 0
-    g = 0
-    for t in range(sizes.shape[0]):
-        if type_left[t] > 0:
-            s = sizes[t]
-            smallest = min(smallest, s)
-            largest = max(largest, s)
-            a, b = g, s
-            while b != 0:
-                a, b = b, a % b
-            g = a
-    if g == 0:
-        return False
-    limit = 1 << 30
-    empty = scratch[0:n]
-    comp = scratch[n : 2 * n]
-    grow = scratch[2 * n : 3 * n]
-    tmp = scratch[3 * n : 4 * n]
-    todo = scratch[4 * n : 5 * n]
+    n_colors = ccover.shape[0]
     for w in range(n):
-        empty[w] = valid[w] & ~cover[w]
-    _dilate(placed, todo, tmp, width, not_first_col, not_last_col)
-    for w in range(n):
-        todo[w] &= empty[w]
-    while True:
-        seed_word = -1
-        for w in range(n):
-            if todo[w] != _ZERO:
-                seed_word = w
-                break
-        if seed_word < 0:
-            return False
-        for w in range(n):
-            comp[w] = _ZERO
-        x = todo[seed_word]
-        comp[seed_word] = x & (~x + _ONE)
-        size: Any = 1
-        closed = False
-        while size <= limit:
-            _dilate(comp, grow, tmp, width, not_first_col, not_last_col)
-            new_size: Any = 0
-            for w in range(n):
-                comp[w] = grow[w] & empty[w]
-                new_size += _popcount(comp[w])
-            if new_size == size:
-                closed = True
-                break
-            size = new_size
-        if closed and (size < smallest or size % g != 0):
+        x = ~cover[w]
+        for k in range(n_colors):
+            x &= forbid[k, w]
+        if x != ZERO:
             return True
+    done = touched[level - 1]
+    for i in range(level):
+        if (done >> i) & 1:
+            continue
+        q = choice[i]
+        k = ocolor[q]
+        if k < 0:
+            done |= 1 << i
+            continue
+        touch = False
+        hope = False
         for w in range(n):
-            todo[w] &= ~comp[w]
-
-
-@njit(cache=True, inline="always")
-def _dilate1(x: np.uint64, width: np.uint64, nfc: np.uint64, nlc: np.uint64) -> np.uint64:
-    return x | (x << width) | (x >> width) | ((x & nlc) << _ONE) | ((x & nfc) >> _ONE)
-
-
-@njit(cache=True)
-def _dead_region1(
-    cover: np.uint64,
-    placed: np.uint64,
-    valid: np.uint64,
-    nfc: np.uint64,
-    nlc: np.uint64,
-    width: np.uint64,
-    smallest: int,
-    g: int,
-    limit: int,
-) -> bool:
-    """:func:`_dead_region` for boards of at most 64 cells, on plain words.
-
-    First a branch-free test for isolated empty cells (no empty neighbour), the commonest
-    dead pocket; then, only for the neighbours of the piece just placed, a flood fill of
-    regions of at most ``limit`` cells.
-    """
-    empty = valid & ~cover
-    if smallest > 1:
-        neighbours = (
-            (empty << width) | (empty >> width) | ((empty & nlc) << _ONE) | ((empty & nfc) >> _ONE)
-        )
-        if empty & ~neighbours != _ZERO:
-            return True
-    if limit <= 1:
-        return False
-    todo = _dilate1(placed, width, nfc, nlc) & empty
-    while todo != _ZERO:
-        comp = todo & (~todo + _ONE)
-        size: Any = 1
-        closed = False
-        while size <= limit:
-            comp = _dilate1(comp, width, nfc, nlc) & empty
-            new_size = _popcount(comp)
-            if new_size == size:
-                closed = True
+            if corner[q, w] & ccover[k, w] != ZERO:
+                touch = True
                 break
-            size = new_size
-        if closed and (size < smallest or size % g != 0):
+            if corner[q, w] & ~cover[w] & ~forbid[k, w] != ZERO:
+                hope = True
+        if touch:
+            done |= 1 << i
+        elif not hope:
             return True
-        todo &= ~comp
+    touched[level] = done
     return False
 
 
 @njit(cache=True)
-def _remaining_sizes(sizes: npt.NDArray[np.int64], type_left: npt.NDArray[np.int64]):
-    # (smallest, largest, gcd) of the sizes of the piece types still in hand.
-    smallest = 1 << 30
-    largest = 0
-    g = 0
-    for t in range(sizes.shape[0]):
-        if type_left[t] > 0:
-            s = sizes[t]
-            smallest = min(smallest, s)
-            largest = max(largest, s)
-            a, b = g, s
-            while b != 0:
-                a, b = b, a % b
-            g = a
-    return smallest, largest, g
+def _normalize(grid: npt.NDArray[np.int64], remap: npt.NDArray[np.int64]) -> None:
+    # Renumber colours by first appearance in scan order, in place.
+    for k in range(remap.shape[0]):
+        remap[k] = -1
+    nxt = 0
+    for b in range(grid.shape[0]):
+        c = grid[b]
+        if c >= 0:
+            if remap[c] < 0:
+                remap[c] = nxt
+                nxt += 1
+            grid[b] = remap[c]
+
+
+@njit(cache=True)
+def _stabilizer(
+    level: int,
+    choice: npt.NDArray[np.int64],
+    ocolor: npt.NDArray[np.int64],
+    masks: npt.NDArray[np.uint64],
+    perms: npt.NDArray[np.int64],
+    normalize: bool,
+    grid: npt.NDArray[np.int64],
+    image: npt.NDArray[np.int64],
+    remap: npt.NDArray[np.int64],
+) -> int:
+    """How many symmetries (identity included) map the solution onto itself.
+
+    A board symmetry g counts when g maps the colour grid onto itself, up to renaming the
+    colours when ``normalize`` (interchangeable colours): then exactly one colour
+    permutation goes with g. Same-colour pieces never share an edge, so the colour grid
+    determines the solution. Summed over the solutions (with their weights) this gives the
+    count up to symmetry: orbits = sum of stabilizer sizes / group order.
+    """
+    n = masks.shape[1]
+    nbits = grid.shape[0]
+    for b in range(nbits):
+        grid[b] = -1
+    for i in range(level):
+        p = choice[i]
+        k = ocolor[p]
+        for w in range(n):
+            x = masks[p, w]
+            while x != ZERO:
+                grid[w * 64 + ctz(x)] = k
+                x &= x - ONE
+    if normalize:
+        _normalize(grid, remap)
+    stab = 1
+    for g in range(perms.shape[0]):
+        for b in range(nbits):
+            image[b] = grid[perms[g, b]]
+        if normalize:
+            _normalize(image, remap)
+        same = True
+        for b in range(nbits):
+            if image[b] != grid[b]:
+                same = False
+                break
+        if same:
+            stab += 1
+    return stab
 
 
 @njit(cache=True)
@@ -268,10 +287,21 @@ def _run(
     valid: npt.NDArray[np.uint64],
     not_first_col: npt.NDArray[np.uint64],
     not_last_col: npt.NDArray[np.uint64],
+    ocolor: npt.NDArray[np.int64],
+    halo: npt.NDArray[np.uint64],
+    corner: npt.NDArray[np.uint64],
+    perms: npt.NDArray[np.int64],
     width: int,
     prune: bool,
+    prune_limit: int,
+    color_order: bool,
+    rule: int,
     type_left: npt.NDArray[np.int64],
     cover: npt.NDArray[np.uint64],
+    ccover: npt.NDArray[np.uint64],
+    forbid: npt.NDArray[np.uint64],
+    touched: npt.NDArray[np.int64],
+    used: npt.NDArray[np.int64],
     choice: npt.NDArray[np.int64],
     pos: npt.NDArray[np.int64],
     cell: npt.NDArray[np.int64],
@@ -280,22 +310,27 @@ def _run(
     out_len: npt.NDArray[np.int64],
     node_budget: int,
     split_depth: int,
-    prune_limit: int,
 ) -> int:
     # ints: [0] level, [1] base level, [2] solutions, [3] nodes, [4] outputs recorded,
-    #       [5] record solutions (0/1), [6] leaves reported at split_depth
+    #       [5] record solutions (0/1), [6] leaves reported at split_depth,
+    #       [7] sum of the solutions' stabilizer sizes (coloured problems),
+    #       [8] outputs per call (0: the buffer size)
     n = masks.shape[1]
+    n_colors = ccover.shape[1]
     scratch = np.empty(5 * n, dtype=np.uint64)
+    parent = np.empty(choice.shape[0], dtype=np.int64)
+    grid = np.empty(n * 64, dtype=np.int64)
+    image = np.empty(n * 64, dtype=np.int64)
+    remap = np.empty(max(n_colors, 1), dtype=np.int64)
     level = ints[0]
     base = ints[1]
-    max_out = out.shape[0]
+    max_out = out.shape[0] if ints[8] <= 0 else min(ints[8], out.shape[0])
     record = ints[5] != 0
     nodes_end = ints[3] + node_budget
     # Sizes of all piece types: their gcd divides the gcd of any remaining subset and their
     # minimum is no larger, so pruning with these fixed values is sound (and costs nothing
     # per node).
-    smallest, _largest, g = _remaining_sizes(sizes, type_left + 1)
-    limit = prune_limit
+    smallest, _largest, g = remaining_sizes(sizes, type_left + 1)
     while True:
         if pos[level] < 0:
             # Entering a node (Knuth's X2/C2: is the cover complete?  X3: choose an item).
@@ -306,13 +341,21 @@ def _run(
             first: Any = -1
             for w in range(n):
                 free = ~cover[level, w]
-                if free != _ZERO:
-                    first = w * 64 + _ctz(free)
+                if free != ZERO:
+                    first = w * 64 + ctz(free)
                     break
             leaf = False
             if first < 0:
-                ints[2] += 1
-                leaf = record
+                ok = rule == 0 or _corner_rule(
+                    level, choice, ocolor, masks, corner, ccover[level], rule, parent
+                )
+                if ok:
+                    ints[2] += 1
+                    if n_colors > 0:
+                        ints[7] += _stabilizer(
+                            level, choice, ocolor, masks, perms, color_order, grid, image, remap
+                        )
+                    leaf = record
             elif level == split_depth:
                 ints[6] += 1
                 leaf = True
@@ -348,17 +391,56 @@ def _run(
                 continue
             fits = True
             for w in range(n):
-                if masks[p, w] & cover[level, w] != _ZERO:
+                if masks[p, w] & cover[level, w] != ZERO:
                     fits = False
                     break
             if not fits:
                 continue
+            k = ocolor[p]
+            if k >= 0:
+                # The colour's first appearance must follow every lower colour's.
+                if color_order and k > used[level]:
+                    continue
+                # XCC colour test: no cell of the option is edge-adjacent to its colour.
+                for w in range(n):
+                    if masks[p, w] & forbid[level, k, w] != ZERO:
+                        fits = False
+                        break
+                if not fits:
+                    continue
             for w in range(n):
                 cover[level + 1, w] = cover[level, w] | masks[p, w]
+            if n_colors > 0:
+                for j in range(n_colors):
+                    for w in range(n):
+                        ccover[level + 1, j, w] = ccover[level, j, w]
+                        forbid[level + 1, j, w] = forbid[level, j, w]
+                used[level + 1] = used[level]
+                if k >= 0:
+                    for w in range(n):
+                        ccover[level + 1, k, w] |= masks[p, w]
+                        forbid[level + 1, k, w] |= halo[p, w]
+                    if k == used[level]:
+                        used[level + 1] = k + 1
             type_left[t] -= use[p]
-            if prune:
+            dead = False
+            if rule > 0:
+                touched[level + 1] = touched[level]
+            if rule > 0 and k >= 0:
+                choice[level] = p
+                dead = _untouchable(
+                    level + 1,
+                    choice,
+                    ocolor,
+                    corner,
+                    cover[level + 1],
+                    ccover[level + 1],
+                    forbid[level + 1],
+                    touched,
+                )
+            if prune and not dead:
                 if n == 1:
-                    dead = _dead_region1(
+                    dead = dead_region1(
                         cover[level + 1, 0],
                         masks[p, 0],
                         valid[0],
@@ -367,10 +449,10 @@ def _run(
                         np.uint64(width),
                         smallest,
                         g,
-                        limit,
+                        prune_limit,
                     )
                 else:
-                    dead = _dead_region(
+                    dead = dead_region(
                         cover[level + 1],
                         masks[p],
                         valid,
@@ -381,8 +463,6 @@ def _run(
                         type_left,
                         scratch,
                     )
-            else:
-                dead = False
             if dead:
                 type_left[t] += use[p]
                 continue
@@ -407,14 +487,27 @@ class SearchState:
 
     Parameters
     ----------
-    kernel
-        The compiled problem (:class:`polytile.solvers.tiling.Kernel`), giving the arrays.
+    masks, ptype, use
+        The problem's option masks, piece types and copies used.
+    start_cover
+        Cells covered before the search (blocked cells and padding bits).
+    type_count
+        Copies of each piece type.
+    max_depth
+        Most options a solution can have.
+    colors
+        The colour arrays (:meth:`Colors.none` for plain tilings).
     forced
         Options already placed; the search explores only the subtree below them.
     record
         Whether solutions are written to the output buffer (counting leaves it off).
     buffer
         How many solutions or split leaves one call may record before pausing.
+
+    Raises
+    ------
+    ValueError
+        If the forced options overlap, use too many copies, or break a colour rule.
     """
 
     def __init__(
@@ -425,6 +518,7 @@ class SearchState:
         start_cover: npt.NDArray[np.uint64],
         type_count: npt.NDArray[np.int64],
         max_depth: int,
+        colors: Colors,
         forced: tuple[int, ...] = (),
         record: bool = False,
         buffer: int = 1024,
@@ -433,16 +527,33 @@ class SearchState:
         words = masks.shape[1]
         self.type_left = type_count.copy()
         self.cover = np.zeros((depth + 1, words), dtype=np.uint64)
+        self.ccover = np.zeros((depth + 1, colors.n_colors, words), dtype=np.uint64)
+        self.forbid = np.zeros((depth + 1, colors.n_colors, words), dtype=np.uint64)
+        # touched[j]: bitset of the first j levels whose piece has its corner touch.
+        self.touched = np.zeros(depth + 1, dtype=np.int64)
+        self.used = np.zeros(depth + 1, dtype=np.int64)
         self.choice = np.full(depth, -1, dtype=np.int64)
         self.pos = np.full(depth + 1, -1, dtype=np.int64)
         self.cell = np.zeros(depth + 1, dtype=np.int64)
-        self.ints = np.zeros(8, dtype=np.int64)
+        self.ints = np.zeros(9, dtype=np.int64)
         self.out = np.zeros((buffer, depth), dtype=np.int64)
         self.out_len = np.zeros(buffer, dtype=np.int64)
         cover = start_cover.copy()
+        ccover = np.zeros((colors.n_colors, words), dtype=np.uint64)
+        forbid = np.zeros((colors.n_colors, words), dtype=np.uint64)
+        used = 0
         for i, p in enumerate(forced):
             if np.any(cover & masks[p]):
                 raise ValueError(f"forced option {p} overlaps an earlier one")
+            k = int(colors.ocolor[p])
+            if k >= 0:
+                if np.any(colors.halo[p] & ccover[k]):
+                    raise ValueError(f"forced option {p} shares an edge with its colour")
+                if colors.color_order and k > used:
+                    raise ValueError(f"forced option {p} breaks the colour order")
+                ccover[k] |= masks[p]
+                forbid[k] |= colors.halo[p]
+                used = max(used, k + 1)
             cover |= masks[p]
             self.type_left[ptype[p]] -= use[p]
             self.choice[i] = p
@@ -450,6 +561,9 @@ class SearchState:
             raise ValueError("forced options use more copies of a piece than there are")
         level = len(forced)
         self.cover[level] = cover
+        self.ccover[level] = ccover
+        self.forbid[level] = forbid
+        self.used[level] = used
         self.ints[0] = level
         self.ints[1] = level
         self.ints[5] = 1 if record else 0
@@ -461,13 +575,22 @@ class SearchState:
 
     @property
     def solutions(self) -> int:
-        """Complete tilings found so far."""
+        """Complete solutions found so far (that pass the corner rule, if any)."""
         return int(self.ints[2])
+
+    @property
+    def stabilizers(self) -> int:
+        """Sum over the solutions found of their stabilizer sizes (coloured problems)."""
+        return int(self.ints[7])
 
     @property
     def nodes(self) -> int:
         """Search nodes entered so far."""
         return int(self.ints[3])
+
+    def set_batch(self, n: int) -> None:
+        """Pause after recording ``n`` outputs (at most the buffer size)."""
+        self.ints[8] = max(1, min(n, self.out.shape[0]))
 
     def take(self) -> list[tuple[int, ...]]:
         """The recorded paths (option indices from the root), emptying the buffer."""
@@ -480,11 +603,12 @@ class SearchState:
 def run(
     state: SearchState,
     arrays: tuple[Any, ...],
+    colors: Colors,
     width: int,
-    prune: bool,
     node_budget: int,
     split_depth: int = -1,
-    prune_limit: int = 1,
+    prune: bool = False,
+    prune_limit: int = 12,
 ) -> int:
     """Advance ``state`` by at most ``node_budget`` nodes; returns :data:`DONE` or :data:`PAUSED`.
 
@@ -497,27 +621,11 @@ def run(
     masks, ptype, use, anchor_ptr, anchor_idx, sizes, valid, nfc, nlc = arrays
     return int(
         _run(
-            masks,
-            ptype,
-            use,
-            anchor_ptr,
-            anchor_idx,
-            sizes,
-            valid,
-            nfc,
-            nlc,
-            width,
-            prune,
-            state.type_left,
-            state.cover,
-            state.choice,
-            state.pos,
-            state.cell,
-            state.ints,
-            state.out,
-            state.out_len,
-            node_budget,
-            split_depth,
-            prune_limit,
+            masks, ptype, use, anchor_ptr, anchor_idx, sizes, valid, nfc, nlc,
+            colors.ocolor, colors.halo, colors.corner, colors.orbit_perms,
+            width, prune, prune_limit, colors.color_order, colors.rule,
+            state.type_left, state.cover, state.ccover, state.forbid, state.touched,
+            state.used, state.choice, state.pos,
+            state.cell, state.ints, state.out, state.out_len, node_budget, split_depth,
         )
-    )
+    )  # fmt: skip

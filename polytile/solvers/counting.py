@@ -14,7 +14,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from polytile.solvers.parallel import Executor, SerialExecutor
-from polytile.solvers.tiling import Task, TilingProblem, count_task, plan_count, split_task
+from polytile.solvers.tiling import (
+    CountPlan,
+    Task,
+    TaskCount,
+    TilingProblem,
+    count_task,
+    plan_count,
+    split_task,
+)
 
 __all__ = ["CountResult", "Progress", "count_tiling"]
 
@@ -51,12 +59,12 @@ class CountResult:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def _run(job: tuple[Task, float | None]) -> tuple[int, int, bool]:
+def _run(job: tuple[Task, float | None]) -> TaskCount:
     task, deadline = job
     if deadline is None:
         return count_task(task)
     if time.time() >= deadline:
-        return 0, 0, False
+        return TaskCount(0, 0, 0, False)
     return count_task(task, lambda: time.time() >= deadline)
 
 
@@ -117,69 +125,64 @@ def count_tiling(
         if deadline is not None:
             trial_end = min(trial_end, deadline)
         trial = [count_task(t, lambda: time.time() >= trial_end) for t in plan.tasks]
-        if all(finished for _, _, finished in trial):
-            raw, exact = plan.combine([c for c, _, _ in trial])
-            if progress is not None:
-                progress(
-                    Progress(
-                        len(trial),
-                        len(trial),
-                        raw,
-                        sum(n for _, n, _ in trial),
-                        time.perf_counter() - start,
-                    )
-                )
-            return CountResult(
-                count=raw,
-                count_up_to_symmetry=exact,
-                nodes=sum(n for _, n, _ in trial),
-                seconds=time.perf_counter() - start,
-                complete=True,
-                workers=1,
-                tasks=len(plan.tasks),
-                group_order=len(plan.group),
-                symmetry_broken_by=plan.broken_by,
+        if all(r.complete for r in trial):
+            return _result(
+                plan, plan.tasks, trial, start, workers=1, stopped_by=None, progress=progress
             )
     # One worker gains nothing from splitting beyond the plan's own tasks.
     tasks = plan.tasks if executor.workers == 1 else _split(plan.tasks, 400 * executor.workers)
-    counts = [0] * len(tasks)
-    nodes = 0
+    results = [TaskCount(0, 0, 0, False)] * len(tasks)
     done = 0
-    complete = True
     stopped_by = None
     try:
-        for i, (count, task_nodes, finished) in executor.imap_unordered(
-            _run, [(t, deadline) for t in tasks]
-        ):
-            counts[i] = count
-            nodes += task_nodes
+        for i, result in executor.imap_unordered(_run, [(t, deadline) for t in tasks]):
+            results[i] = result
             done += 1
-            if not finished:
-                complete = False
+            if not result.complete:
                 stopped_by = "time limit"
             if progress is not None:
-                raw_so_far = sum(
-                    t.weight * c for t, c in zip(tasks, counts, strict=True) if t.symmetry == 0
+                sub = CountPlan(plan.problem, plan.group, tasks)
+                progress(
+                    Progress(
+                        done,
+                        len(tasks),
+                        sub.raw(results),
+                        sum(r.nodes for r in results),
+                        time.perf_counter() - start,
+                    )
                 )
-                progress(Progress(done, len(tasks), raw_so_far, nodes, time.perf_counter() - start))
     except KeyboardInterrupt:
-        complete = False
         stopped_by = "interrupt"
-    if done < len(tasks) and stopped_by is None:
-        complete, stopped_by = False, "time limit"
-    up = None
+    if stopped_by is None and not all(r.complete for r in results):
+        stopped_by = "time limit"
+    return _result(plan, tasks, results, start, executor.workers, stopped_by, None)
+
+
+def _result(
+    plan: CountPlan,
+    tasks: list[Task],
+    results: list[TaskCount],
+    start: float,
+    workers: int,
+    stopped_by: str | None,
+    progress: Callable[[Progress], None] | None,
+) -> CountResult:
+    whole = CountPlan(plan.problem, plan.group, tasks, plan.broken_by)
+    nodes = sum(r.nodes for r in results)
+    complete = stopped_by is None
     if complete:
-        plan.tasks = tasks
-        raw, up = plan.combine(counts)
+        raw, up = whole.combine(results)
     else:
-        raw = sum(t.weight * c for t, c in zip(tasks, counts, strict=True) if t.symmetry == 0)
+        raw, up = whole.raw(results), None
+    if progress is not None:
+        progress(Progress(len(tasks), len(tasks), raw, nodes, time.perf_counter() - start))
     return CountResult(
         count=raw,
         count_up_to_symmetry=up,
         nodes=nodes,
         seconds=time.perf_counter() - start,
         complete=complete,
-        workers=executor.workers,
+        workers=workers,
         tasks=len(tasks),
         group_order=len(plan.group),
         symmetry_broken_by=plan.broken_by,

@@ -24,30 +24,75 @@ canonical-form deduplication.
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
+import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from polytile.board import Board, Placements, placements
 from polytile.errors import BoardError, SolverError
-from polytile.geometry import Polyomino
+from polytile.geometry import Polyomino, invert_transform
 from polytile.solvers import bitboard
 
 __all__ = [
+    "Coloring",
     "CountPlan",
     "Task",
+    "TaskCount",
     "TilingKernel",
     "TilingProblem",
     "count_task",
+    "first_solution",
     "plan_count",
     "solutions",
 ]
 
 #: Nodes per kernel call between checks of time limits, progress and Ctrl-C.
 CHUNK = 2_000_000
+
+
+#: Corner rules of the Blokus teasers, as the kernel numbers them.
+TOUCH_RULES = {"none": 0, "local": 1, "connected": 2}
+
+
+@dataclass(frozen=True)
+class Coloring:
+    """Colours of piece types and the rules between pieces of one colour.
+
+    Parameters
+    ----------
+    colors
+        Colour index (0 .. n_colors-1) of each piece type.
+    n_colors
+        Number of colours.
+    touch
+        ``"none"``, ``"local"`` (every piece corner-touches one of its colour) or
+        ``"connected"`` (each colour's pieces form one corner-connected group).
+    interchangeable
+        Every colour has the same pieces, so colour permutations are symmetries: the search
+        finds each solution once with colours numbered by first appearance, and multiplies.
+
+    Notes
+    -----
+    Same-colour pieces never share an edge (the rule common to every teaser).
+    """
+
+    colors: tuple[int, ...]
+    n_colors: int
+    touch: str = "local"
+    interchangeable: bool = True
+
+    def __post_init__(self) -> None:
+        if self.touch not in TOUCH_RULES:
+            raise ValueError(f"touch must be one of {', '.join(TOUCH_RULES)}, got {self.touch!r}")
+        if any(not 0 <= k < self.n_colors for k in self.colors):
+            raise ValueError("colour indices must lie in 0 .. n_colors-1")
 
 
 @dataclass(frozen=True)
@@ -64,6 +109,8 @@ class TilingProblem:
         Copies of each type (default one each).
     one_sided
         Pieces may be rotated but not turned over.
+    coloring
+        Colours of the types and the same-colour rules (the Blokus teasers), or None.
 
     Raises
     ------
@@ -75,6 +122,7 @@ class TilingProblem:
     types: tuple[Polyomino, ...]
     counts: tuple[int, ...] = ()
     one_sided: bool = False
+    coloring: Coloring | None = None
 
     def __post_init__(self) -> None:
         types = tuple(self.types)
@@ -83,9 +131,14 @@ class TilingProblem:
             raise ValueError("counts must give one number per piece type")
         if any(c < 1 for c in counts):
             raise ValueError("every piece type needs at least one copy")
-        if len(
-            {t.canonical_one_sided() if self.one_sided else t.canonical() for t in types}
-        ) != len(types):
+        colors = self.coloring.colors if self.coloring else (0,) * len(types)
+        if len(colors) != len(types):
+            raise ValueError("the coloring must give one colour per piece type")
+        keys = {
+            (k, t.canonical_one_sided() if self.one_sided else t.canonical())
+            for k, t in zip(colors, types, strict=True)
+        }
+        if len(keys) != len(types):
             raise ValueError("piece types must be distinct shapes; give copies in counts")
         object.__setattr__(self, "types", types)
         object.__setattr__(self, "counts", counts)
@@ -100,6 +153,12 @@ class TilingProblem:
     def n_pieces(self) -> int:
         """Total number of piece copies."""
         return sum(self.counts)
+
+    @property
+    def color_factor(self) -> int:
+        """Solutions per solution found: n_colors! with interchangeable colours, else 1."""
+        c = self.coloring
+        return math.factorial(c.n_colors) if c is not None and c.interchangeable else 1
 
     def group(self) -> tuple[int, ...]:
         """The symmetries acting on this problem's tilings (a subgroup of the board's)."""
@@ -122,6 +181,7 @@ class TilingKernel:
     width: int
     start_cover: npt.NDArray[np.uint64]
     type_count: npt.NDArray[np.int64]
+    colors: bitboard.Colors
     prune: bool = False
 
     @property
@@ -153,6 +213,7 @@ class TilingKernel:
             self.start_cover,
             self.type_count,
             self.problem.n_pieces,
+            self.colors,
             tuple(forced),
             record,
             buffer,
@@ -165,7 +226,20 @@ class TilingKernel:
         but costs more time than it saves (6x10: 0.37 s pruned vs 0.28 s plain), because a
         node of the bitboard search costs only ~100 ns.
         """
-        return bitboard.run(state, self.arrays, self.width, self.prune, budget, split_depth, 12)
+        return bitboard.run(
+            state, self.arrays, self.colors, self.width, budget, split_depth, self.prune
+        )
+
+    def shuffled(self, seed: int) -> TilingKernel:
+        """The same problem with the options of each cell tried in a seeded random order."""
+        rng = np.random.default_rng(seed)
+        anchor_ptr, anchor_idx = self.arrays[3], self.arrays[4].copy()
+        for c in range(len(anchor_ptr) - 1):
+            lo, hi = anchor_ptr[c], anchor_ptr[c + 1]
+            if hi - lo > 1:
+                anchor_idx[lo:hi] = rng.permutation(anchor_idx[lo:hi])
+        arrays = (*self.arrays[:4], anchor_idx, *self.arrays[5:])
+        return dataclasses.replace(self, arrays=arrays)
 
     def decode(self, path: Sequence[int]) -> list[int]:
         """Placement indices of a kernel path (option indices)."""
@@ -236,6 +310,51 @@ def compile_problem(problem: TilingProblem, symmetry: int = 0) -> TilingKernel:
         width=width,
         start_cover=~valid,
         type_count=np.array(problem.counts, dtype=np.int64),
+        colors=_colors(problem, pl, options, bit, words),
+    )
+
+
+_EDGE = ((1, 0), (-1, 0), (0, 1), (0, -1))
+_DIAGONAL = ((1, 1), (1, -1), (-1, 1), (-1, -1))
+
+
+def _colors(
+    problem: TilingProblem,
+    pl: Placements,
+    options: list[tuple[int, ...]],
+    bit: npt.NDArray[np.int64],
+    words: int,
+) -> bitboard.Colors:
+    """The kernel's colour arrays: option colours, edge halos, corner cells, orbit maps."""
+    coloring = problem.coloring
+    if coloring is None:
+        return bitboard.Colors.none(len(options), words)
+    board = problem.board
+    ocolor = np.array([coloring.colors[pl.piece[opt[0]]] for opt in options], dtype=np.int64)
+    halo = np.zeros((len(options), words), dtype=np.uint64)
+    corner = np.zeros((len(options), words), dtype=np.uint64)
+    for i, opt in enumerate(options):
+        cells = {cell for j in opt for cell in pl.coords_of(j)}
+        edge = {(r + dr, c + dc) for r, c in cells for dr, dc in _EDGE} - cells
+        diag = {(r + dr, c + dc) for r, c in cells for dr, dc in _DIAGONAL} - cells - edge
+        halo[i] = _bits(np.array([bit[board.index(*x)] for x in edge if x in board]), words)
+        corner[i] = _bits(np.array([bit[board.index(*x)] for x in diag if x in board]), words)
+    # perms[g, b]: the bit whose colour the image under symmetry g puts on bit b.
+    others = [k for k in problem.group() if k != 0]
+    perms = np.tile(np.arange(words * 64, dtype=np.int64), (len(others), 1))
+    for gi, k in enumerate(others):
+        back = invert_transform(k)
+        for r in range(board.rows):
+            for c in range(board.cols):
+                perms[gi, bit[board.index(r, c)]] = bit[board.index(*board.map_cell(back, r, c))]
+    return bitboard.Colors(
+        coloring.n_colors,
+        ocolor,
+        halo,
+        corner,
+        coloring.interchangeable,
+        TOUCH_RULES[coloring.touch],
+        perms,
     )
 
 
@@ -297,10 +416,26 @@ class CountPlan:
     tasks: list[Task] = field(default_factory=list)
     broken_by: str | None = None  # name of the piece whose placements break the symmetry
 
-    def combine(self, counts: Sequence[int]) -> tuple[int, int]:
-        """(raw, up to symmetry) from one count per task, in task order."""
-        raw = sum(t.weight * c for t, c in zip(self.tasks, counts, strict=True) if t.symmetry == 0)
-        fixed = sum(c for t, c in zip(self.tasks, counts, strict=True) if t.symmetry != 0)
+    def raw(self, results: Sequence[TaskCount]) -> int:
+        """The raw count from one result per task (in task order), complete or not."""
+        return sum(
+            t.weight * r.count for t, r in zip(self.tasks, results, strict=True) if t.symmetry == 0
+        )
+
+    def combine(self, results: Sequence[TaskCount]) -> tuple[int, int]:
+        """(raw, up to symmetry) from one complete result per task, in task order."""
+        raw = self.raw(results)
+        if self.problem.coloring is not None:
+            # Orbits = (sum over raw solutions of stabilizer sizes) / group order, with the
+            # colour permutations in the group when colours are interchangeable.
+            order = len(self.group) * self.problem.color_factor
+            total = sum(t.weight * r.stab for t, r in zip(self.tasks, results, strict=True))
+            if len(self.group) == 1:
+                total = sum(t.weight * r.count for t, r in zip(self.tasks, results, strict=True))
+            if total % order:
+                raise SolverError(f"stabilizer sum {total} is not divisible by {order}")
+            return raw, total // order
+        fixed = sum(r.count for t, r in zip(self.tasks, results, strict=True) if t.symmetry)
         total = raw + fixed
         if total % len(self.group):
             raise SolverError(
@@ -310,9 +445,10 @@ class CountPlan:
 
 
 def _break_symmetry(
-    problem: TilingProblem, group: tuple[int, ...]
+    problem: TilingProblem, group: tuple[int, ...], allowed: Sequence[int] | None = None
 ) -> tuple[int, list[tuple[int, int]]] | None:
-    """The unique piece type with fewest orbit representatives, and its (option, weight) list."""
+    """The unique piece type (among ``allowed``) with fewest orbit representatives, and its
+    (option, orbit size) list."""
     if len(group) == 1:
         return None
     kernel = compile_problem(problem)
@@ -320,7 +456,7 @@ def _break_symmetry(
     images = [_placement_images(pl, k) for k in group]
     best: tuple[int, list[tuple[int, int]]] | None = None
     for t, count in enumerate(problem.counts):
-        if count != 1:
+        if count != 1 or (allowed is not None and t not in allowed):
             continue
         reps = []
         for i in np.flatnonzero(pl.piece == t):
@@ -345,6 +481,26 @@ def plan_count(problem: TilingProblem, symmetry: bool = True) -> CountPlan:
     """
     group = problem.group() if symmetry else (0,)
     plan = CountPlan(problem, group)
+    coloring = problem.coloring
+    if coloring is not None:
+        # Interchangeable colours: the kernel numbers colours by first appearance (C! fewer
+        # solutions to find). Board symmetry: a unique piece of colour 0 goes to orbit
+        # representatives first, and the other colours are numbered after it ((C-1)!).
+        # The kernel sums stabilizer sizes, from which the plan gets the orbit count.
+        n = coloring.n_colors
+        full = math.factorial(n) if coloring.interchangeable else 1
+        rest = math.factorial(n - 1) if coloring.interchangeable else 1
+        allowed = [
+            t for t, k in enumerate(coloring.colors) if k == 0 or not coloring.interchangeable
+        ]
+        broken = _break_symmetry(problem, group, allowed)
+        if broken is None:
+            plan.tasks.append(Task(problem, 0, (), full))
+        else:
+            t, reps = broken
+            plan.broken_by = f"{problem.types[t].name or t} of colour {coloring.colors[t]}"
+            plan.tasks.extend(Task(problem, 0, (opt,), size * rest) for opt, size in reps)
+        return plan
     broken = _break_symmetry(problem, group)
     if broken is None:
         plan.tasks.append(Task(problem, 0, ()))
@@ -370,8 +526,18 @@ def split_task(task: Task, depth: int) -> list[Task]:
     return [Task(task.problem, task.symmetry, leaf, task.weight) for leaf in leaves]
 
 
-def count_task(task: Task, should_stop: Callable[[], bool] | None = None) -> tuple[int, int, bool]:
-    """Count the tilings below a task: (count, nodes, complete).
+class TaskCount(NamedTuple):
+    """What counting one task found: solutions, the sum of their stabilizer sizes (coloured
+    problems), nodes, and whether the subtree was finished."""
+
+    count: int
+    stab: int
+    nodes: int
+    complete: bool
+
+
+def count_task(task: Task, should_stop: Callable[[], bool] | None = None) -> TaskCount:
+    """Count the tilings below a task.
 
     ``should_stop`` is polled between kernel chunks; when it answers True the count so far is
     returned with ``complete`` False.
@@ -380,26 +546,94 @@ def count_task(task: Task, should_stop: Callable[[], bool] | None = None) -> tup
     state = kernel.state(task.forced)
     while kernel.run(state) == bitboard.PAUSED:
         if should_stop is not None and should_stop():
-            return state.solutions, state.nodes, False
-    return state.solutions, state.nodes, True
+            return TaskCount(state.solutions, state.stabilizers, state.nodes, False)
+    return TaskCount(state.solutions, state.stabilizers, state.nodes, True)
 
 
 def solutions(
     problem: TilingProblem,
     forced: Sequence[int] = (),
     should_stop: Callable[[], bool] | None = None,
+    seed: int | None = None,
 ) -> Iterator[list[int]]:
     """Yield every tiling (placement indices into ``compile_problem(problem).placements``).
 
-    Memory stays constant: the kernel pauses whenever its buffer of solutions fills.
+    Parameters
+    ----------
+    problem
+        The tiling problem.
+    forced
+        Options placed first (the subtree below them).
+    should_stop
+        Polled between kernel chunks; True ends the iteration early.
+    seed
+        Shuffle the order options are tried in (the same seed, the same order): a different
+        first solution, and the same set of solutions in another order.
+
+    Notes
+    -----
+    Memory stays constant: the kernel pauses whenever its buffer of solutions fills. The
+    first call pauses at the first solution, so the first answer comes at once.
     """
     kernel = compile_problem(problem)
+    if seed is not None:
+        kernel = kernel.shuffled(seed)
     state = kernel.state(forced, record=True, buffer=256)
+    batch = 1
     while True:
+        state.set_batch(batch)
         status = kernel.run(state)
+        batch = min(2 * batch, 256)
         for path in state.take():
             yield kernel.decode(path)
         if status == bitboard.DONE:
             return
         if should_stop is not None and should_stop():
             return
+
+
+def _luby(i: int) -> int:
+    """The i-th term (1-based) of Luby's restart sequence 1 1 2 1 1 2 4 1 1 2 ..."""
+    k = 1
+    while (1 << k) - 1 < i:
+        k += 1
+    while i != (1 << k) - 1:
+        i -= (1 << (k - 1)) - 1
+        k = 1
+        while (1 << k) - 1 < i:
+            k += 1
+    return 1 << (k - 1)
+
+
+def first_solution(
+    problem: TilingProblem,
+    seed: int | None = None,
+    should_stop: Callable[[], bool] | None = None,
+    base_nodes: int = 20_000,
+) -> list[int] | None:
+    """One tiling, found by randomized restarts (placement indices), or None if none exists.
+
+    Search times of one randomized order are heavy-tailed on coloured teasers; restarting
+    with fresh orders after Luby's sequence of node budgets (``base_nodes`` times 1, 1, 2, 1,
+    1, 2, 4, ...) caps the bad runs. The budgets grow without end, so the search stays
+    complete: None means no tiling exists (or ``should_stop`` ended it).
+    """
+    kernel = compile_problem(problem)
+    rng = np.random.default_rng(seed)
+    for i in itertools.count(1):
+        run = kernel.shuffled(int(rng.integers(1 << 62))) if seed is not None or i > 1 else kernel
+        state = run.state(record=True, buffer=1)
+        state.set_batch(1)
+        budget = base_nodes * _luby(i)
+        while state.nodes < budget:
+            status = run.run(state, min(CHUNK, budget - state.nodes))
+            found = state.take()
+            if found:
+                return run.decode(found[0])
+            if status == bitboard.DONE:
+                return None
+            if should_stop is not None and should_stop():
+                return None
+        if should_stop is not None and should_stop():
+            return None
+    return None  # pragma: no cover - the loop only ends by returning

@@ -89,7 +89,7 @@ def library_tilings(problem):
 
 def full_count(problem, symmetry=True):
     plan = plan_count(problem, symmetry)
-    return plan.combine([count_task(t)[0] for t in plan.tasks])
+    return plan.combine([count_task(t) for t in plan.tasks])
 
 
 def orbit_count(problem, tilings):
@@ -122,8 +122,8 @@ def test_pentomino_rectangles_match_published_counts(rows, cols, raw, up):
 def test_symmetry_breaking_agrees_with_plain_search():
     problem = TilingProblem(Board(4, 15), PENT)
     plain = count_task(Task(problem, 0, ()))
-    assert plain[0] == 1472 and plain[2]
-    assert full_count(problem)[0] == plain[0]
+    assert plain.count == 1472 and plain.complete
+    assert full_count(problem)[0] == plain.count
     assert plan_count(problem).broken_by == "X5"
 
 
@@ -229,7 +229,7 @@ def test_solutions_stream_in_bounded_buffers():
 
 def test_should_stop_returns_partial_count():
     problem = TilingProblem(Board(6, 10), PENT)
-    count, nodes, complete = count_task(Task(problem, 0, ()), should_stop=lambda: True)
+    count, _least, nodes, complete = count_task(Task(problem, 0, ()), should_stop=lambda: True)
     assert not complete
     assert nodes > 0
     assert count < 9356

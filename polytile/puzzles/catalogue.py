@@ -1,0 +1,87 @@
+"""Finding a puzzle by name or file: tiling puzzles, and the coloured Blokus teasers.
+
+Both kinds answer the same questions (``name``, ``problem``, known counts, ``to_solution``,
+``check``), so ``polytile count`` and ``polytile solve`` treat them alike.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from polytile.board import Board
+from polytile.errors import BoardError, UnknownNameError
+from polytile.puzzles.four_square import Teaser, four_square
+from polytile.puzzles.tiling import CATALOGUE, TilingPuzzle, load_puzzle
+
+__all__ = ["TEASERS", "Puzzle", "names", "resolve", "teaser_board"]
+
+Puzzle = TilingPuzzle | Teaser
+
+#: The coloured teasers by name, with what they are.
+TEASERS = {
+    "four-square": "Blokus: the 20 tetrominoes of four colours tile 8x10, same colours never "
+    "share an edge, every piece corner-touches its colour (--touch connected: one group)",
+}
+
+
+def names() -> list[str]:
+    """Every catalogue and teaser name."""
+    return [*CATALOGUE, *TEASERS]
+
+
+def teaser_board(text: str) -> Board:
+    """A board from ``RxC`` or from a file of rows (``.`` open, ``#`` blocked).
+
+    Raises
+    ------
+    BoardError
+        If the text is neither a size nor a readable board file.
+    """
+    path = Path(text)
+    if path.exists():
+        rows = [
+            line.strip()
+            for line in path.read_text(encoding="utf-8").splitlines()
+            if line.strip() and not line.startswith(";")
+        ]
+        bad = {ch for row in rows for ch in row} - set(".#")
+        if bad:
+            raise BoardError(f"{text}: board files use '.' and '#' only, found {sorted(bad)}")
+        return Board.from_text(rows)
+    return Board.parse_size(text)
+
+
+def resolve(
+    name: str,
+    touch: str | None = None,
+    board: str | None = None,
+    colors: int | None = None,
+) -> Puzzle:
+    """A puzzle by catalogue name, teaser name or puzzle file.
+
+    ``touch``, ``board`` and ``colors`` make teaser variants; given for a tiling puzzle they
+    are an error.
+
+    Raises
+    ------
+    UnknownNameError
+        Listing every name, for an unknown name that is not a file.
+    BoardError
+        For variant options on a puzzle that has none, or an impossible variant.
+    """
+    if name == "four-square":
+        return four_square(
+            touch or "local",
+            teaser_board(board) if board else None,
+            colors if colors is not None else 4,
+        )
+    if touch is not None or board is not None or colors is not None:
+        raise BoardError(
+            f"--touch, --board and --colors apply to the teasers "
+            f"({', '.join(TEASERS)}), not to {name}"
+        )
+    if name in CATALOGUE:
+        return CATALOGUE[name]
+    if Path(name).suffix == ".json" or Path(name).exists():
+        return load_puzzle(name)
+    raise UnknownNameError("puzzle", name, names())

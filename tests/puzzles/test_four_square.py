@@ -1,0 +1,237 @@
+"""The four-square teaser: kernel counts against brute force, and the independent checker."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from polytile import Board, piece
+from polytile.errors import BoardError
+from polytile.formats import PlacedPiece, Solution
+from polytile.puzzles.catalogue import resolve
+from polytile.puzzles.four_square import COLOR_NAMES, four_square
+from polytile.solvers.counting import count_tiling
+from polytile.solvers.tiling import compile_problem, solutions
+
+
+def _orientations(cells):
+    out = set()
+    for flip in (False, True):
+        pts = [(r, -c) if flip else (r, c) for r, c in cells]
+        for _ in range(4):
+            pts = [(c, -r) for r, c in pts]
+            r0 = min(r for r, _ in pts)
+            c0 = min(c for _, c in pts)
+            out.add(tuple(sorted((r - r0, c - c0) for r, c in pts)))
+    return sorted(out)
+
+
+def brute_solutions(teaser):
+    """Every valid coloured tiling, by plain recursion, filtered by Teaser.check."""
+    board = teaser.board
+    cells = [
+        (r, c) for r in range(board.rows) for c in range(board.cols) if (r, c) not in board.blocked
+    ]
+    pieces = [(k, p) for k, hand in enumerate(teaser.pieces) for p in hand]
+    orients = [_orientations(p.cells) for _, p in pieces]
+    used = [False] * len(pieces)
+    owner = {}
+    chosen = []
+    found = []
+
+    def rec():
+        empty = next((x for x in cells if x not in owner), None)
+        if empty is None:
+            sol = Solution(
+                teaser.name,
+                board.rows,
+                board.cols,
+                tuple(
+                    PlacedPiece(pieces[i][1].name, tuple(cs), COLOR_NAMES[pieces[i][0]])
+                    for i, cs in chosen
+                ),
+                blocked=tuple(board.blocked),
+            )
+            if not teaser.check(sol):
+                found.append(frozenset((pieces[i][0], frozenset(cs)) for i, cs in chosen))
+            return
+        for i, (k, _p) in enumerate(pieces):
+            # Identical pieces of one colour: only the first unused copy is tried.
+            if used[i] or any(not used[j] and pieces[j] == pieces[i] for j in range(i)):
+                continue
+            for o in orients[i]:
+                ar, ac = o[0]
+                cs = [(empty[0] + r - ar, empty[1] + c - ac) for r, c in o]
+                # Prune as we go: no same-colour edge contact (the full check runs at the end).
+                if all(x in cells and x not in owner for x in cs) and not any(
+                    pieces[owner[(r + dr, c + dc)]][0] == k
+                    for r, c in cs
+                    for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                    if (r + dr, c + dc) in owner
+                ):
+                    used[i] = True
+                    for x in cs:
+                        owner[x] = i
+                    chosen.append((i, cs))
+                    rec()
+                    chosen.pop()
+                    for x in cs:
+                        del owner[x]
+                    used[i] = False
+
+    rec()
+    return found
+
+
+def orbit_count(teaser, sols):
+    board = teaser.board
+    group = teaser.problem.group()
+    perms = list(itertools.permutations(range(teaser.n_colors)))
+
+    def key(sol):
+        return tuple(sorted((k, tuple(sorted(cs))) for k, cs in sol))
+
+    reps = set()
+    for sol in sols:
+        images = []
+        for g in group:
+            moved = [(k, frozenset(board.map_cell(g, r, c) for r, c in cs)) for k, cs in sol]
+            for perm in perms:
+                images.append(key([(perm[k], cs) for k, cs in moved]))
+        reps.add(min(images))
+    return len(reps)
+
+
+SMALL = [
+    pytest.param(Board(4, 8), 4, ["L4", "T4"], marks=pytest.mark.slow),  # ~40 s brute force
+    (Board(3, 6), 3, ["L4", "I2"]),
+]
+
+
+@pytest.mark.parametrize("touch", ["local", "connected"])
+@pytest.mark.parametrize(("board", "colors", "names"), SMALL)
+def test_counts_agree_with_brute_force(board, colors, names, touch):
+    teaser = four_square(touch, board, colors, [piece(n) for n in names])
+    expected = brute_solutions(teaser)
+    result = count_tiling(teaser.problem)
+    assert result.complete
+    assert result.count == len(expected)
+    assert result.count_up_to_symmetry == orbit_count(teaser, expected)
+    plain = count_tiling(teaser.problem, symmetry=False)
+    assert plain.count == len(expected)
+
+
+def test_no_touch_rule_agrees_with_brute_force():
+    teaser = four_square("none", Board(3, 4), 3, [piece("I2"), piece("I2")])
+    expected = brute_solutions(teaser)
+    result = count_tiling(teaser.problem)
+    assert result.count == len(expected) > 0
+    assert result.count_up_to_symmetry == orbit_count(teaser, expected)
+
+
+def test_three_colours_and_blocked_cells_agree_with_brute_force():
+    board = Board(3, 6, frozenset({(0, 0), (2, 5), (1, 3)}))
+    teaser = four_square("local", board, 3, [piece("I2"), piece("V3")])
+    expected = brute_solutions(teaser)
+    result = count_tiling(teaser.problem)
+    assert result.count == len(expected)
+    assert result.count_up_to_symmetry == orbit_count(teaser, expected)
+
+
+@pytest.mark.parametrize(("touch", "raw", "up"), [("local", 5808, 35), ("connected", 288, 3)])
+def test_known_counts_of_the_8x8_variant(touch, raw, up):
+    teaser = four_square(touch, Board(8, 8), 4, [piece(n) for n in ("Z4", "O4", "T4", "L4")])
+    result = count_tiling(teaser.problem)
+    assert (result.count, result.count_up_to_symmetry) == (raw, up)
+
+
+@pytest.mark.slow
+def test_four_square_counts(slow_scale):
+    if slow_scale != "full":
+        pytest.skip("the full four-square counts take minutes: POLYTILE_SLOW=full")
+    result = count_tiling(four_square("local").problem)
+    assert (result.count, result.count_up_to_symmetry) == (3120, 35)
+
+
+def test_solutions_pass_the_checker_and_seeds_vary_them():
+    teaser = four_square()
+    pl = compile_problem(teaser.problem).placements
+    seen = set()
+    for seed in (1, 2):
+        sol = teaser.to_solution(pl, next(solutions(teaser.problem, seed=seed)))
+        assert teaser.check(sol) == []
+        assert {pp.color for pp in sol.placements} == set(COLOR_NAMES)
+        seen.add(tuple(sorted(sol.placements, key=lambda pp: pp.cells)))
+    assert len(seen) == 2
+
+
+def _a_solution():
+    teaser = four_square()
+    pl = compile_problem(teaser.problem).placements
+    return teaser, teaser.to_solution(pl, next(solutions(teaser.problem, seed=1)))
+
+
+def test_checker_reports_colour_faults():
+    teaser, sol = _a_solution()
+    placements = list(sol.placements)
+    # Give piece 1 the colour of an edge neighbour of another colour.
+    first = placements[0]
+    neighbour = next(
+        i
+        for i, pp in enumerate(placements)
+        if pp.color != first.color
+        and any(abs(r - r2) + abs(c - c2) == 1 for r, c in pp.cells for r2, c2 in first.cells)
+    )
+    placements[neighbour] = PlacedPiece(
+        placements[neighbour].piece, placements[neighbour].cells, first.color
+    )
+    bad = Solution(sol.puzzle, sol.rows, sol.cols, tuple(placements))
+    reasons = teaser.check(bad)
+    assert any("share an edge" in r for r in reasons)
+    assert any("missing" in r for r in reasons)
+    assert any("more than the teaser has" in r for r in reasons)
+
+    purple = list(sol.placements)
+    purple[0] = PlacedPiece(purple[0].piece, purple[0].cells, "purple")
+    assert any("not one of" in r for r in teaser.check(Solution(sol.puzzle, 8, 10, tuple(purple))))
+
+
+def test_checker_enforces_the_touch_rule():
+    _, sol = _a_solution()
+    connected = four_square("connected")
+    reasons = connected.check(sol)
+    # A local-rule solution may or may not be connected; when not, the reason names a colour.
+    assert all("corner-connected groups" in r for r in reasons)
+    lonely = Solution(
+        "x",
+        2,
+        4,
+        (
+            PlacedPiece("I2", ((0, 0), (0, 1)), "blue"),
+            PlacedPiece("I2", ((1, 2), (1, 3)), "blue"),
+            PlacedPiece("I2", ((1, 0), (1, 1)), "yellow"),
+            PlacedPiece("I2", ((0, 2), (0, 3)), "yellow"),
+        ),
+    )
+    pair = four_square("local", Board(2, 4), 2, [piece("I2"), piece("I2")])
+    assert pair.check(lonely) == []
+    apart = Solution(
+        "x",
+        2,
+        4,
+        (
+            PlacedPiece("I2", ((0, 0), (1, 0)), "blue"),
+            PlacedPiece("I2", ((0, 3), (1, 3)), "blue"),
+            PlacedPiece("I2", ((0, 1), (1, 1)), "yellow"),
+            PlacedPiece("I2", ((0, 2), (1, 2)), "yellow"),
+        ),
+    )
+    assert any("corner-touches no piece" in r for r in pair.check(apart))
+
+
+def test_impossible_variants_are_board_errors():
+    with pytest.raises(BoardError, match="cover 80 cells"):
+        resolve("four-square", board="8x8")
+    with pytest.raises(BoardError, match="apply to the teasers"):
+        resolve("pentomino-6x10", touch="local")
