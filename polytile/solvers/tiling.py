@@ -274,17 +274,26 @@ def compile_problem(problem: TilingProblem, symmetry: int = 0) -> TilingKernel:
     options: list[tuple[int, ...]] = (
         [(i,) for i in range(len(pl))] if symmetry == 0 else _orbit_options(pl, symmetry)
     )
-    masks = np.zeros((len(options), words), dtype=np.uint64)
-    anchor = np.empty(len(options), dtype=np.int64)
-    ptype = np.empty(len(options), dtype=np.int64)
-    use = np.empty(len(options), dtype=np.int64)
+    # Option i covers the cells of its placements: a padded (options x cells) array of bits.
+    width_opt = max((len(opt) for opt in options), default=1)
+    members = np.full((len(options), width_opt), -1, dtype=np.int64)
     for i, opt in enumerate(options):
-        cells = np.concatenate([pl.cells_of(j) for j in opt])
-        b = bit[cells]
-        masks[i] = _bits(b, words)
-        anchor[i] = b.min()
-        ptype[i] = pl.piece[opt[0]]
-        use[i] = len(opt)
+        members[i, : len(opt)] = opt
+    use = (members >= 0).sum(axis=1).astype(np.int64)
+    ptype = pl.piece[members[:, 0]].astype(np.int64) if len(options) else np.zeros(0, np.int64)
+    cells = pl.cells[np.maximum(members, 0)]  # (options, members, max size)
+    cells = np.where((members >= 0)[:, :, None] & (cells >= 0), cells, -1)
+    cells = cells.reshape(cells.shape[0], cells.shape[1] * cells.shape[2])
+    bits = np.where(cells >= 0, bit[np.maximum(cells, 0)], -1)
+    anchor = np.where(bits >= 0, bits, np.iinfo(np.int64).max).min(axis=1)
+    masks = np.zeros((len(options), words), dtype=np.uint64)
+    rows = np.arange(len(options))
+    for j in range(bits.shape[1]):
+        live = bits[:, j] >= 0
+        b = bits[live, j]
+        np.bitwise_or.at(
+            masks, (rows[live], b >> 6), np.left_shift(np.uint64(1), (b & 63).astype(np.uint64))
+        )
     order = np.argsort(anchor, kind="stable")
     # Reorder options so that those anchored at a cell are contiguous.
     options = [options[i] for i in order]
@@ -361,13 +370,19 @@ def _colors(
 def _placement_images(pl: Placements, k: int) -> npt.NDArray[np.int64]:
     """``image[i]`` = index of the placement that symmetry ``k`` maps placement ``i`` to."""
     perm = pl.board.cell_permutation(k)
-    index = {(int(pl.piece[i]), frozenset(pl.cells_of(i).tolist())): i for i in range(len(pl))}
+    # Key a placement by its piece and its sorted cells (padding -1 sorts first).
+    own = np.sort(pl.cells, axis=1)
+    moved = np.sort(np.where(pl.cells >= 0, perm[np.maximum(pl.cells, 0)], -1), axis=1)
+    piece = pl.piece.astype(np.int64)[:, None]
+    own_keys = np.hstack([piece, own]).astype(np.int64)
+    moved_keys = np.hstack([piece, moved]).astype(np.int64)
+    index = {row.tobytes(): i for i, row in enumerate(own_keys)}
     image = np.empty(len(pl), dtype=np.int64)
-    for i in range(len(pl)):
-        key = (int(pl.piece[i]), frozenset(perm[pl.cells_of(i)].tolist()))
-        if key not in index:
+    for i, row in enumerate(moved_keys):
+        j = index.get(row.tobytes())
+        if j is None:
             raise SolverError(f"symmetry {k} maps placement {i} off the placement list")
-        image[i] = index[key]
+        image[i] = j
     return image
 
 
