@@ -45,6 +45,13 @@ class _Root(click.Group):
             if _debug(ctx):
                 raise
             raise InputError(_describe(exc)) from exc
+        except Exception as exc:  # a bug: say so briefly, the traceback is one flag away
+            if _debug(ctx):
+                raise
+            raise InternalError(
+                f"internal error ({type(exc).__name__}: {exc}); rerun with --debug for the "
+                "traceback and please report it"
+            ) from exc
 
 
 def _debug(ctx: click.Context) -> bool:

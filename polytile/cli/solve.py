@@ -67,7 +67,14 @@ def progress_bar(label: str, enabled: bool) -> Iterator[Any]:
 
 
 def variant_options(f: Any) -> Any:
-    """The teaser variant options shared by count and solve."""
+    """The teaser variant options shared by count, solve and validate."""
+    f = click.option(
+        "--pieces",
+        metavar="NAMES",
+        default=None,
+        help="Teasers: each colour's pieces, comma-separated Blokus names [default: "
+        "I4,O4,T4,L4,Z4].",
+    )(f)
     f = click.option(
         "--colors",
         type=click.IntRange(1, 4),
@@ -137,6 +144,7 @@ def count(
     touch: str | None,
     board: str | None,
     colors: int | None,
+    pieces: str | None,
     workers: int | None,
     scheduler: str | None,
     time_limit: float | None,
@@ -166,7 +174,7 @@ def count(
     from polytile.puzzles.catalogue import resolve
     from polytile.solvers.counting import count_tiling
 
-    spec = resolve(puzzle, touch, board, colors)
+    spec = resolve(puzzle, touch, board, colors, pieces)
     with _executor(workers, scheduler) as ex, progress_bar("counting", progress) as update:
         result = count_tiling(
             spec.problem, ex, symmetry=not no_symmetry, time_limit=time_limit, progress=update
@@ -207,7 +215,9 @@ def count(
         if result.complete:
             line = f"{spec.name}: {result.count:,} solutions"
             if up is not None:
-                line += f" ({up:,} up to the {result.group_order} symmetries of the board)"
+                renaming = spec.problem.color_factor
+                also = f" and the {renaming} colour renamings" if renaming > 1 else ""
+                line += f" ({up:,} up to the {result.group_order} symmetries of the board{also})"
         else:
             line = (
                 f"{spec.name}: at least {result.count:,} solutions "
@@ -256,6 +266,7 @@ def solve(
     touch: str | None,
     board: str | None,
     colors: int | None,
+    pieces: str | None,
     as_json: bool,
     output: str | None,
     color: bool | None,
@@ -273,12 +284,12 @@ def solve(
       polytile solve pentomino-6x10
       polytile solve pentomino-8x8-hole --json > sol.json
       polytile solve four-square --touch connected -o four-square.svg
-      polytile solve four-square --board 8x10 --colors 4 --seed 7
+      polytile solve four-square --board 8x8 --pieces O4,T4,L4,Z4 --seed 7
     """
     from polytile.puzzles.catalogue import resolve
     from polytile.solvers.tiling import compile_problem, solutions
 
-    spec = resolve(puzzle, touch, board, colors)
+    spec = resolve(puzzle, touch, board, colors, pieces)
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     stop = None if deadline is None else (lambda: time.perf_counter() >= deadline)

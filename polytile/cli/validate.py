@@ -70,6 +70,7 @@ def validate_command(
     touch: str | None,
     board: str | None,
     colors: int | None,
+    pieces: str | None,
 ) -> None:
     """Validate ``file``; exit 1 when it breaks the rules."""
     from polytile.puzzles.catalogue import resolve

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from polytile.board import Board
 from polytile.errors import BoardError, UnknownNameError
+from polytile.geometry import piece
 from polytile.puzzles.four_square import Teaser, four_square
 from polytile.puzzles.tiling import CATALOGUE, TilingPuzzle, load_puzzle
 
@@ -56,11 +57,12 @@ def resolve(
     touch: str | None = None,
     board: str | None = None,
     colors: int | None = None,
+    pieces: str | None = None,
 ) -> Puzzle:
     """A puzzle by catalogue name, teaser name or puzzle file.
 
-    ``touch``, ``board`` and ``colors`` make teaser variants; given for a tiling puzzle they
-    are an error.
+    ``touch``, ``board``, ``colors`` and ``pieces`` (comma-separated piece names: each
+    colour's hand) make teaser variants; given for a tiling puzzle they are an error.
 
     Raises
     ------
@@ -70,14 +72,20 @@ def resolve(
         For variant options on a puzzle that has none, or an impossible variant.
     """
     if name == "four-square":
+        hand = None
+        if pieces is not None:
+            hand = [piece(part) for part in pieces.split(",") if part.strip()]
+            if not hand:
+                raise BoardError("--pieces needs at least one piece name")
         return four_square(
             touch or "local",
             teaser_board(board) if board else None,
             colors if colors is not None else 4,
+            hand,
         )
-    if touch is not None or board is not None or colors is not None:
+    if any(x is not None for x in (touch, board, colors, pieces)):
         raise BoardError(
-            f"--touch, --board and --colors apply to the teasers "
+            f"--touch, --board, --colors and --pieces apply to the teasers "
             f"({', '.join(TEASERS)}), not to {name}"
         )
     if name in CATALOGUE:

@@ -1,0 +1,149 @@
+"""``polytile count``, ``solve`` and ``puzzles`` through click's CliRunner."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from polytile.formats import loads
+from polytile.puzzles.catalogue import resolve
+
+from .helpers import Invoke, assert_clean_failure
+
+
+@pytest.mark.parametrize("command", ["count", "solve", "puzzles", "pieces", "render", "validate"])
+def test_every_command_has_teaching_help(invoke: Invoke, command: str) -> None:
+    result = invoke(command, "--help")
+    assert result.exit_code == 0
+    assert "Usage:" in result.stdout
+    if command in ("count", "solve"):
+        assert "Examples:" in result.stdout
+
+
+def test_root_help_and_version(invoke: Invoke) -> None:
+    assert "Start here" in invoke("--help").stdout
+    result = invoke("--version")
+    assert result.exit_code == 0 and "polytile" in result.stdout
+
+
+def test_count_json(invoke: Invoke) -> None:
+    result = invoke("count", "pentomino-3x20", "--json", "--workers", "1")
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    assert doc["puzzle"] == "pentomino-3x20"
+    assert (doc["count"], doc["count_up_to_symmetry"], doc["complete"]) == (8, 2, True)
+    assert doc["nodes"] > 0 and doc["seconds"] >= 0
+
+
+def test_count_text_and_no_symmetry(invoke: Invoke) -> None:
+    result = invoke("count", "pentomino-4x15", "--workers", "1")
+    assert result.stdout.startswith("pentomino-4x15: 1,472 solutions (368 up to the 4 symmetries")
+    plain = json.loads(invoke("count", "pentomino-4x15", "--no-symmetry", "--json").stdout)
+    assert plain["count"] == 1472 and plain["count_up_to_symmetry"] is None
+
+
+def test_count_with_a_time_limit_is_marked_incomplete(invoke: Invoke) -> None:
+    result = invoke("count", "tetromino-8x10", "--time-limit", "0.5", "--json", "--workers", "1")
+    assert result.exit_code == 0
+    doc = json.loads(result.stdout)
+    assert doc["complete"] is False and doc["stopped_by"] == "time limit"
+    assert doc["count_up_to_symmetry"] is None
+
+
+def test_count_a_puzzle_file(invoke: Invoke, tmp_path) -> None:
+    path = tmp_path / "strip.json"
+    path.write_text(
+        json.dumps(
+            {
+                "format": "polytile/puzzle@1",
+                "name": "strip",
+                "board": ["....", "...."],
+                "pieces": [{"name": "I4", "count": 2}],
+            }
+        )
+    )
+    doc = json.loads(invoke("count", str(path), "--json").stdout)
+    assert (doc["count"], doc["count_up_to_symmetry"]) == (1, 1)
+
+
+def test_solve_prints_a_verified_picture_and_json(invoke: Invoke, tmp_path) -> None:
+    result = invoke("solve", "pentomino-8x8-hole", "--no-color")
+    assert result.exit_code == 0
+    rows = result.stdout.split("\n")[:8]
+    assert all(len(r.split()) == 8 for r in rows)
+    out = tmp_path / "sol.json"
+    result = invoke("solve", "pentomino-8x8-hole", "--json", "-o", str(out))
+    sol = loads(result.stdout)
+    assert resolve("pentomino-8x8-hole").check(sol) == []
+    assert loads(out.read_text()) == sol
+    assert invoke("validate", str(out)).exit_code == 0
+
+
+def test_solve_four_square_and_its_variants(invoke: Invoke) -> None:
+    result = invoke("solve", "four-square", "--seed", "3", "--json")
+    assert result.exit_code == 0
+    sol = loads(result.stdout)
+    assert {pp.color for pp in sol.placements} == {"blue", "yellow", "red", "green"}
+    assert resolve("four-square").check(sol) == []
+    small = invoke(
+        "solve",
+        "four-square",
+        "--board",
+        "8x8",
+        "--pieces",
+        "O4,T4,L4,Z4",
+        "--touch",
+        "connected",
+        "--json",
+    )
+    assert small.exit_code == 0
+    teaser = resolve("four-square", "connected", "8x8", None, "O4,T4,L4,Z4")
+    assert teaser.check(loads(small.stdout)) == []
+
+
+def test_count_four_square_variant(invoke: Invoke) -> None:
+    result = invoke("count", "four-square", "--board", "4x8", "--pieces", "L4,T4", "--json")
+    doc = json.loads(result.stdout)
+    assert (doc["count"], doc["count_up_to_symmetry"]) == (48, 1)
+
+
+def test_no_solution_exits_1(invoke: Invoke, tmp_path) -> None:
+    path = tmp_path / "none.json"
+    path.write_text(
+        json.dumps(
+            {
+                "format": "polytile/puzzle@1",
+                "board": ["......"],
+                "pieces": [{"name": "O4"}, {"name": "I2"}],
+            }
+        )
+    )
+    result = invoke("solve", str(path))
+    assert result.exit_code == 1
+    assert "no solution exists" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["count", "pentomino-7x10"], "unknown puzzle"),
+        (["solve", "four-square", "--board", "8x8"], "cover 80 cells"),
+        (["solve", "four-square", "--board", "8xx"], "rows x columns"),
+        (["solve", "four-square", "--pieces", "Q4"], "unknown piece"),
+        (["count", "pentomino-6x10", "--touch", "local"], "apply to the teasers"),
+        (["count", "pentomino-6x10", "--workers", "0"], "0"),
+        (["solve", "missing-file.json"], "missing-file.json"),
+    ],
+)
+def test_bad_input_is_a_clean_exit_2(invoke: Invoke, args, message) -> None:
+    result = invoke(*args)
+    assert_clean_failure(result, 2)
+    assert message in result.stderr
+
+
+def test_puzzles_lists_the_catalogue(invoke: Invoke) -> None:
+    text = invoke("puzzles").stdout
+    assert "pentomino-6x10" in text and "9,356 / 2,339" in text
+    rows = json.loads(invoke("puzzles", "--json").stdout)
+    assert {r["name"] for r in rows} >= {"pentomino-8x8-hole", "tetromino-8x10"}
