@@ -83,7 +83,7 @@ def count_tiling(
     symmetry: bool = True,
     time_limit: float | None = None,
     progress: Callable[[Progress], None] | None = None,
-    trial_seconds: float = 0.5,
+    trial_seconds: float = 0.3,
 ) -> CountResult:
     """Count every tiling of ``problem``, raw and up to the board's symmetries.
 
@@ -102,8 +102,9 @@ def count_tiling(
         Called after every finished subproblem.
     trial_seconds
         With several workers, first try this long in this process: a count that finishes
-        is returned at once (reported with one worker), one that does not is split and run
-        on the executor from the start (at most this much time is spent twice).
+        is returned at once (reported with one worker); otherwise the subproblems finished
+        so far are kept and the rest are split and run on the executor (at most this much
+        time is spent twice).
 
     Returns
     -------
@@ -124,19 +125,29 @@ def count_tiling(
         trial_end = time.time() + trial_seconds
         if deadline is not None:
             trial_end = min(trial_end, deadline)
-        trial = [count_task(t, lambda: time.time() >= trial_end) for t in plan.tasks]
-        if all(r.complete for r in trial):
-            return _result(
-                plan, plan.tasks, trial, start, workers=1, stopped_by=None, progress=progress
-            )
+        kept: list[Task] = []
+        kept_results: list[TaskCount] = []
+        todo: list[Task] = []
+        for t in plan.tasks:
+            r = count_task(t, lambda: time.time() >= trial_end) if not todo else None
+            if r is not None and r.complete:
+                kept.append(t)
+                kept_results.append(r)
+            else:
+                todo.append(t)  # unfinished or not started: split and run on the workers
+        if not todo:
+            return _result(plan, kept, kept_results, start, 1, None, progress)
+    else:
+        kept, kept_results, todo = [], [], list(plan.tasks)
     # One worker gains nothing from splitting beyond the plan's own tasks.
-    tasks = plan.tasks if executor.workers == 1 else _split(plan.tasks, 400 * executor.workers)
-    results = [TaskCount(0, 0, 0, False)] * len(tasks)
-    done = 0
+    pending = todo if executor.workers == 1 else _split(todo, 150 * executor.workers)
+    tasks = kept + pending
+    results = kept_results + [TaskCount(0, 0, 0, False)] * len(pending)
+    done = len(kept)
     stopped_by = None
     try:
-        for i, result in executor.imap_unordered(_run, [(t, deadline) for t in tasks]):
-            results[i] = result
+        for i, result in executor.imap_unordered(_run, [(t, deadline) for t in pending]):
+            results[len(kept) + i] = result
             done += 1
             if not result.complete:
                 stopped_by = "time limit"
