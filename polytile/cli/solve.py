@@ -275,8 +275,9 @@ def solve(
 ) -> None:
     """Find one solution of PUZZLE and show it.
 
-    PUZZLE is a catalogue name, a teaser (four-square) or a puzzle file. The solution is
-    checked against the puzzle's rules by an independent validator before it is printed.
+    PUZZLE is a catalogue name, a teaser (four-square, eighty-four) or a puzzle file. The
+    solution is checked against the puzzle's rules by an independent validator before it is
+    printed; eighty-four's JSON also carries "order", a legal play order, replayed first.
     Exit code 1 when the puzzle has no solution (or none was found in --time-limit).
 
     \b
@@ -284,11 +285,17 @@ def solve(
       polytile solve pentomino-6x10
       polytile solve pentomino-8x8-hole --json > sol.json
       polytile solve four-square --touch connected -o four-square.svg
+      polytile solve eighty-four --json > eighty-four.json
       polytile solve four-square --board 8x8 --pieces O4,T4,L4,Z4 --seed 7
     """
     from polytile.puzzles.catalogue import resolve
     from polytile.solvers.tiling import compile_problem, solutions
 
+    if puzzle == "eighty-four":
+        if any(x is not None for x in (touch, board, colors, pieces)):
+            raise click.UsageError("eighty-four takes no variant options")
+        _solve_eighty_four(seed, time_limit, as_json, output, color)
+        return
     spec = resolve(puzzle, touch, board, colors, pieces)
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
@@ -311,6 +318,34 @@ def solve(
     if reasons:
         raise SolverError(f"solution failed the rules check: {'; '.join(reasons)}")
     _emit(sol, as_json, output, color)
+
+
+def _solve_eighty_four(
+    seed: int | None,
+    time_limit: float | None,
+    as_json: bool,
+    output: str | None,
+    color: bool | None,
+) -> None:
+    """All 84 Blokus pieces on the board, with a legal play order, checked before printing."""
+    from polytile.puzzles.blokus_teasers import check_eighty_four
+    from polytile.puzzles.eighty_four import solve_eighty_four
+
+    try:
+        sol, order = solve_eighty_four(seed=seed, time_limit=time_limit or 60.0)
+    except KeyboardInterrupt:
+        click.echo("eighty-four: interrupted before a layout was found", err=True)
+        sys.exit(130)
+    reasons = check_eighty_four(sol, order)
+    if reasons:
+        raise SolverError(f"eighty-four answer failed the rules check: {'; '.join(reasons)}")
+    _emit(sol, as_json, output, color)
+    if not as_json:
+        click.echo(
+            f"play order (blue, yellow, red, green, ...): {len(order)} moves, replayed "
+            "and checked; --json has them",
+            err=True,
+        )
 
 
 def _emit(sol: Any, as_json: bool, output: str | None, color: bool | None) -> None:

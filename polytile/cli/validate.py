@@ -9,7 +9,7 @@ import click
 from polytile.cli.render import read_document
 from polytile.cli.solve import variant_options
 from polytile.errors import UnknownNameError
-from polytile.formats import Position
+from polytile.formats import Position, Solution
 
 __all__ = ["COMMANDS", "validate_command"]
 
@@ -84,6 +84,11 @@ def validate_command(
         kind, reasons = "position", []
     else:
         kind = "solution"
+        name = puzzle_name if puzzle_name is not None else obj.puzzle
+        if name == "eighty-four" and not placements_only:
+            reasons = _check_eighty_four(obj)
+            _report(ctx, file, kind, "eighty-four", reasons, as_json)
+            return
         # A teaser solution records its touch rule; --touch overrides it.
         recorded = obj.extra.get("touch") if isinstance(obj.extra.get("touch"), str) else None
         if puzzle_name is not None:
@@ -103,18 +108,24 @@ def validate_command(
                     err=True,
                 )
         reasons = puzzle.check(obj) if puzzle is not None else check_solution(obj)
+    _report(ctx, file, kind, puzzle.name if puzzle is not None else None, reasons, as_json)
+
+
+def _report(
+    ctx: click.Context,
+    file: str,
+    kind: str,
+    puzzle: str | None,
+    reasons: list[str],
+    as_json: bool,
+) -> None:
+    """Print the verdict; exit 1 when invalid."""
     valid = not reasons
     if as_json:
-        doc = {
-            "valid": valid,
-            "reasons": reasons,
-            "file": file,
-            "kind": kind,
-            "puzzle": puzzle.name if puzzle is not None else None,
-        }
+        doc = {"valid": valid, "reasons": reasons, "file": file, "kind": kind, "puzzle": puzzle}
         click.echo(json.dumps(doc, indent=2))
     elif valid:
-        against = f" for puzzle {puzzle.name}" if puzzle is not None else ""
+        against = f" for puzzle {puzzle}" if puzzle is not None else ""
         click.echo(f"{file}: valid {kind}{against}")
     else:
         for reason in reasons:
@@ -122,6 +133,18 @@ def validate_command(
         click.echo(f"{file}: invalid, {len(reasons)} problem(s)", err=True)
     if not valid:
         ctx.exit(1)
+
+
+def _check_eighty_four(solution: Solution) -> list[str]:
+    """The eighty-four rules, replaying the play order the file carries in "order"."""
+    from polytile.puzzles.blokus_teasers import check_eighty_four
+
+    order = solution.extra.get("order")
+    if not isinstance(order, list) or not all(
+        isinstance(i, int) and not isinstance(i, bool) for i in order
+    ):
+        return ['an eighty-four answer carries "order": a list of placement indices']
+    return check_eighty_four(solution, order)
 
 
 COMMANDS = [validate_command]

@@ -141,8 +141,12 @@ class Teaser:
         tiling = TilingPuzzle(self.name, TilingProblem(self.board, *_flat(self.pieces)))
         reasons = check_solution(solution, tiling)
         names = COLOR_NAMES[: self.n_colors]
-        want = Counter((COLOR_NAMES[k], p.name) for k, hand in enumerate(self.pieces) for p in hand)
-        have = Counter((pp.color, pp.piece) for pp in solution.placements)
+        want: Counter[tuple[str | None, str]] = Counter(
+            (COLOR_NAMES[k], p.name) for k, hand in enumerate(self.pieces) for p in hand
+        )
+        have: Counter[tuple[str | None, str]] = Counter(
+            (pp.color, pp.piece) for pp in solution.placements
+        )
         for i, pp in enumerate(solution.placements):
             if pp.color not in names:
                 reasons.append(

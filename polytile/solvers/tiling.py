@@ -30,7 +30,6 @@ import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -541,7 +540,8 @@ def split_task(task: Task, depth: int) -> list[Task]:
     return [Task(task.problem, task.symmetry, leaf, task.weight) for leaf in leaves]
 
 
-class TaskCount(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class TaskCount:
     """What counting one task found: solutions, the sum of their stabilizer sizes (coloured
     problems), nodes, and whether the subtree was finished."""
 

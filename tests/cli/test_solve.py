@@ -147,3 +147,17 @@ def test_puzzles_lists_the_catalogue(invoke: Invoke) -> None:
     assert "pentomino-6x10" in text and "9,356 / 2,339" in text
     rows = json.loads(invoke("puzzles", "--json").stdout)
     assert {r["name"] for r in rows} >= {"pentomino-8x8-hole", "tetromino-8x10"}
+
+
+def test_solve_and_validate_eighty_four(invoke: Invoke, tmp_path) -> None:
+    result = invoke("solve", "eighty-four", "--seed", "1", "--json")
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    assert len(doc["placements"]) == 84 and sorted(doc["order"]) == list(range(84))
+    path = tmp_path / "e84.json"
+    path.write_text(result.stdout)
+    assert invoke("validate", str(path)).exit_code == 0
+    doc["order"][0], doc["order"][1] = doc["order"][1], doc["order"][0]
+    path.write_text(json.dumps(doc))
+    bad = invoke("validate", str(path))
+    assert bad.exit_code == 1 and "turn" in bad.stdout

@@ -202,9 +202,9 @@ def test_counts_and_solutions_agree_with_brute_force(problem):
 @settings(max_examples=40, deadline=None)
 @given(random_problems(), st.integers(1, 3))
 def test_split_partitions_the_search(problem, depth):
-    whole = count_task(Task(problem, 0, ()))[0]
+    whole = count_task(Task(problem, 0, ())).count
     parts = split_task(Task(problem, 0, ()), depth)
-    assert sum(count_task(t)[0] for t in parts) == whole
+    assert sum(count_task(t).count for t in parts) == whole
     assert len(set(p.forced for p in parts)) == len(parts)
 
 
@@ -229,7 +229,8 @@ def test_solutions_stream_in_bounded_buffers():
 
 def test_should_stop_returns_partial_count():
     problem = TilingProblem(Board(6, 10), PENT)
-    count, _least, nodes, complete = count_task(Task(problem, 0, ()), should_stop=lambda: True)
+    result = count_task(Task(problem, 0, ()), should_stop=lambda: True)
+    count, nodes, complete = result.count, result.nodes, result.complete
     assert not complete
     assert nodes > 0
     assert count < 9356
