@@ -152,6 +152,8 @@ def test_four_square_counts(slow_scale):
         pytest.skip("the full four-square counts take minutes: POLYTILE_SLOW=full")
     result = count_tiling(four_square("local").problem)
     assert (result.count, result.count_up_to_symmetry) == (3120, 35)
+    result = count_tiling(four_square("connected").problem)
+    assert (result.count, result.count_up_to_symmetry) == (48, 1)
 
 
 def test_solutions_pass_the_checker_and_seeds_vary_them():
