@@ -105,6 +105,26 @@ def dilate(
 
 
 @njit(cache=True)
+def remaining_sizes(
+    sizes: npt.NDArray[np.int64], type_left: npt.NDArray[np.int64]
+) -> tuple[int, int, int]:
+    # (smallest, largest, gcd) of the sizes of the piece types still in hand.
+    smallest = 1 << 30
+    largest = 0
+    g = 0
+    for t in range(sizes.shape[0]):
+        if type_left[t] > 0:
+            s = sizes[t]
+            smallest = min(smallest, s)
+            largest = max(largest, s)
+            a, b = g, s
+            while b != 0:
+                a, b = b, a % b
+            g = a
+    return smallest, largest, g
+
+
+@njit(cache=True)
 def dead_region(
     cover: npt.NDArray[np.uint64],
     placed: npt.NDArray[np.uint64],
@@ -123,18 +143,7 @@ def dead_region(
     and bounding the fill keeps the test cheap. Skipping a region never prunes wrongly.
     """
     n = cover.shape[0]
-    smallest = 1 << 30
-    largest = 0
-    g = 0
-    for t in range(sizes.shape[0]):
-        if type_left[t] > 0:
-            s = sizes[t]
-            smallest = min(smallest, s)
-            largest = max(largest, s)
-            a, b = g, s
-            while b != 0:
-                a, b = b, a % b
-            g = a
+    smallest, _largest, g = remaining_sizes(sizes, type_left)
     if g == 0:
         return False
     limit = 1 << 30
@@ -226,23 +235,3 @@ def dead_region1(
             return True
         todo &= ~comp
     return False
-
-
-@njit(cache=True)
-def remaining_sizes(
-    sizes: npt.NDArray[np.int64], type_left: npt.NDArray[np.int64]
-) -> tuple[int, int, int]:
-    # (smallest, largest, gcd) of the sizes of the piece types still in hand.
-    smallest = 1 << 30
-    largest = 0
-    g = 0
-    for t in range(sizes.shape[0]):
-        if type_left[t] > 0:
-            s = sizes[t]
-            smallest = min(smallest, s)
-            largest = max(largest, s)
-            a, b = g, s
-            while b != 0:
-                a, b = b, a % b
-            g = a
-    return smallest, largest, g

@@ -81,6 +81,14 @@ class Colors(NamedTuple):
         )
 
 
+@njit(cache=True, inline="always")
+def _find(parent: npt.NDArray[np.int64], a: int) -> int:
+    # Root of a's set in the union-find forest.
+    while parent[a] != a:
+        a = parent[a]
+    return a
+
+
 @njit(cache=True)
 def _corner_rule(
     level: int,
@@ -128,12 +136,8 @@ def _corner_rule(
                     touch = True
                     break
             if touch:
-                a = i
-                while parent[a] != a:
-                    a = parent[a]
-                b = j
-                while parent[b] != b:
-                    b = parent[b]
+                a = _find(parent, i)
+                b = _find(parent, j)
                 if a != b:
                     parent[max(a, b)] = min(a, b)
     # One root per colour: the root of a colour's first piece must be every piece's root.
@@ -143,13 +147,7 @@ def _corner_rule(
             continue
         for j in range(i):
             if ocolor[choice[j]] == ocolor[p]:
-                a = i
-                while parent[a] != a:
-                    a = parent[a]
-                b = j
-                while parent[b] != b:
-                    b = parent[b]
-                if a != b:
+                if _find(parent, i) != _find(parent, j):
                     return False
                 break
     return True
