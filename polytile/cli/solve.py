@@ -275,7 +275,8 @@ def solve(
 ) -> None:
     """Find one solution of PUZZLE and show it.
 
-    PUZZLE is a catalogue name, a teaser (four-square, eighty-four) or a puzzle file. The
+    PUZZLE is a catalogue name, a teaser (four-square, eighty-four, one-color: all 21 pieces
+    of one colour on a square board, 14x14 by default) or a puzzle file. The
     solution is checked against the puzzle's rules by an independent validator before it is
     printed; eighty-four's JSON also carries "order", a legal play order, replayed first.
     Exit code 1 when the puzzle has no solution (or none was found in --time-limit).
@@ -286,6 +287,7 @@ def solve(
       polytile solve pentomino-8x8-hole --json > sol.json
       polytile solve four-square --touch connected -o four-square.svg
       polytile solve eighty-four --json > eighty-four.json
+      polytile solve one-color --board 14x14
       polytile solve four-square --board 8x8 --pieces O4,T4,L4,Z4 --seed 7
     """
     from polytile.puzzles.catalogue import resolve
@@ -295,6 +297,11 @@ def solve(
         if any(x is not None for x in (touch, board, colors, pieces)):
             raise click.UsageError("eighty-four takes no variant options")
         _solve_eighty_four(seed, time_limit, as_json, output, color)
+        return
+    if puzzle == "one-color":
+        if any(x is not None for x in (touch, colors, pieces)):
+            raise click.UsageError("one-color takes only --board NxN")
+        _solve_one_color(board, seed, time_limit, as_json, output, color)
         return
     spec = resolve(puzzle, touch, board, colors, pieces)
     start = time.perf_counter()
@@ -346,6 +353,37 @@ def _solve_eighty_four(
             "and checked; --json has them",
             err=True,
         )
+
+
+def _solve_one_color(
+    board: str | None,
+    seed: int | None,
+    time_limit: float | None,
+    as_json: bool,
+    output: str | None,
+    color: bool | None,
+) -> None:
+    """One colour's 21 Blokus pieces on a square board from corner (0, 0), in a legal order."""
+    from polytile.board import Board
+    from polytile.errors import BoardError
+    from polytile.puzzles.blokus_teasers import check_one_color
+    from polytile.puzzles.eighty_four import solve_one_color
+
+    size = 14
+    if board is not None:
+        b = Board.parse_size(board)
+        if b.rows != b.cols or not 10 <= b.rows <= 20:
+            raise BoardError(f"one-color needs a square board from 10x10 to 20x20, got {board}")
+        size = b.rows
+    try:
+        sol, order = solve_one_color(size, seed=seed, time_limit=time_limit or 60.0)
+    except KeyboardInterrupt:
+        click.echo("one-color: interrupted before a layout was found", err=True)
+        sys.exit(130)
+    reasons = check_one_color(sol, order, size)
+    if reasons:
+        raise SolverError(f"one-color answer failed the rules check: {'; '.join(reasons)}")
+    _emit(sol, as_json, output, color)
 
 
 def _emit(sol: Any, as_json: bool, output: str | None, color: bool | None) -> None:

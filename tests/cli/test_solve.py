@@ -161,3 +161,15 @@ def test_solve_and_validate_eighty_four(invoke: Invoke, tmp_path) -> None:
     path.write_text(json.dumps(doc))
     bad = invoke("validate", str(path))
     assert bad.exit_code == 1 and "turn" in bad.stdout
+
+
+def test_solve_one_color(invoke: Invoke) -> None:
+    from polytile.puzzles.blokus_teasers import check_one_color
+
+    result = invoke("solve", "one-color", "--seed", "1", "--json")
+    assert result.exit_code == 0, result.stderr
+    sol = loads(result.stdout)
+    assert (sol.rows, sol.cols, len(sol.placements)) == (14, 14, 21)
+    assert check_one_color(sol, sol.extra["order"], 14) == []
+    assert_clean_failure(invoke("solve", "one-color", "--board", "9x9"), 2)
+    assert_clean_failure(invoke("solve", "one-color", "--touch", "local"), 2)
