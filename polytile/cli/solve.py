@@ -254,6 +254,13 @@ def count(
     help="Try options in a seeded random order: another solution, reproducibly.",
 )
 @click.option(
+    "--fit",
+    "fit_mode",
+    is_flag=True,
+    help="Teasers: place as many squares as the rules allow when not everything fits "
+    "(CP-SAT; reports the best found and a proven bound).",
+)
+@click.option(
     "--time-limit",
     type=click.FloatRange(min=0, min_open=True),
     default=None,
@@ -272,6 +279,7 @@ def solve(
     color: bool | None,
     seed: int | None,
     time_limit: float | None,
+    fit_mode: bool,
 ) -> None:
     """Find one solution of PUZZLE and show it.
 
@@ -302,6 +310,9 @@ def solve(
         if any(x is not None for x in (touch, colors, pieces)):
             raise click.UsageError("one-color takes only --board NxN")
         _solve_one_color(board, seed, time_limit, as_json, output, color)
+        return
+    if fit_mode:
+        _solve_fit(puzzle, touch, board, colors, pieces, seed, time_limit, as_json, output, color)
         return
     spec = resolve(puzzle, touch, board, colors, pieces)
     start = time.perf_counter()
@@ -353,6 +364,48 @@ def _solve_eighty_four(
             "and checked; --json has them",
             err=True,
         )
+
+
+def _solve_fit(
+    puzzle: str,
+    touch: str | None,
+    board: str | None,
+    colors: int | None,
+    pieces: str | None,
+    seed: int | None,
+    time_limit: float | None,
+    as_json: bool,
+    output: str | None,
+    color: bool | None,
+) -> None:
+    """Most squares of a teaser's pieces on its board, with a proven bound."""
+    from polytile.board import Board
+    from polytile.geometry import piece, piece_set
+    from polytile.puzzles.catalogue import teaser_board
+    from polytile.puzzles.fit import check_fit, fit
+
+    if puzzle != "four-square":
+        raise click.UsageError("--fit applies to the four-square teaser and its variants")
+    hand = (
+        [piece(part) for part in pieces.split(",") if part.strip()]
+        if pieces
+        else list(piece_set("tetrominoes"))
+    )
+    hands = [hand] * (colors or 4)
+    grid = teaser_board(board) if board else Board(8, 10)
+    sol, _ = fit(grid, hands, touch or "local", time_limit=time_limit or 60.0, seed=seed)
+    reasons = check_fit(sol, hands, touch or "local")
+    if reasons:
+        raise SolverError(f"fit answer failed the rules check: {'; '.join(reasons)}")
+    _emit(sol, as_json, output, color)
+    if not as_json:
+        click.echo(
+            f"{sol.extra['objective']} squares placed, at most {sol.extra['bound']} possible "
+            f"({sol.status})",
+            err=True,
+        )
+    if sol.status == "unknown":
+        sys.exit(1)
 
 
 def _solve_one_color(

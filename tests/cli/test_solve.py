@@ -173,3 +173,24 @@ def test_solve_one_color(invoke: Invoke) -> None:
     assert check_one_color(sol, sol.extra["order"], 14) == []
     assert_clean_failure(invoke("solve", "one-color", "--board", "9x9"), 2)
     assert_clean_failure(invoke("solve", "one-color", "--touch", "local"), 2)
+
+
+def test_solve_fit_reports_objective_and_bound(invoke: Invoke) -> None:
+    result = invoke(
+        "solve",
+        "four-square",
+        "--fit",
+        "--board",
+        "3x3",
+        "--colors",
+        "2",
+        "--pieces",
+        "O4",
+        "--touch",
+        "none",
+        "--json",
+    )
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    assert doc["status"] == "optimal" and doc["objective"] == doc["bound"] == 4
+    assert_clean_failure(invoke("solve", "pentomino-6x10", "--fit"), 2)
