@@ -90,16 +90,10 @@ class Teaser:
         counts: list[int] = []
         colors: list[int] = []
         for k, hand in enumerate(self.pieces):
-            tally: dict[Polyomino, int] = {}
-            named: dict[Polyomino, Polyomino] = {}
-            for p in hand:
-                key = p.canonical()
-                tally[key] = tally.get(key, 0) + 1
-                named.setdefault(key, p)
-            for key, n in tally.items():
-                types.append(named[key])
-                counts.append(n)
-                colors.append(k)
+            hand_types, hand_counts = _tally(hand)
+            types.extend(hand_types)
+            counts.extend(hand_counts)
+            colors.extend([k] * len(hand_types))
         same = len({tuple(sorted(p.canonical().cells for p in h)) for h in self.pieces}) == 1
         return TilingProblem(
             self.board,
@@ -138,7 +132,8 @@ class Teaser:
 
         Independent of the solvers: it reads cells, names and colours only.
         """
-        tiling = TilingPuzzle(self.name, TilingProblem(self.board, *_flat(self.pieces)))
+        every = [p for hand in self.pieces for p in hand]
+        tiling = TilingPuzzle(self.name, TilingProblem(self.board, *_tally(every)))
         reasons = check_solution(solution, tiling)
         names = COLOR_NAMES[: self.n_colors]
         want: Counter[tuple[str | None, str]] = Counter(
@@ -162,16 +157,14 @@ class Teaser:
         return reasons
 
 
-def _flat(
-    pieces: tuple[tuple[Polyomino, ...], ...],
-) -> tuple[tuple[Polyomino, ...], tuple[int, ...]]:
+def _tally(pieces: Sequence[Polyomino]) -> tuple[tuple[Polyomino, ...], tuple[int, ...]]:
+    """Distinct free shapes (first name seen) and how many copies of each."""
     tally: dict[Polyomino, int] = {}
     named: dict[Polyomino, Polyomino] = {}
-    for hand in pieces:
-        for p in hand:
-            key = p.canonical()
-            tally[key] = tally.get(key, 0) + 1
-            named.setdefault(key, p)
+    for p in pieces:
+        key = p.canonical()
+        tally[key] = tally.get(key, 0) + 1
+        named.setdefault(key, p)
     return tuple(named[k] for k in tally), tuple(tally.values())
 
 
