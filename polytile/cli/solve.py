@@ -1,11 +1,11 @@
-"""``polytile count``, ``polytile solve`` and ``polytile puzzles``: tiling puzzles."""
+"""``polytile count`` and ``polytile solve``: tiling puzzles and teasers."""
 
 from __future__ import annotations
 
 import json
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -19,10 +19,14 @@ PUZZLE_HELP = "a catalogue name (see 'polytile puzzles') or a puzzle file (.json
 
 
 @contextmanager
-def progress_bar(label: str, enabled: bool) -> Iterator[Any]:
+def progress_bar(
+    label: str, enabled: bool, describe: Callable[[Any], str] | None = None
+) -> Iterator[Any]:
     """A rich progress bar on stderr when it is a terminal; yields an update callback.
 
-    The bar appears only after a second, so quick commands print nothing extra.
+    The callback takes an object with ``done``, ``total`` and ``seconds``; ``describe`` turns
+    it into the bar's note (default: solutions found and search speed, from ``count`` and
+    ``nodes``). The bar appears only after a second, so quick commands print nothing extra.
     """
     if not enabled or not sys.stderr.isatty():
         yield None
@@ -57,13 +61,17 @@ def progress_bar(label: str, enabled: bool) -> Iterator[Any]:
         if task_id is None:
             bar.start()
             task_id = bar.add_task(label, total=p.total, info="")
-        rate = p.nodes / max(p.seconds, 1e-9)
-        bar.update(task_id, completed=p.done, info=f"{p.count:,} found, {rate / 1e6:.1f}M nodes/s")
+        bar.update(task_id, completed=p.done, info=(describe or _search_note)(p))
 
     try:
         yield update
     finally:
         bar.stop()
+
+
+def _search_note(p: Any) -> str:
+    rate = p.nodes / max(p.seconds, 1e-9)
+    return f"{p.count:,} found, {rate / 1e6:.1f}M nodes/s"
 
 
 def variant_options(f: Any) -> Any:
@@ -454,39 +462,4 @@ def _emit(sol: Any, as_json: bool, output: str | None, color: bool | None) -> No
         click.echo(render.to_text(sol, color=color))
 
 
-@click.command()
-@click.option("--json", "as_json", is_flag=True, help="Print a JSON list instead of a table.")
-def puzzles(as_json: bool) -> None:
-    """List the catalogue of named tiling puzzles with their known solution counts.
-
-    Counts are raw / up to the board's symmetries; '?' where not published. Run
-    'polytile count NAME' to count one, 'polytile solve NAME' to see a solution.
-    """
-    from polytile.puzzles.tiling import CATALOGUE
-
-    rows: list[dict[str, Any]] = []
-    for p in CATALOGUE.values():
-        rows.append(
-            {
-                "name": p.name,
-                "board": f"{p.board.rows}x{p.board.cols}",
-                "pieces": p.problem.n_pieces,
-                "known_count": p.known_count,
-                "known_count_up_to_symmetry": p.known_count_up_to_symmetry,
-                "description": p.description,
-            }
-        )
-    if as_json:
-        click.echo(json.dumps(rows, indent=2))
-        return
-    width = max(len(r["name"]) for r in rows)
-    for r in rows:
-        known = (
-            f"{r['known_count']:,} / {r['known_count_up_to_symmetry']:,}"
-            if r["known_count"] is not None
-            else "? / ?"
-        )
-        click.echo(f"{r['name']:<{width}}  {r['board']:>5}  {known:>14}  {r['description']}")
-
-
-COMMANDS = [count, solve, puzzles]
+COMMANDS = [count, solve]

@@ -27,6 +27,10 @@ the puzzle check, give --placements-only.
 
 A position or plain text board is valid once it loads (board characters and sizes).
 
+A puzzle store made by 'polytile generate' (an SQLite file) is re-verified puzzle by
+puzzle: the stored solution passes the rules check, a full search finds exactly one
+solution up to the puzzle's symmetries, and the stored key is the canonical one.
+
 \b
 Exit codes:
   0  valid
@@ -38,6 +42,7 @@ Examples:
   polytile validate examples/pentomino-6x10.json
   polytile validate my-tiling.json --puzzle pentomino-6x10 --json
   polytile validate answer.json --puzzle four-square --touch connected
+  polytile validate puzzles.db
 """,
 )
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
@@ -78,6 +83,9 @@ def validate_command(
 
     if puzzle_name is not None and placements_only:
         raise click.UsageError("--puzzle and --placements-only exclude each other")
+    if _is_sqlite(file):
+        _validate_store(ctx, file, as_json)
+        return
     obj = read_document(file)
     puzzle = None
     if isinstance(obj, Position):
@@ -109,6 +117,44 @@ def validate_command(
                 )
         reasons = puzzle.check(obj) if puzzle is not None else check_solution(obj)
     _report(ctx, file, kind, puzzle.name if puzzle is not None else None, reasons, as_json)
+
+
+def _is_sqlite(file: str) -> bool:
+    if file == "-":
+        return False
+    try:
+        with open(file, "rb") as f:
+            return f.read(16) == b"SQLite format 3\x00"
+    except OSError:
+        return False  # read_document reports it
+
+
+def _validate_store(ctx: click.Context, file: str, as_json: bool) -> None:
+    """Re-verify every puzzle of a store; exit 1 if any fails."""
+    from polytile.puzzles.puzzle_sets import verify_store
+    from polytile.puzzles.store import PuzzleStore
+
+    with PuzzleStore(file) as store:
+        results = list(verify_store(store))
+    bad = {pid: reasons for pid, reasons in results if reasons}
+    if as_json:
+        doc = {
+            "valid": not bad,
+            "file": file,
+            "kind": "puzzle store",
+            "puzzles": len(results),
+            "problems": {str(k): v for k, v in bad.items()},
+        }
+        click.echo(json.dumps(doc, indent=2))
+    elif not bad:
+        click.echo(f"{file}: all {len(results)} puzzles verified: rules, unique solution, key")
+    else:
+        for pid, reasons in bad.items():
+            for reason in reasons:
+                click.echo(f"puzzle {pid}: {reason}")
+        click.echo(f"{file}: {len(bad)} of {len(results)} puzzles have problems", err=True)
+    if bad:
+        ctx.exit(1)
 
 
 def _report(

@@ -34,6 +34,7 @@ __all__ = [
     "get_puzzle",
     "load_puzzle",
     "parse_puzzle",
+    "puzzle_doc",
     "to_solution",
 ]
 
@@ -53,11 +54,19 @@ class TilingPuzzle:
     description: str = ""
     known_count: int | None = None
     known_count_up_to_symmetry: int | None = None
+    given: tuple[PlacedPiece, ...] = ()
 
     @property
     def board(self) -> Board:
-        """The board."""
+        """The board left to fill: blocked cells and the given pieces' cells are closed."""
         return self.problem.board
+
+    @property
+    def layout(self) -> Board:
+        """The board as printed: only its blocked cells are closed (givens sit on open cells)."""
+        taken = {tuple(c) for g in self.given for c in g.cells}
+        b = self.problem.board
+        return Board(b.rows, b.cols, frozenset(b.blocked - taken))
 
     def to_solution(
         self, pl: Placements, indices: Sequence[int], status: str = "feasible", **extra: Any
@@ -70,12 +79,16 @@ class TilingPuzzle:
         return check_solution(solution, self)
 
     def piece_names(self) -> list[str]:
-        """Every piece copy's name, types in order."""
+        """Every piece copy's name still to place, types in order."""
         return [
             t.name
             for t, n in zip(self.problem.types, self.problem.counts, strict=True)
             for _ in range(n)
         ]
+
+    def all_piece_names(self) -> list[str]:
+        """Every piece copy's name, the given ones included."""
+        return self.piece_names() + [g.piece for g in self.given]
 
 
 def _catalogue() -> dict[str, TilingPuzzle]:
@@ -237,11 +250,113 @@ def parse_puzzle(doc: Any, source: str = "<string>") -> TilingPuzzle:
     name = doc.get("name", Path(source).stem)
     if not isinstance(name, str):
         raise FormatError("'name' must be a string", source, "name")
+    given = _read_given(doc.get("given", []), board, types, counts, one_sided, source)
+    taken = {c for g in given for c in g.cells}
+    left = [(t, counts[k]) for k, t in types.items() if counts[k] > 0]
     try:
-        problem = TilingProblem(board, tuple(types.values()), tuple(counts.values()), one_sided)
+        problem = TilingProblem(
+            Board(board.rows, board.cols, board.blocked | taken),
+            tuple(t for t, _ in left),
+            tuple(n for _, n in left),
+            one_sided,
+        )
     except (BoardError, ValueError) as exc:
         raise FormatError(str(exc), source, "pieces") from exc
-    return TilingPuzzle(name, problem, str(doc.get("description", "")))
+    return TilingPuzzle(name, problem, str(doc.get("description", "")), given=given)
+
+
+def _read_given(
+    entries: Any,
+    board: Board,
+    types: dict[Polyomino, Polyomino],
+    counts: dict[Polyomino, int],
+    one_sided: bool,
+    source: str,
+) -> tuple[PlacedPiece, ...]:
+    """The pre-placed pieces of a puzzle file; takes each from ``counts`` (in place)."""
+    if not isinstance(entries, list):
+        raise FormatError("'given' must be a list of placed pieces", source, "given")
+    by_name = {t.name: key for key, t in types.items()}
+    given: list[PlacedPiece] = []
+    seen: dict[tuple[int, int], int] = {}
+    for i, entry in enumerate(entries):
+        where = f"given[{i}]"
+        if not isinstance(entry, dict) or not isinstance(entry.get("piece"), str):
+            raise FormatError(
+                'a given piece is {"piece": NAME, "cells": [[r, c], ...]}', source, where
+            )
+        cells_doc = entry.get("cells")
+        if not isinstance(cells_doc, list) or not all(
+            isinstance(c, list)
+            and len(c) == 2
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in c)
+            for c in cells_doc
+        ):
+            raise FormatError("'cells' must be a list of [row, col] pairs", source, where)
+        cells = tuple((int(r), int(c)) for r, c in cells_doc)
+        key = by_name.get(entry["piece"])
+        if key is None or counts[key] == 0:
+            raise FormatError(
+                f"given piece {entry['piece']!r} is not among the puzzle's pieces (or all "
+                "its copies are given already)",
+                source,
+                where,
+            )
+        bad = [c for c in cells if c not in board or not board.is_open(*c)]
+        if bad:
+            raise FormatError(f"cells {bad} are outside the board or blocked", source, where)
+        try:
+            shape = Polyomino(tuple(set(cells)))
+        except ShapeError as exc:
+            raise FormatError(str(exc), source, where) from exc
+        if len(set(cells)) != len(cells) or shape not in types[key].orientations(one_sided):
+            raise FormatError(f"the cells do not form piece {entry['piece']}", source, where)
+        for c in cells:
+            if c in seen:
+                raise FormatError(f"cell {c} is also covered by given[{seen[c]}]", source, where)
+            seen[c] = i
+        counts[key] -= 1
+        given.append(PlacedPiece(entry["piece"], cells))
+    return tuple(given)
+
+
+def puzzle_doc(puzzle: TilingPuzzle) -> dict[str, Any]:
+    """The ``polytile/puzzle@1`` document of a puzzle (:func:`parse_puzzle` reads it back).
+
+    Pieces are written by name when they are the standard piece of that name, else with
+    their shape; the given pieces are listed among the pieces and again under ``given``.
+    """
+    names = Counter(puzzle.all_piece_names())
+    shapes = {t.name: t for t in puzzle.problem.types}
+    for g in puzzle.given:
+        shapes.setdefault(g.piece, Polyomino(tuple(g.cells), g.piece))
+    pieces: list[Any] = []
+    for name, n in names.items():
+        try:
+            standard = piece(name).canonical() == shapes[name].canonical()
+        except UnknownNameError:
+            standard = False
+        if standard and n == 1:
+            pieces.append(name)
+        elif standard:
+            pieces.append({"name": name, "count": n})
+        else:
+            pieces.append({"name": name, "shape": shapes[name].to_text().splitlines(), "count": n})
+    doc: dict[str, Any] = {
+        "format": PUZZLE_FORMAT,
+        "name": puzzle.name,
+        "board": puzzle.layout.to_text(),
+        "pieces": pieces,
+    }
+    if puzzle.problem.one_sided:
+        doc["one_sided"] = True
+    if puzzle.given:
+        doc["given"] = [
+            {"piece": g.piece, "cells": [list(c) for c in g.cells]} for g in puzzle.given
+        ]
+    if puzzle.description:
+        doc["description"] = puzzle.description
+    return doc
 
 
 def load_puzzle(path: str | Path) -> TilingPuzzle:
@@ -284,7 +399,7 @@ def to_solution(
     **extra: Any,
 ) -> Solution:
     """The solution document for placement indices of ``pl`` (placements of the puzzle)."""
-    placed = tuple(
+    placed = puzzle.given + tuple(
         PlacedPiece(pl.pieces[int(pl.piece[i])].name, tuple(pl.coords_of(i))) for i in indices
     )
     return Solution(
@@ -293,7 +408,7 @@ def to_solution(
         cols=puzzle.board.cols,
         placements=placed,
         status=status,
-        blocked=tuple(sorted(puzzle.board.blocked)),
+        blocked=tuple(sorted(puzzle.layout.blocked)),
         extra=extra,
     )
 
@@ -303,6 +418,9 @@ def _shape_for(name: str, puzzle: TilingPuzzle | None) -> Polyomino | None:
         for t in puzzle.problem.types:
             if t.name == name:
                 return t
+        for g in puzzle.given:
+            if g.piece == name:
+                return Polyomino(tuple(g.cells), name)
         return None
     try:
         return piece(name)
@@ -329,7 +447,7 @@ def check_solution(solution: Solution, puzzle: TilingPuzzle | None = None) -> li
                 f"the board is {rows}x{cols} but puzzle {puzzle.name} is "
                 f"{puzzle.board.rows}x{puzzle.board.cols}"
             )
-        blocked |= puzzle.board.blocked
+        blocked |= puzzle.layout.blocked
     owner: dict[tuple[int, int], int] = {}
     for i, pp in enumerate(solution.placements):
         label = f"placement {i} ({pp.piece})"
@@ -360,14 +478,18 @@ def check_solution(solution: Solution, puzzle: TilingPuzzle | None = None) -> li
     if puzzle is not None:
         empty = [
             (r, c)
-            for r in range(puzzle.board.rows)
-            for c in range(puzzle.board.cols)
+            for r in range(rows)
+            for c in range(cols)
             if (r, c) not in blocked and (r, c) not in owner
         ]
         if empty:
             shown = ", ".join(map(str, empty[:10])) + (" ..." if len(empty) > 10 else "")
             reasons.append(f"{len(empty)} open cells are not covered: {shown}")
-        want = Counter(puzzle.piece_names())
+        laid = {(pp.piece, frozenset(map(tuple, pp.cells))) for pp in solution.placements}
+        for g in puzzle.given:
+            if (g.piece, frozenset(map(tuple, g.cells))) not in laid:
+                reasons.append(f"given piece {g.piece} at {list(g.cells)} was moved or removed")
+        want = Counter(puzzle.all_piece_names())
         have = Counter(pp.piece for pp in solution.placements)
         if want != have:
             missing = want - have

@@ -15,6 +15,7 @@ Examples
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import os
 import signal
@@ -147,14 +148,21 @@ class DaskExecutor:
     def imap_unordered(
         self, fn: Callable[[Any], Any], items: Iterable[Any]
     ) -> Iterator[tuple[int, Any]]:
-        """Submit every item and yield results as they complete."""
+        """Submit items (at most ``4 * workers`` in flight, so endless streams work) and
+        yield results as they complete."""
         from dask.distributed import as_completed
 
-        futures = {}
-        for i, item in enumerate(items):
+        source = enumerate(items)
+        futures: dict[Any, int] = {}
+        for i, item in itertools.islice(source, 4 * self.workers):
             futures[self._client.submit(fn, item, pure=False)] = i
-        for fut in as_completed(list(futures)):
-            yield futures[fut], fut.result()
+        done = as_completed(list(futures))
+        for fut in done:
+            yield futures.pop(fut), fut.result()
+            for i, item in itertools.islice(source, 1):
+                new = self._client.submit(fn, item, pure=False)
+                futures[new] = i
+                done.add(new)
 
     def __enter__(self) -> DaskExecutor:
         return self

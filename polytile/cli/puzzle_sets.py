@@ -1,0 +1,499 @@
+"""``polytile generate`` and ``polytile puzzles``: build, browse and export puzzle sets."""
+
+from __future__ import annotations
+
+import json
+import statistics
+from pathlib import Path
+from typing import Any
+
+import click
+
+__all__ = ["COMMANDS"]
+
+_DB_HELP = "The puzzle store (an SQLite file; created by 'polytile generate')."
+
+
+def _size_range(text: str) -> tuple[int, int]:
+    """``"8-12"`` or ``"10"`` as (min, max)."""
+    lo, sep, hi = text.partition("-")
+    try:
+        a = int(lo)
+        b = int(hi) if sep else a
+    except ValueError:
+        raise click.BadParameter(f"{text!r} is not N or MIN-MAX (e.g. 8-12)") from None
+    return a, b
+
+
+def _histogram(values: list[float], width: int = 40) -> list[str]:
+    """Text histogram of difficulties in unit bins."""
+    if not values:
+        return []
+    lo, hi = int(min(values)), int(max(values))
+    counts = {b: 0 for b in range(lo, hi + 1)}
+    for v in values:
+        counts[int(v)] += 1
+    peak = max(counts.values())
+    return [
+        f"  {b:>2}-{b + 1:<2} {'#' * max(1, round(width * n / peak)) if n else '':<{width}} {n}"
+        for b, n in counts.items()
+    ]
+
+
+@click.command(
+    "generate",
+    help="""Generate a set of puzzles, each with exactly one solution, into a store.
+
+KIND is 'packing': pieces from a named set (see 'polytile pieces') that fill a region in
+exactly one way, up to the region's own symmetries. The region is a random connected
+shape (--region shape, with --holes enclosed holes) or a rectangle. When a candidate has
+several solutions, up to --max-given of its pieces are given in place to rule the others
+out; otherwise it is dropped. 'blokus-teaser' and 'blokus-endgame' are not built yet.
+
+Each puzzle is rated by its difficulty: log2 of the search-tree nodes per piece that a
+most-constrained-first search (Knuth's Algorithm X, the way people solve) needs to find
+the solution and prove there is no other. 0 means forced moves all the way; each +1 doubles
+the work.
+
+The same KIND, options and --seed always give the same puzzles, with any number of
+workers. Every puzzle is committed as soon as it is made: a run that is interrupted (even
+killed) and started again with the same command resumes where it stopped. --count is the
+number of puzzles this run's job should hold at the end.
+
+\b
+Examples:
+  polytile generate packing --count 50 --db puzzles.db
+  polytile generate packing -n 20 --db rect.db --region rectangle --size 8-10 --seed 7
+  polytile generate packing -n 10 --db hard.db --min-difficulty 5
+  polytile puzzles list --db puzzles.db
+""",
+)
+@click.argument("kind")
+@click.option(
+    "-n",
+    "--count",
+    type=click.IntRange(1, 1_000_000),
+    required=True,
+    help="Puzzles the set should hold.",
+)
+@click.option(
+    "--db",
+    type=click.Path(dir_okay=False, path_type=Path),
+    required=True,
+    help="The SQLite store to fill (created if missing).",
+)
+@click.option(
+    "--seed",
+    type=click.IntRange(0, 2**63 - 1),
+    default=0,
+    show_default=True,
+    help="Seed of the run.",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 256),
+    default=None,
+    help="Local worker processes [default: all cores].",
+)
+@click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    help="Run candidates on this Dask scheduler (tcp://host:8786) instead.",
+)
+@click.option("--min-difficulty", type=float, default=None, help="Keep puzzles at least this hard.")
+@click.option("--max-difficulty", type=float, default=None, help="Keep puzzles at most this hard.")
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(0, min_open=True),
+    default=None,
+    help="Stop after this many seconds (what is stored stays).",
+)
+@click.option(
+    "--pieces",
+    "piece_set",
+    default="pentominoes",
+    show_default=True,
+    help="packing: the named piece set to draw from.",
+)
+@click.option(
+    "--size",
+    default="8-12",
+    show_default=True,
+    metavar="MIN-MAX",
+    help="packing: pieces per puzzle, given ones included.",
+)
+@click.option(
+    "--region",
+    type=click.Choice(["shape", "rectangle"]),
+    default="shape",
+    show_default=True,
+    help="packing: a random connected shape or a rectangle.",
+)
+@click.option(
+    "--holes",
+    type=click.IntRange(0, 4),
+    default=0,
+    show_default=True,
+    help="packing: enclosed holes in a shape region.",
+)
+@click.option(
+    "--max-given",
+    type=click.IntRange(0, 20),
+    default=2,
+    show_default=True,
+    help="packing: most pieces given in place to make the solution unique.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON report instead of text.")
+def generate(
+    kind: str,
+    count: int,
+    db: Path,
+    seed: int,
+    workers: int | None,
+    scheduler: str | None,
+    min_difficulty: float | None,
+    max_difficulty: float | None,
+    time_limit: float | None,
+    piece_set: str,
+    size: str,
+    region: str,
+    holes: int,
+    max_given: int,
+    as_json: bool,
+) -> None:
+    """Fill ``db`` with ``count`` puzzles of ``kind``."""
+    from polytile.cli.solve import _executor, progress_bar
+    from polytile.puzzles.generate import parse_params
+    from polytile.puzzles.puzzle_sets import build_set
+    from polytile.puzzles.store import PuzzleStore
+
+    if (
+        min_difficulty is not None
+        and max_difficulty is not None
+        and min_difficulty > max_difficulty
+    ):
+        raise click.BadParameter("--min-difficulty is above --max-difficulty")
+    lo, hi = _size_range(size)
+    params = parse_params(
+        kind,
+        {
+            "pieces": piece_set,
+            "min_pieces": lo,
+            "max_pieces": hi,
+            "region": region,
+            "holes": holes,
+            "max_given": max_given,
+        },
+    )
+    with PuzzleStore(db) as store, _executor(workers, scheduler) as ex:
+        with progress_bar("generating", not as_json, _note) as update:
+            report = build_set(
+                store,
+                kind,
+                params,
+                seed,
+                count,
+                ex,
+                min_difficulty=min_difficulty,
+                max_difficulty=max_difficulty,
+                time_limit=time_limit,
+                progress=update,
+            )
+        difficulties = store.difficulties(report.job.id)
+    rate = report.stored / report.seconds * 60 if report.seconds > 0 else 0.0
+    doc: dict[str, Any] = {
+        "db": str(db),
+        "kind": kind,
+        "job": report.job.id,
+        "stored": report.stored,
+        "total": report.job.done,
+        "target": report.job.target,
+        "tried": report.tried,
+        "duplicates": report.duplicates,
+        "dropped": report.dropped,
+        "seconds": round(report.seconds, 3),
+        "per_minute": round(rate, 1),
+        "workers": ex.workers,
+        "stopped_by": report.stopped_by,
+        "difficulty": _summary(difficulties),
+    }
+    if as_json:
+        click.echo(json.dumps(doc, indent=2))
+    else:
+        click.echo(
+            f"{db}: {report.stored} new puzzle(s); the set holds {report.job.done} of "
+            f"{report.job.target} (job {report.job.id})"
+        )
+        click.echo(
+            f"tried {report.tried} candidate(s) in {report.seconds:.1f} s on "
+            f"{ex.workers} worker(s): {rate:.0f} puzzles per minute"
+        )
+        if report.duplicates:
+            click.echo(f"skipped {report.duplicates} duplicate(s) already in the store")
+        for why, n in sorted((report.dropped or {}).items(), key=lambda kv: -kv[1]):
+            click.echo(f"dropped {n}: {why}")
+        if difficulties:
+            s = doc["difficulty"]
+            click.echo(f"difficulty: min {s['min']}, median {s['median']}, max {s['max']}")
+            for line in _histogram(difficulties):
+                click.echo(line)
+    if report.stopped_by is not None:
+        click.echo(
+            f"stopped by {report.stopped_by} before the target; run the same command again "
+            "to carry on",
+            err=True,
+        )
+        raise SystemExit(1)
+
+
+def _summary(values: list[float]) -> dict[str, Any]:
+    if not values:
+        return {"count": 0}
+    return {
+        "count": len(values),
+        "min": min(values),
+        "median": round(statistics.median(values), 2),
+        "max": max(values),
+    }
+
+
+def _note(p: Any) -> str:
+    return f"{p.tried} tried, {p.done / max(p.seconds, 1e-9) * 60:.0f} per minute"
+
+
+# -- polytile puzzles ---------------------------------------------------------------------
+@click.group(
+    "puzzles",
+    invoke_without_command=True,
+    help="""The catalogue of named puzzles, or a generated puzzle set.
+
+Without a subcommand: the catalogue of named tiling puzzles with their known solution
+counts (raw / up to the board's symmetries; '?' where not published). Run
+'polytile count NAME' to count one, 'polytile solve NAME' to see a solution.
+
+\b
+With a store made by 'polytile generate':
+  polytile puzzles list --db puzzles.db            one line per puzzle
+  polytile puzzles show 3 --db puzzles.db          puzzle 3 as a picture
+  polytile puzzles show 3 --db puzzles.db --solution
+  polytile puzzles export --db puzzles.db -o set.jsonl
+  polytile puzzles export --db puzzles.db -o sheet.svg   (and sheet-solutions.svg)
+""",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the catalogue as a JSON list.")
+@click.pass_context
+def puzzles(ctx: click.Context, as_json: bool) -> None:
+    """List the catalogue when no subcommand is given."""
+    if ctx.invoked_subcommand is None:
+        _catalogue(as_json)
+
+
+def _catalogue(as_json: bool) -> None:
+    from polytile.puzzles.tiling import CATALOGUE
+
+    rows: list[dict[str, Any]] = []
+    for p in CATALOGUE.values():
+        rows.append(
+            {
+                "name": p.name,
+                "board": f"{p.board.rows}x{p.board.cols}",
+                "pieces": p.problem.n_pieces,
+                "known_count": p.known_count,
+                "known_count_up_to_symmetry": p.known_count_up_to_symmetry,
+                "description": p.description,
+            }
+        )
+    if as_json:
+        click.echo(json.dumps(rows, indent=2))
+        return
+    width = max(len(r["name"]) for r in rows)
+    for r in rows:
+        known = (
+            f"{r['known_count']:,} / {r['known_count_up_to_symmetry']:,}"
+            if r["known_count"] is not None
+            else "? / ?"
+        )
+        click.echo(f"{r['name']:<{width}}  {r['board']:>5}  {known:>14}  {r['description']}")
+
+
+def _open(db: Path) -> Any:
+    from polytile.puzzles.store import PuzzleStore
+
+    if not db.exists():
+        raise click.BadParameter(f"{db} does not exist (make one with 'polytile generate')")
+    return PuzzleStore(db)
+
+
+def _filters(f: Any) -> Any:
+    f = click.option(
+        "--max-difficulty", type=float, default=None, help="Only puzzles at most this hard."
+    )(f)
+    f = click.option(
+        "--min-difficulty", type=float, default=None, help="Only puzzles at least this hard."
+    )(f)
+    f = click.option("--kind", default=None, help="Only puzzles of this kind.")(f)
+    f = click.option(
+        "--db", type=click.Path(dir_okay=False, path_type=Path), required=True, help=_DB_HELP
+    )(f)
+    return f
+
+
+def _row(sp: Any) -> dict[str, Any]:
+    p = sp.puzzle
+    return {
+        "id": sp.id,
+        "kind": sp.kind,
+        "board": f"{p.layout.rows}x{p.layout.cols}",
+        "cells": p.layout.n_open,
+        "pieces": len(p.all_piece_names()),
+        "given": len(p.given),
+        "difficulty": sp.difficulty,
+        "nodes": sp.stats.get("nodes"),
+        "seed": sp.seed,
+        "candidate": sp.candidate,
+        "key": sp.key,
+    }
+
+
+@puzzles.command("list")
+@_filters
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list instead of a table.")
+def list_command(
+    db: Path,
+    kind: str | None,
+    min_difficulty: float | None,
+    max_difficulty: float | None,
+    as_json: bool,
+) -> None:
+    """One line per stored puzzle: id, kind, board, pieces, given pieces, difficulty."""
+    with _open(db) as store:
+        rows = [_row(sp) for sp in store.puzzles(kind, min_difficulty, max_difficulty)]
+    if as_json:
+        click.echo(json.dumps(rows, indent=2))
+        return
+    click.echo(
+        f"{'id':>5}  {'kind':<8} {'board':>6} {'cells':>5} {'pieces':>6} {'given':>5} "
+        f"{'difficulty':>10}"
+    )
+    for r in rows:
+        click.echo(
+            f"{r['id']:>5}  {r['kind']:<8} {r['board']:>6} {r['cells']:>5} {r['pieces']:>6} "
+            f"{r['given']:>5} {r['difficulty']:>10.2f}"
+        )
+    click.echo(f"{len(rows)} puzzle(s)", err=True)
+
+
+def _puzzle_picture(sp: Any) -> Any:
+    """The puzzle as a drawable solution: the given pieces on the board, the rest empty."""
+    from polytile.formats import Solution
+
+    p = sp.puzzle
+    return Solution(
+        puzzle=p.name,
+        rows=p.layout.rows,
+        cols=p.layout.cols,
+        placements=p.given,
+        blocked=tuple(sorted(p.layout.blocked)),
+        status="unknown",
+    )
+
+
+def _caption(sp: Any) -> str:
+    return f"#{sp.id}  difficulty {sp.difficulty:.1f}  place: {' '.join(sp.puzzle.piece_names())}"
+
+
+@puzzles.command("show")
+@click.argument("puzzle_id", type=int, metavar="ID")
+@click.option("--db", type=click.Path(dir_okay=False, path_type=Path), required=True, help=_DB_HELP)
+@click.option("--solution", "with_solution", is_flag=True, help="Show the solution too.")
+@click.option("--json", "as_json", is_flag=True, help="Print the puzzle (and solution) documents.")
+@click.option("--color/--no-color", default=None, help="Force colour on or off [default: auto].")
+def show_command(
+    puzzle_id: int, db: Path, with_solution: bool, as_json: bool, color: bool | None
+) -> None:
+    """Show one stored puzzle: its board with the given pieces, and the pieces to place."""
+    from polytile.render import to_text
+
+    with _open(db) as store:
+        sp = store.get(puzzle_id)
+    if as_json:
+        doc: dict[str, Any] = {**_row(sp), "stats": sp.stats, "puzzle": sp.puzzle_json}
+        if with_solution:
+            doc["solution"] = json.loads(sp.solution_json)
+        click.echo(json.dumps(doc, indent=2))
+        return
+    click.echo(_caption(sp))
+    click.echo(to_text(_puzzle_picture(sp), color=color), nl=False)
+    if with_solution:
+        click.echo("solution:")
+        click.echo(to_text(sp.solution(), color=color), nl=False)
+
+
+@puzzles.command("export")
+@_filters
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    required=True,
+    help="FILE.jsonl (one JSON object per puzzle) or FILE.svg (a printable sheet; "
+    "the solutions go to FILE-solutions.svg).",
+)
+@click.option(
+    "--columns",
+    type=click.IntRange(1, 20),
+    default=3,
+    show_default=True,
+    help="SVG: pictures per row.",
+)
+def export_command(
+    db: Path,
+    kind: str | None,
+    min_difficulty: float | None,
+    max_difficulty: float | None,
+    output: Path,
+    columns: int,
+) -> None:
+    """Export stored puzzles as JSON lines or as printable SVG sheets."""
+    from polytile.formats import write_atomic
+    from polytile.sheet import contact_sheet
+
+    suffix = output.suffix.lower()
+    if suffix not in (".jsonl", ".svg"):
+        raise click.BadParameter(f"{output}: the suffix must be .jsonl or .svg")
+    with _open(db) as store:
+        chosen = list(store.puzzles(kind, min_difficulty, max_difficulty))
+    if suffix == ".jsonl":
+        lines = [
+            json.dumps(
+                {
+                    **_row(sp),
+                    "params": sp.params,
+                    "stats": sp.stats,
+                    "puzzle": sp.puzzle_json,
+                    "solution": json.loads(sp.solution_json),
+                }
+            )
+            for sp in chosen
+        ]
+        write_atomic(output, ("\n".join(lines) + "\n" if lines else "").encode())
+        click.echo(f"wrote {len(chosen)} puzzle(s) to {output}", err=True)
+        return
+    heading = f"{len(chosen)} puzzles from {db.name}"
+    page = contact_sheet(
+        [(_puzzle_picture(sp), _caption(sp)) for sp in chosen], columns, heading=heading
+    )
+    answers = contact_sheet(
+        [(sp.solution(), f"#{sp.id} solution") for sp in chosen],
+        columns,
+        heading=f"Solutions: {heading}",
+    )
+    other = output.with_name(output.stem + "-solutions.svg")
+    write_atomic(output, page.encode())
+    write_atomic(other, answers.encode())
+    click.echo(
+        f"wrote {len(chosen)} puzzle(s) to {output} and their solutions to {other}", err=True
+    )
+
+
+COMMANDS = [generate, puzzles]

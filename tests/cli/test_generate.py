@@ -1,0 +1,144 @@
+"""``polytile generate``, ``polytile puzzles`` and ``polytile validate STORE``."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from .helpers import Invoke, assert_clean_failure
+
+SMALL = ("--size", "6-8")
+
+
+def test_generate_then_list_show_export_validate(invoke: Invoke, tmp_path: Path) -> None:
+    db = str(tmp_path / "p.db")
+    result = invoke("generate", "packing", "-n", "6", "--db", db, "--workers", "1", *SMALL)
+    assert result.exit_code == 0, result.stderr
+    assert "6 new puzzle(s)" in result.stdout and "difficulty" in result.stdout
+    again = invoke("generate", "packing", "-n", "6", "--db", db, *SMALL, "--json")
+    doc = json.loads(again.stdout)
+    assert doc["stored"] == 0 and doc["total"] == 6 and doc["target"] == 6
+
+    rows = json.loads(invoke("puzzles", "list", "--db", db, "--json").stdout)
+    assert [r["id"] for r in rows] == [1, 2, 3, 4, 5, 6]
+    assert all(6 <= r["pieces"] <= 8 for r in rows)
+    table = invoke("puzzles", "list", "--db", db)
+    assert "difficulty" in table.stdout and len(table.stdout.splitlines()) == 7
+
+    shown = invoke("puzzles", "show", "2", "--db", db, "--solution", "--no-color")
+    assert shown.exit_code == 0 and "place:" in shown.stdout and "solution:" in shown.stdout
+    as_doc = json.loads(invoke("puzzles", "show", "2", "--db", db, "--json").stdout)
+    assert as_doc["puzzle"]["format"] == "polytile/puzzle@1"
+
+    out = tmp_path / "set.jsonl"
+    assert invoke("puzzles", "export", "--db", db, "-o", str(out)).exit_code == 0
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(lines) == 6 and all("solution" in x and "puzzle" in x for x in lines)
+    sheet = tmp_path / "sheet.svg"
+    assert invoke("puzzles", "export", "--db", db, "-o", str(sheet)).exit_code == 0
+    assert sheet.read_text().count("<svg") == 7
+    assert (tmp_path / "sheet-solutions.svg").read_text().count("<svg") == 7
+
+    checked = invoke("validate", db, "--json")
+    assert checked.exit_code == 0 and json.loads(checked.stdout)["puzzles"] == 6
+
+
+def test_validate_store_reports_a_broken_puzzle(invoke: Invoke, tmp_path: Path) -> None:
+    db = tmp_path / "p.db"
+    invoke("generate", "packing", "-n", "2", "--db", str(db), "--workers", "1", *SMALL)
+    con = sqlite3.connect(db)
+    con.execute("UPDATE puzzles SET key='x' WHERE id=2")
+    con.commit()
+    con.close()
+    result = invoke("validate", str(db))
+    assert result.exit_code == 1 and "puzzle 2" in result.stdout
+
+
+def test_bad_input_exits_2(invoke: Invoke, tmp_path: Path) -> None:
+    db = str(tmp_path / "p.db")
+    assert_clean_failure(invoke("generate", "sudoku", "-n", "1", "--db", db))
+    ended = invoke("generate", "blokus-endgame", "-n", "1", "--db", db)
+    assert_clean_failure(ended)
+    assert "not built" in ended.stderr
+    assert_clean_failure(invoke("generate", "packing", "-n", "1", "--db", db, "--size", "x"))
+    assert_clean_failure(invoke("generate", "packing", "-n", "1", "--db", db, "--size", "9-3"))
+    assert_clean_failure(invoke("generate", "packing", "-n", "1", "--db", str(tmp_path)))
+    not_db = tmp_path / "notes.txt"
+    not_db.write_text("not a database, just words " * 20)
+    assert_clean_failure(invoke("generate", "packing", "-n", "1", "--db", str(not_db)))
+    assert not_db.read_text().startswith("not a database")  # nothing overwritten
+    assert_clean_failure(invoke("puzzles", "list", "--db", str(tmp_path / "none.db")))
+    invoke("generate", "packing", "-n", "1", "--db", db, *SMALL, "--workers", "1")
+    assert_clean_failure(invoke("puzzles", "show", "5", "--db", db))
+    assert_clean_failure(invoke("puzzles", "export", "--db", db, "-o", str(tmp_path / "x.pdf")))
+
+
+def test_catalogue_is_still_the_bare_command(invoke: Invoke) -> None:
+    result = invoke("puzzles")
+    assert result.exit_code == 0 and "pentomino-6x10" in result.stdout
+    assert json.loads(invoke("puzzles", "--json").stdout)[0]["name"] == "pentomino-6x10"
+
+
+def _polytile(*args: str) -> list[str]:
+    return [sys.executable, "-m", "polytile", *args]
+
+
+def test_kill_9_then_restart_gives_exactly_the_set(tmp_path: Path) -> None:
+    """A run killed mid-way and started again ends with exactly N distinct verified puzzles,
+    the same N an uninterrupted run makes."""
+    n = "40"
+    args = ("generate", "packing", "-n", n, "--workers", "1", "--seed", "5", *SMALL)
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    killed = tmp_path / "killed.db"
+    proc = subprocess.Popen(
+        _polytile(*args, "--db", str(killed)),
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.time() + 60
+    stored = 0
+    while time.time() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+        try:
+            con = sqlite3.connect(killed, timeout=1)
+            stored = con.execute("SELECT COUNT(*) FROM puzzles").fetchone()[0]
+            con.close()
+        except sqlite3.Error:
+            continue
+        if stored >= 3:
+            break
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert 0 < stored < int(n), "the run should be killed part-way"
+    done = subprocess.run(
+        _polytile(*args, "--db", str(killed), "--json"),
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    whole = tmp_path / "whole.db"
+    subprocess.run(
+        _polytile(*args, "--db", str(whole)), env=env, capture_output=True, timeout=300, check=True
+    )
+
+    def keys(path: Path) -> list[str]:
+        con = sqlite3.connect(path)
+        rows = [r[0] for r in con.execute("SELECT key FROM puzzles ORDER BY candidate")]
+        con.close()
+        return rows
+
+    assert len(keys(killed)) == int(n) == len(set(keys(killed)))
+    assert keys(killed) == keys(whole)
+    check = subprocess.run(
+        _polytile("validate", str(killed)), env=env, capture_output=True, text=True, timeout=300
+    )
+    assert check.returncode == 0, check.stdout
