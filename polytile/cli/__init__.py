@@ -90,9 +90,9 @@ def cli(ctx: click.Context, debug: bool) -> None:
 
 def _register() -> None:
     # One module per command family; each exposes COMMANDS.
-    from polytile.cli import pieces, puzzle_sets, render, solve, validate
+    from polytile.cli import pieces, puzzle_sets, render, score, solve, validate
 
-    for module in (solve, puzzle_sets, pieces, render, validate):
+    for module in (solve, puzzle_sets, pieces, render, validate, score):
         for command in module.COMMANDS:
             cli.add_command(command)
 

@@ -1,0 +1,131 @@
+"""``polytile score``: score a City Blocks (Ritchie) position: area plus free edges."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from polytile.errors import FormatError
+from polytile.formats import MAX_FILE_BYTES, Position, loads
+
+__all__ = ["COMMANDS", "score"]
+
+
+def _read_board(file: str) -> tuple[Position, bool, str]:
+    """The position, whether it came from JSON (rather than a plain text board), the source."""
+    if file == "-":
+        source, data = "<stdin>", sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+    else:
+        with open(file, "rb") as f:
+            source, data = file, f.read(MAX_FILE_BYTES + 1)  # loads refuses more
+    obj = loads(data, source)
+    if not isinstance(obj, Position):
+        raise FormatError(
+            "expected a City Blocks position or a plain text board, found a solution", source
+        )
+    # A plain text board has no game of its own (it loads as "tiling"): score it as it is.
+    is_json = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"[")
+    if is_json and obj.game != "cityblocks":
+        raise FormatError(
+            f'the position is of game {obj.game!r}; polytile score reads "cityblocks" positions',
+            source,
+            "game",
+        )
+    return obj, is_json, source
+
+
+@click.command(
+    "score",
+    help="""Score a City Blocks (Jeremy Ritchie) position.
+
+POSITION is a polytile/position@1 file of game "cityblocks", or a plain text board of 20
+rows of 20 cells ('. B Y R G'; the four centre squares in place); '-' reads standard input.
+
+Each colour scores its area (the size of its largest edge-connected group of cells, the
+centre square included; 0 if that group is a single cell) plus its free edges (edges
+between one of its cells and an empty cell; edges on the border or against any occupied
+cell score nothing). With 2 players blue+red play yellow+green; with 3, green is shared and
+its score ignored.
+
+The picture marks each colour's counted area with dots (capital letters in plain text);
+with -o, SVG and PNG pictures also mark every free edge with a stripe of the colour.
+
+\b
+Exit codes:
+  0  scored
+  2  unreadable file, not a City Blocks board, or bad usage
+
+\b
+Examples:
+  polytile score game.json
+  polytile score game.json --players 2 --json
+  polytile score board.txt -o scores.svg
+""",
+)
+@click.argument("position", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help='Print {"game", "colors": {name: {area, free, total}}, "players": {...}}.',
+)
+@click.option(
+    "--players",
+    type=click.Choice(["2", "3", "4"]),
+    help='How colours make up players [default: the file\'s "players", else 4].',
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    help="Write the picture here (.svg, .png or .txt) instead of printing it.",
+)
+@click.option(
+    "--color/--no-color",
+    default=None,
+    help="Force colours on or off in the terminal picture [default: on for a terminal, "
+    "unless NO_COLOR is set].",
+)
+@click.option(
+    "--cell",
+    type=click.IntRange(4, 200),
+    default=24,
+    show_default=True,
+    help="Cell size in pixels for .svg and .png.",
+)
+def score(
+    position: str,
+    as_json: bool,
+    players: str | None,
+    output: Path | None,
+    color: bool | None,
+    cell: int,
+) -> None:
+    """Print the scores of ``position``, with a picture."""
+    from polytile.puzzles.cityblocks import players_of
+    from polytile.puzzles.cityblocks import score as score_board
+    from polytile.puzzles.cityblocks_picture import save_score_picture, score_table, score_text
+
+    obj, is_json, source = _read_board(position)
+    recorded = players_of(obj, source) if is_json else 4  # checked even under --players
+    count = int(players) if players is not None else recorded
+    # A position names rows by field (board[3]), a plain text board by row number.
+    sheet = score_board(obj if is_json else obj.board, count, source)
+    rows = obj.board
+    if output is not None:
+        save_score_picture(rows, sheet, output, cell=cell)
+        click.echo(f"wrote {output}", err=True)
+    if as_json:
+        click.echo(json.dumps(sheet.as_dict()))
+        return
+    if output is None:
+        picture = score_text(rows, sheet, color=color)
+        click.echo(picture, nl=False, color="\x1b[" in picture)
+        click.echo()
+    click.echo(score_table(sheet))
+
+
+COMMANDS = [score]

@@ -1,0 +1,195 @@
+"""City Blocks (Jeremy Ritchie): moves, and the table of every placement on the board.
+
+A :class:`Move` is a small immutable value: a colour placing a named piece on some cells, or
+passing. The placement table lists every placement of the 20 pieces on the empty 20x20 board
+(:func:`polytile.board.placements`, 30033 of them) with its bitmask, so that the game in
+:mod:`polytile.puzzles.cityblocks` tests legality by masking; it is built once, on first use.
+:mod:`polytile.puzzles.cityblocks` re-exports :class:`Move` and :data:`PIECE_NAMES`.
+
+Examples
+--------
+>>> from polytile.puzzles.cityblocks_moves import Move, placement_table
+>>> str(Move("blue", "V3", [(1, 1), (0, 0), (1, 0)]))
+'B V3 0,0 1,0 1,1'
+>>> len(placement_table().cells)
+30033
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+import numpy.typing as npt
+
+from polytile.board import Board, placements
+from polytile.errors import ShapeError, UnknownNameError
+from polytile.formats import COLORS
+from polytile.geometry import Cell, piece_set
+from polytile.puzzles.cityblocks_scoring import BOARD_SIZE, START_CELLS
+
+__all__ = ["COLOR_NAMES", "PIECE_NAMES", "Move", "PlacementTable", "moves_of", "placement_table"]
+
+#: Colour names in turn order.
+COLOR_NAMES: tuple[str, ...] = tuple(COLORS)
+_COLOR_INDEX = {name: i for i, name in enumerate(COLOR_NAMES)}
+#: The 20 pieces of each colour, in the order of ``seeds/pieces.txt``.
+PIECE_NAMES: tuple[str, ...] = tuple(p.name for p in piece_set("cityblocks"))
+_PIECE_INDEX = {name: i for i, name in enumerate(PIECE_NAMES)}
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class Move:
+    """One turn: ``color`` places ``piece`` on ``cells``, or passes (``piece`` None).
+
+    Parameters
+    ----------
+    color
+        The colour of the piece placed. For a pass, the colour (seat) to move.
+    piece
+        A piece name from :data:`PIECE_NAMES`, or None for a pass.
+    cells
+        The covered cells ``(row, col)``, in any order; stored sorted. Empty for a pass.
+
+    Raises
+    ------
+    UnknownNameError
+        If the colour or piece name is not known.
+    ShapeError
+        If a placement has no cells or repeats one, or a pass has cells.
+
+    Examples
+    --------
+    >>> Move("red", "I2", [(19, 19), (18, 19)])
+    Move(color='red', piece='I2', cells=((18, 19), (19, 19)))
+    >>> str(Move.pass_turn("green")), Move.parse("B V3 0,0 1,0 1,1").piece
+    ('G pass', 'V3')
+    """
+
+    color: str
+    piece: str | None
+    cells: tuple[Cell, ...]
+
+    def __init__(self, color: str, piece: str | None = None, cells: Iterable[Cell] = ()) -> None:
+        if color not in _COLOR_INDEX:
+            raise UnknownNameError("colour", str(color), COLOR_NAMES)
+        cells = tuple(sorted((int(r), int(c)) for r, c in cells))
+        if piece is None:
+            if cells:
+                raise ShapeError(f"a pass covers no cells, got {list(cells)}")
+        else:
+            if piece not in _PIECE_INDEX:
+                raise UnknownNameError("City Blocks piece", str(piece), PIECE_NAMES)
+            if not cells:
+                raise ShapeError(f"a placement of {piece} needs its cells")
+            if len(set(cells)) != len(cells):
+                raise ShapeError(f"cells {list(cells)} repeat a cell")
+        object.__setattr__(self, "color", color)
+        object.__setattr__(self, "piece", piece)
+        object.__setattr__(self, "cells", cells)
+
+    @classmethod
+    def pass_turn(cls, color: str) -> Move:
+        """The pass of ``color`` (the seat to move)."""
+        return cls(color)
+
+    @property
+    def is_pass(self) -> bool:
+        """True for a pass."""
+        return self.piece is None
+
+    def __str__(self) -> str:
+        letter = COLORS[self.color]
+        if self.piece is None:
+            return f"{letter} pass"
+        return f"{letter} {self.piece} " + " ".join(f"{r},{c}" for r, c in self.cells)
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """Read the form ``str`` writes: ``"B I3 0,0 0,1 0,2"`` or ``"G pass"``.
+
+        Raises
+        ------
+        ValueError
+            If the text is not of that form (or names an unknown colour or piece).
+        """
+        parts = text.split()
+        names = {letter: name for name, letter in COLORS.items()}
+        if len(parts) < 2 or parts[0] not in names:
+            raise ValueError(f"a move looks like 'B I3 0,0 0,1 0,2' or 'B pass', got {text!r}")
+        if parts[1] == "pass" and len(parts) == 2:
+            return cls(names[parts[0]])
+        try:
+            cells = [tuple(int(v) for v in p.split(",")) for p in parts[2:]]
+        except ValueError:
+            cells = []
+        if not cells or any(len(cell) != 2 for cell in cells):
+            raise ValueError(f"cells must be written row,col separated by spaces, got {text!r}")
+        return cls(names[parts[0]], parts[1], [(r, c) for r, c in cells])
+
+
+def _trusted_move(color: str, piece: str, cells: tuple[Cell, ...]) -> Move:
+    """A move from the placement table, whose fields are already valid and sorted."""
+    move = object.__new__(Move)
+    object.__setattr__(move, "color", color)
+    object.__setattr__(move, "piece", piece)
+    object.__setattr__(move, "cells", cells)
+    return move
+
+
+@dataclass(frozen=True, eq=False)
+class PlacementTable:
+    """Every placement of the 20 pieces on the empty 20x20 board.
+
+    Attributes
+    ----------
+    piece
+        Piece index (into :data:`PIECE_NAMES`) of each placement.
+    masks
+        Bitmask of each placement's cells, as in :class:`polytile.board.Placements`.
+    word_masks
+        ``masks`` transposed (word by placement), contiguous, so one word is tested over
+        every placement in a single pass.
+    flat
+        Flat cell indices ``r * 20 + c`` of each placement, padded with -1 to 5 columns.
+    cells
+        Cells of each placement, sorted.
+    index
+        Placement index by its sorted cells.
+    covers_start
+        Per colour (turn order), the indices of the placements covering its start cell.
+    """
+
+    piece: npt.NDArray[np.int32]
+    masks: npt.NDArray[np.uint64]
+    word_masks: npt.NDArray[np.uint64]
+    flat: npt.NDArray[np.int32]
+    cells: tuple[tuple[Cell, ...], ...]
+    index: Mapping[tuple[Cell, ...], int]
+    covers_start: tuple[npt.NDArray[np.int64], ...]
+
+
+@cache
+def placement_table() -> PlacementTable:
+    """The placement table, built on first call (some 50 ms) and kept."""
+    pl = placements(Board(BOARD_SIZE, BOARD_SIZE), piece_set("cityblocks"))
+    cells = tuple(tuple(sorted(pl.coords_of(i))) for i in range(len(pl)))
+    starts = tuple(
+        np.flatnonzero((pl.cells == r * BOARD_SIZE + c).any(axis=1))
+        for r, c in START_CELLS.values()
+    )
+    index = {c: i for i, c in enumerate(cells)}
+    word_masks = np.ascontiguousarray(pl.masks.T)
+    return PlacementTable(pl.piece, pl.masks, word_masks, pl.cells, cells, index, starts)
+
+
+@cache
+def moves_of(color: str) -> tuple[Move, ...]:
+    """Move ``i`` places placement ``i`` of the table in ``color``; built once per colour."""
+    t = placement_table()
+    return tuple(
+        _trusted_move(color, PIECE_NAMES[p], cs)
+        for p, cs in zip(t.piece.tolist(), t.cells, strict=True)
+    )
