@@ -44,11 +44,20 @@ def _histogram(values: list[float], width: int = 40) -> list[str]:
     "generate",
     help="""Generate a set of puzzles, each with exactly one solution, into a store.
 
-KIND is 'packing': pieces from a named set (see 'polytile pieces') that fill a region in
-exactly one way, up to the region's own symmetries. The region is a random connected
-shape (--region shape, with --holes enclosed holes) or a rectangle. When a candidate has
-several solutions, up to --max-given of its pieces are given in place to rule the others
-out; otherwise it is dropped. 'blokus-teaser' and 'blokus-endgame' are not built yet.
+KIND is one of:
+
+\b
+  packing        pieces from a named set (see 'polytile pieces') that fill a region in
+                 exactly one way, up to the region's own symmetries. The region is a
+                 random connected shape (--region shape, --holes enclosed holes) or a
+                 rectangle. A candidate with several solutions gets up to --max-given of
+                 its pieces given in place to rule the others out, or is dropped.
+  blokus-teaser  four-square style: --colors colours with the same hand of pieces tile a
+                 rectangle with up to --max-blocked blocked cells; same-colour pieces never
+                 share an edge and follow --touch. Exactly one solution up to the board's
+                 symmetries and colour renaming (counted exactly); others are dropped.
+
+'blokus-endgame' is not built: it needs Blokus endgame bounds, which have not landed.
 
 Each puzzle is rated by its difficulty: log2 of the search-tree nodes per piece that a
 most-constrained-first search (Knuth's Algorithm X, the way people solve) needs to find
@@ -65,6 +74,7 @@ Examples:
   polytile generate packing --count 50 --db puzzles.db
   polytile generate packing -n 20 --db rect.db --region rectangle --size 8-10 --seed 7
   polytile generate packing -n 10 --db hard.db --min-difficulty 5
+  polytile generate blokus-teaser -n 5 --db teasers.db --touch connected
   polytile puzzles list --db puzzles.db
 """,
 )
@@ -111,16 +121,37 @@ Examples:
 @click.option(
     "--pieces",
     "piece_set",
-    default="pentominoes",
-    show_default=True,
-    help="packing: the named piece set to draw from.",
+    default=None,
+    help="The named piece set to draw from [default: pentominoes for packing, tetrominoes "
+    "for blokus-teaser].",
 )
 @click.option(
     "--size",
-    default="8-12",
-    show_default=True,
+    default=None,
     metavar="MIN-MAX",
-    help="packing: pieces per puzzle, given ones included.",
+    help="Pieces per puzzle, given ones included (packing) [default: 8-12], or per colour "
+    "(blokus-teaser) [default: 2-3].",
+)
+@click.option(
+    "--colors",
+    type=click.IntRange(2, 4),
+    default=4,
+    show_default=True,
+    help="blokus-teaser: colours, each with the same hand.",
+)
+@click.option(
+    "--touch",
+    type=click.Choice(["local", "connected", "none"]),
+    default="local",
+    show_default=True,
+    help="blokus-teaser: corner rule (see 'polytile solve --help').",
+)
+@click.option(
+    "--max-blocked",
+    type=click.IntRange(0, 10),
+    default=3,
+    show_default=True,
+    help="blokus-teaser: most blocked cells on the board.",
 )
 @click.option(
     "--region",
@@ -154,8 +185,11 @@ def generate(
     min_difficulty: float | None,
     max_difficulty: float | None,
     time_limit: float | None,
-    piece_set: str,
-    size: str,
+    piece_set: str | None,
+    size: str | None,
+    colors: int,
+    touch: str,
+    max_blocked: int,
     region: str,
     holes: int,
     max_given: int,
@@ -173,18 +207,18 @@ def generate(
         and min_difficulty > max_difficulty
     ):
         raise click.BadParameter("--min-difficulty is above --max-difficulty")
-    lo, hi = _size_range(size)
-    params = parse_params(
-        kind,
-        {
-            "pieces": piece_set,
-            "min_pieces": lo,
-            "max_pieces": hi,
-            "region": region,
-            "holes": holes,
-            "max_given": max_given,
-        },
-    )
+    teaser = kind == "blokus-teaser"
+    lo, hi = _size_range(size or ("2-3" if teaser else "8-12"))
+    values: dict[str, Any] = {
+        "pieces": piece_set or ("tetrominoes" if teaser else "pentominoes"),
+        "min_pieces": lo,
+        "max_pieces": hi,
+    }
+    if teaser:
+        values |= {"colors": colors, "touch": touch, "max_blocked": max_blocked}
+    else:
+        values |= {"region": region, "holes": holes, "max_given": max_given}
+    params = parse_params(kind, values)
     with PuzzleStore(db) as store, _executor(workers, scheduler) as ex:
         with progress_bar("generating", not as_json, _note) as update:
             report = build_set(
@@ -372,12 +406,12 @@ def list_command(
         click.echo(json.dumps(rows, indent=2))
         return
     click.echo(
-        f"{'id':>5}  {'kind':<8} {'board':>6} {'cells':>5} {'pieces':>6} {'given':>5} "
+        f"{'id':>5}  {'kind':<13} {'board':>6} {'cells':>5} {'pieces':>6} {'given':>5} "
         f"{'difficulty':>10}"
     )
     for r in rows:
         click.echo(
-            f"{r['id']:>5}  {r['kind']:<8} {r['board']:>6} {r['cells']:>5} {r['pieces']:>6} "
+            f"{r['id']:>5}  {r['kind']:<13} {r['board']:>6} {r['cells']:>5} {r['pieces']:>6} "
             f"{r['given']:>5} {r['difficulty']:>10.2f}"
         )
     click.echo(f"{len(rows)} puzzle(s)", err=True)
@@ -399,7 +433,13 @@ def _puzzle_picture(sp: Any) -> Any:
 
 
 def _caption(sp: Any) -> str:
-    return f"#{sp.id}  difficulty {sp.difficulty:.1f}  place: {' '.join(sp.puzzle.piece_names())}"
+    p = sp.puzzle
+    if hasattr(p, "touch"):  # a teaser: the same hand per colour
+        hand = " ".join(x.name for x in p.pieces[0])
+        what = f"{p.n_colors} colours x {hand}, touch {p.touch}"
+    else:
+        what = " ".join(p.piece_names())
+    return f"#{sp.id}  difficulty {sp.difficulty:.1f}  place: {what}"
 
 
 @puzzles.command("show")

@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, ClassVar
 
 from polytile.board import Board, Placements
 from polytile.errors import BoardError
@@ -82,6 +82,20 @@ class Teaser:
     def n_colors(self) -> int:
         """Number of colours."""
         return len(self.pieces)
+
+    @property
+    def layout(self) -> Board:
+        """The board as printed (as for tiling puzzles; a teaser gives no pieces in place)."""
+        return self.board
+
+    #: Pieces given in place: none (as for tiling puzzles).
+    given: ClassVar[tuple[PlacedPiece, ...]] = ()
+
+    def piece_names(self) -> list[str]:
+        """Every piece's name, colour by colour."""
+        return [p.name for hand in self.pieces for p in hand]
+
+    all_piece_names = piece_names
 
     @cached_property
     def problem(self) -> TilingProblem:

@@ -12,7 +12,7 @@ Kinds
     tiling of it is found first) or a random connected shape grown piece by piece, with a
     chosen number of enclosed holes (0 for none).
 ``blokus-teaser``
-    Not built yet: the coloured teasers need the touch rules in the repair step.
+    Four-square-style coloured teasers (:mod:`polytile.puzzles.generate_teasers`).
 ``blokus-endgame``
     Not built: it needs the Blokus bounds machinery, which has not landed.
 
@@ -56,7 +56,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -84,10 +84,10 @@ __all__ = [
 #: Kinds that can be generated, with what each needs.
 KINDS: dict[str, str] = {
     "packing": "pieces from a named set that fill a rectangle or a random shape in one way",
+    "blokus-teaser": "coloured pieces that tile a board in one way under the teaser rules",
 }
 #: Kinds named by the issue that are not built, and why.
 UNBUILT: dict[str, str] = {
-    "blokus-teaser": "not built yet: coloured teasers need the touch rules in the repair step",
     "blokus-endgame": "not built: it needs the Blokus endgame bounds, which have not landed",
 }
 
@@ -146,23 +146,35 @@ class PackingParams:
         return dataclasses.asdict(self)
 
 
-def parse_params(kind: str, values: dict[str, Any]) -> PackingParams:
-    """The parameters of ``kind`` from a mapping (e.g. a stored job).
+def _params_class(kind: str) -> type:
+    if kind in UNBUILT:
+        raise PolytileError(f"kind {kind!r} is {UNBUILT[kind]}")
+    if kind not in KINDS:
+        raise UnknownNameError("puzzle kind", kind, sorted(KINDS))
+    if kind == "blokus-teaser":
+        from polytile.puzzles.generate_teasers import TeaserParams
+
+        return TeaserParams
+    return PackingParams
+
+
+def parse_params(kind: str, values: dict[str, Any]) -> Any:
+    """The parameters of ``kind`` (a :class:`PackingParams` or ``TeaserParams``) from a
+    mapping; missing ones take their defaults.
 
     Raises
     ------
     UnknownNameError
         For an unknown kind or parameter name.
+    PolytileError
+        For a kind that is not built, or values out of range.
     """
-    if kind in UNBUILT:
-        raise PolytileError(f"kind {kind!r} is {UNBUILT[kind]}")
-    if kind not in KINDS:
-        raise UnknownNameError("puzzle kind", kind, sorted(KINDS))
-    names = {f.name for f in dataclasses.fields(PackingParams)}
+    cls = _params_class(kind)
+    names = {f.name for f in dataclasses.fields(cls)}
     for key in values:
         if key not in names:
-            raise UnknownNameError("packing parameter", key, sorted(names))
-    return PackingParams(**values)
+            raise UnknownNameError(f"{kind} parameter", key, sorted(names))
+    return cls(**values)
 
 
 @dataclass
@@ -407,7 +419,8 @@ def puzzle_key(kind: str, puzzle: TilingPuzzle) -> str:
         )
         if best is None or form < best:
             best = form
-    text = repr((kind, sorted(puzzle.all_piece_names()), puzzle.problem.one_sided, best))
+    rules = (getattr(puzzle, "touch", None), getattr(puzzle, "n_colors", None))
+    text = repr((kind, sorted(puzzle.all_piece_names()), puzzle.problem.one_sided, rules, best))
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
@@ -563,14 +576,14 @@ def _make_unique(
     return cand
 
 
-_MAKERS: dict[str, Callable[[Any, int, int], Candidate]] = {"packing": _packing}
-
-
 def make_candidate(kind: str, params: Any, seed: int, index: int) -> Candidate:
     """Candidate number ``index`` of a run of ``kind`` with ``params`` and ``seed``.
 
     Deterministic: the same arguments give the same candidate in any process.
     """
-    if kind not in _MAKERS:
-        parse_params(kind, {})  # raises with the list of kinds
-    return _MAKERS[kind](params, seed, index)
+    _params_class(kind)  # raises for unknown kinds, listing the others
+    if kind == "blokus-teaser":
+        from polytile.puzzles.generate_teasers import make_teaser
+
+        return make_teaser(params, seed, index)
+    return _packing(params, seed, index)

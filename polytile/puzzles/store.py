@@ -37,7 +37,7 @@ from typing import Any
 from polytile.errors import FormatError, PolytileError
 from polytile.formats import dumps, loads
 from polytile.puzzles.generate import Candidate
-from polytile.puzzles.tiling import TilingPuzzle, parse_puzzle, puzzle_doc
+from polytile.puzzles.tiling import parse_puzzle, puzzle_doc
 
 __all__ = ["Job", "PuzzleStore", "StoredPuzzle"]
 
@@ -96,7 +96,7 @@ class StoredPuzzle:
     seed: int
     candidate: int
     key: str
-    puzzle: TilingPuzzle
+    puzzle: Any  # a TilingPuzzle, or a Teaser for kind blokus-teaser
     puzzle_json: dict[str, Any]
     solution_json: str
     solutions: int
@@ -106,6 +106,23 @@ class StoredPuzzle:
     def solution(self) -> Any:
         """The stored solution as a :class:`polytile.formats.Solution`."""
         return loads(self.solution_json, f"puzzle {self.id}")
+
+
+def document(puzzle: Any) -> dict[str, Any]:
+    """The JSON document of a tiling puzzle or a teaser."""
+    from polytile.puzzles.four_square import Teaser
+    from polytile.puzzles.generate_teasers import teaser_doc
+
+    return teaser_doc(puzzle) if isinstance(puzzle, Teaser) else puzzle_doc(puzzle)
+
+
+def read_document(doc: Any, source: str) -> Any:
+    """A tiling puzzle or a teaser from its document, by its format tag."""
+    from polytile.puzzles.generate_teasers import TEASER_FORMAT, parse_teaser
+
+    if isinstance(doc, dict) and doc.get("format") == TEASER_FORMAT:
+        return parse_teaser(doc, source)
+    return parse_puzzle(doc, source)
 
 
 def job_id(kind: str, params: dict[str, Any], seed: int) -> str:
@@ -231,7 +248,7 @@ class PuzzleStore:
                         candidate.index,
                         job.id,
                         candidate.key,
-                        json.dumps(puzzle_doc(candidate.puzzle)),
+                        json.dumps(document(candidate.puzzle)),
                         dumps(candidate.solution),
                         candidate.difficulty,
                         json.dumps(candidate.stats, sort_keys=True),
@@ -299,7 +316,7 @@ class PuzzleStore:
                 seed=row[3],
                 candidate=row[4],
                 key=row[5],
-                puzzle=parse_puzzle(doc, f"{self.path} puzzle {row[0]}"),
+                puzzle=read_document(doc, f"{self.path} puzzle {row[0]}"),
                 puzzle_json=doc,
                 solution_json=row[7],
                 solutions=row[8],

@@ -142,3 +142,18 @@ def test_kill_9_then_restart_gives_exactly_the_set(tmp_path: Path) -> None:
         _polytile("validate", str(killed)), env=env, capture_output=True, text=True, timeout=300
     )
     assert check.returncode == 0, check.stdout
+
+
+def test_blokus_teasers_generate_show_and_validate(invoke: Invoke, tmp_path: Path) -> None:
+    db = str(tmp_path / "t.db")
+    result = invoke(
+        "generate", "blokus-teaser", "-n", "2", "--db", db, "--workers", "1", "--size", "2"
+    )
+    assert result.exit_code == 0, result.stderr
+    shown = invoke("puzzles", "show", "1", "--db", db, "--solution", "--no-color")
+    assert "4 colours x" in shown.stdout and "touch local" in shown.stdout
+    doc = json.loads(invoke("puzzles", "show", "1", "--db", db, "--json").stdout)
+    assert doc["puzzle"]["format"] == "polytile/teaser@1" and doc["kind"] == "blokus-teaser"
+    assert invoke("validate", db).exit_code == 0
+    bad = invoke("generate", "blokus-teaser", "-n", "1", "--db", db, "--colors", "9")
+    assert_clean_failure(bad)

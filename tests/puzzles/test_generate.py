@@ -18,7 +18,7 @@ from polytile.puzzles.generate import (
     rate,
 )
 from polytile.puzzles.tiling import TilingPuzzle, check_solution, parse_puzzle, puzzle_doc
-from polytile.solvers.xcc import solve
+from polytile.solvers.xcc import count, solve
 
 SMALL = PackingParams(min_pieces=6, max_pieces=8)
 
@@ -234,3 +234,64 @@ def test_bad_given_pieces_are_format_errors() -> None:
     doc["given"] = [{"piece": "I5", "cells": [[0, 0], [0, 1], [0, 2], [0, 3], [0, 5]]}]
     with pytest.raises(FormatError, match="outside"):
         parse_puzzle(doc)
+
+
+def test_teasers_are_unique_by_independent_enumeration() -> None:
+    """Every solution listed by Algorithm C with the no-edge rule, sorted into classes up to
+    board symmetry and colour renaming by hand, each class checked by the rules checker (the
+    touch rule): exactly one class passes."""
+    from itertools import permutations
+
+    from polytile.formats import COLORS, PlacedPiece, Solution
+    from polytile.puzzles.generate_teasers import TeaserParams, parse_teaser, teaser_doc
+
+    names = list(COLORS)
+    params = TeaserParams(min_pieces=2, max_pieces=2, max_blocked=1)
+    found = 0
+    for index in range(60):
+        cand = make_candidate("blokus-teaser", params, seed=2, index=index)
+        if not cand.accepted:
+            continue
+        t = cand.puzzle
+        assert t is not None and cand.solution is not None
+        assert t.check(cand.solution) == []
+        assert parse_teaser(teaser_doc(t)) == t  # type: ignore[arg-type]
+        hands = t.pieces  # type: ignore[attr-defined]
+        shapes = [p for hand in hands for p in hand]
+        colors = [k for k, hand in enumerate(hands) for _ in hand]
+        ec = tiling_problem(t.board, shapes, colors=colors, no_edge_same_color=True)
+        if count(ec).count > 5000:
+            continue  # listing them in Python would take long; the next will do
+        pl = ec.placements
+        board = t.board
+        renames = list(permutations(range(len(hands))))
+        verdict: dict[tuple, bool] = {}
+        for sol in solve(ec):
+            placed = [
+                (shapes[int(pl.piece[i])].name, colors[int(pl.piece[i])], pl.coords_of(i))
+                for i in ec.decode(sol)
+            ]
+            key = min(
+                tuple(
+                    sorted(
+                        (n, perm[k], tuple(sorted(board.map_cell(g, *c) for c in cs)))
+                        for n, k, cs in placed
+                    )
+                )
+                for g in board.symmetries()
+                for perm in renames
+            )
+            if key not in verdict:
+                doc = Solution(
+                    "x",
+                    board.rows,
+                    board.cols,
+                    tuple(PlacedPiece(n, tuple(cs), names[k]) for n, k, cs in placed),
+                    blocked=tuple(sorted(board.blocked)),
+                )
+                verdict[key] = not t.check(doc)
+        assert sum(verdict.values()) == 1
+        found += 1
+        if found == 2:
+            break
+    assert found == 2
