@@ -7,6 +7,8 @@ No traceback unless ``--debug``.
 
 from __future__ import annotations
 
+import os
+import sys
 from typing import Any
 
 import click
@@ -37,6 +39,11 @@ class _Root(click.Group):
             return super().invoke(ctx)
         except (click.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
+        except BrokenPipeError:
+            # The reader went away (``polytile ... | head``): stop quietly, as Unix tools do.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            raise SystemExit(141) from None
         except SolverError as exc:
             if _debug(ctx):
                 raise
