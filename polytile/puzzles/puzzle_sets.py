@@ -130,8 +130,7 @@ def build_set(
         report.job = store.get_job(job.id)
         return report
     items = (
-        (kind, params, seed, i, min_difficulty, max_difficulty)
-        for i in itertools.count(first)
+        (kind, params, seed, i, min_difficulty, max_difficulty) for i in itertools.count(first)
     )
     waiting: dict[int, Candidate] = {}
     following = first
