@@ -97,9 +97,9 @@ def cli(ctx: click.Context, debug: bool) -> None:
 
 def _register() -> None:
     # One module per command family; each exposes COMMANDS.
-    from polytile.cli import pieces, puzzle_sets, render, score, solve, validate
+    from polytile.cli import bounds, pieces, puzzle_sets, render, score, solve, validate
 
-    for module in (solve, puzzle_sets, pieces, render, validate, score):
+    for module in (solve, puzzle_sets, pieces, render, validate, score, bounds):
         for command in module.COMMANDS:
             cli.add_command(command)
 

@@ -254,7 +254,38 @@ def count(
     default=None,
     help="Also save the solution: .json, or a picture (.svg, .png, .txt).",
 )
-@click.option("--color/--no-color", default=None, help="Force colour on or off [default: auto].")
+@click.option(
+    "--color",
+    "color_opt",
+    is_flag=False,
+    flag_value="always",
+    default=None,
+    metavar="[COLOUR]",
+    help="Alone: force terminal colour on. cityblocks-max: the colour to lay out (blue, "
+    "yellow, red, green) [default: blue].",
+)
+@click.option("--no-color", is_flag=True, help="Force terminal colour off.")
+@click.option(
+    "--objective",
+    type=click.Choice(["score", "area", "free"]),
+    default=None,
+    help="cityblocks-max: what to maximise [default: score].",
+)
+@click.option(
+    "--from",
+    "start_from",
+    metavar="POSITION",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    default=None,
+    help="cityblocks-max: lay out the colour's remaining pieces on this position instead of "
+    "the starting board.",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 64),
+    default=None,
+    help="cityblocks-max: CP-SAT workers [default: 2].",
+)
 @click.option(
     "--seed",
     type=int,
@@ -284,7 +315,11 @@ def solve(
     pieces: str | None,
     as_json: bool,
     output: str | None,
-    color: bool | None,
+    color_opt: str | None,
+    no_color: bool,
+    objective: str | None,
+    start_from: str | None,
+    workers: int | None,
     seed: int | None,
     time_limit: float | None,
     fit_mode: bool,
@@ -292,7 +327,9 @@ def solve(
     """Find one solution of PUZZLE and show it.
 
     PUZZLE is a catalogue name, a teaser (four-square, eighty-four, one-color: all 21 pieces
-    of one colour on a square board, 14x14 by default) or a puzzle file. The
+    of one colour on a square board, 14x14 by default), cityblocks-max (the best layout of
+    one City Blocks colour's 20 pieces, by CP-SAT with a proof of optimality; --time-limit
+    defaults to 60 s there) or a puzzle file. The
     solution is checked against the puzzle's rules by an independent validator before it is
     printed; eighty-four's JSON also carries "order", a legal play order, replayed first.
     Exit code 1 when the puzzle has no solution (or none was found in --time-limit).
@@ -305,10 +342,31 @@ def solve(
       polytile solve eighty-four --json > eighty-four.json
       polytile solve one-color --board 14x14
       polytile solve four-square --board 8x8 --pieces O4,T4,L4,Z4 --seed 7
+      polytile solve cityblocks-max --color red --objective area
+      polytile solve cityblocks-max --from game.json --color yellow --json
     """
     from polytile.puzzles.catalogue import resolve
     from polytile.solvers.tiling import compile_problem, solutions
 
+    color = False if no_color else (True if color_opt == "always" else None)
+    player = color_opt if color_opt not in (None, "always") else None
+    if puzzle == "cityblocks-max":
+        from polytile.cli.cityblocks_max import solve_cityblocks_max
+
+        if any(x is not None for x in (touch, board, colors, pieces)) or fit_mode:
+            raise click.UsageError("cityblocks-max takes --color, --objective, --from")
+        solve_cityblocks_max(player or "blue", objective or "score", start_from,
+                             60.0 if time_limit is None else time_limit, workers or 2, seed,
+                             as_json, output, color)  # fmt: skip
+        return
+    if player is not None:
+        raise click.BadParameter(
+            f"--color {player}: a colour to lay out is for cityblocks-max; use --color alone "
+            "to force terminal colour",
+            param_hint="--color",
+        )
+    if objective is not None or start_from is not None or workers is not None:
+        raise click.UsageError("--objective, --from and --workers are for cityblocks-max")
     if puzzle == "eighty-four":
         if any(x is not None for x in (touch, board, colors, pieces)):
             raise click.UsageError("eighty-four takes no variant options")

@@ -1,0 +1,203 @@
+"""``polytile bounds``: how well a City Blocks colour can still end, at best and for sure."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from types import SimpleNamespace
+from typing import Any
+
+import click
+
+from polytile.errors import FormatError
+from polytile.formats import MAX_FILE_BYTES, Position, loads
+
+__all__ = ["COMMANDS", "bounds_command"]
+
+_COLORS = ("blue", "yellow", "red", "green")
+
+
+def _read_position(file: str) -> Position:
+    """The position; a plain text board is read as a City Blocks board."""
+    if file == "-":
+        source, data = "<stdin>", sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+    else:
+        with open(file, "rb") as f:
+            source, data = file, f.read(MAX_FILE_BYTES + 1)  # loads refuses more
+    obj = loads(data, source)
+    if not isinstance(obj, Position):
+        raise FormatError("expected a City Blocks position, found a solution", source)
+    is_json = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"[")
+    if not is_json:
+        return Position("cityblocks", obj.board)
+    if obj.game not in ("cityblocks", "blokus"):  # Blokus gets its own message from bounds()
+        raise FormatError(
+            f'the position is of game {obj.game!r}; polytile bounds reads "cityblocks" positions',
+            source,
+            "game",
+        )
+    return obj
+
+
+def _mark(value: int, proven: bool) -> str:
+    return f"{value}{'' if proven else '?'}"
+
+
+def _table(results: list[Any]) -> str:
+    lines = [f"{'colour':<8}{'now':>5}{'lower':>7}{'upper':>7}{'exact':>7}  best next"]
+    for b in results:
+        exact = "-" if b.exact is None else str(b.exact.value)
+        nxt = "pass" if b.best_next is None else str(b.best_next)
+        lines.append(f"{b.color:<8}{b.score_now:>5}{_mark(b.lower.value, b.lower.proven):>7}"
+                     f"{_mark(b.upper.value, b.upper.proven):>7}{exact:>7}  {nxt}")  # fmt: skip
+    return "\n".join(lines)
+
+
+def _notes(results: list[Any]) -> list[str]:
+    out = []
+    if any(not (b.lower.proven and b.upper.proven) for b in results):
+        out.append("? not proven tight within the time limit; the number is still a valid bound")
+    for b in results:
+        if not b.upper.proven:
+            out.append(f"{b.color}: the best layout found scores {b.upper.layout_score}")
+        if not b.lower.proven:
+            out.append(f"{b.color}: the opponents' best attack found leaves {b.lower.layout_score}")
+        if b.exact_note:
+            out.append(f"{b.color}: no exact value: {b.exact_note}")
+    return out
+
+
+@click.command(
+    "bounds",
+    help="""Bound how a colour can still end a City Blocks (Jeremy Ritchie) game.
+
+POSITION is a polytile/position@1 file of game "cityblocks" (or a plain text board at the
+start of a game); '-' reads standard input.
+
+\b
+For the colour, from the position:
+  upper  its best final score if every other colour passes from now on: its
+         pieces laid out for the best score (CP-SAT). Other colours can only
+         lower a colour's score, so no continuation ends above it.
+  lower  the score it keeps if it passes from now on while the others place
+         their pieces to hurt it most (CP-SAT). It can always pass, so it can
+         always keep this much.
+  exact  its best final score when the others all play against it, by a full
+         search of the legal moves, when few pieces can still be placed.
+  best next  a placement of the upper layout, legal now, raising its score most.
+
+A bound marked '?' was not proven tight within --time-limit, but is still a valid bound.
+The picture shows the colour's best layout if the others pass (counted areas dotted, or
+in capitals in plain text). Every layout is replayed and scored by the rules engine first.
+
+\b
+Exit codes:
+  0  bounds found
+  2  unreadable file, not a City Blocks position (Blokus bounds are not built
+     yet), or bad usage
+  3  internal error: an answer failed the rules engine's check
+
+\b
+Examples:
+  polytile bounds game.json
+  polytile bounds game.json --color all --json
+  polytile bounds game.json --color red --time-limit 30 --workers 2
+""",
+)
+@click.argument("position", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option(
+    "--color",
+    "color",
+    type=click.Choice([*_COLORS, "all"]),
+    default=None,
+    help="The colour to bound, or 'all' [default: the colour to move].",
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help='Print {"game", "to_move", "players", "colors": {name: {"upper", "lower", ...}}}.',
+)
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(0, min_open=True),
+    default=10.0,
+    show_default=True,
+    help="Seconds for each search (two CP-SAT searches per colour, and the exact search).",
+)
+@click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True,
+              help="CP-SAT workers.")  # fmt: skip
+@click.option("--seed", type=int, default=0, show_default=True, help="CP-SAT random seed.")
+@click.option(
+    "--exact-pieces",
+    type=click.IntRange(0, 12),
+    default=6,
+    show_default=True,
+    help="Search the exact value when at most this many pieces (all colours) can still be "
+    "placed; 0 never.",
+)
+def bounds_command(
+    position: str,
+    color: str | None,
+    as_json: bool,
+    time_limit: float,
+    workers: int,
+    seed: int,
+    exact_pieces: int,
+) -> None:
+    """Print the bounds of one colour, or of all."""
+    from polytile.cli.solve import progress_bar
+    from polytile.puzzles.cityblocks_bounds import bounds
+    from polytile.puzzles.cityblocks_picture import score_text
+    from polytile.puzzles.cityblocks_scoring import score
+
+    obj = _read_position(position)
+    source = "<stdin>" if position == "-" else position
+    if color == "all":
+        colors: tuple[str, ...] = _COLORS
+    else:
+        colors = (color or obj.to_move or "blue",)
+    results = []
+    started = time.perf_counter()
+    state = SimpleNamespace(done=0, total=2 * len(colors), seconds=0.0, note="", color="")
+
+    def describe(p: Any) -> str:
+        return str(p.note)
+
+    with progress_bar("bounds", not as_json, describe) as update:
+
+        def report(stage: str, obj: float | None, bnd: float | None, sec: float) -> None:
+            if update is not None:
+                state.seconds = time.perf_counter() - started
+                found = "" if obj is None else f" {obj:g}, bound {bnd:g}"
+                state.note = f"{state.color} {stage}{found}"
+                update(state)
+
+        for name in colors:
+            state.color = name
+            found = bounds(obj, name, time_limit=time_limit, workers=workers, seed=seed,
+                           exact_pieces=exact_pieces, progress=report, source=source)  # fmt: skip
+            results.append(found)
+            state.done += 2
+    if as_json:
+        doc = {
+            "game": "cityblocks",
+            "to_move": obj.to_move or "blue",
+            "players": obj.extra.get("players", 4),
+            "colors": {b.color: b.as_dict() for b in results},
+        }
+        click.echo(json.dumps(doc))
+        return
+    for b in results:
+        rows = b.upper.rows
+        click.echo(f"{b.color}: best layout if the others pass (score {b.upper.layout_score})")
+        picture = score_text(rows, score(rows))
+        click.echo(picture, nl=False, color="\x1b[" in picture)
+        click.echo()
+    click.echo(_table(results))
+    for line in _notes(results):
+        click.echo(line)
+
+
+COMMANDS = [bounds_command]

@@ -1,0 +1,176 @@
+"""``polytile bounds``: City Blocks endgame bounds from a position file."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from polytile.formats import COLORS, Position, save
+from polytile.puzzles.cityblocks import CENTRE_CELLS, COLOR_NAMES, START_CELLS, CityBlocks, Move
+
+from .helpers import Invoke, assert_clean_failure
+
+KEYS = {
+    "score_now", "upper", "upper_proven", "upper_layout_score", "upper_placements", "lower",
+    "lower_proven", "lower_layout_score", "lower_placements", "best_next", "exact",
+    "exact_move", "exact_note",
+}  # fmt: skip
+
+
+def corridor(to_move: str = "blue") -> Position:
+    """Row 5 reads ``B . . . Y``, everything else is blocked or filler: blue and yellow hold a
+    domino each, red and green nothing. Blue scores 86 now (area 85 + 1 free edge), 87 at
+    best (its domino on (5,10),(5,11)), 85 if yellow's domino takes (5,9),(5,10)."""
+    grid = [["#"] * 20 for _ in range(20)]
+    for name, (r, c) in CENTRE_CELLS.items():
+        grid[r][c] = COLORS[name]
+    for c, ch in zip(range(8, 13), "B...Y", strict=True):
+        grid[5][c] = ch
+    # Filler away from row 5 and the centre: one blob per colour, grown from its corner.
+    banned = {(r, c) for r in (4, 5, 6) for c in range(7, 14)}
+    banned |= {(r + dr, c + dc) for r, c in CENTRE_CELLS.values() for dr in (-1, 0, 1)
+               for dc in (-1, 0, 1)}  # fmt: skip
+    need = {"blue": 85, "yellow": 85, "red": 88, "green": 88}
+    for name, n in need.items():
+        sr, sc = START_CELLS[name]
+        order = sorted(((r, c) for r in range(20) for c in range(20)),
+                       key=lambda cell: abs(cell[0] - sr) + abs(cell[1] - sc))  # fmt: skip
+        cells = [cell for cell in order if grid[cell[0]][cell[1]] == "#" and cell not in banned]
+        for r, c in cells[:n]:
+            grid[r][c] = COLORS[name]
+    hands = {"blue": ("I2",), "yellow": ("I2",), "red": (), "green": ()}
+    return Position("cityblocks", tuple("".join(row) for row in grid), to_move, hands)
+
+
+@pytest.fixture
+def corridor_file(tmp_path: Path) -> Path:
+    path = tmp_path / "corridor.json"
+    save(corridor(), path)
+    return path
+
+
+def test_help(invoke: Invoke) -> None:
+    result = invoke("bounds", "--help")
+    assert result.exit_code == 0
+    assert "Examples" in result.stdout and "Exit codes" in result.stdout
+
+
+def test_json_by_hand(invoke: Invoke, corridor_file: Path) -> None:
+    result = invoke("bounds", str(corridor_file), "--json", "--workers", "1")
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    assert doc["game"] == "cityblocks" and list(doc["colors"]) == ["blue"]  # the colour to move
+    blue = doc["colors"]["blue"]
+    assert set(blue) == KEYS
+    assert (blue["score_now"], blue["lower"], blue["upper"], blue["exact"]) == (86, 85, 87, 87)
+    assert blue["upper_proven"] and blue["lower_proven"] and blue["exact_note"] is None
+    assert blue["upper_placements"] == [
+        {"piece": "I2", "color": "blue", "cells": [[5, 10], [5, 11]]}
+    ]
+    assert blue["lower_placements"] == [
+        {"piece": "I2", "color": "yellow", "cells": [[5, 9], [5, 10]]}
+    ]
+    assert blue["best_next"] == blue["exact_move"] == blue["upper_placements"][0]
+
+
+def test_every_colour(invoke: Invoke, corridor_file: Path) -> None:
+    result = invoke("bounds", str(corridor_file), "--json", "--color", "all", "--workers", "1")
+    assert result.exit_code == 0, result.stderr
+    colors = json.loads(result.stdout)["colors"]
+    assert list(colors) == list(COLOR_NAMES)
+    for doc in colors.values():
+        assert doc["lower"] <= doc["score_now"] <= doc["upper"]
+        assert doc["lower"] <= doc["exact"] <= doc["upper"]
+    assert colors["red"]["best_next"] is None  # nothing left to place
+    assert colors["red"]["lower"] == colors["red"]["upper"] == 88
+
+
+def test_text_has_picture_and_table(invoke: Invoke, corridor_file: Path) -> None:
+    result = invoke("bounds", str(corridor_file), "--color", "yellow", "--workers", "1")
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "yellow: best layout if the others pass (score 87)"
+    assert len(lines[1].split()) == 20  # a board row
+    header = lines.index("colour    now  lower  upper  exact  best next")
+    assert lines[header + 1].split() == ["yellow", "86", "85", "87", "85", "Y", "I2", "5,9",
+                                         "5,10"]  # fmt: skip
+
+
+def test_mid_game_unproven_bounds(invoke: Invoke, tmp_path: Path) -> None:
+    rng = random.Random(5)
+    game = CityBlocks()
+    for _ in range(40):
+        moves = game.legal_placements()
+        game.push(rng.choice(moves) if moves else Move.pass_turn(game.to_move))
+    path = tmp_path / "mid.json"
+    save(game.to_position(), path)
+    result = invoke("bounds", str(path), "--time-limit", "0.5", "--json")
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)["colors"]["blue"]
+    assert doc["lower"] <= doc["lower_layout_score"] <= doc["score_now"]
+    assert doc["score_now"] <= doc["upper_layout_score"] <= doc["upper"]
+    assert doc["exact"] is None and "pieces can still be placed" in doc["exact_note"]
+    text = invoke("bounds", str(path), "--time-limit", "0.5", "--exact-pieces", "0")
+    assert text.exit_code == 0 and "blue" in text.stdout
+
+
+def test_finished_game_and_stdin(invoke: Invoke) -> None:
+    rng = random.Random(2)
+    game = CityBlocks()
+    while not game.is_game_over():
+        moves = game.legal_placements()
+        game.push(rng.choice(moves) if moves else Move.pass_turn(game.to_move))
+    from polytile.formats import dumps
+
+    result = invoke("bounds", "-", "--json", "--color", "green", input=dumps(game.to_position()))
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)["colors"]["green"]
+    total = game.score().colors["green"].total
+    assert doc["lower"] == doc["upper"] == doc["exact"] == doc["score_now"] == total
+    assert doc["best_next"] is None
+
+
+def test_blokus_is_not_built_yet(invoke: Invoke, tmp_path: Path) -> None:
+    path = tmp_path / "blokus.json"
+    save(Position("blokus", tuple("." * 20 for _ in range(20)), "blue"), path)
+    result = invoke("bounds", str(path))
+    assert_clean_failure(result, 2)
+    assert "Blokus" in result.stderr and "not built yet" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("missing.json",),
+        ("{path}", "--color", "purple"),
+        ("{path}", "--time-limit", "0"),
+        ("{tiling}",),
+        ("{bad}",),
+    ],
+)
+def test_bad_input(invoke: Invoke, tmp_path: Path, args: tuple[str, ...]) -> None:
+    good = tmp_path / "good.json"
+    save(corridor(), good)
+    tiling = tmp_path / "tiling.json"
+    save(Position("tiling", ("..", "..")), tiling)
+    bad = tmp_path / "bad.json"
+    save(Position("cityblocks", corridor().board, "blue", {"blue": ("I2", "I3")}), bad)
+    names = {"path": good, "tiling": tiling, "bad": bad}
+    result = invoke("bounds", *(a.format(**names) for a in args))
+    assert_clean_failure(result, 2)
+
+
+def test_check_failure_is_internal_error(
+    invoke: Invoke, corridor_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An answer the rules engine does not confirm is never printed: exit 3."""
+    import polytile.puzzles.cityblocks_bounds as mod
+
+    monkeypatch.setattr(mod, "_total", lambda game, color: -1)
+    result = invoke("bounds", str(corridor_file), "--json")
+    assert_clean_failure(result, 3)
+    assert result.stdout == ""
+    assert "internal error" in result.stderr
