@@ -87,6 +87,8 @@ def cli(ctx: click.Context, debug: bool) -> None:
       polytile count pentomino-6x10    count every solution, raw and up to symmetry
       polytile solve pentomino-6x10    one verified solution, as a picture
       polytile pieces blokus           the piece sets with pictures
+      polytile generate packing -n 20 --db set.db   puzzles with one solution each
+      polytile solve cityblocks-max    the best City Blocks layout, proven
 
     Results go to stdout (text, or JSON with --json), progress and messages to stderr.
     Exit codes: 0 success, 1 no solution / invalid, 2 bad input or usage, 3 internal error.
