@@ -122,3 +122,21 @@ def test_tampered_puzzles_fail_verification(tmp_path: Path) -> None:
     assert any("key" in r for r in problems[1])
     assert any("not placed" in r for r in problems[2])
     assert problems[3] == []
+
+
+def test_dask_cluster_builds_the_same_set(tmp_path: Path) -> None:
+    distributed = pytest.importorskip("dask.distributed")
+    from polytile.solvers.parallel import DaskExecutor
+
+    with PuzzleStore(tmp_path / "serial.db") as db:
+        build_set(db, "packing", PARAMS, 6, 6)
+        serial = keys(db)
+    with (
+        distributed.LocalCluster(
+            n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+        ) as cluster,
+        DaskExecutor(cluster.scheduler_address) as ex,
+        PuzzleStore(tmp_path / "dask.db") as db,
+    ):
+        report = build_set(db, "packing", PARAMS, 6, 6, ex)
+        assert report.stored == 6 and keys(db) == serial
