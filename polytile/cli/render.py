@@ -13,8 +13,24 @@ from polytile.render import save_picture, to_text
 __all__ = ["COMMANDS", "render_command"]
 
 
-def read_document(file: str) -> Solution | Position:
-    """Load ``file`` (``-`` reads standard input) as a solution or position."""
+def read_document(file: str, move: int | None = None) -> Solution | Position:
+    """Load ``file`` (``-`` reads standard input) as a solution or position.
+
+    A Pentobi game record (``.blksgf``) gives the position after move ``move`` (default:
+    the last); ``move`` is refused for other files.
+    """
+    if file != "-" and Path(file).suffix.lower() == ".blksgf":
+        from polytile.puzzles.blokus_sgf import read_blksgf
+
+        record = read_blksgf(Path(file))
+        if move is not None and not 0 <= move <= len(record.moves):
+            raise click.BadParameter(
+                f"{file} has {len(record.moves)} moves; --move must be 0 to {len(record.moves)}",
+                param_hint="--move",
+            )
+        return record.position(move).to_position()
+    if move is not None:
+        raise click.BadParameter("--move applies to game records (.blksgf)", param_hint="--move")
     if file == "-":
         return loads(sys.stdin.buffer.read(), "<stdin>")
     return load(file)
@@ -24,8 +40,9 @@ def read_document(file: str) -> Solution | Position:
     "render",
     help="""Draw a solution or position file.
 
-FILE is a polytile solution or position JSON file, or a plain text board (rows of
-'. # B Y R G'); '-' reads standard input. Without -o the picture goes to stdout as
+FILE is a polytile solution or position JSON file, a plain text board (rows of
+'. # B Y R G'), or a Pentobi game record (.blksgf: the position after --move N, by
+default the end); '-' reads standard input. Without -o the picture goes to stdout as
 text, two characters per cell: colour blocks on a terminal, letters otherwise. With -o it
 is written to a file whose suffix picks the kind: .svg, .png or .txt (plain letters).
 
@@ -34,6 +51,7 @@ Examples:
   polytile render examples/pentomino-6x10.json
   polytile render examples/blokus-opening.json -o opening.png --cell 32
   polytile solve pentomino-6x10 --json | polytile render - --no-color
+  polytile render examples/duo-game.blksgf --move 6
 """,
 )
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
@@ -57,11 +75,23 @@ Examples:
     help="Cell size in pixels for .svg and .png.",
 )
 @click.option("--title", help="Caption above the board in .svg and .png pictures.")
+@click.option(
+    "--move",
+    type=click.IntRange(0),
+    default=None,
+    metavar="N",
+    help="Game records: the position after move N (0: before the first).",
+)
 def render_command(
-    file: str, output: Path | None, color: bool | None, cell: int, title: str | None
+    file: str,
+    output: Path | None,
+    color: bool | None,
+    cell: int,
+    title: str | None,
+    move: int | None,
 ) -> None:
     """Print or write a picture of ``file``."""
-    obj = read_document(file)
+    obj = read_document(file, move)
     if output is None:
         text = to_text(obj, color=color)
         click.echo(text, nl=False, color="\x1b[" in text)

@@ -90,3 +90,13 @@ def test_missing_file(invoke: Invoke, tmp_path: Path) -> None:
 
 def test_bad_cell_size_is_a_usage_error(invoke: Invoke, examples: Path) -> None:
     assert_clean_failure(invoke("render", str(examples / "colours-4x4.json"), "--cell", "1"))
+
+
+def test_game_records_render_at_a_move(invoke: Invoke, examples: Path) -> None:
+    record = str(examples / "duo-game.blksgf")
+    start = invoke("render", record, "--move", "0", "--no-color")
+    assert start.exit_code == 0 and set(start.stdout) <= {".", " ", "\n"}
+    later = invoke("render", record, "--move", "2", "--no-color")
+    assert later.exit_code == 0 and "B" in later.stdout and "Y" in later.stdout
+    assert_clean_failure(invoke("render", record, "--move", "99"))
+    assert_clean_failure(invoke("render", str(examples / "pentomino-6x10.json"), "--move", "1"))
