@@ -233,7 +233,11 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
         umask = os.umask(0)  # the only portable way to read the umask is to set it
         os.umask(umask)
         mode = 0o666 & ~umask
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as exc:  # name the file asked for, not the temporary one
+        why = "no such directory" if not target.parent.is_dir() else (exc.strerror or str(exc))
+        raise OSError(exc.errno, f"cannot write here ({why})", os.fspath(path)) from None
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(payload)

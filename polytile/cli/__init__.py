@@ -8,6 +8,7 @@ No traceback unless ``--debug``.
 from __future__ import annotations
 
 import os
+import sqlite3
 import sys
 from typing import Any
 
@@ -52,6 +53,10 @@ class _Root(click.Group):
             if _debug(ctx):
                 raise
             raise InputError(_describe(exc)) from exc
+        except sqlite3.Error as exc:  # a puzzle store that is damaged or not readable
+            if _debug(ctx):
+                raise
+            raise InputError(f"puzzle store: {exc}") from exc
         except Exception as exc:  # a bug: say so briefly, the traceback is one flag away
             if _debug(ctx):
                 raise

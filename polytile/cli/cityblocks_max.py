@@ -112,7 +112,7 @@ def solve_cityblocks_max(
     text = score_text(check.board_rows(), check.score(), color=color)
     click.echo(text, nl=False, color="\x1b[" in text)
     proven = "proven optimal" if result.status == "optimal" else "not proven optimal"
-    how = {"bound": " (it meets the closed-form bound)", "search": " (CP-SAT closed the gap)"}
+    how = {"bound": ": it meets the closed-form bound", "search": ": CP-SAT closed the gap"}
     click.echo(
         f"{player}: {objective} {result.value} ({proven}{how.get(result.proof or '', '')}); "
         f"bound {result.bound}; score {got.total} = area {got.area} + free {got.free}"

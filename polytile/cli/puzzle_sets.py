@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 import statistics
 from pathlib import Path
 from typing import Any
@@ -68,6 +69,13 @@ The same KIND, options and --seed always give the same puzzles, with any number 
 workers. Every puzzle is committed as soon as it is made: a run that is interrupted (even
 killed) and started again with the same command resumes where it stopped. --count is the
 number of puzzles this run's job should hold at the end.
+
+\b
+Exit codes:
+  0  the set holds --count puzzles
+  1  stopped early (--time-limit, Ctrl-C, or too many candidates dropped): run the
+     same command again to carry on
+  2  bad input or usage
 
 \b
 Examples:
@@ -208,6 +216,15 @@ def generate(
     ):
         raise click.BadParameter("--min-difficulty is above --max-difficulty")
     teaser = kind == "blokus-teaser"
+    ctx = click.get_current_context()
+    foreign = ("region", "holes", "max_given") if teaser else ("colors", "touch", "max_blocked")
+    given = [
+        "--" + name.replace("_", "-")
+        for name in foreign
+        if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE
+    ]
+    if given:
+        raise click.UsageError(f"{', '.join(given)} do(es) not apply to kind {kind}")
     lo, hi = _size_range(size or ("2-3" if teaser else "8-12"))
     values: dict[str, Any] = {
         "pieces": piece_set or ("tetrominoes" if teaser else "pentominoes"),
@@ -219,7 +236,8 @@ def generate(
     else:
         values |= {"region": region, "holes": holes, "max_given": max_given}
     params = parse_params(kind, values)
-    with PuzzleStore(db) as store, _executor(workers, scheduler) as ex:
+    stop = _StopFlag()
+    with PuzzleStore(db) as store, _executor(workers, scheduler) as ex, stop:
         with progress_bar("generating", not as_json, _note) as update:
             report = build_set(
                 store,
@@ -232,6 +250,7 @@ def generate(
                 max_difficulty=max_difficulty,
                 time_limit=time_limit,
                 progress=update,
+                should_stop=stop,
             )
         difficulties = store.difficulties(report.job.id)
     rate = report.stored / report.seconds * 60 if report.seconds > 0 else 0.0
@@ -278,6 +297,32 @@ def generate(
             err=True,
         )
         raise SystemExit(1)
+
+
+class _StopFlag:
+    """While active, Ctrl-C and SIGTERM ask the build to stop after the current candidate
+    (so no exception lands inside the worker pool); a second Ctrl-C stops at once."""
+
+    def __init__(self) -> None:
+        self.asked = False
+        self._old: dict[int, Any] = {}
+
+    def __call__(self) -> bool:
+        return self.asked
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        if self.asked and signum == signal.SIGINT:
+            raise KeyboardInterrupt
+        self.asked = True
+
+    def __enter__(self) -> _StopFlag:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            self._old[sig] = signal.signal(sig, self._handle)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for sig, old in self._old.items():
+            signal.signal(sig, old)
 
 
 def _summary(values: list[float]) -> dict[str, Any]:
@@ -499,6 +544,9 @@ def export_command(
     from polytile.sheet import contact_sheet
 
     suffix = output.suffix.lower()
+    other = output.with_name(output.stem + "-solutions.svg")
+    if any(p.exists() and p.resolve() == db.resolve() for p in (output, other)):
+        raise click.BadParameter(f"{output} would overwrite the store {db}", param_hint="-o")
     if suffix not in (".jsonl", ".svg"):
         raise click.BadParameter(f"{output}: the suffix must be .jsonl or .svg")
     with _open(db) as store:
@@ -528,7 +576,6 @@ def export_command(
         columns,
         heading=f"Solutions: {heading}",
     )
-    other = output.with_name(output.stem + "-solutions.svg")
     write_atomic(output, page.encode())
     write_atomic(other, answers.encode())
     click.echo(

@@ -25,7 +25,8 @@ cell with exactly the puzzle's pieces. The puzzle is --puzzle if given, otherwis
 own "puzzle" field when that names a catalogue puzzle (see 'polytile puzzles'). To skip
 the puzzle check, give --placements-only.
 
-A position or plain text board is valid once it loads (board characters and sizes).
+A position is checked by its game's rules engine (hands, passes, the board against the
+hands); a plain text board is valid once it loads (board characters and sizes).
 
 A puzzle store made by 'polytile generate' (an SQLite file) is re-verified puzzle by
 puzzle: the stored solution passes the rules check, a full search finds exactly one
@@ -89,7 +90,7 @@ def validate_command(
     obj = read_document(file)
     puzzle = None
     if isinstance(obj, Position):
-        kind, reasons = "position", []
+        kind, reasons = "position", _position_problems(obj, file)
     else:
         kind = "solution"
         name = puzzle_name if puzzle_name is not None else obj.puzzle
@@ -117,6 +118,24 @@ def validate_command(
                 )
         reasons = puzzle.check(obj) if puzzle is not None else check_solution(obj)
     _report(ctx, file, kind, puzzle.name if puzzle is not None else None, reasons, as_json)
+
+
+def _position_problems(position: Position, file: str) -> list[str]:
+    """What the game's rules engine finds wrong when it loads the position."""
+    from polytile.errors import PolytileError
+
+    try:
+        if position.game == "cityblocks":
+            from polytile.puzzles.cityblocks import CityBlocks
+
+            CityBlocks.from_position(position, source=file)
+        elif position.game == "blokus":
+            from polytile.puzzles.blokus import Blokus
+
+            Blokus.from_position(position, source=file)
+    except PolytileError as exc:
+        return [str(exc)]
+    return []
 
 
 def _is_sqlite(file: str) -> bool:

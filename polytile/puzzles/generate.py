@@ -488,7 +488,8 @@ def _packing(params: PackingParams, seed: int, index: int) -> Candidate:
         cols = 1 + max(c for _, c in cells)
         holes = _enclosed(cells, rows, cols)
         if len(holes) != params.holes:
-            cand.reason = f"the region has {len(holes)} holes, not {params.holes}"
+            found = f"{len(holes)} hole" + ("" if len(holes) == 1 else "s")
+            cand.reason = f"the region has {found}, not {params.holes}"
             return cand
         blocked = frozenset((r, c) for r in range(rows) for c in range(cols)) - cells
         board = Board(rows, cols, blocked)

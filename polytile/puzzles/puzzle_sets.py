@@ -84,6 +84,7 @@ def build_set(
     time_limit: float | None = None,
     max_candidates: int | None = None,
     progress: Callable[[Progress], None] | None = None,
+    should_stop: Callable[[], bool] | None = None,
 ) -> BuildReport:
     """Generate until the job (kind, params, seed, filters) holds ``count`` puzzles.
 
@@ -105,6 +106,9 @@ def build_set(
         Candidates to try in this run before giving up (default ``1000 + 200 * count``).
     progress
         Called after each stored or dropped candidate.
+    should_stop
+        Polled after each candidate; True stops the build (``stopped_by="interrupt"``), as
+        a signal handler can ask without raising inside the executor.
 
     Returns
     -------
@@ -144,6 +148,8 @@ def build_set(
                 if store.record(job, c):
                     report.stored += 1
                     done += 1
+                elif (done := store.get_job(job.id).done) >= count:
+                    break  # another run of the same job filled it
                 elif c.accepted:
                     report.duplicates += 1
                 else:
@@ -154,6 +160,9 @@ def build_set(
                 if done >= count:
                     break
             if done >= count:
+                break
+            if should_stop is not None and should_stop():
+                report.stopped_by = "interrupt"
                 break
             if time_limit is not None and time.perf_counter() - start >= time_limit:
                 report.stopped_by = "time limit"

@@ -155,7 +155,7 @@ class PuzzleStore:
             tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master")}
         except sqlite3.DatabaseError as exc:
             raise FormatError(f"not a puzzle store (SQLite: {exc})", self.path) from exc
-        if tables and "puzzles" not in tables:
+        if tables and not {"puzzles", "jobs", "meta"} <= tables:
             self._db.close()
             raise FormatError("an SQLite file, but not a polytile puzzle store", self.path)
         if not tables:
@@ -217,7 +217,7 @@ class PuzzleStore:
 
     def record(self, job: Job, candidate: Candidate) -> bool:
         """Store a candidate's outcome for ``job`` in one transaction; True if a new puzzle
-        was stored (False: dropped, a duplicate, or the job was already complete).
+        was stored (False: dropped, a duplicate, recorded before, or the job is complete).
 
         Outcomes must come in candidate order: the job's next index moves past this one.
         """
@@ -225,11 +225,11 @@ class PuzzleStore:
             row = self._db.execute(
                 "SELECT next_index, target FROM jobs WHERE id=?", (job.id,)
             ).fetchone()
-            if row is None or candidate.index < row[0]:
-                return False  # recorded before (a resumed run recomputes nothing twice)
             done = self._db.execute(
                 "SELECT COUNT(*) FROM puzzles WHERE job=?", (job.id,)
             ).fetchone()[0]
+            if row is None or candidate.index < row[0] or done >= row[1]:
+                return False  # recorded before (by another run of the job), or complete
             stored = False
             if (
                 candidate.accepted
@@ -308,11 +308,18 @@ class PuzzleStore:
         if where:
             sql += " WHERE " + " AND ".join(where)
         for row in self._db.execute(sql + " ORDER BY id", args).fetchall():
-            doc = json.loads(row[6])
+            try:
+                doc = json.loads(row[6])
+                params, stats = json.loads(row[2]), json.loads(row[10])
+                json.loads(row[7])
+            except (json.JSONDecodeError, TypeError) as exc:
+                raise FormatError(
+                    f"puzzle {row[0]} is damaged (unreadable JSON: {exc})", self.path
+                ) from exc
             yield StoredPuzzle(
                 id=row[0],
                 kind=row[1],
-                params=json.loads(row[2]),
+                params=params,
                 seed=row[3],
                 candidate=row[4],
                 key=row[5],
@@ -321,7 +328,7 @@ class PuzzleStore:
                 solution_json=row[7],
                 solutions=row[8],
                 difficulty=row[9],
-                stats=json.loads(row[10]),
+                stats=stats,
             )
 
     def get(self, puzzle_id: int) -> StoredPuzzle:

@@ -79,6 +79,14 @@ class SerialExecutor:
 def _ignore_sigint() -> None:
     # Workers leave Ctrl-C to the parent, which stops them and keeps what finished.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # And they end with it, even when it is killed with no chance to stop them (Linux).
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGTERM))  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # pragma: no cover - not Linux
+        pass
 
 
 class LocalExecutor:
@@ -141,7 +149,7 @@ class DaskExecutor:
             raise PolytileError("--scheduler needs Dask: pip install 'polytile[dask]'") from exc
         try:
             self._client = Client(address, timeout=f"{timeout}s")
-        except (OSError, TimeoutError) as exc:
+        except (OSError, TimeoutError, ValueError) as exc:
             raise PolytileError(f"cannot reach the Dask scheduler at {address}: {exc}") from exc
         self.workers = max(1, sum(self._client.nthreads().values()))
 

@@ -157,3 +157,25 @@ def test_blokus_teasers_generate_show_and_validate(invoke: Invoke, tmp_path: Pat
     assert invoke("validate", db).exit_code == 0
     bad = invoke("generate", "blokus-teaser", "-n", "1", "--db", db, "--colors", "9")
     assert_clean_failure(bad)
+
+
+def test_stores_are_protected_and_damage_is_named(invoke: Invoke, tmp_path: Path) -> None:
+    db = tmp_path / "p.db"
+    invoke("generate", "packing", "-n", "2", "--db", str(db), "--workers", "1", *SMALL)
+    before = db.read_bytes()
+    clash = invoke("puzzles", "export", "--db", str(db), "-o", str(db))
+    assert_clean_failure(clash)
+    assert "overwrite" in clash.stderr and db.read_bytes() == before
+    missing = invoke("puzzles", "export", "--db", str(db), "-o", str(tmp_path / "no" / "x.svg"))
+    assert_clean_failure(missing)
+    assert "x.svg" in missing.stderr and ".tmp" not in missing.stderr
+    wrong = invoke("generate", "packing", "-n", "1", "--db", str(db), "--touch", "none")
+    assert_clean_failure(wrong)
+    assert "--touch" in wrong.stderr
+    con = sqlite3.connect(db)
+    con.execute("UPDATE puzzles SET puzzle='{not json' WHERE id=2")
+    con.commit()
+    con.close()
+    damaged = invoke("puzzles", "list", "--db", str(db))
+    assert_clean_failure(damaged)
+    assert "puzzle 2" in damaged.stderr

@@ -140,3 +140,16 @@ def test_dask_cluster_builds_the_same_set(tmp_path: Path) -> None:
     ):
         report = build_set(db, "packing", PARAMS, 6, 6, ex)
         assert report.stored == 6 and keys(db) == serial
+
+
+def test_a_full_job_takes_no_more_puzzles(tmp_path: Path) -> None:
+    with PuzzleStore(tmp_path / "s.db") as db, PuzzleStore(tmp_path / "s.db") as other:
+        build_set(db, "packing", PARAMS, 8, 2)
+        job = other.job("packing", PARAMS.to_dict(), 8, 2)
+        late = next(
+            c
+            for c in (make_candidate("packing", PARAMS, 8, i) for i in range(job.next_index, 99))
+            if c.accepted
+        )
+        assert not other.record(job, late) and other.get_job(job.id).done == 2
+        assert build_set(other, "packing", PARAMS, 8, 2).stored == 0
