@@ -18,8 +18,16 @@ __all__ = ["COMMANDS", "bounds_command"]
 _COLORS = ("blue", "yellow", "red", "green")
 
 
-def _read_position(file: str) -> Position:
-    """The position; a plain text board is read as a City Blocks board."""
+def _read_position(file: str, move: int | None = None) -> Position:
+    """The position; a plain text board is read as a City Blocks board, a Pentobi record
+    (``.blksgf``) as the Blokus position after ``move``."""
+    if move is not None or (file != "-" and file.lower().endswith(".blksgf")):
+        from polytile.cli.render import read_document
+
+        doc = read_document(file, move)
+        if not isinstance(doc, Position):
+            raise FormatError("expected a position, found a solution", file)
+        return doc
     if file == "-":
         source, data = "<stdin>", sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
     else:
@@ -94,8 +102,7 @@ in capitals in plain text). Every layout is replayed and scored by the rules eng
 \b
 Exit codes:
   0  bounds found
-  2  unreadable file, not a City Blocks position (Blokus bounds are not built
-     yet), or bad usage
+  2  unreadable file, not a City Blocks or Blokus position, or bad usage
   3  internal error: an answer failed the rules engine's check
 
 \b
@@ -103,6 +110,13 @@ Examples:
   polytile bounds game.json
   polytile bounds game.json --color all --json
   polytile bounds game.json --color red --time-limit 30 --workers 2
+  polytile bounds game.blksgf --move 40 --color all --json
+
+\b
+Blokus positions (game "blokus", or a .blksgf record at --move N): per colour, squares
+it can still place. upper: the most if every other colour passed (CP-SAT); lower: what
+it places for sure inside territory no other colour can ever reach; with the final-score
+bounds these give (bonuses only when possible, resp. guaranteed).
 """,
 )
 @click.argument("position", type=click.Path(dir_okay=False, allow_dash=True))
@@ -129,6 +143,9 @@ Examples:
 @click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True,
               help="CP-SAT workers.")  # fmt: skip
 @click.option("--seed", type=int, default=0, show_default=True, help="CP-SAT random seed.")
+@click.option("--move", "move", type=int, default=None,
+              help="For a .blksgf game record: the position after this many moves "
+              "[default: the end].")  # fmt: skip
 @click.option(
     "--exact-pieces",
     type=click.IntRange(0, 12),
@@ -145,6 +162,7 @@ def bounds_command(
     workers: int,
     seed: int,
     exact_pieces: int,
+    move: int | None,
 ) -> None:
     """Print the bounds of one colour, or of all."""
     from polytile.cli.solve import progress_bar
@@ -152,8 +170,11 @@ def bounds_command(
     from polytile.puzzles.cityblocks_picture import score_text
     from polytile.puzzles.cityblocks_scoring import score
 
-    obj = _read_position(position)
+    obj = _read_position(position, move)
     source = "<stdin>" if position == "-" else position
+    if obj.game == "blokus":
+        _blokus(obj, color, as_json, time_limit, workers, seed, source)
+        return
     if color == "all":
         colors: tuple[str, ...] = _COLORS
     else:
@@ -198,6 +219,37 @@ def bounds_command(
     click.echo(_table(results))
     for line in _notes(results):
         click.echo(line)
+
+
+def _blokus(obj: Position, color: str | None, as_json: bool, time_limit: float, workers: int,
+            seed: int, source: str) -> None:  # fmt: skip
+    """Bounds of a Blokus position: squares still placeable and final scores."""
+    from polytile.puzzles.blokus import Blokus
+    from polytile.puzzles.blokus_bounds import bounds
+
+    game = Blokus.from_position(obj, source)
+    if color == "all":
+        colors: tuple[str, ...] = game.colors
+    else:
+        colors = (color or game.to_move,)
+    for name in colors:
+        if name not in game.colors:
+            raise click.BadParameter(f"{name} does not play {game.variant.name} Blokus; "
+                                     f"colours: {', '.join(game.colors)}",
+                                     param_hint="--color")  # fmt: skip
+    results = [bounds(game, name, time_limit=time_limit, workers=workers, seed=seed,
+                      source=source) for name in colors]  # fmt: skip
+    if as_json:
+        doc = {"game": "blokus", "colors": {b.color: b.as_dict() for b in results}}
+        click.echo(json.dumps(doc))
+        return
+    click.echo(f"{'colour':<8}{'now':>5}{'lower':>7}{'upper':>7}{'score':>12}  (squares)")
+    for b in results:
+        scores = f"{b.score_lower}..{b.score_upper}"
+        click.echo(f"{b.color:<8}{b.score_now:>5}{_mark(b.lower.value, b.lower.proven):>7}"
+                   f"{_mark(b.upper.value, b.upper.proven):>7}{scores:>12}")  # fmt: skip
+    if any(not (b.lower.proven and b.upper.proven) for b in results):
+        click.echo("? not proven optimal within the time limit; the number is still a valid bound")
 
 
 COMMANDS = [bounds_command]

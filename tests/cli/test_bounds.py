@@ -11,7 +11,7 @@ import pytest
 from polytile.formats import COLORS, Position, save
 from polytile.puzzles.cityblocks import CENTRE_CELLS, COLOR_NAMES, START_CELLS, CityBlocks, Move
 
-from .helpers import Invoke, assert_clean_failure
+from .helpers import EXAMPLES, Invoke, assert_clean_failure
 
 KEYS = {
     "score_now", "upper", "upper_proven", "upper_layout_score", "upper_placements", "lower",
@@ -133,12 +133,15 @@ def test_finished_game_and_stdin(invoke: Invoke) -> None:
     assert doc["best_next"] is None
 
 
-def test_blokus_is_not_built_yet(invoke: Invoke, tmp_path: Path) -> None:
+def test_blokus_bounds_json(invoke: Invoke, tmp_path: Path) -> None:
     path = tmp_path / "blokus.json"
-    save(Position("blokus", tuple("." * 20 for _ in range(20)), "blue"), path)
-    result = invoke("bounds", str(path))
-    assert_clean_failure(result, 2)
-    assert "Blokus" in result.stderr and "not built yet" in result.stderr
+    save(Position("blokus", tuple("." * 14 for _ in range(14)), "blue"), path)
+    result = invoke("bounds", str(path), "--json", "--time-limit", "1", "--workers", "1")
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    assert doc["game"] == "blokus" and list(doc["colors"]) == ["blue"]
+    blue = doc["colors"]["blue"]
+    assert (blue["upper"], blue["lower"], blue["score_lower"]) == (89, 0, -89)
 
 
 @pytest.mark.parametrize(
@@ -174,3 +177,38 @@ def test_check_failure_is_internal_error(
     assert_clean_failure(result, 3)
     assert result.stdout == ""
     assert "internal error" in result.stderr
+
+
+def test_blokus_blksgf_move_and_text(invoke: Invoke) -> None:
+    record = str(EXAMPLES / "duo-game.blksgf")
+    result = invoke("bounds", record, "--move", "8", "--color", "all", "--json",
+                    "--time-limit", "5", "--workers", "1")  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    colors = json.loads(result.stdout)["colors"]
+    assert list(colors) == ["blue", "yellow"]
+    for doc in colors.values():
+        assert doc["lower"] <= doc["upper"] and doc["score_lower"] <= doc["score_upper"]
+        for p in doc["upper_placements"]:
+            assert set(p) == {"piece", "color", "cells"}
+    text = invoke("bounds", record, "--move", "8", "--time-limit", "5", "--workers", "1")
+    assert text.exit_code == 0, text.stderr
+    assert text.stdout.splitlines()[0].split()[:3] == ["colour", "now", "lower"]
+    bad = invoke("bounds", record, "--color", "red")
+    assert_clean_failure(bad, 2)
+
+
+def test_blokus_check_failure_is_internal_error(
+    invoke: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import polytile.puzzles.blokus_bounds as mod
+    from polytile.errors import SolverError
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise SolverError("the layout of blue is not legal")
+
+    monkeypatch.setattr(mod, "_order", broken)
+    path = tmp_path / "blokus.json"
+    save(Position("blokus", tuple("." * 14 for _ in range(14)), "blue"), path)
+    result = invoke("bounds", str(path), "--json", "--time-limit", "1", "--workers", "1")
+    assert_clean_failure(result, 3)
+    assert result.stdout == ""
