@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from typing import Any
 
@@ -40,6 +41,8 @@ def solve_cityblocks_max(
         doc = read_document(start_from)
         if not isinstance(doc, formats.Position):
             raise click.BadParameter(f"{start_from} is a solution file; --from takes a position")
+        if doc.game == "tiling":  # a plain text board: read as City Blocks, as 'score' does
+            doc = dataclasses.replace(doc, game="cityblocks")
         game = CityBlocks.from_position(doc, source=start_from)
     else:
         game = CityBlocks()

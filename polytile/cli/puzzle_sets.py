@@ -492,17 +492,42 @@ def _caption(sp: Any) -> str:
 @click.option("--db", type=click.Path(dir_okay=False, path_type=Path), required=True, help=_DB_HELP)
 @click.option("--solution", "with_solution", is_flag=True, help="Show the solution too.")
 @click.option("--json", "as_json", is_flag=True, help="Print the puzzle (and solution) documents.")
+@click.option(
+    "--file",
+    "as_file",
+    is_flag=True,
+    help="Print only the puzzle file, ready for 'polytile solve FILE' or 'polytile count FILE'.",
+)
 @click.option("--color/--no-color", default=None, help="Force colour on or off [default: auto].")
 def show_command(
-    puzzle_id: int, db: Path, with_solution: bool, as_json: bool, color: bool | None
+    puzzle_id: int,
+    db: Path,
+    with_solution: bool,
+    as_json: bool,
+    as_file: bool,
+    color: bool | None,
 ) -> None:
-    """Show one stored puzzle: its board with the given pieces, and the pieces to place."""
+    """Show one stored puzzle: its board with the given pieces, and the pieces to place.
+
+    \b
+    Examples:
+      polytile puzzles show 3 --db puzzles.db --solution
+      polytile puzzles show 3 --db puzzles.db --file > p3.json && polytile count p3.json
+    """
     from polytile.render import to_text
 
     with _open(db) as store:
         sp = store.get(puzzle_id)
+    if as_file:
+        click.echo(json.dumps(sp.puzzle_json, indent=2))
+        return
     if as_json:
-        doc: dict[str, Any] = {**_row(sp), "stats": sp.stats, "puzzle": sp.puzzle_json}
+        doc: dict[str, Any] = {
+            **_row(sp),
+            "params": sp.params,
+            "stats": sp.stats,
+            "puzzle": sp.puzzle_json,
+        }
         if with_solution:
             doc["solution"] = json.loads(sp.solution_json)
         click.echo(json.dumps(doc, indent=2))

@@ -378,6 +378,11 @@ def load_puzzle(path: str | Path) -> TilingPuzzle:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
         raise FormatError(exc.msg, source, f"line {exc.lineno} column {exc.colno}") from exc
+    if isinstance(doc, dict) and doc.get("format") == "polytile/teaser@1":
+        # A generated Blokus teaser: it solves, counts and checks like a tiling puzzle.
+        from polytile.puzzles.generate_teasers import parse_teaser
+
+        return parse_teaser(doc, source)  # type: ignore[return-value]
     return parse_puzzle(doc, source)
 
 

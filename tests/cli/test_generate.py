@@ -179,3 +179,16 @@ def test_stores_are_protected_and_damage_is_named(invoke: Invoke, tmp_path: Path
     damaged = invoke("puzzles", "list", "--db", str(db))
     assert_clean_failure(damaged)
     assert "puzzle 2" in damaged.stderr
+
+
+def test_a_stored_puzzle_solves_counts_and_validates(invoke: Invoke, tmp_path: Path) -> None:
+    db = str(tmp_path / "p.db")
+    invoke("generate", "packing", "-n", "3", "--db", db, "--workers", "1", *SMALL)
+    for pid in ("1", "2", "3"):
+        path = tmp_path / f"p{pid}.json"
+        path.write_text(invoke("puzzles", "show", pid, "--db", db, "--file").stdout)
+        counted = json.loads(invoke("count", str(path), "--json").stdout)
+        assert counted["count_up_to_symmetry"] == 1
+        solved = tmp_path / f"s{pid}.json"
+        solved.write_text(invoke("solve", str(path), "--json").stdout)
+        assert invoke("validate", str(solved), "--puzzle", str(path)).exit_code == 0
