@@ -69,6 +69,11 @@ def progress_bar(
         bar.stop()
 
 
+def _many(n: int, word: str) -> str:
+    """``"1 solution"``, ``"2,339 solutions"``."""
+    return f"{n:,} {word}" + ("" if n == 1 else "s")
+
+
 def _search_note(p: Any) -> str:
     rate = p.nodes / max(p.seconds, 1e-9)
     return f"{p.count:,} found, {rate / 1e6:.1f}M nodes/s"
@@ -221,11 +226,16 @@ def count(
         click.echo(json.dumps(doc))
     else:
         if result.complete:
-            line = f"{spec.name}: {result.count:,} solutions"
+            line = f"{spec.name}: {_many(result.count, 'solution')}"
             if up is not None:
                 renaming = spec.problem.color_factor
-                also = f" and the {renaming} colour renamings" if renaming > 1 else ""
-                line += f" ({up:,} up to the {result.group_order} symmetries of the board{also})"
+                parts = [f"the {result.group_order} symmetries of the board"] * (
+                    result.group_order > 1
+                ) + [f"the {renaming} colour renamings"] * (renaming > 1)
+                if parts:
+                    line += f" ({up:,} up to {' and '.join(parts)})"
+                else:
+                    line += " (the board has no symmetry)"
         else:
             line = (
                 f"{spec.name}: at least {result.count:,} solutions "
