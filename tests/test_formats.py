@@ -460,8 +460,16 @@ def test_new_file_gets_umask_permissions(tmp_path: Path) -> None:
 
 def test_the_examples_in_docs_formats_md_load() -> None:
     doc = (EXAMPLES.parent / "docs" / "formats.md").read_text(encoding="utf-8")
-    blocks = doc.split("```")[1::2]
-    loaded = [loads(b.removeprefix("json\n"), "docs/formats.md") for b in blocks]
+    blocks = [b.removeprefix("json\n") for b in doc.split("```")[1::2]]
+    puzzles = [b for b in blocks if '"polytile/puzzle@1"' in b or '"polytile/teaser@1"' in b]
+    loaded = [loads(b, "docs/formats.md") for b in blocks if b not in puzzles]
     kinds = [type(x).__name__ for x in loaded]
     assert kinds == ["Solution", "Position", "Position"]
+    from polytile.puzzles.generate_teasers import parse_teaser
+    from polytile.puzzles.tiling import parse_puzzle
+
+    assert len(puzzles) == 2
+    tiling = parse_puzzle(json.loads(puzzles[0]), "docs/formats.md")
+    assert tiling.given and tiling.problem.n_pieces == 2
+    assert parse_teaser(json.loads(puzzles[1]), "docs/formats.md").n_colors == 4
     assert loaded[0].extra == {"solver": {"name": "xcc", "seconds": 0.8}}
