@@ -400,7 +400,7 @@ def _open(db: Path) -> Any:
 
     if not db.exists():
         raise click.BadParameter(f"{db} does not exist (make one with 'polytile generate')")
-    return PuzzleStore(db)
+    return PuzzleStore(db, create=False)
 
 
 def _filters(f: Any) -> Any:
@@ -447,6 +447,10 @@ def list_command(
     """One line per stored puzzle: id, kind, board, pieces, given pieces, difficulty."""
     with _open(db) as store:
         rows = [_row(sp) for sp in store.puzzles(kind, min_difficulty, max_difficulty)]
+        kinds = store.kinds()
+    if kind is not None and kind not in kinds:
+        click.echo(f"note: {db} holds no puzzle of kind {kind!r} (it has: "
+                   f"{', '.join(kinds) or 'none'})", err=True)  # fmt: skip
     if as_json:
         click.echo(json.dumps(rows, indent=2))
         return

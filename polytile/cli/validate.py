@@ -153,7 +153,7 @@ def _validate_store(ctx: click.Context, file: str, as_json: bool) -> None:
     from polytile.puzzles.puzzle_sets import verify_store
     from polytile.puzzles.store import PuzzleStore
 
-    with PuzzleStore(file) as store:
+    with PuzzleStore(file, create=False) as store:
         results = list(verify_store(store))
     bad = {pid: reasons for pid, reasons in results if reasons}
     if as_json:

@@ -132,7 +132,8 @@ def job_id(kind: str, params: dict[str, Any], seed: int) -> str:
 
 
 class PuzzleStore:
-    """An open puzzle store (created if the file does not exist).
+    """An open puzzle store (created if the file does not exist, unless ``create`` is False:
+    then an empty file is refused and left as it is).
 
     Raises
     ------
@@ -140,7 +141,7 @@ class PuzzleStore:
         If the file exists but is not a polytile puzzle store (or a newer version of one).
     """
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, create: bool = True) -> None:
         self.path = str(path)
         if self.path != ":memory:":
             where = Path(self.path)
@@ -148,6 +149,11 @@ class PuzzleStore:
                 raise FormatError("is a directory, not a puzzle store", self.path)
             if not where.parent.is_dir():
                 raise PolytileError(f"cannot create {self.path}: no directory {where.parent}")
+            if not create and (not where.exists() or where.stat().st_size == 0):
+                raise FormatError(
+                    "empty or missing, not a puzzle store (make one with 'polytile generate')",
+                    self.path,
+                )
         try:
             self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
             self._db.execute("PRAGMA journal_mode=WAL")
@@ -158,6 +164,10 @@ class PuzzleStore:
         if tables and not {"puzzles", "jobs", "meta"} <= tables:
             self._db.close()
             raise FormatError("an SQLite file, but not a polytile puzzle store", self.path)
+        if not tables and not create:
+            self._db.close()
+            raise FormatError("empty, not a puzzle store (make one with 'polytile generate')",
+                              self.path)  # fmt: skip
         if not tables:
             self._db.executescript(_SCHEMA)  # every statement is idempotent
         with self._transaction():
@@ -261,6 +271,10 @@ class PuzzleStore:
         return stored
 
     # -- reading -------------------------------------------------------------------------
+    def kinds(self) -> list[str]:
+        """The kinds of puzzle stored, sorted."""
+        return [r[0] for r in self._db.execute("SELECT DISTINCT kind FROM puzzles ORDER BY kind")]
+
     def difficulties(self, job: str | None = None) -> list[float]:
         """Difficulties of the stored puzzles (of one job), in id order."""
         if job is None:

@@ -192,3 +192,14 @@ def test_a_stored_puzzle_solves_counts_and_validates(invoke: Invoke, tmp_path: P
         solved = tmp_path / f"s{pid}.json"
         solved.write_text(invoke("solve", str(path), "--json").stdout)
         assert invoke("validate", str(solved), "--puzzle", str(path)).exit_code == 0
+
+
+def test_reading_commands_never_create_a_store(invoke: Invoke, tmp_path: Path) -> None:
+    empty = tmp_path / "empty.db"
+    empty.write_bytes(b"")
+    assert_clean_failure(invoke("puzzles", "list", "--db", str(empty)))
+    assert empty.read_bytes() == b""
+    db = str(tmp_path / "p.db")
+    invoke("generate", "packing", "-n", "1", "--db", db, "--workers", "1", *SMALL)
+    listed = invoke("puzzles", "list", "--db", db, "--kind", "sudoku")
+    assert listed.exit_code == 0 and "no puzzle of kind 'sudoku'" in listed.stderr
