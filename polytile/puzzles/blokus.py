@@ -57,7 +57,6 @@ from polytile.puzzles.blokus_moves import (
     place,
     placement_status,
     placement_table,
-    trusted_move,
 )
 from polytile.puzzles.blokus_scoring import (
     PLAYER_OPTIONS,
@@ -264,7 +263,7 @@ class Blokus:
         move = self._moves[ci][p]
         if move is None:
             t = self._table
-            move = trusted_move(self._colors[ci], PIECE_NAMES[t.piece[p]], t.cells[p])
+            move = Move.trusted(self._colors[ci], PIECE_NAMES[t.piece[p]], t.cells[p])
             self._moves[ci][p] = move
         return move
 

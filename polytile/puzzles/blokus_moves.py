@@ -29,19 +29,20 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from types import MappingProxyType
+from typing import ClassVar
 
 import numpy as np
 import numpy.typing as npt
 from numba import njit
 
 from polytile.board import Board, placements
-from polytile.errors import ShapeError, UnknownNameError
 from polytile.formats import COLORS
 from polytile.geometry import Cell, piece_set
+from polytile.puzzles.moves import PieceMove
 
 __all__ = [
     "COLOR_NAMES",
@@ -59,10 +60,8 @@ __all__ = [
 
 #: The four colour names in turn order.
 COLOR_NAMES: tuple[str, ...] = tuple(COLORS)
-_COLOR_INDEX = {name: i for i, name in enumerate(COLOR_NAMES)}
 #: The 21 pieces of each colour, in the order of ``seeds/pieces.txt``.
 PIECE_NAMES: tuple[str, ...] = tuple(p.name for p in piece_set("blokus"))
-_PIECE_INDEX = {name: i for i, name in enumerate(PIECE_NAMES)}
 #: Squares per piece, in :data:`PIECE_NAMES` order (89 in all).
 PIECE_SIZES: tuple[int, ...] = tuple(p.size for p in piece_set("blokus"))
 
@@ -110,7 +109,7 @@ VARIANTS: Mapping[str, Variant] = MappingProxyType(
 
 
 @dataclass(frozen=True, slots=True, init=False)
-class Move:
+class Move(PieceMove):
     """One turn: ``color`` places ``piece`` on ``cells``, or passes (``piece`` None).
 
     Parameters
@@ -137,75 +136,8 @@ class Move:
     ('G pass', 'I1')
     """
 
-    color: str
-    piece: str | None
-    cells: tuple[Cell, ...]
-
-    def __init__(self, color: str, piece: str | None = None, cells: Iterable[Cell] = ()) -> None:
-        if color not in _COLOR_INDEX:
-            raise UnknownNameError("colour", str(color), COLOR_NAMES)
-        cells = tuple(sorted((int(r), int(c)) for r, c in cells))
-        if piece is None:
-            if cells:
-                raise ShapeError(f"a pass covers no cells, got {list(cells)}")
-        else:
-            if piece not in _PIECE_INDEX:
-                raise UnknownNameError("Blokus piece", str(piece), PIECE_NAMES)
-            if not cells:
-                raise ShapeError(f"a placement of {piece} needs its cells")
-            if len(set(cells)) != len(cells):
-                raise ShapeError(f"cells {list(cells)} repeat a cell")
-        object.__setattr__(self, "color", color)
-        object.__setattr__(self, "piece", piece)
-        object.__setattr__(self, "cells", cells)
-
-    @classmethod
-    def pass_turn(cls, color: str) -> Move:
-        """The pass of ``color``."""
-        return cls(color)
-
-    @property
-    def is_pass(self) -> bool:
-        """True for a pass."""
-        return self.piece is None
-
-    def __str__(self) -> str:
-        letter = COLORS[self.color]
-        if self.piece is None:
-            return f"{letter} pass"
-        return f"{letter} {self.piece} " + " ".join(f"{r},{c}" for r, c in self.cells)
-
-    @classmethod
-    def parse(cls, text: str) -> Move:
-        """Read the form ``str`` writes: ``"B I3 0,0 0,1 0,2"`` or ``"G pass"``.
-
-        Raises
-        ------
-        ValueError
-            If the text is not of that form (or names an unknown colour or piece).
-        """
-        parts = text.split()
-        names = {letter: name for name, letter in COLORS.items()}
-        if len(parts) < 2 or parts[0] not in names:
-            raise ValueError(f"a move looks like 'B I3 0,0 0,1 0,2' or 'B pass', got {text!r}")
-        if parts[1] == "pass" and len(parts) == 2:
-            return cls(names[parts[0]])
-        try:
-            cells = [tuple(int(v) for v in p.split(",")) for p in parts[2:]]
-        except ValueError:
-            cells = []
-        if not cells or any(len(cell) != 2 for cell in cells):
-            raise ValueError(f"cells must be written row,col separated by spaces, got {text!r}")
-        return cls(names[parts[0]], parts[1], [(r, c) for r, c in cells])
-
-
-def trusted_move(color: str, piece: str, cells: tuple[Cell, ...]) -> Move:
-    """A move whose fields are already valid and sorted (from a placement table)."""
-    move = object.__new__(Move)
-    object.__setattr__(move, "color", color)
-    object.__setattr__(move, "piece", piece)
-    object.__setattr__(move, "cells", cells)
-    return move
+    PIECE_NAMES: ClassVar[tuple[str, ...]] = PIECE_NAMES
+    GAME: ClassVar[str] = "Blokus"
 
 
 @dataclass(frozen=True, eq=False)

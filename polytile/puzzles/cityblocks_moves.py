@@ -17,31 +17,30 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
+from typing import ClassVar
 
 import numpy as np
 import numpy.typing as npt
 
 from polytile.board import Board, placements
-from polytile.errors import ShapeError, UnknownNameError
 from polytile.formats import COLORS
 from polytile.geometry import Cell, piece_set
 from polytile.puzzles.cityblocks_scoring import BOARD_SIZE, START_CELLS
+from polytile.puzzles.moves import PieceMove
 
 __all__ = ["COLOR_NAMES", "PIECE_NAMES", "Move", "PlacementTable", "moves_of", "placement_table"]
 
 #: Colour names in turn order.
 COLOR_NAMES: tuple[str, ...] = tuple(COLORS)
-_COLOR_INDEX = {name: i for i, name in enumerate(COLOR_NAMES)}
 #: The 20 pieces of each colour, in the order of ``seeds/pieces.txt``.
 PIECE_NAMES: tuple[str, ...] = tuple(p.name for p in piece_set("cityblocks"))
-_PIECE_INDEX = {name: i for i, name in enumerate(PIECE_NAMES)}
 
 
 @dataclass(frozen=True, slots=True, init=False)
-class Move:
+class Move(PieceMove):
     """One turn: ``color`` places ``piece`` on ``cells``, or passes (``piece`` None).
 
     Parameters
@@ -68,75 +67,8 @@ class Move:
     ('G pass', 'V3')
     """
 
-    color: str
-    piece: str | None
-    cells: tuple[Cell, ...]
-
-    def __init__(self, color: str, piece: str | None = None, cells: Iterable[Cell] = ()) -> None:
-        if color not in _COLOR_INDEX:
-            raise UnknownNameError("colour", str(color), COLOR_NAMES)
-        cells = tuple(sorted((int(r), int(c)) for r, c in cells))
-        if piece is None:
-            if cells:
-                raise ShapeError(f"a pass covers no cells, got {list(cells)}")
-        else:
-            if piece not in _PIECE_INDEX:
-                raise UnknownNameError("City Blocks piece", str(piece), PIECE_NAMES)
-            if not cells:
-                raise ShapeError(f"a placement of {piece} needs its cells")
-            if len(set(cells)) != len(cells):
-                raise ShapeError(f"cells {list(cells)} repeat a cell")
-        object.__setattr__(self, "color", color)
-        object.__setattr__(self, "piece", piece)
-        object.__setattr__(self, "cells", cells)
-
-    @classmethod
-    def pass_turn(cls, color: str) -> Move:
-        """The pass of ``color`` (the seat to move)."""
-        return cls(color)
-
-    @property
-    def is_pass(self) -> bool:
-        """True for a pass."""
-        return self.piece is None
-
-    def __str__(self) -> str:
-        letter = COLORS[self.color]
-        if self.piece is None:
-            return f"{letter} pass"
-        return f"{letter} {self.piece} " + " ".join(f"{r},{c}" for r, c in self.cells)
-
-    @classmethod
-    def parse(cls, text: str) -> Move:
-        """Read the form ``str`` writes: ``"B I3 0,0 0,1 0,2"`` or ``"G pass"``.
-
-        Raises
-        ------
-        ValueError
-            If the text is not of that form (or names an unknown colour or piece).
-        """
-        parts = text.split()
-        names = {letter: name for name, letter in COLORS.items()}
-        if len(parts) < 2 or parts[0] not in names:
-            raise ValueError(f"a move looks like 'B I3 0,0 0,1 0,2' or 'B pass', got {text!r}")
-        if parts[1] == "pass" and len(parts) == 2:
-            return cls(names[parts[0]])
-        try:
-            cells = [tuple(int(v) for v in p.split(",")) for p in parts[2:]]
-        except ValueError:
-            cells = []
-        if not cells or any(len(cell) != 2 for cell in cells):
-            raise ValueError(f"cells must be written row,col separated by spaces, got {text!r}")
-        return cls(names[parts[0]], parts[1], [(r, c) for r, c in cells])
-
-
-def _trusted_move(color: str, piece: str, cells: tuple[Cell, ...]) -> Move:
-    """A move from the placement table, whose fields are already valid and sorted."""
-    move = object.__new__(Move)
-    object.__setattr__(move, "color", color)
-    object.__setattr__(move, "piece", piece)
-    object.__setattr__(move, "cells", cells)
-    return move
+    PIECE_NAMES: ClassVar[tuple[str, ...]] = PIECE_NAMES
+    GAME: ClassVar[str] = "City Blocks"
 
 
 @dataclass(frozen=True, eq=False)
@@ -190,6 +122,6 @@ def moves_of(color: str) -> tuple[Move, ...]:
     """Move ``i`` places placement ``i`` of the table in ``color``; built once per colour."""
     t = placement_table()
     return tuple(
-        _trusted_move(color, PIECE_NAMES[p], cs)
+        Move.trusted(color, PIECE_NAMES[p], cs)
         for p, cs in zip(t.piece.tolist(), t.cells, strict=True)
     )
