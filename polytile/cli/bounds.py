@@ -3,49 +3,17 @@
 from __future__ import annotations
 
 import json
-import sys
 import time
 from types import SimpleNamespace
 from typing import Any
 
 import click
 
-from polytile.errors import FormatError
-from polytile.formats import MAX_FILE_BYTES, Position, loads
+from polytile.formats import Position
 
 __all__ = ["COMMANDS", "bounds_command"]
 
 _COLORS = ("blue", "yellow", "red", "green")
-
-
-def _read_position(file: str, move: int | None = None) -> Position:
-    """The position; a plain text board is read as a City Blocks board, a Pentobi record
-    (``.blksgf``) as the Blokus position after ``move``."""
-    if move is not None or (file != "-" and file.lower().endswith(".blksgf")):
-        from polytile.cli.render import read_document
-
-        doc = read_document(file, move)
-        if not isinstance(doc, Position):
-            raise FormatError("expected a position, found a solution", file)
-        return doc
-    if file == "-":
-        source, data = "<stdin>", sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
-    else:
-        with open(file, "rb") as f:
-            source, data = file, f.read(MAX_FILE_BYTES + 1)  # loads refuses more
-    obj = loads(data, source)
-    if not isinstance(obj, Position):
-        raise FormatError("expected a City Blocks position, found a solution", source)
-    is_json = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"[")
-    if not is_json:
-        return Position("cityblocks", obj.board)
-    if obj.game not in ("cityblocks", "blokus"):  # Blokus gets its own message from bounds()
-        raise FormatError(
-            f'the position is of game {obj.game!r}; polytile bounds reads "cityblocks" positions',
-            source,
-            "game",
-        )
-    return obj
 
 
 def _mark(value: int, proven: bool) -> str:
@@ -165,12 +133,13 @@ def bounds_command(
     move: int | None,
 ) -> None:
     """Print the bounds of one colour, or of all."""
+    from polytile.cli.render import read_position
     from polytile.cli.solve import progress_bar
     from polytile.puzzles.cityblocks_bounds import bounds
     from polytile.puzzles.cityblocks_picture import score_text
     from polytile.puzzles.cityblocks_scoring import score
 
-    obj = _read_position(position, move)
+    obj, _ = read_position(position, ("cityblocks", "blokus"), "bounds", move)
     source = "<stdin>" if position == "-" else position
     if obj.game == "blokus":
         _blokus(obj, color, as_json, time_limit, workers, seed, source)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import sys
 from typing import Any
 
@@ -30,7 +29,7 @@ def solve_cityblocks_max(
     130 after Ctrl-C without a layout.
     """
     from polytile import formats
-    from polytile.cli.render import read_document
+    from polytile.cli.render import read_position
     from polytile.cli.solve import progress_bar
     from polytile.puzzles.cityblocks import CityBlocks
     from polytile.puzzles.cityblocks_bounds import replay_layout
@@ -38,11 +37,7 @@ def solve_cityblocks_max(
     from polytile.puzzles.cityblocks_picture import save_score_picture, score_text
 
     if start_from is not None:
-        doc = read_document(start_from)
-        if not isinstance(doc, formats.Position):
-            raise click.BadParameter(f"{start_from} is a solution file; --from takes a position")
-        if doc.game == "tiling":  # a plain text board: read as City Blocks, as 'score' does
-            doc = dataclasses.replace(doc, game="cityblocks")
+        doc, _ = read_position(start_from, ("cityblocks",), "solve cityblocks-max --from")
         game = CityBlocks.from_position(doc, source=start_from)
     else:
         game = CityBlocks()

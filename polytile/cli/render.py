@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
-from polytile.formats import Position, Solution, load, loads
+from polytile.errors import FormatError
+from polytile.formats import MAX_FILE_BYTES, Position, Solution, load, loads
 from polytile.render import save_picture, to_text
 
-__all__ = ["COMMANDS", "render_command"]
+__all__ = ["COMMANDS", "picture_options", "read_document", "read_position", "render_command"]
 
 
 def read_document(file: str, move: int | None = None) -> Solution | Position:
@@ -36,6 +38,66 @@ def read_document(file: str, move: int | None = None) -> Solution | Position:
     return load(file)
 
 
+def picture_options(f: Any) -> Any:
+    """The picture options shared by commands that draw: ``-o``, ``--color/--no-color``,
+    ``--cell``."""
+    f = click.option(
+        "--cell",
+        type=click.IntRange(4, 200),
+        default=24,
+        show_default=True,
+        help="Cell size in pixels for .svg and .png.",
+    )(f)
+    f = click.option(
+        "--color/--no-color",
+        default=None,
+        help="Force colours on or off in the terminal picture [default: on for a terminal, "
+        "unless NO_COLOR is set].",
+    )(f)
+    return click.option(
+        "-o",
+        "--output",
+        type=click.Path(dir_okay=False, writable=True, path_type=Path),
+        help="Write the picture here (.svg, .png or .txt) instead of printing it.",
+    )(f)
+
+
+def read_position(
+    file: str, games: tuple[str, ...], command: str, move: int | None = None
+) -> tuple[Position, bool]:
+    """Load ``file`` as a position of one of ``games`` for ``command``; True with it when it
+    was a plain text board (read as a board of ``games[0]``, with no hands).
+
+    Raises
+    ------
+    FormatError
+        For a solution file, or a position of another game.
+    """
+    source = "<stdin>" if file == "-" else file
+    if move is not None or Path(file).suffix.lower() == ".blksgf":
+        obj, is_text = read_document(file, move), False
+    else:
+        if file == "-":
+            data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+        else:
+            with open(file, "rb") as f:
+                data = f.read(MAX_FILE_BYTES + 1)  # loads refuses more
+        obj = loads(data, source)
+        is_text = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] not in (b"{", b"[")
+    if not isinstance(obj, Position):
+        raise FormatError("expected a position or a plain text board, found a solution", source)
+    if is_text:  # a plain text board has no game of its own (it loads as "tiling")
+        return Position(games[0], obj.board), True
+    if obj.game not in games:
+        wanted = " or ".join(f'"{g}"' for g in games)
+        raise FormatError(
+            f"the position is of game {obj.game!r}; polytile {command} reads {wanted} positions",
+            source,
+            "game",
+        )
+    return obj, False
+
+
 @click.command(
     "render",
     help="""Draw a solution or position file.
@@ -55,25 +117,7 @@ Examples:
 """,
 )
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(dir_okay=False, writable=True, path_type=Path),
-    help="Write the picture here (.svg, .png or .txt) instead of printing it.",
-)
-@click.option(
-    "--color/--no-color",
-    default=None,
-    help="Force colours on or off in the terminal picture [default: on for a terminal, "
-    "unless NO_COLOR is set].",
-)
-@click.option(
-    "--cell",
-    type=click.IntRange(4, 200),
-    default=24,
-    show_default=True,
-    help="Cell size in pixels for .svg and .png.",
-)
+@picture_options
 @click.option("--title", help="Caption above the board in .svg and .png pictures.")
 @click.option(
     "--move",

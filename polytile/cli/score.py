@@ -3,38 +3,13 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import click
 
-from polytile.errors import FormatError
-from polytile.formats import MAX_FILE_BYTES, Position, loads
+from polytile.cli.render import picture_options
 
 __all__ = ["COMMANDS", "score"]
-
-
-def _read_board(file: str) -> tuple[Position, bool, str]:
-    """The position, whether it came from JSON (rather than a plain text board), the source."""
-    if file == "-":
-        source, data = "<stdin>", sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
-    else:
-        with open(file, "rb") as f:
-            source, data = file, f.read(MAX_FILE_BYTES + 1)  # loads refuses more
-    obj = loads(data, source)
-    if not isinstance(obj, Position):
-        raise FormatError(
-            "expected a City Blocks position or a plain text board, found a solution", source
-        )
-    # A plain text board has no game of its own (it loads as "tiling"): score it as it is.
-    is_json = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"[")
-    if is_json and obj.game != "cityblocks":
-        raise FormatError(
-            f'the position is of game {obj.game!r}; polytile score reads "cityblocks" positions',
-            source,
-            "game",
-        )
-    return obj, is_json, source
 
 
 @click.command(
@@ -77,25 +52,7 @@ Examples:
     type=click.Choice(["2", "3", "4"]),
     help='How colours make up players [default: the file\'s "players", else 4].',
 )
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(dir_okay=False, writable=True, path_type=Path),
-    help="Write the picture here (.svg, .png or .txt) instead of printing it.",
-)
-@click.option(
-    "--color/--no-color",
-    default=None,
-    help="Force colours on or off in the terminal picture [default: on for a terminal, "
-    "unless NO_COLOR is set].",
-)
-@click.option(
-    "--cell",
-    type=click.IntRange(4, 200),
-    default=24,
-    show_default=True,
-    help="Cell size in pixels for .svg and .png.",
-)
+@picture_options
 def score(
     position: str,
     as_json: bool,
@@ -105,15 +62,17 @@ def score(
     cell: int,
 ) -> None:
     """Print the scores of ``position``, with a picture."""
+    from polytile.cli.render import read_position
     from polytile.puzzles.cityblocks import players_of
     from polytile.puzzles.cityblocks import score as score_board
     from polytile.puzzles.cityblocks_picture import save_score_picture, score_table, score_text
 
-    obj, is_json, source = _read_board(position)
-    recorded = players_of(obj, source) if is_json else 4  # checked even under --players
+    obj, is_text = read_position(position, ("cityblocks",), "score")
+    source = "<stdin>" if position == "-" else position
+    recorded = 4 if is_text else players_of(obj, source)  # checked even under --players
     count = int(players) if players is not None else recorded
     # A position names rows by field (board[3]), a plain text board by row number.
-    sheet = score_board(obj if is_json else obj.board, count, source)
+    sheet = score_board(obj.board if is_text else obj, count, source)
     rows = obj.board
     if output is not None:
         save_score_picture(rows, sheet, output, cell=cell)
