@@ -40,7 +40,7 @@ from polytile.geometry import PIECE_SETS, piece, piece_set
 from polytile.puzzles.four_square import Teaser
 from polytile.puzzles.generate import Candidate, _rng, puzzle_key
 from polytile.solvers.counting import count_tiling
-from polytile.solvers.tiling import TOUCH_RULES, solutions
+from polytile.solvers.tiling import TOUCH_RULES, compile_problem, solutions
 
 __all__ = ["TEASER_FORMAT", "TeaserParams", "make_teaser", "parse_teaser", "teaser_doc"]
 
@@ -130,8 +130,6 @@ def make_teaser(params: TeaserParams, seed: int, index: int) -> Candidate:
         cand.reason = "no solution" if result.count == 0 else "several solutions (up to symmetry)"
         return cand
     first = next(solutions(teaser.problem))
-    from polytile.solvers.tiling import compile_problem
-
     solution = teaser.to_solution(compile_problem(teaser.problem).placements, first)
     reasons = teaser.check(solution)
     if reasons:  # the kernel's answer must pass the rules check; a bug if not
