@@ -267,6 +267,25 @@ class Blokus:
             self._moves[ci][p] = move
         return move
 
+    def attach_points(self, color: str | None = None) -> list[Cell]:
+        """The cells where ``color`` (default: the colour to move) may attach a piece: empty
+        cells touching it at a corner but not along an edge, or its start cell before its
+        first piece; none once its hand is empty. Row-major order.
+
+        Examples
+        --------
+        >>> Blokus("duo").attach_points()
+        [(4, 4)]
+        """
+        ci = self._turn if color is None else self._color_index(color)
+        if not self._hand[ci].any():
+            return []
+        k, bits = len(self._colors), self._bits
+        free = bits[1 + k + ci] & ~bits[0] & ~bits[1 + ci]
+        n = self.size
+        flat = np.unpackbits(free.view(np.uint8), bitorder="little")[: n * n]
+        return [(int(f) // n, int(f) % n) for f in np.flatnonzero(flat)]
+
     def legal_placements(self, color: str | None = None) -> list[Move]:
         """Every placement ``color`` (default: the colour to move) could make now.
 

@@ -202,6 +202,33 @@ def snapshot(game: Blokus) -> tuple[object, ...]:
     )
 
 
+def reference_attach_points(ref: Reference, color: str) -> list[Cell]:
+    """Empty cells diagonal to ``color`` and not beside it; the start cell before its first
+    piece; nothing once it has placed everything."""
+    if not ref.hands[color]:
+        return []
+    if len(ref.hands[color]) == len(PIECE_NAMES):
+        return [ref.starts[color]] if ref.starts[color] not in ref.board else []
+    return [
+        (r, c)
+        for r in range(ref.n)
+        for c in range(ref.n)
+        if (r, c) not in ref.board
+        and any(ref.board.get((r + dr, c + dc)) == color for dr, dc in DIAGONAL)
+        and not any(ref.board.get((r + dr, c + dc)) == color for dr, dc in EDGE)
+    ]
+
+
+@pytest.mark.parametrize(("variant", "plies", "seed"), [("duo", 0, 0), ("duo", 9, 1),
+                                                        ("classic", 30, 2), ("classic", 70, 3)])  # fmt: skip
+def test_attach_points_agree_with_the_reference(variant: str, plies: int, seed: int) -> None:
+    game = random_line(variant, None, plies, seed)
+    ref = reference_of(game)
+    for color in game.colors:
+        assert game.attach_points(color) == reference_attach_points(ref, color)
+    assert game.attach_points() == game.attach_points(game.to_move)
+
+
 @pytest.mark.parametrize(("variant", "players"), [("classic", 4), ("classic", 3), ("duo", 2)])
 def test_push_pop_round_trips_restore_everything(variant: str, players: int) -> None:
     game = Blokus(variant, players)
