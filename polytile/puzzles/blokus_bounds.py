@@ -33,8 +33,11 @@ beside any Y cell, and diagonal to c: a current attach point. Otherwise c lies i
 future piece, joined to an attach point by induction, and d is an 8-neighbour of c. The rest
 of P is 4-connected to d inside ``S``. A first piece covers the start cell, an attach point.
 So the cells 8-connected in ``S`` to Y's attach points (its *reach*) hold every cell Y ever
-covers; the territory is the empty cells outside every other colour's reach. Occupying more
-cells (by anyone) never adds to a reach, so X's moves cannot open its territory either.
+covers. The territory is the empty cells outside every other colour's *shape-aware* reach
+(:mod:`polytile.puzzles.blokus_reach`), which follows the same induction with Y's actual
+pieces and lies inside this one; the layouts are also confined to X's own shape-aware reach.
+Occupying more cells (by anyone) never adds to a reach, so X's moves cannot open its
+territory either.
 
 Every layout is replayed by the rules engine on a copy where the other colours pass; a
 mismatch raises :class:`~polytile.errors.SolverError`.
@@ -71,6 +74,7 @@ from polytile.models.cpsat import (
     add_piece_at_most_once,
 )
 from polytile.puzzles.blokus import PIECE_NAMES, PIECE_SIZES, Blokus, Move
+from polytile.puzzles.blokus_reach import reach_of
 from polytile.puzzles.blokus_scoring import ALL_PLACED_BONUS, I1_LAST_BONUS
 from polytile.solvers.cpsat import solve
 
@@ -240,7 +244,7 @@ def territory(game: Blokus, color: str) -> frozenset[tuple[int, int]]:
     safe = {(int(r), int(c)) for r, c in np.argwhere(grid == ".")}
     for other in game.colors:
         if other != color:
-            safe -= reach(game, other)
+            safe -= reach_of(game, other).cells
     return frozenset(safe)
 
 
@@ -292,8 +296,12 @@ def _layout(
 ) -> tuple[int, bool, list[Move]]:
     """Most squares of ``color``'s hand placeable on ``allowed`` empty cells with the others
     passing: (proven bound, proven optimal, the best layout found)."""
-    cells, attach = _usable(game, color, allowed)
-    hand = game.hand(color)
+    shaped = reach_of(game, color)  # X's future cells and pieces, by the pieces' shapes
+    mask = np.zeros((game.size, game.size), dtype=bool)
+    for r, c in shaped.cells:
+        mask[r, c] = True
+    cells, attach = _usable(game, color, mask if allowed is None else mask & allowed)
+    hand = shaped.pieces
     if not hand or not attach.any():
         return 0, True, []
     n = game.size
@@ -323,7 +331,7 @@ def _layout(
 
     index = {(int(pl.piece[i]), tuple(sorted(pl.coords_of(i)))): i for i in pm.x}
     greedy = _greedy(game, color, cells)
-    hints = [index[hand.index(m.piece), m.cells] for m in greedy]
+    hints = [index[hand.index(m.piece), m.cells] for m in greedy if m.piece in hand]
     res = solve(pm, time_limit=time_limit, workers=workers, seed=seed, progress=seen,
                 hints=hints, stop=lambda: best[0] >= cap)  # fmt: skip
     if not res.found:
