@@ -11,6 +11,25 @@ Colours: player pieces use the player's colour (blue ``#1f5fbf``, yellow ``#e8c2
 has it, so two touching pieces never look alike. Every shape's outline is drawn as a thick
 line along its boundary (edges to another piece, to an empty or blocked cell, or the border).
 
+Two optional layers go on top (both off by default, leaving the pictures unchanged):
+
+- *marks* (``marks=``, ``mark_color=``), such as the cells where the Blokus colour to move
+  may attach a piece: a dot with a dark ring in the SVG and PNG, filled with the colour's
+  fill (or dark ink when ``mark_color`` is None). In text, a marked empty cell shows ``+``
+  (plain) or a ``•`` in the colour (terminal); a marked cell that is not empty keeps its
+  letter, since what covers it matters more.
+- a *highlight* (``highlight=``, ``highlight_color=``), the cells of one placement (a move
+  just played, or one recommended): in the SVG and PNG a thick black border with a white
+  line along its middle around the group, and a dark hatch over its cells; empty highlighted
+  cells (a move not yet played) are first shaded in a pale ``highlight_color``. In plain
+  text a highlighted cell shows its letter in lower case (``b`` for a ``B`` cell); an empty
+  one shows the lower-case letter of ``highlight_color`` (``y``: yellow would go here), or
+  ``@`` without one; ``#`` and ``*`` stay. In the terminal a highlighted piece cell is drawn
+  as ``▒▒`` over its colour, an empty one as ``░░`` in ``highlight_color``.
+
+The plain text stays two characters per cell (``+``, ``@`` and lower-case letters are not
+cells of the position format, so it is no longer a loadable board when either is used).
+
 Examples
 --------
 >>> from polytile.formats import PlacedPiece, Solution
@@ -21,6 +40,9 @@ Examples
 >>> print(to_text(s, color=False), end="")
 V . #
 V V .
+>>> print(to_text(s, color=False, marks=[(0, 1)], highlight=[(1, 0), (1, 1)]), end="")
+V + #
+v v .
 """
 
 from __future__ import annotations
@@ -29,7 +51,7 @@ import io
 import os
 import sys
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
@@ -65,6 +87,8 @@ _GRID = "#c8c8c8"
 _INK = "#111111"
 _CONFLICT = "*"
 _CONFLICT_INK = "#c000c0"
+_MARK = "+"
+_GHOST = "@"
 _STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 
 Picture = Solution | Position
@@ -85,6 +109,10 @@ class _Scene:
     cols: int
     blocked: frozenset[Cell]
     shapes: tuple[_Shape, ...]
+    marks: frozenset[Cell] = frozenset()
+    mark_letter: str | None = None  # colour letter of the marks, None for neutral ink
+    highlight: frozenset[Cell] = frozenset()
+    highlight_letter: str | None = None  # colour letter of the highlight, if known
 
     def conflicts(self) -> list[Cell]:
         """Cells claimed twice: by two shapes, or by a shape and a blocked cell."""
@@ -102,6 +130,37 @@ def _scene(obj: Picture) -> _Scene:
     if isinstance(obj, Position):
         return _position_scene(obj)
     raise TypeError(f"cannot draw a {type(obj).__name__}; give a Solution or a Position")
+
+
+def _decorated(
+    obj: Picture,
+    marks: Iterable[Cell],
+    mark_color: str | None,
+    highlight: Iterable[Cell],
+    highlight_color: str | None,
+) -> _Scene:
+    """The scene of ``obj`` with its marks and highlight (cells outside the board dropped)."""
+    scene = _scene(obj)
+
+    def inside(cells: Iterable[Cell]) -> frozenset[Cell]:
+        pairs = ((int(r), int(c)) for r, c in cells)
+        return frozenset((r, c) for r, c in pairs if 0 <= r < scene.rows and 0 <= c < scene.cols)
+
+    return replace(
+        scene,
+        marks=inside(marks),
+        mark_letter=_letter_of(mark_color, "mark_color"),
+        highlight=inside(highlight),
+        highlight_letter=_letter_of(highlight_color, "highlight_color"),
+    )
+
+
+def _letter_of(color: str | None, name: str) -> str | None:
+    if color is None:
+        return None
+    if color not in COLORS:
+        raise ValueError(f"{name} must be one of {', '.join(COLORS)} or None, got {color!r}")
+    return COLORS[color]
 
 
 def _solution_scene(s: Solution) -> _Scene:
@@ -192,7 +251,15 @@ def _want_color(color: bool | None) -> bool:
     return bool(isatty and isatty())
 
 
-def to_text(obj: Picture, color: bool | None = None) -> str:
+def to_text(
+    obj: Picture,
+    color: bool | None = None,
+    *,
+    marks: Iterable[Cell] = (),
+    mark_color: str | None = None,
+    highlight: Iterable[Cell] = (),
+    highlight_color: str | None = None,
+) -> str:
     """A terminal picture, two characters per cell, one line per row.
 
     Parameters
@@ -202,6 +269,18 @@ def to_text(obj: Picture, color: bool | None = None) -> str:
     color
         True for ANSI colours, False for plain letters, None (default) for colours only
         when stdout is a terminal and the ``NO_COLOR`` environment variable is unset.
+    marks
+        Cells to mark, such as a Blokus colour's attach points: ``+`` on an empty cell in
+        plain text, a ``•`` in ``mark_color`` in colour. Cells off the board are ignored.
+    mark_color
+        A colour name of :data:`~polytile.formats.COLORS` for the marks, or None for the
+        terminal's own ink.
+    highlight
+        The cells of one placement to show apart: in plain text a piece cell's letter in lower
+        case, an empty cell as the lower-case letter of ``highlight_color`` (``@`` without
+        one); in colour ``▒▒`` over the piece's colour, ``░░`` in ``highlight_color``.
+    highlight_color
+        The colour name of the highlighted placement, or None.
 
     Returns
     -------
@@ -210,42 +289,70 @@ def to_text(obj: Picture, color: bool | None = None) -> str:
         pieces as blocks of their colour; tiling pieces as their letter on a background
         that differs from every touching piece.
 
+    Raises
+    ------
+    ValueError
+        If ``mark_color`` or ``highlight_color`` is not a colour name.
+
     Notes
     -----
     In plain mode two touching pieces with the same first letter (two copies of a tetromino)
     look like one; the SVG and PNG pictures draw every outline.
     """
+    scene = _decorated(obj, marks, mark_color, highlight, highlight_color)
     grid = board_grid(obj)
     if not _want_color(color):
-        return "".join(" ".join(row) + "\n" for row in grid)
-    return _rich_text(obj, grid)
+        return "".join(" ".join(row) + "\n" for row in _plain_grid(scene, grid))
+    return _rich_text(scene, grid)
 
 
-def _rich_text(obj: Picture, grid: list[str]) -> str:
+def _plain_grid(scene: _Scene, grid: list[str]) -> list[str]:
+    """``grid`` with the marks and the highlight of the module's text convention."""
+    if not scene.marks and not scene.highlight:
+        return grid
+    cells = [list(row) for row in grid]
+    for r, c in scene.marks:
+        if cells[r][c] == ".":
+            cells[r][c] = _MARK
+    ghost = scene.highlight_letter.lower() if scene.highlight_letter else _GHOST
+    for r, c in scene.highlight:
+        cells[r][c] = ghost if cells[r][c] in (".", _MARK) else cells[r][c].lower()
+    return ["".join(row) for row in cells]
+
+
+def _rich_text(scene: _Scene, grid: list[str]) -> str:
     from rich.console import Console
     from rich.style import Style
     from rich.text import Text
 
-    scene = _scene(obj)
     style_of: dict[Cell, tuple[str, Style]] = {}
     for shape in scene.shapes:
         if shape.player:
             look = ("  ", Style(bgcolor=shape.fill))
+            lit = ("▒▒", Style(color="#ffffff", bgcolor=shape.fill))
         else:
             look = (f"{shape.letter} ", Style(color="#000000", bgcolor=shape.fill, bold=True))
+            lit = (f"{shape.letter.lower()}▒", Style(color="#000000", bgcolor=shape.fill))
         for cell in shape.cells:
-            style_of[cell] = look
+            style_of[cell] = lit if cell in scene.highlight else look
+    # without a colour, the terminal's own ink
+    ghost = ("░░", Style(color=PLAYER_FILLS.get(scene.highlight_letter or ""), bold=True))
+    mark = ("• ", Style(color=PLAYER_FILLS.get(scene.mark_letter or ""), bold=True))
     text = Text()
     for r, row in enumerate(grid):
         for c, ch in enumerate(row):
-            if ch == ".":
-                text.append(". ", Style(color="#8a8a8a"))
-            elif ch == "#":
+            if ch == "#":
                 text.append("  ", Style(bgcolor=BLOCKED_FILL))
             elif ch == _CONFLICT:
                 text.append("**", Style(color="#ffffff", bgcolor=_CONFLICT_INK, bold=True))
-            else:
+            elif (r, c) in style_of:
                 text.append(*style_of[(r, c)])
+            elif (r, c) in scene.highlight:
+                text.append(*ghost)
+            elif (r, c) in scene.marks:
+                text.append(*mark)
+            else:
+                text.append(". ", Style(color="#8a8a8a"))
         text.append("\n")
     truecolor = os.environ.get("COLORTERM", "").lower() in ("truecolor", "24bit")
     buffer = io.StringIO()
@@ -335,6 +442,36 @@ def _runs(units: Iterable[int]) -> list[tuple[int, int]]:
     return runs
 
 
+def _fill_or(letter: str | None, default: str) -> str:
+    return PLAYER_FILLS[letter] if letter else default
+
+
+def _mix(a: str, b: str, t: float) -> str:
+    """The colour ``t`` of the way from ``#rrggbb`` ``a`` to ``b``."""
+    x, y = int(a[1:], 16), int(b[1:], 16)
+    return "#" + "".join(
+        f"{round((x >> s & 255) * (1 - t) + (y >> s & 255) * t):02x}" for s in (16, 8, 0)
+    )
+
+
+def _under_highlight(scene: _Scene) -> dict[Cell, tuple[str, bool]]:
+    """Fill under each highlighted cell, and True where that is a ghost (an empty cell shaded
+    in the highlight colour)."""
+    under = {cell: (BLOCKED_FILL, False) for cell in scene.blocked & scene.highlight}
+    for shape in scene.shapes:
+        under |= {cell: (shape.fill, False) for cell in shape.cells & scene.highlight}
+    ghost = _mix(EMPTY_FILL, _fill_or(scene.highlight_letter, _INK), 0.35)
+    return {cell: under.get(cell, (ghost, True)) for cell in sorted(scene.highlight)}
+
+
+def _hatch(r: int, c: int) -> list[tuple[float, float, float, float]]:
+    """Three diagonal strokes across cell ``(r, c)`` as ``(x0, y0, x1, y1)`` in grid units."""
+    return [
+        (c + s, r, c, r + s) if s <= 1 else (c + 1, r + s - 1, c + s - 1, r + 1)
+        for s in (0.5, 1.0, 1.5)
+    ]
+
+
 def _label_cell(cells: frozenset[Cell]) -> Cell:
     """The cell nearest the centroid, where a piece's letter goes."""
     cr = sum(r for r, _ in cells) / len(cells)
@@ -347,7 +484,16 @@ def _num(v: float) -> str:
     return f"{v:g}"
 
 
-def to_svg(obj: Picture, cell: int = 24, title: str | None = None) -> str:
+def to_svg(
+    obj: Picture,
+    cell: int = 24,
+    title: str | None = None,
+    *,
+    marks: Iterable[Cell] = (),
+    mark_color: str | None = None,
+    highlight: Iterable[Cell] = (),
+    highlight_color: str | None = None,
+) -> str:
     """A standalone SVG picture with grid lines, filled pieces and every piece's outline.
 
     Parameters
@@ -358,19 +504,26 @@ def to_svg(obj: Picture, cell: int = 24, title: str | None = None) -> str:
         Side of a cell in pixels (4 to 200).
     title
         Optional caption drawn above the board (also the SVG ``<title>``).
+    marks, mark_color
+        Cells to mark with a dot in the fill of colour name ``mark_color`` (dark ink if None).
+    highlight, highlight_color
+        The cells of one placement, drawn with a thick black-and-white border and a hatch;
+        empty ones are shaded in ``highlight_color`` (grey if None).
 
     Returns
     -------
     str
         An SVG document (``xmlns``, ``viewBox``, ``width`` and ``height`` set). Each shape has
         one ``<path class="outline">`` in the ``outlines`` group, with ``data-piece`` naming it.
+        A highlight adds a ``highlight-fill`` group and a ``<path class="highlight">``; each
+        mark is a ``<circle class="mark">`` whose ``data-cell`` is ``"row,col"``.
 
     Raises
     ------
     ValueError
-        If ``cell`` is out of range.
+        If ``cell`` is out of range, or a colour is not a colour name.
     """
-    scene = _scene(obj)
+    scene = _decorated(obj, marks, mark_color, highlight, highlight_color)
     lay = _layout(scene, cell, title)
     bx0, by0 = lay.x(0), lay.y(0)
     bx1, by1 = lay.x(scene.cols), lay.y(scene.rows)
@@ -404,6 +557,8 @@ def to_svg(obj: Picture, cell: int = 24, title: str | None = None) -> str:
                 f'fill="{shape.fill}" d="{_squares(lay, shape.cells)}"/>'
             )
     out.append("</g>")
+    if scene.highlight:
+        out += _svg_highlight_fill(lay, scene)
     grid = [f"M{_num(bx0)} {_num(lay.y(r))}H{_num(bx1)}" for r in range(1, scene.rows)]
     grid += [f"M{_num(lay.x(c))} {_num(by0)}V{_num(by1)}" for c in range(1, scene.cols)]
     if grid:
@@ -421,11 +576,7 @@ def to_svg(obj: Picture, cell: int = 24, title: str | None = None) -> str:
         'stroke-linecap="square">'
     )
     for i, shape in enumerate(scene.shapes):
-        d = "".join(
-            f"M{_num(lay.x(x0))} {_num(lay.y(y0))}"
-            + (f"H{_num(lay.x(x1))}" if y0 == y1 else f"V{_num(lay.y(y1))}")
-            for x0, y0, x1, y1 in _outline(shape.cells)
-        )
+        d = _segments_d(lay, _outline(shape.cells))
         out.append(
             f'<path class="outline" data-index="{i}" data-piece={quoteattr(shape.label)} d="{d}"/>'
         )
@@ -442,6 +593,27 @@ def to_svg(obj: Picture, cell: int = 24, title: str | None = None) -> str:
             f'<path class="conflict" fill="none" stroke="{_CONFLICT_INK}" '
             f'stroke-width="{lay.thick}" d="{crosses}"/>'
         )
+    if scene.highlight:
+        d = _segments_d(lay, _outline(scene.highlight))
+        out.append(
+            f'<path class="highlight" fill="none" stroke="{_INK}" stroke-width="{2 * lay.thick}" '
+            f'stroke-linecap="square" d="{d}"/>'
+        )
+        out.append(
+            f'<path class="highlight-inner" fill="none" stroke="{EMPTY_FILL}" '
+            f'stroke-width="{lay.thick}" stroke-linecap="square" d="{d}"/>'
+        )
+    if scene.marks:
+        out.append(
+            f'<g class="marks" fill="{_fill_or(scene.mark_letter, _INK)}" stroke="{_INK}" '
+            f'stroke-width="{_num(max(1, lay.thick / 2))}">'
+        )
+        out += [
+            f'<circle class="mark" data-cell="{r},{c}" cx="{_num(lay.x(c + 0.5))}" '
+            f'cy="{_num(lay.y(r + 0.5))}" r="{_num(cell * 0.2)}"/>'
+            for r, c in sorted(scene.marks)
+        ]
+        out.append("</g>")
     labels = [s for s in scene.shapes if not s.player and s.cells]
     if labels and cell >= 12:
         out.append(
@@ -459,16 +631,57 @@ def to_svg(obj: Picture, cell: int = 24, title: str | None = None) -> str:
     return "\n".join(out) + "\n"
 
 
+def _segments_d(lay: _Layout, segments: Iterable[tuple[int, int, int, int]]) -> str:
+    """Path data of horizontal and vertical grid segments, as :func:`_outline` gives them."""
+    return "".join(
+        f"M{_num(lay.x(x0))} {_num(lay.y(y0))}"
+        + (f"H{_num(lay.x(x1))}" if y0 == y1 else f"V{_num(lay.y(y1))}")
+        for x0, y0, x1, y1 in segments
+    )
+
+
+def _svg_highlight_fill(lay: _Layout, scene: _Scene) -> list[str]:
+    """The ghost squares and the hatch of the highlighted cells."""
+    ghosts: dict[str, list[Cell]] = {}
+    hatches: dict[str, list[str]] = {}
+    for (r, c), (fill, ghost) in _under_highlight(scene).items():
+        if ghost:
+            ghosts.setdefault(fill, []).append((r, c))
+        hatches.setdefault(_mix(fill, _INK, 0.45), []).extend(
+            f"M{_num(lay.x(x0))} {_num(lay.y(y0))}L{_num(lay.x(x1))} {_num(lay.y(y1))}"
+            for x0, y0, x1, y1 in _hatch(r, c)
+        )
+    width = _num(max(1, lay.thick / 3))
+    return [
+        '<g class="highlight-fill">',
+        *(f'<path class="ghost" fill="{f}" d="{_squares(lay, cs)}"/>' for f, cs in ghosts.items()),
+        *(
+            f'<path class="hatch" fill="none" stroke="{ink}" stroke-width="{width}" '
+            f'd="{"".join(ds)}"/>'
+            for ink, ds in hatches.items()
+        ),
+        "</g>",
+    ]
+
+
 def _squares(lay: _Layout, cells: Iterable[Cell]) -> str:
     s = _num(lay.cell)
     return "".join(f"M{_num(lay.x(c))} {_num(lay.y(r))}h{s}v{s}h-{s}z" for r, c in sorted(cells))
 
 
 # -- PNG ---------------------------------------------------------------------------------------
-def _png_bytes(obj: Picture, cell: int, title: str | None) -> bytes:
+def _png_bytes(
+    obj: Picture,
+    cell: int,
+    title: str | None,
+    marks: Iterable[Cell] = (),
+    mark_color: str | None = None,
+    highlight: Iterable[Cell] = (),
+    highlight_color: str | None = None,
+) -> bytes:
     from PIL import Image, ImageDraw, ImageFont
 
-    scene = _scene(obj)
+    scene = _decorated(obj, marks, mark_color, highlight, highlight_color)
     lay = _layout(scene, cell, title)
     image = Image.new("RGB", (lay.width, lay.height), "#ffffff")
     draw = ImageDraw.Draw(image)
@@ -488,6 +701,15 @@ def _png_bytes(obj: Picture, cell: int, title: str | None) -> bytes:
     for shape in scene.shapes:
         for r, c in shape.cells:
             square(r, c, shape.fill)
+    for (r, c), (fill, ghost) in _under_highlight(scene).items():
+        if ghost:
+            square(r, c, fill)
+        for x0, y0, x1, y1 in _hatch(r, c):
+            draw.line(
+                (lay.x(x0), lay.y(y0), lay.x(x1), lay.y(y1)),
+                fill=_mix(fill, _INK, 0.45),
+                width=max(1, round(lay.thick / 3)),
+            )
     bx0, by0, bx1, by1 = lay.x(0), lay.y(0), lay.x(scene.cols), lay.y(scene.rows)
     for r in range(1, scene.rows):
         draw.line((bx0, lay.y(r), bx1, lay.y(r)), fill=_GRID, width=1)
@@ -505,6 +727,19 @@ def _png_bytes(obj: Picture, cell: int, title: str | None) -> bytes:
         left, top, right, bottom = lay.x(c + 0.2), lay.y(r + 0.2), lay.x(c + 0.8), lay.y(r + 0.8)
         draw.line((left, top, right, bottom), fill=_CONFLICT_INK, width=lay.thick)
         draw.line((right, top, left, bottom), fill=_CONFLICT_INK, width=lay.thick)
+    lit = _outline(scene.highlight)
+    for ink, width in ((_INK, 2 * lay.thick), (EMPTY_FILL, lay.thick)):
+        for x0, y0, x1, y1 in lit:
+            bar(lay.x(x0), lay.y(y0), lay.x(x1), lay.y(y1), width, ink)
+    radius = cell * 0.2
+    for r, c in sorted(scene.marks):
+        x, y = lay.x(c + 0.5), lay.y(r + 0.5)
+        draw.ellipse(
+            (x - radius, y - radius, x + radius, y + radius),
+            fill=_fill_or(scene.mark_letter, _INK),
+            outline=_INK,
+            width=max(1, lay.thick // 2),
+        )
     labels = [s for s in scene.shapes if not s.player and s.cells]
     if labels and cell >= 12:
         font = ImageFont.load_default(size=max(8, round(cell * 0.55)))
@@ -524,7 +759,15 @@ def _png_bytes(obj: Picture, cell: int, title: str | None) -> bytes:
 
 
 def to_png(
-    obj: Picture, path: str | os.PathLike[str], cell: int = 24, title: str | None = None
+    obj: Picture,
+    path: str | os.PathLike[str],
+    cell: int = 24,
+    title: str | None = None,
+    *,
+    marks: Iterable[Cell] = (),
+    mark_color: str | None = None,
+    highlight: Iterable[Cell] = (),
+    highlight_color: str | None = None,
 ) -> None:
     """Write a PNG picture, drawn with Pillow from the same geometry and colours as the SVG.
 
@@ -538,15 +781,18 @@ def to_png(
         Side of a cell in pixels (4 to 200).
     title
         Optional caption above the board.
+    marks, mark_color, highlight, highlight_color
+        As for :func:`to_svg`.
 
     Raises
     ------
     ValueError
-        If ``cell`` is out of range.
+        If ``cell`` is out of range, or a colour is not a colour name.
     OSError
         If the file cannot be written.
     """
-    write_atomic(path, _png_bytes(obj, cell, title))
+    png = _png_bytes(obj, cell, title, marks, mark_color, highlight, highlight_color)
+    write_atomic(path, png)
 
 
 def save_picture(
@@ -554,26 +800,53 @@ def save_picture(
     path: str | os.PathLike[str],
     cell: int = 24,
     title: str | None = None,
+    *,
+    marks: Iterable[Cell] = (),
+    mark_color: str | None = None,
+    highlight: Iterable[Cell] = (),
+    highlight_color: str | None = None,
 ) -> None:
     """Write a picture whose kind follows the file suffix: ``.svg``, ``.png`` or ``.txt``.
 
     A ``.txt`` picture is the plain (colour-less) :func:`to_text`; ``cell`` and ``title``
-    apply to SVG and PNG.
+    apply to SVG and PNG; the marks and the highlight (as for :func:`to_text` and
+    :func:`to_svg`) to all three.
 
     Raises
     ------
     FormatError
         If the suffix is none of those three.
+    ValueError
+        If a colour is not a colour name.
     OSError
         If the file cannot be written.
     """
     suffix = Path(path).suffix.lower()
+    marks, highlight = tuple(marks), tuple(highlight)
     if suffix == ".svg":
-        write_atomic(path, to_svg(obj, cell, title))
+        svg = to_svg(
+            obj,
+            cell,
+            title,
+            marks=marks,
+            mark_color=mark_color,
+            highlight=highlight,
+            highlight_color=highlight_color,
+        )
+        write_atomic(path, svg)
     elif suffix == ".png":
-        to_png(obj, path, cell, title)
+        png = _png_bytes(obj, cell, title, marks, mark_color, highlight, highlight_color)
+        write_atomic(path, png)
     elif suffix == ".txt":
-        write_atomic(path, to_text(obj, color=False))
+        text = to_text(
+            obj,
+            False,
+            marks=marks,
+            mark_color=mark_color,
+            highlight=highlight,
+            highlight_color=highlight_color,
+        )
+        write_atomic(path, text)
     else:
         raise FormatError(
             f"cannot tell the picture kind from suffix {suffix or '(none)'!r}; "

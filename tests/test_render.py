@@ -249,3 +249,122 @@ def test_save_picture_refuses_unknown_suffix(tmp_path: Path) -> None:
         save_picture(TINY, tmp_path / "pic.gif")
     assert info.value.source.endswith("pic.gif")
     assert not (tmp_path / "pic.gif").exists()
+
+
+# -- marks and highlight ------------------------------------------------------------------------
+# A Duo-sized corner: blue's V3 at the top left, yellow's I2 and a blocked cell.
+MARKED = Position("blokus", ("BB..", "B..#", "..YY", "...."))
+
+
+def test_marks_and_highlight_are_off_by_default(tmp_path: Path) -> None:
+    for obj in (TINY, COLOURED, MARKED):
+        assert to_text(obj, color=False, marks=(), highlight=()) == to_text(obj, color=False)
+        assert to_text(obj, color=True, marks=[], highlight=[]) == to_text(obj, color=True)
+        assert to_svg(obj, marks=(), highlight=()) == to_svg(obj)
+        assert "mark" not in to_svg(obj) and "highlight" not in to_svg(obj)
+    to_png(MARKED, tmp_path / "a.png")
+    to_png(MARKED, tmp_path / "b.png", marks=(), highlight=())
+    assert (tmp_path / "a.png").read_bytes() == (tmp_path / "b.png").read_bytes()
+
+
+def test_plain_text_marks_only_empty_cells() -> None:
+    # (1, 1) is empty, (0, 0) blue, (1, 3) blocked, (9, 9) off the board
+    text = to_text(MARKED, color=False, marks=[(1, 1), (0, 0), (1, 3), (9, 9), (3, 0)])
+    assert text == "B B . .\nB + . #\n. . Y Y\n+ . . .\n"
+
+
+def test_plain_text_highlight_lower_cases_its_cells() -> None:
+    played = to_text(MARKED, color=False, highlight=[(2, 2), (2, 3)], marks=[(1, 1)])
+    assert played == "B B . .\nB + . #\n. . y y\n. . . .\n"
+    # a move not yet played: its colour's letter in lower case; '@' without a colour
+    planned = to_text(MARKED, color=False, highlight=[(1, 1), (1, 2)], highlight_color="blue")
+    assert planned == "B B . .\nB b b #\n. . Y Y\n. . . .\n"
+    unknown = to_text(MARKED, color=False, highlight=[(3, 0), (1, 3)], marks=[(3, 0)])
+    assert unknown == "B B . .\nB . . #\n. . Y Y\n@ . . .\n"
+    assert to_text(TINY, color=False, highlight=[(1, 1)]) == "L L L L\nL o O L\nL L O O\n"
+
+
+def test_colour_text_marks_and_highlight_keep_two_columns_per_cell() -> None:
+    text = to_text(
+        MARKED,
+        color=True,
+        marks=[(1, 1)],
+        mark_color="blue",
+        highlight=[(2, 2), (2, 3), (3, 3)],
+        highlight_color="yellow",
+    )
+    rows = _strip_ansi(text).splitlines()
+    assert rows == ["    . . ", "  • .   ", ". . ▒▒▒▒", ". . . ░░"]
+    assert _strip_ansi(to_text(MARKED, color=True)).splitlines()[1] == "  . .   "
+
+
+def test_unknown_mark_colour() -> None:
+    with pytest.raises(ValueError, match="mark_color"):
+        to_text(MARKED, marks=[(1, 1)], mark_color="purple")
+    with pytest.raises(ValueError, match="highlight_color"):
+        to_svg(MARKED, highlight=[(1, 1)], highlight_color="B")
+
+
+def test_svg_marks_are_dots_on_exactly_the_marked_cells() -> None:
+    root = _parse(to_svg(MARKED, cell=10, marks=[(1, 1), (3, 0), (5, 5)], mark_color="yellow"))
+    group = next(e for e in root.iter(f"{SVG}g") if e.get("class") == "marks")
+    assert group.get("fill") == PLAYER_FILLS["Y"]
+    dots = [e for e in root.iter(f"{SVG}circle") if e.get("class") == "mark"]
+    assert [e.get("data-cell") for e in dots] == ["1,1", "3,0"]
+    # centres of cells (1, 1) and (3, 0) with a 5 px margin
+    assert [(e.get("cx"), e.get("cy")) for e in dots] == [("20", "20"), ("10", "40")]
+    neutral = _parse(to_svg(MARKED, marks=[(1, 1)]))
+    assert (
+        next(e for e in neutral.iter(f"{SVG}g") if e.get("class") == "marks").get("fill")
+        == render._INK
+    )
+
+
+def test_svg_highlight_outlines_the_placement_and_shades_empty_cells() -> None:
+    planned_cells = [(0, 2), (0, 3), (1, 2), (1, 1)]  # all empty: a move not yet played
+    root = _parse(to_svg(MARKED, cell=10, highlight=[(2, 2), (2, 3)]))
+    lit = [e for e in root.iter(f"{SVG}path") if e.get("class") == "highlight"]
+    assert len(lit) == 1
+    assert lit[0].get("d") == "M25 25H45M25 35H45M25 25V35M45 25V35"  # around (2, 2)-(2, 3)
+    assert not [e for e in root.iter(f"{SVG}path") if e.get("class") == "ghost"]  # both played
+    planned = _parse(to_svg(MARKED, cell=10, highlight=planned_cells, highlight_color="blue"))
+    ghosts = [e for e in planned.iter(f"{SVG}path") if e.get("class") == "ghost"]
+    assert len(ghosts) == 1
+    assert (
+        ghosts[0].get("d") == "M25 5h10v10h-10zM35 5h10v10h-10zM15 15h10v10h-10zM25 15h10v10h-10z"
+    )
+    assert ghosts[0].get("fill") == render._mix(render.EMPTY_FILL, PLAYER_FILLS["B"], 0.35)
+
+
+def test_png_draws_marks_and_highlight(tmp_path: Path) -> None:
+    path = tmp_path / "m.png"
+    to_png(MARKED, path, cell=40, marks=[(3, 0)], mark_color="blue", highlight=[(1, 1), (1, 2)])
+    with Image.open(path) as image:
+        rgb = image.convert("RGB")
+    margin, thick = 20, 5
+
+    def centre(r: int, c: int) -> tuple[int, int]:
+        return margin + c * 40 + 20, margin + r * 40 + 20
+
+    assert rgb.getpixel(centre(3, 0)) == (0x1F, 0x5F, 0xBF)  # the blue dot
+    assert rgb.getpixel(centre(3, 1)) == (0xFF, 0xFF, 0xFF)  # an unmarked empty cell
+    # across the highlight's top edge (row 1's top, y = 60): black, white on the edge, black
+    x, edge = centre(1, 1)[0], margin + 40
+    for dy, dark in ((-thick - 1, False), (-thick + 1, True), (0, False), (thick - 1, True)):
+        r, g, b = rgb.getpixel((x, edge + dy))  # type: ignore[misc]
+        assert (max(r, g, b) < 0x40) == dark, dy
+    assert rgb.getpixel((x, edge)) == (0xFF, 0xFF, 0xFF)
+    # an empty highlighted cell is shaded (grey without a colour) where no hatch crosses it
+    shade = rgb.getpixel((margin + 40 + 12, margin + 40 + 12))
+    assert shade != (0xFF, 0xFF, 0xFF) and len(set(shade)) == 1  # type: ignore[arg-type]
+
+
+def test_save_picture_passes_marks_and_highlight_on(tmp_path: Path) -> None:
+    save_picture(MARKED, tmp_path / "m.txt", marks=[(1, 1)], highlight=[(2, 2), (2, 3)])
+    assert (tmp_path / "m.txt").read_text() == "B B . .\nB + . #\n. . y y\n. . . .\n"
+    save_picture(MARKED, tmp_path / "m.svg", marks=iter([(1, 1)]), highlight=iter([(2, 2)]))
+    root = _parse((tmp_path / "m.svg").read_text())
+    assert [e.get("data-cell") for e in root.iter(f"{SVG}circle")] == ["1,1"]
+    assert any(e.get("class") == "highlight" for e in root.iter(f"{SVG}path"))
+    save_picture(MARKED, tmp_path / "m.png", marks=[(1, 1)], highlight=[(2, 2)])
+    assert (tmp_path / "m.png").read_bytes().startswith(b"\x89PNG")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -12,7 +12,35 @@ from polytile.errors import FormatError
 from polytile.formats import MAX_FILE_BYTES, Position, Solution, load, loads
 from polytile.render import save_picture, to_text
 
-__all__ = ["COMMANDS", "picture_options", "read_document", "read_position", "render_command"]
+if TYPE_CHECKING:
+    from polytile.puzzles.blokus import Blokus
+    from polytile.puzzles.blokus_sgf import GameRecord
+
+__all__ = [
+    "COMMANDS",
+    "picture_options",
+    "read_blokus",
+    "read_document",
+    "read_position",
+    "render_command",
+]
+
+
+def _is_record(file: str) -> bool:
+    return file != "-" and Path(file).suffix.lower() == ".blksgf"
+
+
+def _read_record(file: str, move: int | None) -> GameRecord:
+    """The game record in ``file``, once ``move`` is known to be one of its move numbers."""
+    from polytile.puzzles.blokus_sgf import read_blksgf
+
+    record = read_blksgf(Path(file))
+    if move is not None and not 0 <= move <= len(record.moves):
+        raise click.BadParameter(
+            f"{file} has {len(record.moves)} moves; --move must be 0 to {len(record.moves)}",
+            param_hint="--move",
+        )
+    return record
 
 
 def read_document(file: str, move: int | None = None) -> Solution | Position:
@@ -21,21 +49,36 @@ def read_document(file: str, move: int | None = None) -> Solution | Position:
     A Pentobi game record (``.blksgf``) gives the position after move ``move`` (default:
     the last); ``move`` is refused for other files.
     """
-    if file != "-" and Path(file).suffix.lower() == ".blksgf":
-        from polytile.puzzles.blokus_sgf import read_blksgf
-
-        record = read_blksgf(Path(file))
-        if move is not None and not 0 <= move <= len(record.moves):
-            raise click.BadParameter(
-                f"{file} has {len(record.moves)} moves; --move must be 0 to {len(record.moves)}",
-                param_hint="--move",
-            )
-        return record.position(move).to_position()
+    if _is_record(file):
+        return _read_record(file, move).position(move).to_position()
     if move is not None:
         raise click.BadParameter("--move applies to game records (.blksgf)", param_hint="--move")
     if file == "-":
         return loads(sys.stdin.buffer.read(), "<stdin>")
     return load(file)
+
+
+def read_blokus(
+    file: str, move: int | None = None
+) -> tuple[Solution | Position, Blokus | None, GameRecord | None]:
+    """:func:`read_document`, with the Blokus game for a Blokus position or a game record (None
+    for anything else) and the record itself for a ``.blksgf`` file (else None).
+
+    Raises
+    ------
+    FormatError
+        For a Blokus position the rules refuse (:meth:`Blokus.from_position`).
+    """
+    if _is_record(file):
+        record = _read_record(file, move)
+        game = record.position(move)
+        return game.to_position(), game, record
+    obj = read_document(file, move)
+    if not isinstance(obj, Position) or obj.game != "blokus":
+        return obj, None, None
+    from polytile.puzzles.blokus import Blokus
+
+    return obj, Blokus.from_position(obj, "<stdin>" if file == "-" else file), None
 
 
 def picture_options(f: Any) -> Any:
@@ -108,10 +151,17 @@ default the end); '-' reads standard input. Without -o the picture goes to stdou
 text, two characters per cell: colour blocks on a terminal, letters otherwise. With -o it
 is written to a file whose suffix picks the kind: .svg, .png or .txt (plain letters).
 
+For a Blokus position or game record the empty cells where the colour to move may attach
+a piece are marked ('+' in plain text, dots in colour and in pictures; --no-attach leaves
+them out), and with --move N the piece placed at move N is highlighted (lower-case letters
+in plain text, a thick black and white border in pictures). A line under a text picture
+says what the marks are.
+
 \b
 Examples:
   polytile render examples/pentomino-6x10.json
   polytile render examples/blokus-opening.json -o opening.png --cell 32
+  polytile render examples/blokus-opening.json --no-attach
   polytile solve pentomino-6x10 --json | polytile render - --no-color
   polytile render examples/duo-game.blksgf --move 6
 """,
@@ -124,7 +174,13 @@ Examples:
     type=click.IntRange(0),
     default=None,
     metavar="N",
-    help="Game records: the position after move N (0: before the first).",
+    help="Game records: the position after move N (0: before the first), with move N highlighted.",
+)
+@click.option(
+    "--attach/--no-attach",
+    default=True,
+    show_default=True,
+    help="Blokus: mark the empty cells where the colour to move may attach a piece.",
 )
 def render_command(
     file: str,
@@ -133,15 +189,48 @@ def render_command(
     cell: int,
     title: str | None,
     move: int | None,
+    attach: bool,
 ) -> None:
     """Print or write a picture of ``file``."""
-    obj = read_document(file, move)
-    if output is None:
-        text = to_text(obj, color=color)
-        click.echo(text, nl=False, color="\x1b[" in text)
+    if attach or _is_record(file):
+        obj, game, record = read_blokus(file, move)
+    else:  # an invalid Blokus position still draws
+        obj, game, record = read_document(file, move), None, None
+    to_move = game.to_move if attach and game is not None and not game.is_game_over() else None
+    marks = game.attach_points() if game is not None and to_move else []
+    played = record.moves[move - 1] if record is not None and move else None
+    highlight = played.cells if played else ()
+    lit = played.color if played else None
+    if output is not None:
+        save_picture(
+            obj,
+            output,
+            cell,
+            title,
+            marks=marks,
+            mark_color=to_move,
+            highlight=highlight,
+            highlight_color=lit,
+        )
+        click.echo(f"wrote {output}", err=True)
         return
-    save_picture(obj, output, cell=cell, title=title)
-    click.echo(f"wrote {output}", err=True)
+    text = to_text(
+        obj, color, marks=marks, mark_color=to_move, highlight=highlight, highlight_color=lit
+    )
+    coloured = "\x1b[" in text
+    legend = []
+    if to_move:
+        symbol = "•" if coloured else "+"
+        legend.append(
+            f"{symbol} attach points of {to_move} (to move)"
+            if marks
+            else f"{to_move} (to move) has no attach points"
+        )
+    if played:
+        legend.append(f"highlighted: move {move}, {played.color} {played.piece}")
+    if legend:
+        text += "; ".join(legend) + "\n"
+    click.echo(text, nl=False, color=coloured)
 
 
 COMMANDS = [render_command]

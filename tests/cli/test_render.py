@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import json
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 
-from polytile.formats import load
+from polytile.formats import Position, load
+from polytile.puzzles.blokus import Blokus
+from polytile.puzzles.blokus_sgf import read_blksgf
 from polytile.render import to_text
 
 from .helpers import Invoke, assert_clean_failure
@@ -19,11 +23,19 @@ def test_help(invoke: Invoke) -> None:
 
 
 @pytest.mark.parametrize(
-    "name",
-    ["pentomino-6x10.json", "colours-4x4.json", "blokus-opening.json", "board-8x8-centre.txt"],
+    ("name", "options"),
+    [
+        ("pentomino-6x10.json", ()),
+        ("colours-4x4.json", ()),
+        ("board-8x8-centre.txt", ()),
+        ("pentomino-6x10.json", ("--attach",)),  # nothing to mark but in Blokus
+        ("blokus-opening.json", ("--no-attach",)),
+    ],
 )
-def test_prints_the_plain_picture(invoke: Invoke, examples: Path, name: str) -> None:
-    result = invoke("render", str(examples / name), "--no-color")
+def test_prints_the_plain_picture(
+    invoke: Invoke, examples: Path, name: str, options: tuple[str, ...]
+) -> None:
+    result = invoke("render", str(examples / name), "--no-color", *options)
     assert result.exit_code == 0, result.stderr
     assert result.stdout == to_text(load(examples / name), color=False)
     assert result.stderr == ""
@@ -94,9 +106,127 @@ def test_bad_cell_size_is_a_usage_error(invoke: Invoke, examples: Path) -> None:
 
 def test_game_records_render_at_a_move(invoke: Invoke, examples: Path) -> None:
     record = str(examples / "duo-game.blksgf")
-    start = invoke("render", record, "--move", "0", "--no-color")
+    start = invoke("render", record, "--move", "0", "--no-color", "--no-attach")
     assert start.exit_code == 0 and set(start.stdout) <= {".", " ", "\n"}
     later = invoke("render", record, "--move", "2", "--no-color")
-    assert later.exit_code == 0 and "B" in later.stdout and "Y" in later.stdout
+    assert later.exit_code == 0 and "B" in later.stdout and "y" in later.stdout  # move 2 lit
     assert_clean_failure(invoke("render", record, "--move", "99"))
     assert_clean_failure(invoke("render", str(examples / "pentomino-6x10.json"), "--move", "1"))
+
+
+def _cells(board: list[str], chars: str) -> set[tuple[int, int]]:
+    return {(r, c) for r, row in enumerate(board) for c, ch in enumerate(row) if ch in chars}
+
+
+def _board_and_legend(stdout: str, size: int) -> tuple[list[str], list[str]]:
+    """The picture's rows (one character per cell) and the lines under it."""
+    lines = stdout.splitlines()
+    rows = [line.replace(" ", "") for line in lines[:size]]
+    assert all(len(line) == 2 * size - 1 for line in lines[:size])
+    return rows, lines[size:]
+
+
+def test_blokus_position_marks_the_attach_points_of_the_colour_to_move(
+    invoke: Invoke, examples: Path
+) -> None:
+    position = load(examples / "blokus-opening.json")
+    assert isinstance(position, Position)
+    result = invoke("render", str(examples / "blokus-opening.json"), "--no-color")
+    assert result.exit_code == 0, result.stderr
+    rows, legend = _board_and_legend(result.stdout, 20)
+    # blue's V5 covers (0, 0)-(2, 0) and (2, 1)-(2, 2): its free corners are (1, 3) and (3, 3)
+    expected = set(Blokus.from_position(position).attach_points())
+    assert expected == {(1, 3), (3, 3)}
+    assert _cells(rows, "+") == expected
+    assert [row.replace("+", ".") for row in rows] == list(position.board)
+    assert legend == ["+ attach points of blue (to move)"]
+
+
+def test_no_attach_leaves_the_marks_out(invoke: Invoke, examples: Path) -> None:
+    result = invoke("render", str(examples / "blokus-opening.json"), "--no-color", "--no-attach")
+    assert "+" not in result.stdout and "attach" not in result.stdout
+
+
+def test_attach_marks_in_colour_and_from_standard_input(invoke: Invoke, examples: Path) -> None:
+    text = (examples / "blokus-opening.json").read_text()
+    result = invoke("render", "-", "--color", input=text)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.count("•") == 2 + 1  # two attach points and the legend
+    assert result.stdout.endswith("• attach points of blue (to move)\n")
+
+
+def test_an_invalid_blokus_position_still_draws_without_attach_points(
+    invoke: Invoke, examples: Path, tmp_path: Path
+) -> None:
+    doc = json.loads((examples / "blokus-opening.json").read_text())
+    doc["hands"]["blue"] = doc["hands"]["blue"][:3]  # more pieces on the board than left out
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(doc))
+    failed = invoke("render", str(bad), "--no-color")
+    assert_clean_failure(failed)
+    assert "hands.blue" in failed.stderr
+    drawn = invoke("render", str(bad), "--no-color", "--no-attach")
+    assert drawn.exit_code == 0 and drawn.stdout.startswith("B . . .")
+
+
+@pytest.mark.parametrize("n", [1, 6, 10])
+def test_game_record_highlights_the_move_played(invoke: Invoke, examples: Path, n: int) -> None:
+    path = examples / "duo-game.blksgf"
+    record = read_blksgf(path)
+    move = record.moves[n - 1]
+    game = record.position(n)
+    result = invoke("render", str(path), "--move", str(n), "--no-color")
+    assert result.exit_code == 0, result.stderr
+    rows, legend = _board_and_legend(result.stdout, 14)
+    letter = move.color[0]  # "b" or "y"
+    assert _cells(rows, letter) == set(move.cells)
+    assert _cells(rows, "by") == set(move.cells)  # nothing else is lower case
+    assert _cells(rows, "+") == set(game.attach_points())
+    board = [row.replace("+", ".").upper() for row in rows]
+    assert board == list(game.to_position().board)
+    assert legend == [
+        f"+ attach points of {game.to_move} (to move); "
+        f"highlighted: move {n}, {move.color} {move.piece}"
+    ]
+
+
+def test_game_record_move_6_exactly(invoke: Invoke, examples: Path) -> None:
+    # W[f2,g2,g3,h3,g4]: rows count from the bottom of the 14x14 board
+    result = invoke("render", str(examples / "duo-game.blksgf"), "--move", "6", "--no-color")
+    rows, legend = _board_and_legend(result.stdout, 14)
+    assert _cells(rows, "y") == {(12, 5), (12, 6), (11, 6), (11, 7), (10, 6)}
+    assert legend[0].endswith("highlighted: move 6, yellow F5")
+
+
+def test_game_record_without_move_highlights_nothing(invoke: Invoke, examples: Path) -> None:
+    for extra in ((), ("--move", "0")):
+        result = invoke("render", str(examples / "duo-game.blksgf"), "--no-color", *extra)
+        assert result.exit_code == 0
+        rows, legend = _board_and_legend(result.stdout, 14)
+        assert not _cells(rows, "by") and "highlighted" not in legend[0]
+    start = invoke("render", str(examples / "duo-game.blksgf"), "--move", "0", "--no-color")
+    rows, _ = _board_and_legend(start.stdout, 14)
+    assert _cells(rows, "+") == {(4, 4)}  # blue's start cell on the empty board
+
+
+def test_game_record_picture_file_has_marks_and_highlight(
+    invoke: Invoke, examples: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "move6.svg"
+    result = invoke("render", str(examples / "duo-game.blksgf"), "--move", "6", "-o", str(out))
+    assert result.exit_code == 0, result.stderr
+    root = ET.fromstring(out.read_bytes())
+    svg = "{http://www.w3.org/2000/svg}"
+    game = read_blksgf(examples / "duo-game.blksgf").position(6)
+    dots = {
+        tuple(int(v) for v in e.get("data-cell", "").split(","))
+        for e in root.iter(f"{svg}circle")
+        if e.get("class") == "mark"
+    }
+    assert dots == set(game.attach_points())
+    assert [e.get("class") for e in root.iter(f"{svg}path")].count("highlight") == 1
+    text = tmp_path / "move6.txt"
+    invoke("render", str(examples / "duo-game.blksgf"), "--move", "6", "-o", str(text))
+    rows = [line.replace(" ", "") for line in text.read_text().splitlines()]
+    assert _cells(rows, "y") == {(12, 5), (12, 6), (11, 6), (11, 7), (10, 6)}
+    assert len(rows) == 14  # no legend in the file
