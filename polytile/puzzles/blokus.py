@@ -85,6 +85,7 @@ __all__ = [
 
 _PIECE_INDEX = {name: i for i, name in enumerate(PIECE_NAMES)}
 _SQUARES = sum(PIECE_SIZES)  # 89
+_I1 = PIECE_NAMES.index("I1")
 # Grid codes: 0 empty, 1 + index in COLOR_NAMES for a colour (so B Y R G keep their letters
 # whatever the variant).
 _CODE_CHARS = ".BYRG"
@@ -266,6 +267,23 @@ class Blokus:
             move = Move.trusted(self._colors[ci], PIECE_NAMES[t.piece[p]], t.cells[p])
             self._moves[ci][p] = move
         return move
+
+    def state_key(self) -> bytes:
+        """A key for everything the rest of the game depends on: the board, the hands, the
+        colour to move and, for colours that have placed everything, whether ``I1`` went
+        last. Positions reached by different move orders share it (for transposition
+        tables); the pass counts and the move stack are not in it."""
+        done = bytes(
+            2 + (last == _I1) if not self._hand[ci].any() else 0
+            for ci, last in enumerate(self._last)
+        )
+        return bytes(self._grid) + self._hand.tobytes() + done + bytes((self._turn,))
+
+    def grid_codes(self) -> npt.NDArray[np.uint8]:
+        """The board as a flat row-major array of colour codes (a copy): 0 for an empty cell,
+        else 1 + the colour's index in :data:`COLOR_NAMES` (blue 1, yellow 2, red 3, green
+        4)."""
+        return np.frombuffer(bytes(self._grid), dtype=np.uint8).copy()
 
     def attach_points(self, color: str | None = None) -> list[Cell]:
         """The cells where ``color`` (default: the colour to move) may attach a piece: empty
