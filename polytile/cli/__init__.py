@@ -94,6 +94,7 @@ def cli(ctx: click.Context, debug: bool) -> None:
       polytile pieces blokus           the piece sets with pictures
       polytile generate packing -n 20 --db set.db   puzzles with one solution each
       polytile solve cityblocks-max    the best City Blocks layout, proven
+      polytile solve-endgame game.blksgf --move 40   a Blokus endgame played perfectly
 
     Results go to stdout (text, or JSON with --json), progress and messages to stderr.
     Exit codes: 0 success, 1 no solution / invalid, 2 bad input or usage, 3 internal error.
@@ -104,9 +105,9 @@ def cli(ctx: click.Context, debug: bool) -> None:
 
 def _register() -> None:
     # One module per command family; each exposes COMMANDS.
-    from polytile.cli import bounds, pieces, puzzle_sets, render, score, solve, validate
+    from polytile.cli import bounds, endgame, pieces, puzzle_sets, render, score, solve, validate
 
-    for module in (solve, puzzle_sets, pieces, render, validate, score, bounds):
+    for module in (solve, puzzle_sets, pieces, render, validate, score, bounds, endgame):
         for command in module.COMMANDS:
             cli.add_command(command)
 

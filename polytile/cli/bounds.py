@@ -11,7 +11,7 @@ import click
 
 from polytile.formats import Position
 
-__all__ = ["COMMANDS", "bounds_command"]
+__all__ = ["COMMANDS", "blokus_bounds", "blokus_table", "bounds_command"]
 
 _COLORS = ("blue", "yellow", "red", "green")
 
@@ -194,7 +194,6 @@ def _blokus(obj: Position, color: str | None, as_json: bool, time_limit: float, 
             seed: int, source: str) -> None:  # fmt: skip
     """Bounds of a Blokus position: squares still placeable and final scores."""
     from polytile.puzzles.blokus import Blokus
-    from polytile.puzzles.blokus_bounds import bounds
 
     game = Blokus.from_position(obj, source)
     if color == "all":
@@ -206,19 +205,34 @@ def _blokus(obj: Position, color: str | None, as_json: bool, time_limit: float, 
             raise click.BadParameter(f"{name} does not play {game.variant.name} Blokus; "
                                      f"colours: {', '.join(game.colors)}",
                                      param_hint="--color")  # fmt: skip
-    results = [bounds(game, name, time_limit=time_limit, workers=workers, seed=seed,
-                      source=source) for name in colors]  # fmt: skip
+    results = blokus_bounds(game, colors, time_limit, workers, seed, source)
     if as_json:
         doc = {"game": "blokus", "colors": {b.color: b.as_dict() for b in results}}
         click.echo(json.dumps(doc))
         return
-    click.echo(f"{'colour':<8}{'now':>5}{'lower':>7}{'upper':>7}{'score':>12}  (squares)")
+    click.echo(blokus_table(results))
+
+
+def blokus_bounds(game: Any, colors: tuple[str, ...], time_limit: float, workers: int,
+                  seed: int, source: str) -> list[Any]:  # fmt: skip
+    """:func:`polytile.puzzles.blokus_bounds.bounds` of each of ``colors``."""
+    from polytile.puzzles.blokus_bounds import bounds
+
+    return [bounds(game, name, time_limit=time_limit, workers=workers, seed=seed,
+                   source=source) for name in colors]  # fmt: skip
+
+
+def blokus_table(results: list[Any]) -> str:
+    """The text table of Blokus bounds (``polytile bounds`` and ``solve-endgame``)."""
+    lines = [f"{'colour':<8}{'now':>5}{'lower':>7}{'upper':>7}{'score':>12}  (squares)"]
     for b in results:
         scores = f"{b.score_lower}..{b.score_upper}"
-        click.echo(f"{b.color:<8}{b.score_now:>5}{_mark(b.lower.value, b.lower.proven):>7}"
-                   f"{_mark(b.upper.value, b.upper.proven):>7}{scores:>12}")  # fmt: skip
+        lines.append(f"{b.color:<8}{b.score_now:>5}{_mark(b.lower.value, b.lower.proven):>7}"
+                     f"{_mark(b.upper.value, b.upper.proven):>7}{scores:>12}")  # fmt: skip
     if any(not (b.lower.proven and b.upper.proven) for b in results):
-        click.echo("? not proven optimal within the time limit; the number is still a valid bound")
+        lines.append("? not proven optimal within the time limit; the number is still a valid "
+                     "bound")  # fmt: skip
+    return "\n".join(lines)
 
 
 COMMANDS = [bounds_command]

@@ -46,7 +46,15 @@ from polytile.puzzles.blokus_moves import generate, place, placement_table
 from polytile.puzzles.blokus_reach import reach_arrays
 from polytile.puzzles.blokus_scoring import ALL_PLACED_BONUS, I1_LAST_BONUS, player_names
 
-__all__ = ["Endgame", "EndgameRefused", "EndgameStopped", "endgame_size", "solve_endgame"]
+__all__ = [
+    "Endgame",
+    "EndgameRefused",
+    "EndgameStopped",
+    "Line",
+    "endgame_size",
+    "score_ranges",
+    "solve_endgame",
+]
 
 _SIZES = np.array(PIECE_SIZES, dtype=np.int64)
 _I1 = PIECE_NAMES.index("I1")
@@ -441,6 +449,23 @@ class _Search:
         return line
 
 
+def score_ranges(game: Blokus) -> dict[str, tuple[int, int]]:
+    """Each colour's final score range from its reach alone (instant, never tight by
+    search): (the score now, the most it can become)."""
+    info = _Colors(game)
+    grid = game.grid_codes()
+    out = {}
+    for ci, hand in enumerate(_hands(game)):
+        now = _now(hand, game.last_piece(info.colors[ci]) == "I1")
+        best = now
+        if hand.any():
+            start = info.starts[ci] if hand.all() else -1
+            _, pieces, cells = reach_arrays(grid, info.n, info.codes[ci], start, hand)
+            best = _best(hand, pieces, cells, now)
+        out[info.colors[ci]] = (now, best)
+    return out
+
+
 def endgame_size(game: Blokus) -> dict[str, int]:
     """Pieces each player can still place (reachable, :mod:`polytile.puzzles.blokus_reach`),
     summed over its colours; green's with 3 players under ``"green"``."""
@@ -462,7 +487,7 @@ def solve_endgame(
     game: Blokus,
     *,
     players: Sequence[str] | None = None,
-    max_pieces: int | None = 8,
+    max_pieces: int | None = 10,
     time_limit: float | None = 60.0,
     node_limit: int | None = None,
     progress: Callable[[int, float], None] | None = None,

@@ -494,6 +494,7 @@ def write_blksgf(
     game_or_moves: Blokus | GameRecord | Position | Iterable[Move],
     variant: str | None = None,
     players: int | str | None = None,
+    comments: Mapping[int, str] | None = None,
     **properties: str,
 ) -> str:
     """A Pentobi game record (main line only) of a game, a record, a position or moves.
@@ -507,6 +508,8 @@ def write_blksgf(
     variant, players
         For bare moves: ``"classic"`` (the default) or ``"duo"``, and the players.
         ``players="teams"`` is written as ``Blokus Two-Player`` (same colours and scoring).
+    comments
+        ``C`` comments by move number (1 is the first move written), added to a record's own.
     properties
         Root properties by SGF identifier, e.g. ``PB="Ann"``, ``RE="B+5"``, ``DT="2024-05-01"``;
         a GameRecord's own properties are kept unless overridden.
@@ -519,11 +522,11 @@ def write_blksgf(
         For a property identifier that is not upper-case SGF.
     """
     props: dict[str, str] = {}
-    comments: Mapping[int, str] = {}
+    notes: dict[int, str] = {}
     if isinstance(game_or_moves, GameRecord):
         record = game_or_moves
         props.update(record.properties)
-        comments = record.comments
+        notes.update(record.comments)
         start = record.initial()
         moves: list[Move] = list(record.moves)
     else:
@@ -541,6 +544,8 @@ def write_blksgf(
         while start.move_stack:
             start.pop()
         moves = [m for m in game.move_stack if not m.is_pass]
+    for n, text in (comments or {}).items():
+        notes[n] = f"{notes[n]}\n{text}" if n in notes else text
     name = _game_name(start.variant.name, start.players)
     for key, value in properties.items():
         if not re.fullmatch(r"[A-Z][A-Z0-9]?", key):
@@ -561,6 +566,6 @@ def write_blksgf(
         head.append(f"PL[{pl}]")
     lines = ["(;" + "".join(head)]
     for n, move in enumerate(moves, start=1):
-        note = f"C[{_escape(comments[n])}]" if n in comments else ""
+        note = f"C[{_escape(notes[n])}]" if n in notes else ""
         lines.append(f";{_MOVE_IDS[v][move.color][0]}[{_move_value(move, size)}]{note}")
     return "\n".join(lines) + ")\n"

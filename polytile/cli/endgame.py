@@ -1,0 +1,278 @@
+"""``polytile solve-endgame``: play a Blokus endgame perfectly and show the best line."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import click
+
+from polytile.cli.render import picture_options
+
+__all__ = ["COMMANDS", "solve_endgame_command"]
+
+_PICTURES = (".svg", ".png", ".txt")
+
+
+@click.command(
+    "solve-endgame",
+    help="""Play the rest of a Blokus game perfectly: its exact value and best line.
+
+POSITION is a polytile/position@1 file of game "blokus" or a Pentobi game record
+(.blksgf, the position after --move N; default the end); '-' reads a position from
+standard input.
+
+\b
+What is solved:
+  2 players (Duo, classic 2-player, teams): the first player's final lead
+      (its score minus the other's) when both play perfectly.
+  3 or 4 players ("max own score"): for each player, the final score it can
+      make sure of when all the others play against it.
+
+Every continuation is searched over the real turn order (forced passes included),
+with bounds from the pieces each colour can still reach, colours that no longer
+interact solved on their own, and a transposition table. The best line is replayed by
+the rules engine before it is printed.
+
+A position where a player can still place more than --max-pieces pieces is refused,
+as is one the search cannot finish within --time-limit: then the proven bounds of
+'polytile bounds' are printed instead (exit code 1).
+
+\b
+Examples:
+  polytile solve-endgame late.json
+  polytile solve-endgame game.blksgf --move 30 --json
+  polytile solve-endgame game.blksgf --move 30 -o analysed.blksgf
+""",
+)
+@click.argument("position", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option(
+    "--move",
+    type=click.IntRange(0),
+    default=None,
+    metavar="N",
+    help="For a .blksgf game record: the position after move N [default: the end].",
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the result as JSON (value, best move, lines, scores).",
+)
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(0, min_open=True),
+    default=60.0,
+    show_default=True,
+    help="Seconds for the exact search, all players together.",
+)
+@click.option(
+    "--max-pieces",
+    type=click.IntRange(0),
+    default=8,
+    show_default=True,
+    help="Refuse when a player can still place more pieces than this.",
+)
+@click.option(
+    "--player",
+    "players",
+    multiple=True,
+    metavar="NAME",
+    help="3 or 4 players: search only this player (repeatable) [default: all].",
+)
+@click.option(
+    "--bounds-time",
+    type=click.FloatRange(0, min_open=True),
+    default=5.0,
+    show_default=True,
+    help="When refused: seconds for each CP-SAT search of the bounds printed instead.",
+)
+@picture_options
+def solve_endgame_command(
+    position: str,
+    move: int | None,
+    as_json: bool,
+    time_limit: float,
+    max_pieces: int,
+    players: tuple[str, ...],
+    bounds_time: float,
+    output: Path | None,
+    color: bool | None,
+    cell: int,
+) -> None:
+    """Solve a Blokus endgame exactly, or refuse with bounds."""
+    from polytile.cli.render import read_position
+    from polytile.cli.solve import progress_bar
+    from polytile.puzzles.blokus import Blokus
+    from polytile.puzzles.blokus_endgame import (
+        EndgameRefused,
+        EndgameStopped,
+        score_ranges,
+        solve_endgame,
+    )
+    from polytile.puzzles.blokus_sgf import read_blksgf
+
+    suffix = output.suffix.lower() if output is not None else ""
+    if output is not None and suffix not in (".blksgf", *_PICTURES):
+        raise click.BadParameter(f"{output}: the suffix must be .blksgf (the game with the best "
+                                 "line) or .svg, .png, .txt (the picture)",
+                                 param_hint="-o")  # fmt: skip
+    source = "<stdin>" if position == "-" else position
+    obj, _ = read_position(position, ("blokus",), "solve-endgame", move)
+    game = Blokus.from_position(obj, source)
+    record = read_blksgf(Path(position)) if Path(position).suffix.lower() == ".blksgf" else None
+    names = _players(game)
+    for name in players:
+        if name not in names:
+            raise click.BadParameter(f"{name!r} is not a player of this game; players: "
+                                     f"{', '.join(names)}", param_hint="--player")  # fmt: skip
+    if len(names) == 2 and players:
+        raise click.BadParameter("--player is for 3 or 4 players; with 2 the value is the first "
+                                 "player's lead", param_hint="--player")  # fmt: skip
+    state = SimpleNamespace(done=0, total=1, seconds=0.0, nodes=0)
+
+    def describe(p: Any) -> str:
+        return f"{p.nodes:,} positions, {p.nodes / max(p.seconds, 1e-9):,.0f}/s"
+
+    try:
+        with progress_bar("exact search", not as_json, describe) as update:
+
+            def progress(nodes: int, seconds: float) -> None:
+                if update is not None:
+                    state.nodes, state.seconds = nodes, seconds
+                    update(state)
+
+            result = solve_endgame(game, players=players or None, max_pieces=max_pieces,
+                                   time_limit=time_limit, progress=progress)  # fmt: skip
+    except EndgameRefused as refused:
+        _refuse(game, str(refused), as_json, bounds_time, source)
+        sys.exit(1)
+    except EndgameStopped as stopped:
+        if stopped.reason == "interrupt":
+            ranges = score_ranges(game)
+            click.echo(f"interrupted: {stopped}", err=True)
+            click.echo("score ranges from the pieces each colour can still reach: "
+                       + ", ".join(f"{c} {lo}..{hi}" for c, (lo, hi) in ranges.items()),
+                       err=True)  # fmt: skip
+            sys.exit(130)
+        _refuse(game, str(stopped), as_json, bounds_time, source)
+        sys.exit(1)
+    if output is not None and suffix == ".blksgf":
+        _write_record(game, record, move, result, output)
+    elif output is not None:
+        from polytile.render import save_picture
+
+        best = result.best_move
+        lit = best.cells if best is not None else ()
+        save_picture(obj, output, cell, None, marks=_marks(game), mark_color=game.to_move,
+                     highlight=lit, highlight_color=game.to_move)  # fmt: skip
+        click.echo(f"wrote {output}", err=True)
+    if as_json:
+        doc = {"game": "blokus", "variant": game.variant.name, "players_option": game.players,
+               **result.as_dict()}  # fmt: skip
+        click.echo(json.dumps(doc))
+        return
+    _print_result(game, obj, result, color)
+
+
+def _players(game: Any) -> tuple[str, ...]:
+    from polytile.puzzles.blokus_scoring import player_names
+
+    return player_names(game.players, game.variant.name)
+
+
+def _marks(game: Any) -> list[tuple[int, int]]:
+    return [] if game.is_game_over() else list(game.attach_points())
+
+
+def _print_result(game: Any, obj: Any, result: Any, color: bool | None) -> None:
+    from polytile.render import to_text
+
+    title = "Blokus Duo" if game.variant.name == "duo" else f"Blokus, {game.players} players"
+    click.echo(f"{title}; {game.to_move} to move.")
+    sizes = ", ".join(f"{k} {v}" for k, v in result.placeable.items())
+    click.echo(f"Pieces each player can still place: {sizes}.")
+    if result.mode == "difference":
+        line = result.best_line
+        first, second = result.players
+        totals = ", ".join(f"{p} {line.player_scores[p]}" for p in result.players)
+        click.echo(f"Exact value: {first} {line.value:+d} against {second} "
+                   f"(final scores {totals}).")  # fmt: skip
+    else:
+        click.echo("Final score each player can make sure of, the others playing against it:")
+        for name, line in result.lines.items():
+            click.echo(f"  {name:<8}{line.value:>5}")
+    best = result.best_move
+    if best is None:
+        note = "the game is over" if game.is_game_over() else f"{game.player_to_move} not searched"
+        click.echo(f"Best move: none ({note}).")
+    else:
+        click.echo(f"Best move: {best}")
+    lit = best.cells if best is not None else ()
+    text = to_text(obj, color, marks=_marks(game), mark_color=game.to_move, highlight=lit,
+                   highlight_color=game.to_move)  # fmt: skip
+    coloured = "\x1b[" in text
+    click.echo()
+    click.echo(text, nl=False, color=coloured)
+    legend = []
+    if best is not None and best.piece is not None:
+        legend.append(f"highlighted: the best move, {best.color} {best.piece}")
+    if _marks(game):
+        legend.append(f"{'•' if coloured else '+'} attach points of {game.to_move}")
+    if legend:
+        click.echo("; ".join(legend))
+    line = result.best_line
+    if line is not None and line.pv:
+        who = "" if result.mode == "difference" else f" for {line.player}"
+        click.echo(f"\nBest line{who} ({len(line.pv)} moves, forced passes included):")
+        for n, m in enumerate(line.pv, start=1):
+            click.echo(f"{n:>4}. {m}")
+    click.echo(f"\nSearched {result.nodes:,} positions in {result.seconds:.2f} s.")
+
+
+def _refuse(game: Any, reason: str, as_json: bool, seconds: float, source: str) -> None:
+    """Say why there is no exact value, and print the proven bounds instead."""
+    from polytile.cli.bounds import blokus_bounds, blokus_table
+
+    click.echo(f"no exact value: {reason}; the bounds instead", err=True)
+    results = blokus_bounds(game, game.colors, seconds, 2, 0, source)
+    if as_json:
+        doc = {"game": "blokus", "exact": False, "reason": reason,
+               "colors": {b.color: b.as_dict() for b in results}}  # fmt: skip
+        click.echo(json.dumps(doc))
+        return
+    click.echo(blokus_table(results))
+
+
+def _write_record(game: Any, record: Any, move: int | None, result: Any, output: Path) -> None:
+    """The game with the best line after the analysed position, as a Pentobi record."""
+    from polytile.formats import write_atomic
+    from polytile.puzzles.blokus_sgf import GameRecord, write_blksgf
+
+    line = result.best_line
+    pv = [m for m in (line.pv if line is not None else ()) if not m.is_pass]
+    if result.mode == "difference":
+        what = f"{result.players[0]} {line.value:+d} against {result.players[1]}"
+    else:
+        what = ", ".join(f"{name} {ln.value}" for name, ln in result.lines.items())
+    note = f"polytile solve-endgame: best line from here; exact value {what}"
+    if record is not None:
+        played = list(record.moves[: len(record.moves) if move is None else move])
+        text = write_blksgf(GameRecord(record.variant, record.players, (*played, *pv),
+                                       record.setup, record.setup_to_move, record.properties,
+                                       {n: c for n, c in record.comments.items()
+                                        if n <= len(played)}, record.source),
+                            comments={len(played) + 1: note} if pv else None)  # fmt: skip
+    else:
+        after = game.copy()
+        for m in line.pv if line is not None else ():
+            after.push(m)
+        text = write_blksgf(after, comments={1: note} if pv else None)
+    write_atomic(output, text.encode("utf-8"))
+    click.echo(f"wrote {output}", err=True)
+
+
+COMMANDS = [solve_endgame_command]

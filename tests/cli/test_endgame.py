@@ -1,0 +1,114 @@
+"""``polytile solve-endgame``: exact Blokus endgames from positions and game records."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from polytile.formats import save
+from polytile.puzzles.blokus import Blokus, Move
+from polytile.puzzles.blokus_sgf import read_blksgf
+
+from .helpers import EXAMPLES, Invoke, assert_clean_failure
+
+RECORD = EXAMPLES / "duo-endgame.blksgf"
+
+
+def end_of_record() -> Blokus:
+    return read_blksgf(RECORD).position()
+
+
+def test_json_value_and_line_replay(invoke: Invoke) -> None:
+    result = invoke("solve-endgame", str(RECORD), "--json")
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    assert doc["mode"] == "difference" and doc["players"] == ["blue", "yellow"]
+    line = doc["lines"]["blue"]
+    game = end_of_record()
+    assert doc["to_move"] == game.to_move
+    for m in line["pv"]:
+        game.push(Move(m["color"]) if m.get("pass") else Move(m["color"], m["piece"], m["cells"]))
+    assert game.is_game_over()
+    totals = game.score().player_totals
+    assert doc["value"] == line["value"] == totals["blue"] - totals["yellow"]
+    assert doc["best_move"] == line["pv"][0]
+
+
+def test_text_shows_value_best_move_and_picture(invoke: Invoke) -> None:
+    result = invoke("solve-endgame", str(RECORD), "--no-color")
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(invoke("solve-endgame", str(RECORD), "--json").stdout)
+    best = Move(doc["best_move"]["color"], doc["best_move"]["piece"], doc["best_move"]["cells"])
+    out = result.stdout
+    assert f"Exact value: blue {doc['value']:+d} against yellow" in out
+    assert f"Best move: {best}" in out
+    rows = [line.split(" ") for line in out.splitlines() if len(line) == 27 and line[1] == " "]
+    assert len(rows) == 14
+    lit = {(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "y"}
+    assert lit == set(best.cells)
+    assert "Best line (" in out and "Searched" in out
+
+
+def test_a_position_file_and_a_record_written_back(invoke: Invoke, tmp_path: Path) -> None:
+    game = end_of_record()
+    position = tmp_path / "late.json"
+    save(game.to_position(), position)
+    out = tmp_path / "analysed.blksgf"
+    result = invoke("solve-endgame", str(position), "-o", str(out), "--json")
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    record = read_blksgf(out)
+    placed = [m for m in doc["lines"]["blue"]["pv"] if not m.get("pass")]
+    assert len(record.moves) == len(placed)
+    assert "exact value blue" in record.comments[1]
+    assert record.position().is_game_over()  # the line replays to the end
+
+
+def test_a_record_keeps_its_moves_before_the_line(invoke: Invoke, tmp_path: Path) -> None:
+    out = tmp_path / "analysed.blksgf"
+    n = len(read_blksgf(RECORD).moves)
+    result = invoke("solve-endgame", str(RECORD), "--move", str(n), "-o", str(out))
+    assert result.exit_code == 0, result.stderr
+    written = read_blksgf(out)
+    assert written.moves[:n] == read_blksgf(RECORD).moves
+    assert len(written.moves) > n and n + 1 in written.comments
+
+
+def test_too_large_is_refused_with_bounds(invoke: Invoke) -> None:
+    result = invoke("solve-endgame", str(RECORD), "--move", "10", "--json", "--bounds-time", "1")
+    assert result.exit_code == 1
+    assert "too large for an exact search" in result.stderr
+    doc = json.loads(result.stdout)
+    assert doc["exact"] is False and set(doc["colors"]) == {"blue", "yellow"}
+    for bound in doc["colors"].values():
+        assert bound["lower"] <= bound["upper"]
+
+
+def test_four_players_each_get_a_guaranteed_score(invoke: Invoke, tmp_path: Path) -> None:
+    import numpy as np
+
+    from polytile.puzzles.blokus_endgame import endgame_size
+
+    game = Blokus("classic", 4)
+    rng = np.random.default_rng(4)
+    while max(endgame_size(game).values()) > 3:
+        moves = game.legal_moves()
+        game.push(moves[int(rng.integers(len(moves)))])
+    position = tmp_path / "four.json"
+    save(game.to_position(), position)
+    result = invoke("solve-endgame", str(position), "--json")
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    assert doc["mode"] == "max-own" and doc["value"] is None
+    assert set(doc["values"]) == {"blue", "yellow", "red", "green"}
+    assert next(iter(doc["lines"])) == game.to_move
+    only = json.loads(invoke("solve-endgame", str(position), "--json", "--player", "red").stdout)
+    assert only["values"] == {"red": doc["values"]["red"]}
+
+
+def test_bad_input(invoke: Invoke, tmp_path: Path) -> None:
+    assert_clean_failure(invoke("solve-endgame", str(tmp_path / "missing.json")))
+    assert_clean_failure(invoke("solve-endgame", str(EXAMPLES / "pentomino-6x10.json")))
+    assert_clean_failure(invoke("solve-endgame", str(RECORD), "--move", "999"))
+    assert_clean_failure(invoke("solve-endgame", str(RECORD), "--player", "red"))
+    assert_clean_failure(invoke("solve-endgame", str(RECORD), "-o", str(tmp_path / "x.pdf")))
