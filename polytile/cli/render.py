@@ -164,6 +164,7 @@ Examples:
   polytile render examples/blokus-opening.json --no-attach
   polytile solve pentomino-6x10 --json | polytile render - --no-color
   polytile render examples/duo-game.blksgf --move 6
+  polytile render examples/duo-endgame.blksgf --best
 """,
 )
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
@@ -175,6 +176,12 @@ Examples:
     default=None,
     metavar="N",
     help="Game records: the position after move N (0: before the first), with move N highlighted.",
+)
+@click.option(
+    "--best",
+    is_flag=True,
+    help="Blokus: highlight the best move of the colour to move instead, found by the exact "
+    "endgame search of 'polytile solve-endgame' (small endgames only).",
 )
 @click.option(
     "--attach/--no-attach",
@@ -189,16 +196,19 @@ def render_command(
     cell: int,
     title: str | None,
     move: int | None,
+    best: bool,
     attach: bool,
 ) -> None:
     """Print or write a picture of ``file``."""
-    if attach or _is_record(file):
+    if attach or best or _is_record(file):
         obj, game, record = read_blokus(file, move)
     else:  # an invalid Blokus position still draws
         obj, game, record = read_document(file, move), None, None
     to_move = game.to_move if attach and game is not None and not game.is_game_over() else None
     marks = game.attach_points() if game is not None and to_move else []
     played = record.moves[move - 1] if record is not None and move else None
+    if best:
+        played, move = _best_move(game), None
     highlight = played.cells if played else ()
     lit = played.color if played else None
     if output is not None:
@@ -226,11 +236,30 @@ def render_command(
             if marks
             else f"{to_move} (to move) has no attach points"
         )
-    if played:
+    if played and move is None:
+        legend.append(f"highlighted: the best move, {played.color} {played.piece}")
+    elif played:
         legend.append(f"highlighted: move {move}, {played.color} {played.piece}")
     if legend:
         text += "; ".join(legend) + "\n"
     click.echo(text, nl=False, color=coloured)
+
+
+def _best_move(game: Blokus | None) -> Any:
+    """The exact best move of the colour to move (a placement), for ``--best``."""
+    from polytile.puzzles.blokus_endgame import solve_endgame
+
+    if game is None:
+        raise click.BadParameter("--best needs a Blokus position or game record",
+                                 param_hint="--best")  # fmt: skip
+    if game.is_game_over():
+        raise click.BadParameter("the game is over: there is no move to recommend",
+                                 param_hint="--best")  # fmt: skip
+    found = solve_endgame(game, players=[game.player_to_move], time_limit=30.0).best_move
+    if found is None or found.piece is None:
+        raise click.BadParameter(f"{game.to_move} must pass here: there is no placement to "
+                                 "recommend", param_hint="--best")  # fmt: skip
+    return found
 
 
 COMMANDS = [render_command]

@@ -112,3 +112,16 @@ def test_bad_input(invoke: Invoke, tmp_path: Path) -> None:
     assert_clean_failure(invoke("solve-endgame", str(RECORD), "--move", "999"))
     assert_clean_failure(invoke("solve-endgame", str(RECORD), "--player", "red"))
     assert_clean_failure(invoke("solve-endgame", str(RECORD), "-o", str(tmp_path / "x.pdf")))
+
+
+def test_render_best_highlights_the_recommended_move(invoke: Invoke) -> None:
+    doc = json.loads(invoke("solve-endgame", str(RECORD), "--json").stdout)
+    result = invoke("render", str(RECORD), "--best", "--no-color")
+    assert result.exit_code == 0, result.stderr
+    rows = [line.split(" ") for line in result.stdout.splitlines() if len(line) == 27]
+    lit = {(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "y"}
+    assert lit == {tuple(cell) for cell in doc["best_move"]["cells"]}
+    assert "highlighted: the best move, yellow" in result.stdout
+    too_big = invoke("render", str(RECORD), "--best", "--move", "10")
+    assert_clean_failure(too_big)
+    assert "too large" in too_big.stderr
