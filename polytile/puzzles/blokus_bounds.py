@@ -15,8 +15,10 @@ For a position and a colour X, :func:`bounds` reports
   each piece touches X at a corner (found and checked by the rules engine); nothing the
   others do can spoil it: they never cover a territory cell, and X's own legality depends
   only on its own cells. When X has a legal placement it is never skipped, so X gets every
-  turn it needs. In the 3-player game green's moves are made by the other players, so green
-  has no guarantee: its lower bound is 0;
+  turn it needs. When X is to move, its biggest legal placement now is also a guarantee (it
+  goes down this turn, whatever follows); the lower bound is the larger of the two. In the
+  3-player game green's moves are made by the other players, so green has no guarantee:
+  its lower bound is 0;
 * final-score bounds: the score is ``-(squares left in hand)``, +15 when all 21 pieces are
   placed, +5 more when ``I1`` is the last. The upper score takes the bonuses whenever the upper
   bound places every remaining square; the lower score only when the lower layout does, and
@@ -46,8 +48,8 @@ Examples
 --------
 >>> from polytile.puzzles.blokus import Blokus
 >>> b = bounds(Blokus("duo"), "blue", time_limit=1, workers=1)
->>> b.upper.value, b.lower.value  # at most all 89 squares; nothing is safe yet
-(89, 0)
+>>> b.upper.value, b.lower.value  # at most all 89 squares; blue moves now: a pentomino
+(89, 5)
 """
 
 from __future__ import annotations
@@ -479,9 +481,14 @@ def bounds(
     lo_moves = _order(game, color, lo_moves, True)
     if any(cell not in safe for m in lo_moves for cell in m.cells):
         raise SolverError(f"the lower layout of {color} leaves its territory")
+    if game.to_move == color and not _shared(game, color):
+        now = game.legal_placements(color)
+        biggest = max(now, key=lambda m: len(m.cells), default=None)
+        if biggest is not None and len(biggest.cells) > _squares(lo_moves):
+            lo_moves = [biggest]  # X moves now: this piece goes down whatever follows
     lower = SquareBound("lower", _squares(lo_moves), lo_proven, _squares(lo_moves),
                         tuple(lo_moves), time.perf_counter() - t1)  # fmt: skip
-    if not lower.value <= upper.squares <= upper.value <= hand_squares:
+    if not (lower.value <= upper.value <= hand_squares and upper.squares <= upper.value):
         raise SolverError(f"bounds of {color} contradict each other: lower {lower.value}, "
                           f"upper layout {upper.squares}, upper {upper.value}, "
                           f"hand {hand_squares}")  # fmt: skip

@@ -72,8 +72,14 @@ def test_layouts_legal_and_ordered(seed: int) -> None:
         replay(game, color, b.upper.placements)
         replay(game, color, b.lower.placements)
         assert sum(len(m.cells) for m in b.upper.placements) == b.upper.squares
-        assert all(c in b.territory for m in b.lower.placements for c in m.cells)
-        assert 0 <= b.lower.value <= b.upper.squares <= b.upper.value <= b.hand_squares
+        inside = all(c in b.territory for m in b.lower.placements for c in m.cells)
+        next_move = color == game.to_move and len(b.lower.placements) == 1
+        assert inside or next_move
+        if color == game.to_move:  # its biggest placement now is guaranteed
+            biggest = max((len(m.cells) for m in game.legal_placements(color)), default=0)
+            assert b.lower.value >= biggest
+        assert 0 <= b.lower.value <= b.upper.value <= b.hand_squares
+        assert b.upper.squares <= b.upper.value
         assert b.score_now <= b.score_lower <= b.score_upper
 
 
@@ -126,8 +132,9 @@ def test_lower_guarantee_in_enclosed_corner() -> None:
 
 def test_empty_duo_and_finished_game() -> None:
     b = bounds(Blokus("duo"), "blue", time_limit=5, workers=1)
-    assert (b.upper.value, b.lower.value) == (89, 0)
-    assert b.score_upper == 20 and b.score_lower == -89
+    assert (b.upper.value, b.lower.value) == (89, 5)  # blue moves now: one pentomino is sure
+    assert b.score_upper == 20 and b.score_lower == -84
+    assert bounds(Blokus("duo"), "yellow", time_limit=5, workers=1).lower.value == 0
     game = Blokus("duo")
     game.play_random(3)
     for color in game.colors:
