@@ -16,22 +16,6 @@ from polytile.puzzles.blokus_endgame import (
 from polytile.puzzles.blokus_scoring import player_names
 
 
-def late(variant: str, players: int | str, seed: int, per_player: int) -> Blokus:
-    """A random game (mostly big pieces first) played until no player can place more than
-    ``per_player`` pieces."""
-    game = Blokus(variant, players)
-    rng = np.random.default_rng(seed)
-    while not game.is_game_over():
-        if max(endgame_size(game).values()) <= per_player and game.move_stack:
-            break
-        moves = game.legal_moves()
-        biggest = max(len(m.cells) for m in moves)
-        if rng.random() < 0.7:
-            moves = [m for m in moves if len(m.cells) == biggest]
-        game.push(moves[int(rng.integers(len(moves)))])
-    return game
-
-
 def objective(game: Blokus, player: str) -> int:
     """Difference mode: the first player's lead; else ``player``'s own score."""
     totals = game.score().player_totals
@@ -119,7 +103,7 @@ def test_values_agree_with_brute_force(variant: str, players: int | str, seed: i
 
 
 def test_the_best_move_is_the_first_move_of_the_line() -> None:
-    game = late("duo", 2, 1, 4)
+    game = contested("duo", 2, 2, 3, 5)
     result = solve_endgame(game)
     line = result.lines["blue"]
     assert line.pv and result.best_move == line.pv[0]
@@ -133,7 +117,7 @@ def test_large_positions_are_refused_and_limits_stop_the_search() -> None:
     game = Blokus("duo")
     with pytest.raises(EndgameRefused, match="blue 21, yellow 21"):
         solve_endgame(game)
-    middle = late("duo", 2, 0, 12)
+    middle = contested("duo", 2, 0, 0, 12)
     with pytest.raises(EndgameStopped, match="node limit") as stopped:
         solve_endgame(middle, max_pieces=None, node_limit=500)
     assert stopped.value.reason == "nodes" and stopped.value.nodes > 500
