@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from polytile.cli.options import SECONDS
 from polytile.formats import Position
 
 __all__ = ["COMMANDS", "blokus_bounds", "blokus_table", "bounds_command"]
@@ -91,7 +92,7 @@ bounds these give (bonuses only when possible, resp. guaranteed).
 @click.option(
     "--color",
     "color",
-    type=click.Choice([*_COLORS, "all"]),
+    type=click.Choice([*_COLORS, "all"], case_sensitive=False),
     default=None,
     help="The colour to bound, or 'all' [default: the colour to move].",
 )
@@ -103,7 +104,7 @@ bounds these give (bonuses only when possible, resp. guaranteed).
 )
 @click.option(
     "--time-limit",
-    type=click.FloatRange(0, min_open=True),
+    type=SECONDS,
     default=10.0,
     show_default=True,
     help="Seconds for each search (two CP-SAT searches per colour, and the exact search).",

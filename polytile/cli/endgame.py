@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from polytile.cli.options import SECONDS
 from polytile.cli.render import picture_options
 
 __all__ = ["COMMANDS", "solve_endgame_command"]
@@ -64,7 +65,7 @@ Examples:
 )
 @click.option(
     "--time-limit",
-    type=click.FloatRange(0, min_open=True),
+    type=SECONDS,
     default=60.0,
     show_default=True,
     help="Seconds for the exact search, all players together.",
@@ -85,7 +86,7 @@ Examples:
 )
 @click.option(
     "--bounds-time",
-    type=click.FloatRange(0, min_open=True),
+    type=SECONDS,
     default=5.0,
     show_default=True,
     help="When refused: seconds for each CP-SAT search of the bounds printed instead.",

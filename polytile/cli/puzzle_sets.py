@@ -10,6 +10,8 @@ from typing import Any
 
 import click
 
+from polytile.cli.options import SECONDS
+
 __all__ = ["COMMANDS"]
 
 _DB_HELP = "The puzzle store (an SQLite file; created by 'polytile generate')."
@@ -122,7 +124,7 @@ Examples:
 @click.option("--max-difficulty", type=float, default=None, help="Keep puzzles at most this hard.")
 @click.option(
     "--time-limit",
-    type=click.FloatRange(0, min_open=True),
+    type=SECONDS,
     default=None,
     help="Stop after this many seconds (what is stored stays).",
 )

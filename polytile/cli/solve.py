@@ -11,6 +11,7 @@ from typing import Any
 
 import click
 
+from polytile.cli.options import SECONDS
 from polytile.errors import SolverError
 
 __all__ = ["COMMANDS"]
@@ -134,7 +135,7 @@ def _executor(workers: int | None, scheduler: str | None) -> Any:
 )
 @click.option(
     "--time-limit",
-    type=click.FloatRange(min=0, min_open=True),
+    type=SECONDS,
     default=None,
     metavar="SECONDS",
     help="Stop after this long and report the count so far.",
@@ -311,7 +312,7 @@ def count(
 )
 @click.option(
     "--time-limit",
-    type=click.FloatRange(min=0, min_open=True),
+    type=SECONDS,
     default=None,
     metavar="SECONDS",
     help="Give up after this long (exit 1, 'unknown').",
@@ -359,7 +360,7 @@ def solve(
     from polytile.solvers.tiling import compile_problem, solutions
 
     color = False if no_color else (True if color_opt == "always" else None)
-    player = color_opt if color_opt not in (None, "always") else None
+    player = color_opt.lower() if color_opt not in (None, "always") else None
     if puzzle == "cityblocks-max":
         from polytile.cli.cityblocks_max import solve_cityblocks_max
 

@@ -112,6 +112,15 @@ def test_bad_input(invoke: Invoke, tmp_path: Path) -> None:
     assert_clean_failure(invoke("solve-endgame", str(RECORD), "--move", "999"))
     assert_clean_failure(invoke("solve-endgame", str(RECORD), "--player", "red"))
     assert_clean_failure(invoke("solve-endgame", str(RECORD), "-o", str(tmp_path / "x.pdf")))
+    for seconds in ("nan", "inf", "0"):
+        assert_clean_failure(invoke("solve-endgame", str(RECORD), "--time-limit", seconds))
+    assert_clean_failure(invoke("bounds", str(RECORD), "--time-limit", "nan"))
+
+
+def test_colour_names_ignore_case(invoke: Invoke) -> None:
+    result = invoke("bounds", str(RECORD), "--color", "BLUE", "--json", "--time-limit", "2")
+    assert result.exit_code == 0, result.stderr
+    assert list(json.loads(result.stdout)["colors"]) == ["blue"]
 
 
 def test_render_best_highlights_the_recommended_move(invoke: Invoke) -> None:
