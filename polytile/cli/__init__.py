@@ -40,6 +40,13 @@ class _Root(click.Group):
             return super().invoke(ctx)
         except (click.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
+        except KeyboardInterrupt:
+            # Commands that keep a best-so-far catch Ctrl-C themselves; anywhere else it ends
+            # the command at once, with the conventional status.
+            if _debug(ctx):
+                raise
+            click.echo("interrupted", err=True)
+            raise SystemExit(130) from None
         except BrokenPipeError:
             # The reader went away (``polytile ... | head``): stop quietly, as Unix tools do.
             devnull = os.open(os.devnull, os.O_WRONLY)

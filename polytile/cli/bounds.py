@@ -225,11 +225,12 @@ def blokus_bounds(game: Any, colors: tuple[str, ...], time_limit: float, workers
 
 def blokus_table(results: list[Any]) -> str:
     """The text table of Blokus bounds (``polytile bounds`` and ``solve-endgame``)."""
-    lines = [f"{'colour':<8}{'now':>5}{'lower':>7}{'upper':>7}{'score':>12}  (squares)"]
+    lines = [f"{'':<8}{'score':>7}{'squares it will place':>25}{'final':>12}",
+             f"{'colour':<8}{'now':>7}{'at least':>13}{'at most':>12}{'score':>12}"]  # fmt: skip
     for b in results:
         scores = f"{b.score_lower}..{b.score_upper}"
-        lines.append(f"{b.color:<8}{b.score_now:>5}{_mark(b.lower.value, b.lower.proven):>7}"
-                     f"{_mark(b.upper.value, b.upper.proven):>7}{scores:>12}")  # fmt: skip
+        lines.append(f"{b.color:<8}{b.score_now:>7}{_mark(b.lower.value, b.lower.proven):>13}"
+                     f"{_mark(b.upper.value, b.upper.proven):>12}{scores:>12}")  # fmt: skip
     if any(not (b.lower.proven and b.upper.proven) for b in results):
         lines.append("? not proven optimal within the time limit; the number is still a valid "
                      "bound")  # fmt: skip

@@ -40,7 +40,13 @@ the rules engine before it is printed.
 
 A position where a player can still place more than --max-pieces pieces is refused,
 as is one the search cannot finish within --time-limit: then the proven bounds of
-'polytile bounds' are printed instead (exit code 1).
+'polytile bounds' are printed instead (exit code 1) and no file is written.
+
+Moves are printed as colour letter, piece and cells, each cell as row,column counted
+from 0 at the top left, followed by the same cells in Pentobi's notation (column
+letter, row number counted from the bottom). -o FILE.blksgf writes the game with the
+best line appended (a comment marks where it starts); -o .svg/.png/.txt writes the
+picture, and the analysis is still printed.
 
 \b
 Examples:
@@ -126,6 +132,7 @@ def solve_endgame_command(
     game = Blokus.from_position(obj, source)
     record = read_blksgf(Path(position)) if Path(position).suffix.lower() == ".blksgf" else None
     names = _players(game)
+    players = tuple(name.lower() for name in players)
     for name in players:
         if name not in names:
             raise click.BadParameter(f"{name!r} is not a player of this game; players: "
@@ -149,7 +156,7 @@ def solve_endgame_command(
             result = solve_endgame(game, players=players or None, max_pieces=max_pieces,
                                    time_limit=time_limit, progress=progress)  # fmt: skip
     except EndgameRefused as refused:
-        _refuse(game, str(refused), as_json, bounds_time, source)
+        _refuse(game, f"{refused} (--max-pieces)", as_json, bounds_time, source, output)
         sys.exit(1)
     except EndgameStopped as stopped:
         if stopped.reason == "interrupt":
@@ -159,7 +166,7 @@ def solve_endgame_command(
                        + ", ".join(f"{c} {lo}..{hi}" for c, (lo, hi) in ranges.items()),
                        err=True)  # fmt: skip
             sys.exit(130)
-        _refuse(game, str(stopped), as_json, bounds_time, source)
+        _refuse(game, f"{stopped} (--time-limit)", as_json, bounds_time, source, output)
         sys.exit(1)
     if output is not None and suffix == ".blksgf":
         _write_record(game, record, move, result, output)
@@ -189,29 +196,50 @@ def _marks(game: Any) -> list[tuple[int, int]]:
     return [] if game.is_game_over() else list(game.attach_points())
 
 
+def _many(n: int, word: str) -> str:
+    return f"{n:,} {word}" + ("" if n == 1 else "s")
+
+
+def _move_text(move: Any, size: int) -> str:
+    """``Y T4 0,10 1,10 1,11 2,10  (k14 k13 l13 k12)``: our cells, then Pentobi's names."""
+    from polytile.puzzles.blokus_sgf import cell_name
+
+    if move.piece is None:
+        return str(move)
+    return f"{move}  ({' '.join(cell_name(cell, size) for cell in move.cells)})"
+
+
 def _print_result(game: Any, obj: Any, result: Any, color: bool | None) -> None:
     from polytile.render import to_text
 
     title = "Blokus Duo" if game.variant.name == "duo" else f"Blokus, {game.players} players"
-    click.echo(f"{title}; {game.to_move} to move.")
-    sizes = ", ".join(f"{k} {v}" for k, v in result.placeable.items())
-    click.echo(f"Pieces each player can still place: {sizes}.")
+    over = game.is_game_over()
+    click.echo(f"{title}; " + ("the game is over." if over else f"{game.to_move} to move."))
+    names = {name: ("green (shared)" if name == "green" and name not in result.players else name)
+             for name in result.placeable}  # fmt: skip
+    sizes = ", ".join(f"{names[k]} {v}" for k, v in result.placeable.items())
+    click.echo(f"Pieces each can still place: {sizes}.")
     if result.mode == "difference":
         line = result.best_line
         first, second = result.players
         totals = ", ".join(f"{p} {line.player_scores[p]}" for p in result.players)
         click.echo(f"Exact value: {first} {line.value:+d} against {second} "
                    f"(final scores {totals}).")  # fmt: skip
+    elif over:
+        totals = result.lines[next(iter(result.lines))].player_scores
+        click.echo("Final scores: " + ", ".join(f"{p} {totals[p]}" for p in result.players))
     else:
         click.echo("Final score each player can make sure of, the others playing against it:")
-        for name, line in result.lines.items():
-            click.echo(f"  {name:<8}{line.value:>5}")
+        for name in result.players:
+            if name in result.lines:
+                click.echo(f"  {name:<8}{result.lines[name].value:>5}")
     best = result.best_move
+    size = game.size
     if best is None:
-        note = "the game is over" if game.is_game_over() else f"{game.player_to_move} not searched"
+        note = "the game is over" if over else f"{game.player_to_move} was not searched"
         click.echo(f"Best move: none ({note}).")
     else:
-        click.echo(f"Best move: {best}")
+        click.echo(f"Best move: {_move_text(best, size)}")
     lit = best.cells if best is not None else ()
     text = to_text(obj, color, marks=_marks(game), mark_color=game.to_move, highlight=lit,
                    highlight_color=game.to_move)  # fmt: skip
@@ -225,20 +253,27 @@ def _print_result(game: Any, obj: Any, result: Any, color: bool | None) -> None:
         legend.append(f"{'•' if coloured else '+'} attach points of {game.to_move}")
     if legend:
         click.echo("; ".join(legend))
-    line = result.best_line
-    if line is not None and line.pv:
+    shown = [result.best_line] if result.best_line is not None else list(result.lines.values())
+    for line in shown:
+        if not line.pv:
+            continue
         who = "" if result.mode == "difference" else f" for {line.player}"
-        click.echo(f"\nBest line{who} ({len(line.pv)} moves, forced passes included):")
+        click.echo(f"\nBest line{who} ({_many(len(line.pv), 'move')}, forced passes included):")
         for n, m in enumerate(line.pv, start=1):
-            click.echo(f"{n:>4}. {m}")
-    click.echo(f"\nSearched {result.nodes:,} positions in {result.seconds:.2f} s.")
+            click.echo(f"{n:>4}. {_move_text(m, size)}")
+    click.echo(f"\nSearched {_many(result.nodes, 'position')} in {result.seconds:.2f} s.")
 
 
-def _refuse(game: Any, reason: str, as_json: bool, seconds: float, source: str) -> None:
+def _refuse(game: Any, reason: str, as_json: bool, seconds: float, source: str,
+            output: Path | None) -> None:  # fmt: skip
     """Say why there is no exact value, and print the proven bounds instead."""
     from polytile.cli.bounds import blokus_bounds, blokus_table
 
-    click.echo(f"no exact value: {reason}; the bounds instead", err=True)
+    unwritten = "" if output is None else f"; nothing written to {output}"
+    searches = 2 * len(game.colors)
+    click.echo(f"no exact value: {reason}{unwritten}", err=True)
+    click.echo(f"computing the bounds instead ({searches} CP-SAT searches of up to "
+               f"{seconds:g} s, --bounds-time)", err=True)  # fmt: skip
     results = blokus_bounds(game, game.colors, seconds, 2, 0, source)
     if as_json:
         doc = {"game": "blokus", "exact": False, "reason": reason,

@@ -54,8 +54,20 @@ def read_document(file: str, move: int | None = None) -> Solution | Position:
     if move is not None:
         raise click.BadParameter("--move applies to game records (.blksgf)", param_hint="--move")
     if file == "-":
-        return loads(sys.stdin.buffer.read(), "<stdin>")
+        data = sys.stdin.buffer.read()
+        _refuse_record(data, "<stdin>")
+        return loads(data, "<stdin>")
     return load(file)
+
+
+def _refuse_record(data: bytes, source: str) -> None:
+    """A game record on standard input has no file name to say what it is: refuse it."""
+    if data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"(":
+        raise FormatError(
+            "this looks like a Pentobi game record: give it as a file named "
+            "*.blksgf (records are not read from standard input)",
+            source,
+        )
 
 
 def read_blokus(
@@ -125,6 +137,7 @@ def read_position(
         else:
             with open(file, "rb") as f:
                 data = f.read(MAX_FILE_BYTES + 1)  # loads refuses more
+        _refuse_record(data, source)
         obj = loads(data, source)
         is_text = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] not in (b"{", b"[")
     if not isinstance(obj, Position):
@@ -181,7 +194,8 @@ Examples:
     "--best",
     is_flag=True,
     help="Blokus: highlight the best move of the colour to move instead, found by the exact "
-    "endgame search of 'polytile solve-endgame' (small endgames only).",
+    "endgame search of 'polytile solve-endgame' with its defaults (at most 10 pieces still "
+    "placeable per player, 60 s); exit 1 when it has no answer.",
 )
 @click.option(
     "--attach/--no-attach",
@@ -247,7 +261,7 @@ def render_command(
 
 def _best_move(game: Blokus | None) -> Any:
     """The exact best move of the colour to move (a placement), for ``--best``."""
-    from polytile.puzzles.blokus_endgame import solve_endgame
+    from polytile.puzzles.blokus_endgame import EndgameRefused, EndgameStopped, solve_endgame
 
     if game is None:
         raise click.BadParameter("--best needs a Blokus position or game record",
@@ -255,7 +269,13 @@ def _best_move(game: Blokus | None) -> Any:
     if game.is_game_over():
         raise click.BadParameter("the game is over: there is no move to recommend",
                                  param_hint="--best")  # fmt: skip
-    found = solve_endgame(game, players=[game.player_to_move], time_limit=30.0).best_move
+    try:
+        found = solve_endgame(game, players=[game.player_to_move]).best_move
+    except (EndgameRefused, EndgameStopped) as exc:
+        click.echo(f"--best: no exact best move: {exc}; 'polytile solve-endgame' (with "
+                   "--max-pieces, --time-limit) prints the bounds instead", err=True)  # fmt: skip
+        interrupted = isinstance(exc, EndgameStopped) and exc.reason == "interrupt"
+        sys.exit(130 if interrupted else 1)
     if found is None or found.piece is None:
         raise click.BadParameter(f"{game.to_move} must pass here: there is no placement to "
                                  "recommend", param_hint="--best")  # fmt: skip

@@ -336,6 +336,8 @@ def _layout(
     hints = [index[hand.index(m.piece), m.cells] for m in greedy if m.piece in hand]
     res = solve(pm, time_limit=time_limit, workers=workers, seed=seed, progress=seen,
                 hints=hints, stop=lambda: best[0] >= cap)  # fmt: skip
+    if res.stopped_by == "interrupt":  # Ctrl-C ends the whole computation, not one stage
+        raise KeyboardInterrupt
     if not res.found:
         return int(sum(_SIZE[p] for p in hand)), False, []
     moves = [Move(color, hand[int(pl.piece[i])], pl.coords_of(i)) for i in res.placements]

@@ -280,6 +280,8 @@ def upper_bound(
     ml = max_layout(color, "score", position=game.to_position(), time_limit=time_limit,
                     workers=workers, seed=seed, progress=progress,
                     parameters={"cp_model_presolve": True} if small else None)  # fmt: skip
+    if ml.cp.stopped_by == "interrupt":
+        raise KeyboardInterrupt
     placed = ml.solution.placements if ml.solution is not None else ()
     check = replay_layout(game, color, placed)
     layout_score = _total(check, color)
@@ -372,6 +374,8 @@ def lower_bound(
         cm.model.add(expr <= free)
         cm.model.maximize(expr)
         cp = solve(cm, time_limit=time_limit, workers=workers, seed=seed, progress=progress)
+        if cp.stopped_by == "interrupt":  # Ctrl-C ends the whole computation
+            raise KeyboardInterrupt
         cover_bound = free if cp.bound is None else min(free, int(np.floor(cp.bound + 1e-6)))
         chosen = cm.trim(cp.placements)
     placed = [PlacedPiece(pl.pieces[int(pl.piece[i])].name, tuple(pl.coords_of(i)),

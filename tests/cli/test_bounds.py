@@ -192,7 +192,9 @@ def test_blokus_blksgf_move_and_text(invoke: Invoke) -> None:
             assert set(p) == {"piece", "color", "cells"}
     text = invoke("bounds", record, "--move", "8", "--time-limit", "5", "--workers", "1")
     assert text.exit_code == 0, text.stderr
-    assert text.stdout.splitlines()[0].split()[:3] == ["colour", "now", "lower"]
+    head = text.stdout.splitlines()
+    assert head[1].split() == ["colour", "now", "at", "least", "at", "most", "score"]
+    assert head[2].split()[0] == "blue"  # the colour to move after move 8
     bad = invoke("bounds", record, "--color", "red")
     assert_clean_failure(bad, 2)
 

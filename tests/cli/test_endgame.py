@@ -132,5 +132,5 @@ def test_render_best_highlights_the_recommended_move(invoke: Invoke) -> None:
     assert lit == {tuple(cell) for cell in doc["best_move"]["cells"]}
     assert "highlighted: the best move, yellow" in result.stdout
     too_big = invoke("render", str(RECORD), "--best", "--move", "10")
-    assert_clean_failure(too_big)
+    assert_clean_failure(too_big, 1)
     assert "too large" in too_big.stderr
