@@ -47,13 +47,14 @@ def _notes(results: list[Any]) -> list[str]:
 
 @click.command(
     "bounds",
-    help="""Bound how a colour can still end a City Blocks (Jeremy Ritchie) game.
+    help="""Bound how a colour can still end a City Blocks or Blokus game.
 
-POSITION is a polytile/position@1 file of game "cityblocks" (or a plain text board at the
-start of a game); '-' reads standard input.
+POSITION is a polytile/position@1 file of game "cityblocks" or "blokus" (a plain text
+board is read as City Blocks at the start of a game), or a Pentobi game record
+(.blksgf, the Blokus position after --move N); '-' reads a position from standard input.
 
 \b
-For the colour, from the position:
+City Blocks (Jeremy Ritchie), for the colour, from the position:
   upper  its best final score if every other colour passes from now on: its
          pieces laid out for the best score (CP-SAT). Other colours can only
          lower a colour's score, so no continuation ends above it.
@@ -61,18 +62,32 @@ For the colour, from the position:
          their pieces to hurt it most (CP-SAT). It can always pass, so it can
          always keep this much.
   exact  its best final score when the others all play against it, by a full
-         search of the legal moves, when few pieces can still be placed.
+         search of the legal moves, when few pieces can still be placed
+         (--exact-pieces).
   best next  a placement of the upper layout, legal now, raising its score most.
+The picture shows the colour's best layout if the others pass (counted areas dotted, or
+in capitals in plain text).
+
+\b
+Blokus, for the colour: the squares it will still place
+  at most   if every other colour passed from now on (CP-SAT over its
+            reachable pieces): nobody else can add to it.
+  at least  what it places for sure: a layout inside territory no other
+            colour's pieces can ever reach, or, when it is to move, its
+            biggest placement now, whichever is more.
+and the final-score range these give (-squares left in hand, +15 for placing all 21
+pieces, +5 more when I1 goes last). For the exact rest of a small Blokus game use
+'polytile solve-endgame'.
 
 A bound marked '?' was not proven tight within --time-limit, but is still a valid bound.
-The picture shows the colour's best layout if the others pass (counted areas dotted, or
-in capitals in plain text). Every layout is replayed and scored by the rules engine first.
+Every layout is replayed and scored by the rules engine first.
 
 \b
 Exit codes:
   0  bounds found
   2  unreadable file, not a City Blocks or Blokus position, or bad usage
   3  internal error: an answer failed the rules engine's check
+  130  interrupted (Ctrl-C)
 
 \b
 Examples:
@@ -80,12 +95,6 @@ Examples:
   polytile bounds game.json --color all --json
   polytile bounds game.json --color red --time-limit 30 --workers 2
   polytile bounds game.blksgf --move 40 --color all --json
-
-\b
-Blokus positions (game "blokus", or a .blksgf record at --move N): per colour, squares
-it can still place. upper: the most if every other colour passed (CP-SAT); lower: what
-it places for sure inside territory no other colour can ever reach; with the final-score
-bounds these give (bonuses only when possible, resp. guaranteed).
 """,
 )
 @click.argument("position", type=click.Path(dir_okay=False, allow_dash=True))
@@ -120,8 +129,8 @@ bounds these give (bonuses only when possible, resp. guaranteed).
     type=click.IntRange(0, 12),
     default=6,
     show_default=True,
-    help="Search the exact value when at most this many pieces (all colours) can still be "
-    "placed; 0 never.",
+    help="City Blocks: search the exact value when at most this many pieces (all colours) can "
+    "still be placed; 0 never.",
 )
 def bounds_command(
     position: str,

@@ -339,7 +339,9 @@ class GameRecord:
             try:
                 game.push(move)
             except IllegalMoveError as exc:
-                raise FormatError(str(exc), self.source, where) from exc
+                named = _move_value(move, game.size)  # as the file writes it
+                raise FormatError(f"{exc} (in the record: {named})", self.source,
+                                  where) from exc  # fmt: skip
         return game
 
 
