@@ -317,6 +317,15 @@ def count(
     metavar="SECONDS",
     help="Give up after this long (exit 1, 'unknown').",
 )
+@click.option(
+    "--engine",
+    type=click.Choice(["xcc", "cpsat"]),
+    default="xcc",
+    show_default=True,
+    help="four-square and its variants: xcc, the exact-cover kernel with colours and the "
+    "corner rules inside the search (fast); cpsat, the direct CP-SAT model of "
+    "polytile.models.cpsat (slow: tens of seconds or more; --time-limit defaults to 60 s).",
+)
 @variant_options
 def solve(
     puzzle: str,
@@ -334,6 +343,7 @@ def solve(
     seed: int | None,
     time_limit: float | None,
     fit_mode: bool,
+    engine: str,
 ) -> None:
     """Find one solution of PUZZLE and show it.
 
@@ -392,6 +402,9 @@ def solve(
         _solve_fit(puzzle, touch, board, colors, pieces, seed, time_limit, as_json, output, color)
         return
     spec = resolve(puzzle, touch, board, colors, pieces)
+    if engine == "cpsat":
+        _solve_teaser_cpsat(spec, seed, time_limit, as_json, output, color)
+        return
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     stop = None if deadline is None else (lambda: time.perf_counter() >= deadline)
@@ -483,6 +496,43 @@ def _solve_fit(
         )
     if sol.status == "unknown":
         sys.exit(1)
+
+
+def _solve_teaser_cpsat(
+    spec: Any,
+    seed: int | None,
+    time_limit: float | None,
+    as_json: bool,
+    output: str | None,
+    color: bool | None,
+) -> None:
+    """A coloured teaser by the direct CP-SAT model."""
+    from polytile.formats import Solution
+    from polytile.puzzles.fit import tile
+    from polytile.puzzles.four_square import Teaser
+
+    if not isinstance(spec, Teaser):
+        raise click.UsageError("--engine cpsat applies to four-square and its variants")
+    limit = 60.0 if time_limit is None else time_limit
+    start = time.perf_counter()
+    placed, result = tile(spec.board, spec.pieces, spec.touch, time_limit=limit, seed=seed)
+    if placed is None:
+        if result.stopped_by == "interrupt":
+            click.echo(f"{spec.name}: interrupted before a solution was found", err=True)
+            sys.exit(130)
+        if result.status == "infeasible":
+            click.echo(f"{spec.name}: no solution exists (proven by CP-SAT)", err=True)
+        else:
+            click.echo(f"{spec.name}: no solution found in {limit:g} s (unknown)", err=True)
+        sys.exit(1)
+    seconds = round(time.perf_counter() - start, 4)
+    sol = Solution(spec.name, spec.board.rows, spec.board.cols, placed, "feasible",
+                   blocked=tuple(sorted(spec.board.blocked)),
+                   extra={"touch": spec.touch, "engine": "cpsat", "seconds": seconds})  # fmt: skip
+    reasons = spec.check(sol)
+    if reasons:
+        raise SolverError(f"solution failed the rules check: {'; '.join(reasons)}")
+    _emit(sol, as_json, output, color)
 
 
 def _solve_one_color(

@@ -26,16 +26,72 @@ from polytile.models.cpsat import (
     PlacementModel,
     add_connected_corner_groups,
     add_cover_at_most,
+    add_cover_exactly,
     add_local_corner_touch,
     add_no_edge_same_color,
     add_piece_at_most_once,
+    add_piece_exactly_once,
     maximize_squares,
 )
 from polytile.puzzles.four_square import COLOR_NAMES, _same_color_rules
 from polytile.puzzles.tiling import check_solution
 from polytile.solvers.cpsat import CpResult, solve
 
-__all__ = ["check_fit", "fit"]
+__all__ = ["check_fit", "fit", "tile"]
+
+
+def _model(
+    board: Board, hands: Sequence[Sequence[Polyomino]], touch: str, exact: bool
+) -> tuple[PlacementModel, list[Polyomino], list[int]]:
+    """Placement booleans for every colour's pieces with the teaser's colour rules; every
+    piece used and every cell covered exactly once when ``exact``, else at most once."""
+    pieces = [p for hand in hands for p in hand]
+    colors = [k for k, hand in enumerate(hands) for _ in hand]
+    pm = PlacementModel(placements(board, pieces), colors)
+    if exact:
+        add_piece_exactly_once(pm)
+        add_cover_exactly(pm)
+    else:
+        add_piece_at_most_once(pm)
+        add_cover_at_most(pm)
+    add_no_edge_same_color(pm)
+    if touch == "local":
+        add_local_corner_touch(pm)
+    elif touch == "connected":
+        add_connected_corner_groups(pm)
+    return pm, pieces, colors
+
+
+def _placed(pm: PlacementModel, pieces: Sequence[Polyomino], colors: Sequence[int],
+            chosen: Sequence[int]) -> tuple[PlacedPiece, ...]:  # fmt: skip
+    pl = pm.placements
+    return tuple(
+        PlacedPiece(
+            pieces[int(pl.piece[i])].name,
+            tuple(pl.coords_of(i)),
+            COLOR_NAMES[colors[int(pl.piece[i])]],
+        )
+        for i in chosen
+    )
+
+
+def tile(
+    board: Board,
+    hands: Sequence[Sequence[Polyomino]],
+    touch: str = "local",
+    *,
+    time_limit: float | None = 60,
+    workers: int | None = None,
+    seed: int | None = None,
+) -> tuple[tuple[PlacedPiece, ...] | None, CpResult]:
+    """A complete coloured tiling by CP-SAT (the direct model: one boolean per placement,
+    each piece and each cell exactly once, the colour rules), or None with CP-SAT's status
+    (``infeasible``: proven impossible; ``unknown``: out of time)."""
+    pm, pieces, colors = _model(board, hands, touch, exact=True)
+    result = solve(pm, time_limit=time_limit, workers=workers, seed=seed)
+    if not result.found:
+        return None, result
+    return _placed(pm, pieces, colors, result.placements), result
 
 
 def fit(
@@ -66,27 +122,10 @@ def fit(
         The layout (``status`` optimal / feasible / unknown, ``extra`` with ``objective``
         and ``bound``) and the raw CP-SAT result.
     """
-    pieces = [p for hand in hands for p in hand]
-    colors = [k for k, hand in enumerate(hands) for _ in hand]
-    pl = placements(board, pieces)
-    pm = PlacementModel(pl, colors)
-    add_piece_at_most_once(pm)
-    add_cover_at_most(pm)
-    add_no_edge_same_color(pm)
-    if touch == "local":
-        add_local_corner_touch(pm)
-    elif touch == "connected":
-        add_connected_corner_groups(pm)
+    pm, pieces, colors = _model(board, hands, touch, exact=False)
     maximize_squares(pm)
     result = solve(pm, time_limit=time_limit, workers=workers, seed=seed)
-    placed = tuple(
-        PlacedPiece(
-            pieces[int(pl.piece[i])].name,
-            tuple(pl.coords_of(i)),
-            COLOR_NAMES[colors[int(pl.piece[i])]],
-        )
-        for i in result.placements
-    )
+    placed = _placed(pm, pieces, colors, result.placements)
     status = result.status if result.found else "unknown"
     # CP-SAT's bound can be loose before it proves anything; the open cells and the pieces'
     # squares bound the objective too.

@@ -102,6 +102,22 @@ def test_solve_four_square_and_its_variants(invoke: Invoke) -> None:
     assert teaser.check(loads(small.stdout)) == []
 
 
+def test_both_engines_agree_on_small_teasers(invoke: Invoke) -> None:
+    variant = ("--board", "8x8", "--pieces", "O4,T4,L4,Z4")
+    for engine in ("xcc", "cpsat"):
+        found = invoke("solve", "four-square", *variant, "--engine", engine, "--json",
+                       "--seed", "1")  # fmt: skip
+        assert found.exit_code == 0, found.stderr
+        sol = loads(found.stdout)
+        assert resolve("four-square", None, "8x8", None, "O4,T4,L4,Z4").check(sol) == []
+        none = invoke("solve", "four-square", "--board", "4x8", "--colors", "2", "--pieces",
+                      "O4,T4,L4,Z4", "--engine", engine)  # fmt: skip
+        assert none.exit_code == 1 and "no solution exists" in none.stderr
+    assert loads(found.stdout).extra["engine"] == "cpsat"
+    wrong = invoke("solve", "pentomino-6x10", "--engine", "cpsat")
+    assert wrong.exit_code == 2 and "four-square" in wrong.stderr
+
+
 def test_count_four_square_variant(invoke: Invoke) -> None:
     result = invoke("count", "four-square", "--board", "4x8", "--pieces", "L4,T4", "--json")
     doc = json.loads(result.stdout)
