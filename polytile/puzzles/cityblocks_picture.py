@@ -39,7 +39,8 @@ from polytile.puzzles.cityblocks_scoring import Edge, ScoreSheet
 
 # render keeps its layout private; reusing it makes the overlay line up with the board
 # exactly (same margins, title band and cell size), in SVG and PNG alike.
-from polytile.render import BLOCKED_FILL, PLAYER_FILLS, _Layout, _layout, _png_bytes, _scene, to_svg
+from polytile.render import BLOCKED_FILL, PLAYER_FILLS, _Layout, _layout, _scene, to_svg
+from polytile.render_png import png_bytes
 
 __all__ = ["save_score_picture", "score_png", "score_svg", "score_table", "score_text"]
 
@@ -204,7 +205,7 @@ def score_png(
     from PIL import Image, ImageDraw
 
     position, lay = _geometry(rows, cell, title)
-    image = Image.open(io.BytesIO(_png_bytes(position, cell, title))).convert("RGB")
+    image = Image.open(io.BytesIO(png_bytes(position, cell, title))).convert("RGB")
     draw = ImageDraw.Draw(image)
     for name, s in sheet.colors.items():
         fill = PLAYER_FILLS[COLORS[name]]

@@ -1,0 +1,155 @@
+"""PNG pictures, drawn with Pillow from the same scene, geometry and colours as the SVG of
+:mod:`polytile.render` (which re-exports :func:`to_png`)."""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Iterable
+
+from polytile.formats import write_atomic
+from polytile.geometry import Cell
+from polytile.render import (
+    _CONFLICT_INK,
+    _GRID,
+    _INK,
+    BLOCKED_FILL,
+    EMPTY_FILL,
+    Picture,
+    _decorated,
+    _fill_or,
+    _hatch,
+    _label_cell,
+    _layout,
+    _mix,
+    _outline,
+    _under_highlight,
+)
+
+__all__ = ["png_bytes", "to_png"]
+
+
+def png_bytes(
+    obj: Picture,
+    cell: int,
+    title: str | None,
+    marks: Iterable[Cell] = (),
+    mark_color: str | None = None,
+    highlight: Iterable[Cell] = (),
+    highlight_color: str | None = None,
+) -> bytes:
+    """The PNG file's bytes (see :func:`to_png`)."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    scene = _decorated(obj, marks, mark_color, highlight, highlight_color)
+    lay = _layout(scene, cell, title)
+    image = Image.new("RGB", (lay.width, lay.height), "#ffffff")
+    draw = ImageDraw.Draw(image)
+
+    def square(r: int, c: int, fill: str) -> None:
+        x, y = int(lay.x(c)), int(lay.y(r))
+        draw.rectangle((x, y, x + cell - 1, y + cell - 1), fill=fill)
+
+    def bar(x0: float, y0: float, x1: float, y1: float, width: int, fill: str) -> None:
+        # A line of exactly `width` pixels with square ends, as a rectangle.
+        lo, hi = width // 2, (width - 1) // 2
+        draw.rectangle((int(x0) - lo, int(y0) - lo, int(x1) + hi, int(y1) + hi), fill=fill)
+
+    for r in range(scene.rows):
+        for c in range(scene.cols):
+            square(r, c, BLOCKED_FILL if (r, c) in scene.blocked else EMPTY_FILL)
+    for shape in scene.shapes:
+        for r, c in shape.cells:
+            square(r, c, shape.fill)
+    for (r, c), (fill, ghost) in _under_highlight(scene).items():
+        if ghost:
+            square(r, c, fill)
+        for x0, y0, x1, y1 in _hatch(r, c):
+            draw.line(
+                (lay.x(x0), lay.y(y0), lay.x(x1), lay.y(y1)),
+                fill=_mix(fill, _INK, 0.45),
+                width=max(1, round(lay.thick / 3)),
+            )
+    bx0, by0, bx1, by1 = lay.x(0), lay.y(0), lay.x(scene.cols), lay.y(scene.rows)
+    for r in range(1, scene.rows):
+        draw.line((bx0, lay.y(r), bx1, lay.y(r)), fill=_GRID, width=1)
+    for c in range(1, scene.cols):
+        draw.line((lay.x(c), by0, lay.x(c), by1), fill=_GRID, width=1)
+    frame = max(1, lay.thick // 2)
+    for x0, y0, x1, y1 in _outline(
+        frozenset((r, c) for r in range(scene.rows) for c in range(scene.cols))
+    ):
+        bar(lay.x(x0), lay.y(y0), lay.x(x1), lay.y(y1), frame, _INK)
+    for shape in scene.shapes:
+        for x0, y0, x1, y1 in _outline(shape.cells):
+            bar(lay.x(x0), lay.y(y0), lay.x(x1), lay.y(y1), lay.thick, _INK)
+    for r, c in scene.conflicts():
+        left, top, right, bottom = lay.x(c + 0.2), lay.y(r + 0.2), lay.x(c + 0.8), lay.y(r + 0.8)
+        draw.line((left, top, right, bottom), fill=_CONFLICT_INK, width=lay.thick)
+        draw.line((right, top, left, bottom), fill=_CONFLICT_INK, width=lay.thick)
+    lit = _outline(scene.highlight)
+    for ink, width in ((_INK, 2 * lay.thick), (EMPTY_FILL, lay.thick)):
+        for x0, y0, x1, y1 in lit:
+            bar(lay.x(x0), lay.y(y0), lay.x(x1), lay.y(y1), width, ink)
+    radius = cell * 0.2
+    for r, c in sorted(scene.marks):
+        x, y = lay.x(c + 0.5), lay.y(r + 0.5)
+        draw.ellipse(
+            (x - radius, y - radius, x + radius, y + radius),
+            fill=_fill_or(scene.mark_letter, _INK),
+            outline=_INK,
+            width=max(1, lay.thick // 2),
+        )
+    labels = [s for s in scene.shapes if not s.player and s.cells]
+    if labels and cell >= 12:
+        font = ImageFont.load_default(size=max(8, round(cell * 0.55)))
+        for shape in labels:
+            r, c = _label_cell(shape.cells)
+            draw.text(
+                (lay.x(c + 0.5), lay.y(r + 0.5)), shape.letter, fill=_INK, font=font, anchor="mm"
+            )
+    if title:
+        font = ImageFont.load_default(size=max(8, round(cell * 0.75)))
+        draw.text(
+            (lay.width / 2, lay.margin + cell * 0.7), title, fill=_INK, font=font, anchor="mm"
+        )
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def to_png(
+    obj: Picture,
+    path: str | os.PathLike[str],
+    cell: int = 24,
+    title: str | None = None,
+    *,
+    marks: Iterable[Cell] = (),
+    mark_color: str | None = None,
+    highlight: Iterable[Cell] = (),
+    highlight_color: str | None = None,
+) -> None:
+    """Write a PNG picture, drawn with Pillow from the same geometry and colours as the SVG.
+
+    Parameters
+    ----------
+    obj
+        A solution or a position.
+    path
+        Output file, written atomically.
+    cell
+        Side of a cell in pixels (4 to 200).
+    title
+        Optional caption above the board.
+    marks, mark_color, highlight, highlight_color
+        As for :func:`to_svg`.
+
+    Raises
+    ------
+    ValueError
+        If ``cell`` is out of range, or a colour is not a colour name.
+    OSError
+        If the file cannot be written.
+    """
+    png = png_bytes(obj, cell, title, marks, mark_color, highlight, highlight_color)
+    write_atomic(path, png)
