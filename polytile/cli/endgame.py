@@ -111,7 +111,7 @@ def solve_endgame_command(
     cell: int,
 ) -> None:
     """Solve a Blokus endgame exactly, or refuse with bounds."""
-    from polytile.cli.render import read_position
+    from polytile.cli.render import is_record, read_blokus, read_position
     from polytile.cli.solve import progress_bar
     from polytile.puzzles.blokus import Blokus
     from polytile.puzzles.blokus_endgame import (
@@ -120,7 +120,6 @@ def solve_endgame_command(
         score_ranges,
         solve_endgame,
     )
-    from polytile.puzzles.blokus_sgf import read_blksgf
 
     suffix = output.suffix.lower() if output is not None else ""
     if output is not None and suffix not in (".blksgf", *_PICTURES):
@@ -128,9 +127,13 @@ def solve_endgame_command(
                                  "line) or .svg, .png, .txt (the picture)",
                                  param_hint="-o")  # fmt: skip
     source = "<stdin>" if position == "-" else position
-    obj, _ = read_position(position, ("blokus",), "solve-endgame", move)
-    game = Blokus.from_position(obj, source)
-    record = read_blksgf(Path(position)) if Path(position).suffix.lower() == ".blksgf" else None
+    if is_record(position):  # read and replayed once; the record is kept for -o .blksgf
+        obj, replayed, record = read_blokus(position, move)
+        assert replayed is not None  # a record always gives a Blokus game
+        game = replayed
+    else:
+        obj, _ = read_position(position, ("blokus",), "solve-endgame", move)
+        game, record = Blokus.from_position(obj, source), None
     names = _players(game)
     players = tuple(name.lower() for name in players)
     for name in players:
@@ -241,7 +244,8 @@ def _print_result(game: Any, obj: Any, result: Any, color: bool | None) -> None:
     else:
         click.echo(f"Best move: {_move_text(best, size)}")
     lit = best.cells if best is not None else ()
-    text = to_text(obj, color, marks=_marks(game), mark_color=game.to_move, highlight=lit,
+    marks = _marks(game)
+    text = to_text(obj, color, marks=marks, mark_color=game.to_move, highlight=lit,
                    highlight_color=game.to_move)  # fmt: skip
     coloured = "\x1b[" in text
     click.echo()
@@ -249,7 +253,7 @@ def _print_result(game: Any, obj: Any, result: Any, color: bool | None) -> None:
     legend = []
     if best is not None and best.piece is not None:
         legend.append(f"highlighted: the best move, {best.color} {best.piece}")
-    if _marks(game):
+    if marks:
         legend.append(f"{'•' if coloured else '+'} attach points of {game.to_move}")
     if legend:
         click.echo("; ".join(legend))

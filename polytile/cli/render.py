@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "COMMANDS",
+    "is_record",
     "picture_options",
     "read_blokus",
     "read_document",
@@ -26,7 +27,8 @@ __all__ = [
 ]
 
 
-def _is_record(file: str) -> bool:
+def is_record(file: str) -> bool:
+    """True when ``file`` names a Pentobi game record (``.blksgf``)."""
     return file != "-" and Path(file).suffix.lower() == ".blksgf"
 
 
@@ -49,7 +51,7 @@ def read_document(file: str, move: int | None = None) -> Solution | Position:
     A Pentobi game record (``.blksgf``) gives the position after move ``move`` (default:
     the last); ``move`` is refused for other files.
     """
-    if _is_record(file):
+    if is_record(file):
         return _read_record(file, move).position(move).to_position()
     if move is not None:
         raise click.BadParameter("--move applies to game records (.blksgf)", param_hint="--move")
@@ -81,7 +83,7 @@ def read_blokus(
     FormatError
         For a Blokus position the rules refuse (:meth:`Blokus.from_position`).
     """
-    if _is_record(file):
+    if is_record(file):
         record = _read_record(file, move)
         game = record.position(move)
         return game.to_position(), game, record
@@ -214,7 +216,7 @@ def render_command(
     attach: bool,
 ) -> None:
     """Print or write a picture of ``file``."""
-    if attach or best or _is_record(file):
+    if attach or best or is_record(file):
         obj, game, record = read_blokus(file, move)
     else:  # an invalid Blokus position still draws
         obj, game, record = read_document(file, move), None, None

@@ -422,10 +422,7 @@ def solve(
         sys.exit(1)
     pl = compile_problem(spec.problem).placements
     sol = spec.to_solution(pl, first, "feasible", seconds=round(seconds, 4))
-    reasons = spec.check(sol)
-    if reasons:
-        raise SolverError(f"solution failed the rules check: {'; '.join(reasons)}")
-    _emit(sol, as_json, output, color)
+    _emit_checked(spec, sol, as_json, output, color)
 
 
 def _solve_eighty_four(
@@ -529,10 +526,7 @@ def _solve_teaser_cpsat(
     sol = Solution(spec.name, spec.board.rows, spec.board.cols, placed, "feasible",
                    blocked=tuple(sorted(spec.board.blocked)),
                    extra={"touch": spec.touch, "engine": "cpsat", "seconds": seconds})  # fmt: skip
-    reasons = spec.check(sol)
-    if reasons:
-        raise SolverError(f"solution failed the rules check: {'; '.join(reasons)}")
-    _emit(sol, as_json, output, color)
+    _emit_checked(spec, sol, as_json, output, color)
 
 
 def _solve_one_color(
@@ -563,6 +557,15 @@ def _solve_one_color(
     reasons = check_one_color(sol, order, size)
     if reasons:
         raise SolverError(f"one-color answer failed the rules check: {'; '.join(reasons)}")
+    _emit(sol, as_json, output, color)
+
+
+def _emit_checked(spec: Any, sol: Any, as_json: bool, output: str | None,
+                  color: bool | None) -> None:  # fmt: skip
+    """Print ``sol`` once the puzzle's own rules check passes it (else a SolverError)."""
+    reasons = spec.check(sol)
+    if reasons:
+        raise SolverError(f"solution failed the rules check: {'; '.join(reasons)}")
     _emit(sol, as_json, output, color)
 
 

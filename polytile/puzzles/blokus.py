@@ -279,6 +279,17 @@ class Blokus:
         )
         return bytes(self._grid) + self._hand.tobytes() + done + bytes((self._turn,))
 
+    def hand_mask(self, color: str) -> npt.NDArray[np.uint8]:
+        """``color``'s hand as 1 per piece index of :data:`PIECE_NAMES` it still holds, else
+        0 (a copy).
+
+        Raises
+        ------
+        ValueError
+            If ``color`` does not play in this variant.
+        """
+        return self._hand[self._color_index(color)].copy()
+
     def grid_codes(self) -> npt.NDArray[np.uint8]:
         """The board as a flat row-major array of colour codes (a copy): 0 for an empty cell,
         else 1 + the colour's index in :data:`COLOR_NAMES` (blue 1, yellow 2, red 3, green

@@ -206,10 +206,27 @@ class _Colors:
             mine = [i for i, name in enumerate(self.players) if color in name.split("+")]
             self.owner.append(mine[0] if mine else -1)
 
+    def reach(
+        self, grid: npt.NDArray[np.uint8], ci: int, hand: npt.NDArray[np.uint8]
+    ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.uint8], int]:
+        """Colour ``ci``'s reach on ``grid`` with ``hand`` (cells, pieces, number of cells);
+        nothing once the hand is empty."""
+        if not hand.any():
+            return np.zeros(self.n * self.n, dtype=bool), hand, 0
+        start = self.starts[ci] if hand.all() else -1
+        return reach_arrays(grid, self.n, self.codes[ci], start, hand)
+
+    def score_range(
+        self, game: Blokus, grid: npt.NDArray[np.uint8], ci: int, hand: npt.NDArray[np.uint8]
+    ) -> tuple[int, int, npt.NDArray[np.bool_]]:
+        """Colour ``ci``'s score now, the most it can become, and its reach cells."""
+        now = _now(hand, game.last_piece(self.colors[ci]) == "I1")
+        cells, pieces, count = self.reach(grid, ci, hand)
+        return now, _best(hand, pieces, count, now), cells
+
 
 def _hands(game: Blokus) -> list[npt.NDArray[np.uint8]]:
-    held = [set(game.hand(c)) for c in game.colors]
-    return [np.array([p in h for p in PIECE_NAMES], dtype=np.uint8) for h in held]
+    return [game.hand_mask(c) for c in game.colors]
 
 
 def _now(hand: npt.NDArray[np.uint8], last_i1: bool) -> int:
@@ -283,16 +300,9 @@ class _Search:
         hands = _hands(g)
         nows, bests, reaches = [], [], []
         for ci in range(info.k):
-            last_i1 = g.last_piece(info.colors[ci]) == "I1"
-            now = _now(hands[ci], last_i1)
-            if hands[ci].any():
-                start = info.starts[ci] if hands[ci].all() else -1
-                cells, pieces, count = reach_arrays(grid, info.n, info.codes[ci], start,
-                                                    hands[ci])  # fmt: skip
-            else:
-                cells, pieces, count = np.zeros(info.n * info.n, dtype=bool), hands[ci], 0
+            now, best, cells = info.score_range(g, grid, ci, hands[ci])
             nows.append(now)
-            bests.append(_best(hands[ci], pieces, count, now))
+            bests.append(best)
             reaches.append(cells)
         solo = [-2] * info.k
         for ci in range(info.k):
@@ -329,8 +339,7 @@ class _Search:
             result = (_now(hand, last == "I1"), -1)
             self.solo_memo[key] = result
             return result
-        start = info.starts[ci] if hand.all() else -1
-        _, pieces, cells = reach_arrays(grid, info.n, info.codes[ci], start, hand)
+        _, pieces, cells = info.reach(grid, ci, hand)
         ceiling = _best(hand, pieces, cells, _now(hand, last == "I1"))
         moves = out[:count]
         moves = moves[np.argsort(-_SIZES[t.piece[moves]], kind="stable")]
@@ -456,12 +465,7 @@ def score_ranges(game: Blokus) -> dict[str, tuple[int, int]]:
     grid = game.grid_codes()
     out = {}
     for ci, hand in enumerate(_hands(game)):
-        now = _now(hand, game.last_piece(info.colors[ci]) == "I1")
-        best = now
-        if hand.any():
-            start = info.starts[ci] if hand.all() else -1
-            _, pieces, cells = reach_arrays(grid, info.n, info.codes[ci], start, hand)
-            best = _best(hand, pieces, cells, now)
+        now, best, _ = info.score_range(game, grid, ci, hand)
         out[info.colors[ci]] = (now, best)
     return out
 
@@ -473,11 +477,7 @@ def endgame_size(game: Blokus) -> dict[str, int]:
     grid = game.grid_codes()
     sizes: dict[str, int] = {}
     for ci, hand in enumerate(_hands(game)):
-        count = 0
-        if hand.any():
-            start = info.starts[ci] if hand.all() else -1
-            _, pieces, _ = reach_arrays(grid, info.n, info.codes[ci], start, hand)
-            count = int(pieces.sum())
+        count = int(info.reach(grid, ci, hand)[1].sum())
         name = info.players[info.owner[ci]] if info.owner[ci] >= 0 else info.colors[ci]
         sizes[name] = sizes.get(name, 0) + count
     return sizes

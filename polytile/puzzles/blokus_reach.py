@@ -41,7 +41,7 @@ import numpy.typing as npt
 from numba import njit
 
 from polytile.geometry import Cell
-from polytile.puzzles.blokus import PIECE_NAMES, PIECE_SIZES, Blokus
+from polytile.puzzles.blokus import COLOR_NAMES, PIECE_NAMES, PIECE_SIZES, Blokus
 from polytile.puzzles.blokus_moves import placement_table
 
 __all__ = ["Reach", "reach_arrays", "reach_of"]
@@ -202,15 +202,11 @@ def reach_of(game: Blokus, color: str) -> Reach:
     ValueError
         If ``color`` does not play in the game's variant.
     """
-    held = set(game.hand(color))
-    hand = np.array([name in held for name in PIECE_NAMES], dtype=np.uint8)
     n = game.size
-    rows = "".join(game.board_rows())
-    letter = color[0].upper()
-    codes = {".": 0, letter: 1}
-    grid = np.array([codes.get(ch, 2) for ch in rows], dtype=np.uint8)
+    hand = game.hand_mask(color)
     r, c = game.variant.starts[color]
-    reach, pieces, _ = reach_arrays(grid, n, 1, r * n + c, hand)
+    code = COLOR_NAMES.index(color) + 1  # as Blokus.grid_codes numbers colours
+    reach, pieces, _ = reach_arrays(game.grid_codes(), n, code, r * n + c, hand)
     cells = frozenset((int(f) // n, int(f) % n) for f in np.flatnonzero(reach))
     names = tuple(name for name, ok in zip(PIECE_NAMES, pieces.tolist(), strict=True) if ok)
     return Reach(cells, names)

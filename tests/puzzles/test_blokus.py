@@ -523,3 +523,15 @@ def test_pieces_off_their_start_cell_are_rejected() -> None:
     hand = PIECE_NAMES[1:]
     with pytest.raises(FormatError, match=r"board\[0\]: .*start cell \(0, 0\)"):
         Blokus.from_position(Position("blokus", tuple(rows), None, {"blue": hand}))
+
+
+def test_hand_mask_and_grid_codes_follow_the_position() -> None:
+    game = random_line("classic", 4, 30, 9)
+    for color in game.colors:
+        mask = game.hand_mask(color)
+        assert [PIECE_NAMES[i] for i in np.flatnonzero(mask)] == list(game.hand(color))
+        mask[:] = 0  # a copy: the game keeps its hand
+        assert game.hand(color)
+    codes = game.grid_codes().reshape(game.size, game.size)
+    letters = ".BYRG"
+    assert ["".join(letters[v] for v in row) for row in codes] == game.board_rows()
