@@ -367,7 +367,8 @@ def solve(
       polytile solve cityblocks-max --from game.json --color yellow --json
     """
     from polytile.puzzles.catalogue import resolve
-    from polytile.solvers.tiling import compile_problem, solutions
+    from polytile.solvers.symmetric import first_solution
+    from polytile.solvers.tiling import compile_problem
 
     color = False if no_color else (True if color_opt == "always" else None)
     player = color_opt.lower() if color_opt not in (None, "always") else None
@@ -408,8 +409,15 @@ def solve(
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     stop = None if deadline is None else (lambda: time.perf_counter() >= deadline)
+    pl = compile_problem(spec.problem).placements
+
+    # Every tiling found passes the rules before it is taken (the symmetric searches leave
+    # the connected corner rule to this check).
+    def valid(path: list[int]) -> bool:
+        return not spec.check(spec.to_solution(pl, path))
+
     try:
-        first = next(solutions(spec.problem, should_stop=stop, seed=seed), None)
+        first = first_solution(spec.problem, valid, seed=seed, should_stop=stop)
     except KeyboardInterrupt:
         click.echo(f"{spec.name}: interrupted before a solution was found", err=True)
         sys.exit(130)
@@ -420,7 +428,6 @@ def solve(
         else:
             click.echo(f"{spec.name}: no solution exists", err=True)
         sys.exit(1)
-    pl = compile_problem(spec.problem).placements
     sol = spec.to_solution(pl, first, "feasible", seconds=round(seconds, 4))
     _emit_checked(spec, sol, as_json, output, color)
 

@@ -19,6 +19,12 @@ search (Algorithm X) specialised to tilings, where the cell items are bits of a 
   a piece of its colour, 2 = each colour's pieces form one corner-connected group. Finally
   ``orbit_perms`` (inverse cell maps of the board's other symmetries) let the kernel count
   how many solutions are the least of their symmetry orbit: the count up to symmetry.
+* Two-coloured options, for searching symmetric solutions: option ``p`` may put down a
+  second piece in another colour, ``color2[p]``, on the cells of ``masks[p]`` outside
+  ``part[p]`` (its own colour's cells). Only the first piece is checked against its colour's
+  halo and corner rule: the solver uses these options only where the whole position stays
+  symmetric (a board symmetry mapping the first piece onto the second, and colour onto
+  colour), so the second piece passes exactly when the first does.
 
 The kernel sees only flat arrays and keeps its whole search state in arrays owned by the
 caller, so a search can stop after a node budget or a buffer of solutions and be resumed:
@@ -56,7 +62,9 @@ class Colors(NamedTuple):
 
     ``ocolor[p]``: colour of option ``p`` (-1 none); ``halo[p]`` / ``corner[p]``: bitmasks of
     the cells sharing an edge / only a corner with the option; ``orbit_perms[g, b]``: the cell
-    whose colour lands on cell ``b`` under symmetry ``g`` (identity excluded).
+    whose colour lands on cell ``b`` under symmetry ``g`` (identity excluded). Two-coloured
+    options (``pairs``): ``part[p]`` is the first piece's cells, ``color2[p]`` / ``halo2[p]``
+    the second piece's colour (-1: no second piece) and edge halo.
     """
 
     n_colors: int
@@ -66,6 +74,10 @@ class Colors(NamedTuple):
     color_order: bool
     rule: int
     orbit_perms: npt.NDArray[np.int64]
+    pairs: bool = False
+    part: npt.NDArray[np.uint64] = np.zeros((0, 1), dtype=np.uint64)
+    color2: npt.NDArray[np.int64] = np.zeros(0, dtype=np.int64)
+    halo2: npt.NDArray[np.uint64] = np.zeros((0, 1), dtype=np.uint64)
 
     @classmethod
     def none(cls, n_options: int, words: int) -> Colors:
@@ -78,6 +90,8 @@ class Colors(NamedTuple):
             False,
             0,
             np.zeros((0, 0), dtype=np.int64),
+            part=np.zeros((0, words), dtype=np.uint64),
+            halo2=np.zeros((0, words), dtype=np.uint64),
         )
 
 
@@ -294,6 +308,10 @@ def _run(
     prune_limit: int,
     color_order: bool,
     rule: int,
+    pairs: bool,
+    part: npt.NDArray[np.uint64],
+    color2: npt.NDArray[np.int64],
+    halo2: npt.NDArray[np.uint64],
     type_left: npt.NDArray[np.int64],
     cover: npt.NDArray[np.uint64],
     ccover: npt.NDArray[np.uint64],
@@ -329,6 +347,7 @@ def _run(
     # minimum is no larger, so pruning with these fixed values is sound (and costs nothing
     # per node).
     smallest, _largest, g = remaining_sizes(sizes, type_left + 1)
+    own = part if pairs else masks  # the cells taking each option's colour
     while True:
         if pos[level] < 0:
             # Entering a node (Knuth's X2/C2: is the cover complete?  X3: choose an item).
@@ -401,7 +420,7 @@ def _run(
                     continue
                 # XCC colour test: no cell of the option is edge-adjacent to its colour.
                 for w in range(n):
-                    if masks[p, w] & forbid[level, k, w] != ZERO:
+                    if own[p, w] & forbid[level, k, w] != ZERO:
                         fits = False
                         break
                 if not fits:
@@ -416,8 +435,13 @@ def _run(
                 used[level + 1] = used[level]
                 if k >= 0:
                     for w in range(n):
-                        ccover[level + 1, k, w] |= masks[p, w]
+                        ccover[level + 1, k, w] |= own[p, w]
                         forbid[level + 1, k, w] |= halo[p, w]
+                    if pairs and color2[p] >= 0:
+                        k2 = color2[p]
+                        for w in range(n):
+                            ccover[level + 1, k2, w] |= masks[p, w] & ~own[p, w]
+                            forbid[level + 1, k2, w] |= halo2[p, w]
                     if k == used[level]:
                         used[level + 1] = k + 1
             type_left[t] -= use[p]
@@ -545,12 +569,16 @@ class SearchState:
                 raise ValueError(f"forced option {p} overlaps an earlier one")
             k = int(colors.ocolor[p])
             if k >= 0:
-                if np.any(colors.halo[p] & ccover[k]):
+                own = colors.part[p] if colors.pairs else masks[p]
+                if np.any(own & forbid[k]):
                     raise ValueError(f"forced option {p} shares an edge with its colour")
                 if colors.color_order and k > used:
                     raise ValueError(f"forced option {p} breaks the colour order")
-                ccover[k] |= masks[p]
+                ccover[k] |= own
                 forbid[k] |= colors.halo[p]
+                if colors.pairs and colors.color2[p] >= 0:
+                    ccover[colors.color2[p]] |= masks[p] & ~own
+                    forbid[colors.color2[p]] |= colors.halo2[p]
                 used = max(used, k + 1)
             cover |= masks[p]
             self.type_left[ptype[p]] -= use[p]
@@ -622,6 +650,7 @@ def run(
             masks, ptype, use, anchor_ptr, anchor_idx, sizes, valid, nfc, nlc,
             colors.ocolor, colors.halo, colors.corner, colors.orbit_perms,
             width, prune, prune_limit, colors.color_order, colors.rule,
+            colors.pairs, colors.part, colors.color2, colors.halo2,
             state.type_left, state.cover, state.ccover, state.forbid, state.touched,
             state.used, state.choice, state.pos,
             state.cell, state.ints, state.out, state.out_len, node_budget, split_depth,

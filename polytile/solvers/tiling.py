@@ -25,7 +25,6 @@ canonical-form deduplication.
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -47,7 +46,6 @@ __all__ = [
     "TilingKernel",
     "TilingProblem",
     "count_task",
-    "first_solution",
     "plan_count",
     "solutions",
 ]
@@ -253,6 +251,16 @@ def _scan_layout(board: Board) -> tuple[npt.NDArray[np.int64], int, int]:
     return (r * board.cols + c).astype(np.int64), board.cols, board.rows
 
 
+def _pack(
+    rows: npt.NDArray[np.bool_], bit: npt.NDArray[np.int64], words: int
+) -> npt.NDArray[np.uint64]:
+    """Bitmasks (one row of ``words`` words each) of boolean rows over the board's cells."""
+    wide = np.zeros((rows.shape[0], words * 64), dtype=bool)
+    wide[:, bit] = rows
+    packed = np.packbits(wide, axis=1, bitorder="little")
+    return packed.view("<u8").astype(np.uint64).reshape(rows.shape[0], words)
+
+
 def _bits(indices: npt.NDArray[np.int64], words: int) -> npt.NDArray[np.uint64]:
     out = np.zeros(words, dtype=np.uint64)
     for i in indices:
@@ -339,14 +347,27 @@ def _colors(
         return bitboard.Colors.none(len(options), words)
     board = problem.board
     ocolor = np.array([coloring.colors[pl.piece[opt[0]]] for opt in options], dtype=np.int64)
-    halo = np.zeros((len(options), words), dtype=np.uint64)
-    corner = np.zeros((len(options), words), dtype=np.uint64)
-    for i, opt in enumerate(options):
-        cells = {cell for j in opt for cell in pl.coords_of(j)}
-        edge = {(r + dr, c + dc) for r, c in cells for dr, dc in _EDGE} - cells
-        diag = {(r + dr, c + dc) for r, c in cells for dr, dc in _DIAGONAL} - cells - edge
-        halo[i] = _bits(np.array([bit[board.index(*x)] for x in edge if x in board]), words)
-        corner[i] = _bits(np.array([bit[board.index(*x)] for x in diag if x in board]), words)
+    # Each option's cells on a board padded by one cell all round, then shifted one step.
+    rows, cols = board.rows, board.cols
+    occ = np.zeros((len(options), rows + 2, cols + 2), dtype=bool)
+    for j in range(max((len(opt) for opt in options), default=0)):
+        which = np.array([i for i, opt in enumerate(options) if len(opt) > j], dtype=np.int64)
+        cells = pl.cells[[options[i][j] for i in which]]
+        ii = np.repeat(which, cells.shape[1])
+        flat = cells.ravel()
+        live = flat >= 0
+        occ[ii[live], flat[live] // cols + 1, flat[live] % cols + 1] = True
+
+    def shifted(steps: tuple[tuple[int, int], ...]) -> npt.NDArray[np.bool_]:
+        out = np.zeros_like(occ)
+        for dr, dc in steps:
+            out[:, 1 + dr : rows + 1 + dr, 1 + dc : cols + 1 + dc] |= occ[:, 1:-1, 1:-1]
+        return out[:, 1:-1, 1:-1] & ~occ[:, 1:-1, 1:-1]
+
+    edge = shifted(_EDGE)
+    diag = shifted(_DIAGONAL) & ~edge
+    halo = _pack(edge.reshape(len(options), -1), bit, words)
+    corner = _pack(diag.reshape(len(options), -1), bit, words)
     # perms[g, b]: the bit whose colour the image under symmetry g puts on bit b.
     others = [k for k in problem.group() if k != 0]
     perms = np.tile(np.arange(words * 64, dtype=np.int64), (len(others), 1))
@@ -366,15 +387,22 @@ def _colors(
     )
 
 
-def _placement_images(pl: Placements, k: int) -> npt.NDArray[np.int64]:
-    """``image[i]`` = index of the placement that symmetry ``k`` maps placement ``i`` to."""
+def placement_images(
+    pl: Placements, k: int, piece_map: npt.NDArray[np.int64] | None = None
+) -> npt.NDArray[np.int64]:
+    """``image[i]`` = index of the placement that symmetry ``k`` maps placement ``i`` to.
+
+    With ``piece_map``, the image is a placement of piece ``piece_map[piece]`` instead of the
+    same piece (a piece of the same shape, such as the same piece in another colour).
+    """
     perm = pl.board.cell_permutation(k)
     # Key a placement by its piece and its sorted cells (padding -1 sorts first).
     own = np.sort(pl.cells, axis=1)
     moved = np.sort(np.where(pl.cells >= 0, perm[np.maximum(pl.cells, 0)], -1), axis=1)
     piece = pl.piece.astype(np.int64)[:, None]
     own_keys = np.hstack([piece, own]).astype(np.int64)
-    moved_keys = np.hstack([piece, moved]).astype(np.int64)
+    moved_piece = piece if piece_map is None else piece_map[piece]
+    moved_keys = np.hstack([moved_piece, moved]).astype(np.int64)
     index = {row.tobytes(): i for i, row in enumerate(own_keys)}
     image = np.empty(len(pl), dtype=np.int64)
     for i, row in enumerate(moved_keys):
@@ -387,7 +415,7 @@ def _placement_images(pl: Placements, k: int) -> npt.NDArray[np.int64]:
 
 def _orbit_options(pl: Placements, k: int) -> list[tuple[int, ...]]:
     """The <k>-orbits of placements whose members are pairwise disjoint (Fix(k) options)."""
-    image = _placement_images(pl, k)
+    image = placement_images(pl, k)
     seen: set[tuple[int, ...]] = set()
     options = []
     for i in range(len(pl)):
@@ -467,7 +495,7 @@ def _break_symmetry(
         return None
     kernel = compile_problem(problem)
     pl = kernel.placements
-    images = [_placement_images(pl, k) for k in group]
+    images = [placement_images(pl, k) for k in group]
     best: tuple[int, list[tuple[int, int]]] | None = None
     for t, count in enumerate(problem.counts):
         if count != 1 or (allowed is not None and t not in allowed):
@@ -605,50 +633,3 @@ def solutions(
             return
         if should_stop is not None and should_stop():
             return
-
-
-def _luby(i: int) -> int:
-    """The i-th term (1-based) of Luby's restart sequence 1 1 2 1 1 2 4 1 1 2 ..."""
-    k = 1
-    while (1 << k) - 1 < i:
-        k += 1
-    while i != (1 << k) - 1:
-        i -= (1 << (k - 1)) - 1
-        k = 1
-        while (1 << k) - 1 < i:
-            k += 1
-    return 1 << (k - 1)
-
-
-def first_solution(
-    problem: TilingProblem,
-    seed: int | None = None,
-    should_stop: Callable[[], bool] | None = None,
-    base_nodes: int = 20_000,
-) -> list[int] | None:
-    """One tiling, found by randomized restarts (placement indices), or None if none exists.
-
-    Search times of one randomized order are heavy-tailed on coloured teasers; restarting
-    with fresh orders after Luby's sequence of node budgets (``base_nodes`` times 1, 1, 2, 1,
-    1, 2, 4, ...) caps the bad runs. The budgets grow without end, so the search stays
-    complete: None means no tiling exists (or ``should_stop`` ended it).
-    """
-    kernel = compile_problem(problem)
-    rng = np.random.default_rng(seed)
-    for i in itertools.count(1):
-        run = kernel.shuffled(int(rng.integers(1 << 62))) if seed is not None or i > 1 else kernel
-        state = run.state(record=True, buffer=1)
-        state.set_batch(1)
-        budget = base_nodes * _luby(i)
-        while state.nodes < budget:
-            status = run.run(state, min(CHUNK, budget - state.nodes))
-            found = state.take()
-            if found:
-                return run.decode(found[0])
-            if status == bitboard.DONE:
-                return None
-            if should_stop is not None and should_stop():
-                return None
-        if should_stop is not None and should_stop():
-            return None
-    return None  # pragma: no cover - the loop only ends by returning

@@ -219,8 +219,10 @@ def reference_attach_points(ref: Reference, color: str) -> list[Cell]:
     ]
 
 
-@pytest.mark.parametrize(("variant", "plies", "seed"), [("duo", 0, 0), ("duo", 9, 1),
-                                                        ("classic", 30, 2), ("classic", 70, 3)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("variant", "plies", "seed"),
+    [("duo", 0, 0), ("duo", 9, 1), ("classic", 30, 2), ("classic", 70, 3)],
+)
 def test_attach_points_agree_with_the_reference(variant: str, plies: int, seed: int) -> None:
     game = random_line(variant, None, plies, seed)
     ref = reference_of(game)
