@@ -529,7 +529,8 @@ class SearchState:
     Raises
     ------
     ValueError
-        If the forced options overlap, use too many copies, or break a colour rule.
+        If the forced options overlap, use too many copies, or break a colour rule; or if
+        two-coloured options come with the connected rule or orbit maps.
     """
 
     def __init__(
@@ -545,6 +546,9 @@ class SearchState:
         record: bool = False,
         buffer: int = 1024,
     ) -> None:
+        if colors.pairs and (colors.rule > 1 or colors.orbit_perms.shape[0]):
+            # The leaf's connected-rule test and orbit count read whole option masks.
+            raise ValueError("two-coloured options allow only the local rule, no orbit counts")
         depth = max_depth + 1
         words = masks.shape[1]
         self.type_left = type_count.copy()

@@ -8,9 +8,9 @@ problem puts down a piece ``P`` of colour ``k`` together with its image ``g(P)``
 as deep, and its tree is orders of magnitude smaller than the full one.
 
 Only pairings without fixed colours are used: a colour mapped to itself would need every one
-of its pieces to be mapped onto a piece of its own, which the Blokus hands (one T4 and one L4,
-neither symmetric under a half turn) rarely allow. ``g`` may not fix an open cell (that cell's
-colour would be its own partner).
+of its pieces to be mapped onto a piece of its own colour, which a hand with a single L4 can
+never give (no symmetry without a fixed cell maps an L4 onto itself). ``g`` may not fix an
+open cell (that cell's colour would be its own partner).
 
 Why it is sound: the derived problem's options keep the whole position symmetric, so the
 second piece of an option breaks a colour rule exactly when the first does (the kernel checks
@@ -30,7 +30,6 @@ Examples
 
 from __future__ import annotations
 
-import itertools
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
@@ -204,15 +203,17 @@ def first_solution(
     should_stop: Callable[[], bool] | None = None,
     chunk: int = 50_000,
 ) -> list[int] | None:
-    """One tiling that ``accept`` takes (placement indices), symmetric ones tried first.
+    """One tiling (placement indices), symmetric ones tried first; None if there is none.
 
-    The symmetric searches and the ordinary one take turns, ``chunk`` nodes each, the
-    ordinary search getting as many nodes as all symmetric ones together; a symmetric search
-    drops out when its tree is exhausted. Complete: None means no accepted tiling exists, or
-    ``should_stop`` ended the search.
+    The symmetric searches and the ordinary one take turns, ``chunk`` nodes each: three
+    chunks for the symmetric searches (one search after another), then one for the ordinary
+    search, because symmetric solutions are far denser in their small trees. A symmetric
+    search drops out when its tree is exhausted, and the ordinary search runs alone once
+    they all have. Complete: None means no tiling exists, or ``should_stop`` ended the search.
 
-    ``accept`` sees every complete tiling found (it checks the rules the kernels leave to the
-    caller, such as the connected corner rule in the symmetric searches).
+    A tiling from a symmetric search is returned only if ``accept`` takes it (``accept``
+    checks the rules those searches leave to the caller: the connected corner rule). The
+    ordinary search's first tiling is returned as it is, for the caller's own check.
     """
     rng = np.random.default_rng(seed)
     kernels = [s.kernel for s in symmetric_kernels(problem)]
@@ -221,18 +222,23 @@ def first_solution(
     kernels.append(compile_problem(problem))
     if seed is not None:
         kernels = [k.shuffled(int(rng.integers(1 << 62))) for k in kernels]
-    runs = [_Run(k) for k in kernels]
-    plain = runs[-1]
-    for turn in itertools.count():
-        live = [r for r in runs[:-1] if not r.done]
-        # Alternate: one chunk for a symmetric search, one for the ordinary search.
-        run = live[turn // 2 % len(live)] if live and turn % 2 == 0 else plain
-        for path in run.step(chunk if live else CHUNK):
-            if accept(path):
+    *symmetric, plain = [_Run(k) for k in kernels]
+    turn = next_symmetric = 0
+    while should_stop is None or not should_stop():
+        live = [r for r in symmetric if not r.done]
+        if live and turn % 4 != 3:
+            run = live[next_symmetric % len(live)]
+            next_symmetric += 1
+            for path in run.step(chunk):
+                if accept(path):
+                    return path
+        else:
+            for path in plain.step(chunk if live else CHUNK):
                 return path
-        if plain.done or (should_stop is not None and should_stop()):
-            return None
-    return None  # pragma: no cover - the loop only ends by returning
+            if plain.done:
+                return None
+        turn += 1
+    return None
 
 
 class _Run:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 
 import numpy as np
@@ -15,7 +16,7 @@ from polytile.puzzles.four_square import COLOR_NAMES, four_square
 from polytile.solvers import bitboard
 from polytile.solvers.counting import count_tiling
 from polytile.solvers.symmetric import first_solution, symmetric_kernels
-from polytile.solvers.tiling import compile_problem, solutions
+from polytile.solvers.tiling import Coloring, TilingProblem, compile_problem, solutions
 
 
 def _orientations(cells):
@@ -268,18 +269,26 @@ def _renamed(sol):
     )
 
 
-def _pair_solutions(teaser, kernel):
-    """Every tiling of a pair kernel that passes the checker, as brute_solutions keys them."""
-    state = kernel.state(record=True, buffer=100_000)
-    while kernel.run(state) != bitboard.DONE:
-        pass
+def _pair_outputs(teaser, kernel):
+    """Every tiling a pair kernel puts out (key, solution), with the checker's reasons."""
+    state = kernel.state(record=True, buffer=1024)
     pl = compile_problem(teaser.problem).placements
-    found = set()
-    for path in state.take():
-        sol = teaser.to_solution(pl, kernel.decode(path))
-        if not teaser.check(sol):
-            found.add(_key_of(sol))
-    return found
+    out = []
+    while True:
+        status = kernel.run(state)
+        for path in state.take():
+            sol = teaser.to_solution(pl, kernel.decode(path))
+            out.append((_key_of(sol), sol, teaser.check(sol)))
+        if status == bitboard.DONE:
+            return out
+
+
+def _pair_solutions(teaser, kernel):
+    """The pair kernel's tilings that pass the checker, keyed as brute_solutions keys them."""
+    outputs = _pair_outputs(teaser, kernel)
+    if teaser.touch != "connected":  # the kernel itself enforces every other rule
+        assert all(not reasons for _, _, reasons in outputs)
+    return {key for key, _, reasons in outputs if not reasons}
 
 
 def _kernel_solutions(teaser):
@@ -320,13 +329,19 @@ def test_pair_kernels_find_exactly_the_symmetric_solutions(board, colors, names,
     assert seen > 0
 
 
-def test_four_square_has_symmetric_solutions_under_one_symmetry():
-    teaser = four_square()
-    kernels = {s.symmetry: s for s in symmetric_kernels(teaser.problem)}
+def test_four_square_symmetric_solutions():
+    local, connected = four_square("local"), four_square("connected")
+    kernels = {s.symmetry: s for s in symmetric_kernels(local.problem)}
     assert set(kernels) == {2, 4, 5}  # the half turn and the two mirrors of the rectangle
-    found = _pair_solutions(teaser, kernels[5].kernel)
-    assert len(found) == 16
-    assert all(_symmetric(teaser, sol, 5, (1, 0, 3, 2)) for sol in found)
+    valid = {}
+    for g, s in kernels.items():
+        outputs = _pair_outputs(local, s.kernel)
+        assert all(not reasons for _, _, reasons in outputs)
+        assert all(_symmetric(local, key, g, (1, 0, 3, 2)) for key, _, _ in outputs)
+        assert len({key for key, _, _ in outputs}) == len(outputs)
+        # The connected rule is left to the caller: most of these tilings break it.
+        valid[g] = (len(outputs), sum(not connected.check(sol) for _, sol, _ in outputs))
+    assert valid == {2: (48, 16), 4: (16, 0), 5: (16, 0)}
 
 
 def test_no_pair_kernels_without_a_partner():
@@ -339,6 +354,20 @@ def test_no_pair_kernels_without_a_partner():
     # The mirrors fix the middle row's and column's cells; the half turn fixes only the hole.
     assert [s.symmetry for s in symmetric_kernels(odd.problem)] == [2]
     assert symmetric_kernels(resolve("pentomino-6x10").problem) == []
+    one_sided = TilingProblem(
+        Board(2, 4), (piece("I2"), piece("I2")), (2, 2), True, Coloring((0, 1), 2, "local")
+    )
+    assert symmetric_kernels(one_sided) == []
+
+
+def test_pair_kernels_refuse_what_they_cannot_check():
+    kernel = symmetric_kernels(four_square().problem)[0].kernel
+    for colors in (
+        kernel.colors._replace(rule=2),
+        kernel.colors._replace(orbit_perms=np.zeros((1, 128), dtype=np.int64)),
+    ):
+        with pytest.raises(ValueError, match="two-coloured options"):
+            dataclasses.replace(kernel, colors=colors).state()
 
 
 def _colour_state(teaser, placements):
@@ -405,13 +434,14 @@ def test_first_solution_is_complete():
     none = four_square("local", Board(4, 10), 2)
     assert symmetric_kernels(none.problem)
     assert first_solution(none.problem, lambda _: True) is None
-    # Tilings exist, but the caller refuses them all: every one is offered, then None.
+    # The caller refuses every symmetric tiling: the ordinary search's first one comes back.
     small = four_square("local", Board(3, 6), 2, [piece(n) for n in ("I2", "I3", "L4")])
     offered = []
-    assert first_solution(small.problem, lambda p: offered.append(p) and False) is None
-    pl = compile_problem(small.problem).placements
-    seen = {_renamed(_key_of(small.to_solution(pl, p))) for p in offered}
-    assert seen == {_renamed(sol) for sol in brute_solutions(small)}
-    assert len(seen) == 4  # 8 tilings, each found once up to swapping the two colours
-    # A stop request ends the search at once.
+    first = first_solution(small.problem, lambda p: offered.append(p) and False)
+    assert offered
+    assert first == next(solutions(small.problem))
+    # A stop request ends the search at once, or after the chunk it is polled at.
     assert first_solution(four_square().problem, lambda _: True, should_stop=lambda: True) is None
+    polls = []
+    assert first_solution(none.problem, lambda _: True, should_stop=lambda: polls.append(1)) is None
+    assert polls
