@@ -54,6 +54,7 @@ def main() -> None:
     ap.add_argument("--seeds", type=int, default=10)
     ap.add_argument("--cpsat-limit", type=float, default=0, help="seconds; 0 skips CP-SAT")
     ap.add_argument("--plain-limit", type=float, default=120, help="seconds per plain run")
+    ap.add_argument("--touch", choices=["local", "connected"], action="append")
     args = ap.parse_args()
     polytile = [sys.executable, "-m", "polytile", "solve"]
     # Warm the compiled-kernel cache so that no row pays for compiling it.
@@ -61,7 +62,7 @@ def main() -> None:
     tiny = [*polytile, "four-square", "--board", "3x6", "--colors", "2", "--pieces", "I2,I3,L4"]
     fixed = [run([*tiny, "--seed", str(s), "--json"], 60)[0] for s in range(args.seeds)]
     print(f"fixed cost (3x6 variant, whole command): median {statistics.median(fixed):.2f} s")
-    for touch in ("local", "connected"):
+    for touch in args.touch or ["local", "connected"]:
         rows: dict[str, list[float]] = {"polytile (symmetric first)": [], "ordinary search": []}
         if args.cpsat_limit > 0:
             rows["CP-SAT engine"] = []

@@ -409,15 +409,8 @@ def solve(
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
     stop = None if deadline is None else (lambda: time.perf_counter() >= deadline)
-    pl = compile_problem(spec.problem).placements
-
-    # Every tiling found passes the rules before it is taken (the symmetric searches leave
-    # the connected corner rule to this check).
-    def valid(path: list[int]) -> bool:
-        return not spec.check(spec.to_solution(pl, path))
-
     try:
-        first = first_solution(spec.problem, valid, seed=seed, should_stop=stop)
+        first = first_solution(spec.problem, seed=seed, should_stop=stop)
     except KeyboardInterrupt:
         click.echo(f"{spec.name}: interrupted before a solution was found", err=True)
         sys.exit(130)
@@ -428,6 +421,7 @@ def solve(
         else:
             click.echo(f"{spec.name}: no solution exists", err=True)
         sys.exit(1)
+    pl = compile_problem(spec.problem).placements
     sol = spec.to_solution(pl, first, "feasible", seconds=round(seconds, 4))
     _emit_checked(spec, sol, as_json, output, color)
 

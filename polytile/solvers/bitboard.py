@@ -21,10 +21,11 @@ search (Algorithm X) specialised to tilings, where the cell items are bits of a 
   how many solutions are the least of their symmetry orbit: the count up to symmetry.
 * Two-coloured options, for searching symmetric solutions: option ``p`` may put down a
   second piece in another colour, ``color2[p]``, on the cells of ``masks[p]`` outside
-  ``part[p]`` (its own colour's cells). Only the first piece is checked against its colour's
-  halo and corner rule: the solver uses these options only where the whole position stays
-  symmetric (a board symmetry mapping the first piece onto the second, and colour onto
-  colour), so the second piece passes exactly when the first does.
+  ``part[p]`` (its own colour's cells). Only first pieces are checked against their colour's
+  halo and corner rules (the connected rule joins first pieces only): the solver uses these
+  options only where the whole position stays symmetric (a board symmetry mapping the first
+  piece onto the second, and colour onto colour) and no colour receives both first and
+  second pieces, so the second pieces pass exactly when the first ones do.
 
 The kernel sees only flat arrays and keeps its whole search state in arrays owned by the
 caller, so a search can stop after a node budget or a buffer of solutions and be resumed:
@@ -364,7 +365,7 @@ def _run(
             leaf = False
             if first < 0:
                 ok = rule == 0 or _corner_rule(
-                    level, choice, ocolor, masks, corner, ccover[level], rule, parent
+                    level, choice, ocolor, own, corner, ccover[level], rule, parent
                 )
                 if ok:
                     ints[2] += 1
@@ -530,7 +531,7 @@ class SearchState:
     ------
     ValueError
         If the forced options overlap, use too many copies, or break a colour rule; or if
-        two-coloured options come with the connected rule or orbit maps.
+        two-coloured options come with orbit maps.
     """
 
     def __init__(
@@ -546,9 +547,9 @@ class SearchState:
         record: bool = False,
         buffer: int = 1024,
     ) -> None:
-        if colors.pairs and (colors.rule > 1 or colors.orbit_perms.shape[0]):
-            # The leaf's connected-rule test and orbit count read whole option masks.
-            raise ValueError("two-coloured options allow only the local rule, no orbit counts")
+        if colors.pairs and colors.orbit_perms.shape[0]:
+            # The orbit count paints whole options in one colour.
+            raise ValueError("two-coloured options cannot count orbits")
         depth = max_depth + 1
         words = masks.shape[1]
         self.type_left = type_count.copy()

@@ -12,9 +12,10 @@ of its pieces to be mapped onto a piece of its own colour, which a hand with a s
 never give (no symmetry without a fixed cell maps an L4 onto itself). ``g`` may not fix an
 open cell (that cell's colour would be its own partner).
 
-Why it is sound: the derived problem's options keep the whole position symmetric, so the
-second piece of an option breaks a colour rule exactly when the first does (the kernel checks
-the first), and a complete cover is a tiling of the original problem in which every piece
+Why it is sound: the derived problem's options keep the whole position symmetric, and each
+colour receives only first pieces or only second pieces, so the second pieces break a colour
+rule exactly when the first ones do (the kernel checks the first ones, the connected rule
+included), and a complete cover is a tiling of the original problem in which every piece
 type is used as often as it has copies (the partner colours have the same hands). Solutions
 are then checked by the caller's rules like every other answer.
 
@@ -171,7 +172,7 @@ def _pair_kernel(
         colors.halo[a],
         colors.corner[a],
         False,  # colour pairs fix part of the colour naming; search all namings
-        min(colors.rule, 1),  # "connected" is checked on the whole tiling by the caller
+        colors.rule,
         np.zeros((0, words * 64), dtype=np.int64),
         pairs=True,
         part=base.masks[a],
@@ -198,7 +199,6 @@ def _lowest_bit(mask: np.ndarray) -> int:
 
 def first_solution(
     problem: TilingProblem,
-    accept: Callable[[list[int]], bool],
     seed: int | None = None,
     should_stop: Callable[[], bool] | None = None,
     chunk: int = 50_000,
@@ -210,10 +210,6 @@ def first_solution(
     search, because symmetric solutions are far denser in their small trees. A symmetric
     search drops out when its tree is exhausted, and the ordinary search runs alone once
     they all have. Complete: None means no tiling exists, or ``should_stop`` ended the search.
-
-    A tiling from a symmetric search is returned only if ``accept`` takes it (``accept``
-    checks the rules those searches leave to the caller: the connected corner rule). The
-    ordinary search's first tiling is returned as it is, for the caller's own check.
     """
     rng = np.random.default_rng(seed)
     kernels = [s.kernel for s in symmetric_kernels(problem)]
@@ -230,8 +226,7 @@ def first_solution(
             run = live[next_symmetric % len(live)]
             next_symmetric += 1
             for path in run.step(chunk):
-                if accept(path):
-                    return path
+                return path
         else:
             for path in plain.step(chunk if live else CHUNK):
                 return path

@@ -175,7 +175,7 @@ def test_solutions_pass_the_checker_and_seeds_vary_them():
 def _a_solution():
     teaser = four_square()
     pl = compile_problem(teaser.problem).placements
-    path = first_solution(teaser.problem, lambda _: True, seed=1)
+    path = first_solution(teaser.problem, seed=1)
     return teaser, teaser.to_solution(pl, path)
 
 
@@ -286,9 +286,8 @@ def _pair_outputs(teaser, kernel):
 def _pair_solutions(teaser, kernel):
     """The pair kernel's tilings that pass the checker, keyed as brute_solutions keys them."""
     outputs = _pair_outputs(teaser, kernel)
-    if teaser.touch != "connected":  # the kernel itself enforces every other rule
-        assert all(not reasons for _, _, reasons in outputs)
-    return {key for key, _, reasons in outputs if not reasons}
+    assert all(not reasons for _, _, reasons in outputs)  # the kernel enforces every rule
+    return {key for key, _, _ in outputs}
 
 
 def _kernel_solutions(teaser):
@@ -329,19 +328,16 @@ def test_pair_kernels_find_exactly_the_symmetric_solutions(board, colors, names,
     assert seen > 0
 
 
-def test_four_square_symmetric_solutions():
-    local, connected = four_square("local"), four_square("connected")
-    kernels = {s.symmetry: s for s in symmetric_kernels(local.problem)}
+@pytest.mark.parametrize(("touch", "found"), [("local", (48, 16, 16)), ("connected", (16, 0, 0))])
+def test_four_square_symmetric_solutions(touch, found):
+    teaser = four_square(touch)
+    kernels = {s.symmetry: s for s in symmetric_kernels(teaser.problem)}
     assert set(kernels) == {2, 4, 5}  # the half turn and the two mirrors of the rectangle
-    valid = {}
-    for g, s in kernels.items():
-        outputs = _pair_outputs(local, s.kernel)
+    for g, n in zip((2, 4, 5), found, strict=True):
+        outputs = _pair_outputs(teaser, kernels[g].kernel)
         assert all(not reasons for _, _, reasons in outputs)
-        assert all(_symmetric(local, key, g, (1, 0, 3, 2)) for key, _, _ in outputs)
-        assert len({key for key, _, _ in outputs}) == len(outputs)
-        # The connected rule is left to the caller: most of these tilings break it.
-        valid[g] = (len(outputs), sum(not connected.check(sol) for _, sol, _ in outputs))
-    assert valid == {2: (48, 16), 4: (16, 0), 5: (16, 0)}
+        assert all(_symmetric(teaser, key, g, (1, 0, 3, 2)) for key, _, _ in outputs)
+        assert len({key for key, _, _ in outputs}) == len(outputs) == n
 
 
 def test_no_pair_kernels_without_a_partner():
@@ -360,14 +356,11 @@ def test_no_pair_kernels_without_a_partner():
     assert symmetric_kernels(one_sided) == []
 
 
-def test_pair_kernels_refuse_what_they_cannot_check():
+def test_pair_kernels_refuse_orbit_counts():
     kernel = symmetric_kernels(four_square().problem)[0].kernel
-    for colors in (
-        kernel.colors._replace(rule=2),
-        kernel.colors._replace(orbit_perms=np.zeros((1, 128), dtype=np.int64)),
-    ):
-        with pytest.raises(ValueError, match="two-coloured options"):
-            dataclasses.replace(kernel, colors=colors).state()
+    colors = kernel.colors._replace(orbit_perms=np.zeros((1, 128), dtype=np.int64))
+    with pytest.raises(ValueError, match="two-coloured options cannot count orbits"):
+        dataclasses.replace(kernel, colors=colors).state()
 
 
 def _colour_state(teaser, placements):
@@ -414,34 +407,29 @@ def test_pair_kernels_keep_the_whole_position():
 
 
 @pytest.mark.parametrize("touch", ["local", "connected"])
-def test_first_solution_is_checked_and_seeded(touch):
+def test_first_solution_is_valid_and_seeded(touch):
     teaser = four_square(touch)
     pl = compile_problem(teaser.problem).placements
-    calls = []
-
-    def accept(path):
-        calls.append(path)
-        return not teaser.check(teaser.to_solution(pl, path))
-
-    first = first_solution(teaser.problem, accept, seed=3)
-    assert first == calls[-1]
+    first = first_solution(teaser.problem, seed=3)
     assert teaser.check(teaser.to_solution(pl, first)) == []
-    assert first_solution(teaser.problem, accept, seed=3) == first
+    assert first_solution(teaser.problem, seed=3) == first
+    other = first_solution(teaser.problem, seed=4)
+    assert teaser.check(teaser.to_solution(pl, other)) == []
 
 
 def test_first_solution_is_complete():
     # No tiling at all: every search ends and says so.
     none = four_square("local", Board(4, 10), 2)
     assert symmetric_kernels(none.problem)
-    assert first_solution(none.problem, lambda _: True) is None
-    # The caller refuses every symmetric tiling: the ordinary search's first one comes back.
-    small = four_square("local", Board(3, 6), 2, [piece(n) for n in ("I2", "I3", "L4")])
-    offered = []
-    first = first_solution(small.problem, lambda p: offered.append(p) and False)
-    assert offered
-    assert first == next(solutions(small.problem))
+    assert first_solution(none.problem) is None
+    # No tiling is symmetric: the symmetric searches end empty, the ordinary one finds one.
+    lone = four_square("local", Board(6, 6), 4, [piece(n) for n in ("I2", "V3", "Z4")])
+    kernels = symmetric_kernels(lone.problem)
+    assert len(kernels) == 3
+    assert all(not _pair_outputs(lone, s.kernel) for s in kernels)
+    assert first_solution(lone.problem) == next(solutions(lone.problem))
     # A stop request ends the search at once, or after the chunk it is polled at.
-    assert first_solution(four_square().problem, lambda _: True, should_stop=lambda: True) is None
+    assert first_solution(four_square().problem, should_stop=lambda: True) is None
     polls = []
-    assert first_solution(none.problem, lambda _: True, should_stop=lambda: polls.append(1)) is None
+    assert first_solution(none.problem, should_stop=lambda: polls.append(1)) is None
     assert polls
