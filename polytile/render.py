@@ -1,5 +1,10 @@
 """Pictures of solutions and positions: terminal text, SVG and PNG.
 
+This module draws the text (:func:`board_grid`, :func:`to_text`) and writes picture files
+(:func:`save_picture`). The SVG drawing lives in :mod:`polytile.render_svg` and the PNG drawing
+(with Pillow) in :mod:`polytile.render_png`; both are re-exported, so
+``from polytile.render import to_svg`` (or ``to_png``) keeps working.
+
 All three are drawn from one description of the picture (:func:`_scene`): the board, its
 blocked cells, and a list of *shapes*. For a :class:`~polytile.formats.Solution` each
 placement is a shape; for a :class:`~polytile.formats.Position` (which records cells, not
@@ -53,12 +58,15 @@ import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from xml.sax.saxutils import escape, quoteattr
+from typing import TYPE_CHECKING
 
 from polytile.errors import FormatError
 from polytile.formats import COLORS, Position, Solution, write_atomic
 from polytile.geometry import Cell
 from polytile.regions import color_components
+
+if TYPE_CHECKING:  # at run time to_svg comes from __getattr__ (render_svg imports this module)
+    from polytile.render_svg import to_svg
 
 __all__ = [
     "BLOCKED_FILL",
@@ -478,197 +486,7 @@ def _label_cell(cells: frozenset[Cell]) -> Cell:
     return min(cells, key=lambda rc: ((rc[0] - cr) ** 2 + (rc[1] - cc) ** 2, rc))
 
 
-# -- SVG ---------------------------------------------------------------------------------------
-def _num(v: float) -> str:
-    return f"{v:g}"
-
-
-def to_svg(
-    obj: Picture,
-    cell: int = 24,
-    title: str | None = None,
-    *,
-    marks: Iterable[Cell] = (),
-    mark_color: str | None = None,
-    highlight: Iterable[Cell] = (),
-    highlight_color: str | None = None,
-) -> str:
-    """A standalone SVG picture with grid lines, filled pieces and every piece's outline.
-
-    Parameters
-    ----------
-    obj
-        A solution or a position.
-    cell
-        Side of a cell in pixels (4 to 200).
-    title
-        Optional caption drawn above the board (also the SVG ``<title>``).
-    marks, mark_color
-        Cells to mark with a dot in the fill of colour name ``mark_color`` (dark ink if None).
-    highlight, highlight_color
-        The cells of one placement, drawn with a thick black-and-white border and a hatch;
-        empty ones are shaded in ``highlight_color`` (grey if None).
-
-    Returns
-    -------
-    str
-        An SVG document (``xmlns``, ``viewBox``, ``width`` and ``height`` set). Each shape has
-        one ``<path class="outline">`` in the ``outlines`` group, with ``data-piece`` naming it.
-        A highlight adds a ``highlight-fill`` group and a ``<path class="highlight">``; each
-        mark is a ``<circle class="mark">`` whose ``data-cell`` is ``"row,col"``.
-
-    Raises
-    ------
-    ValueError
-        If ``cell`` is out of range, or a colour is not a colour name.
-    """
-    scene = _decorated(obj, marks, mark_color, highlight, highlight_color)
-    lay = _layout(scene, cell, title)
-    bx0, by0 = lay.x(0), lay.y(0)
-    bx1, by1 = lay.x(scene.cols), lay.y(scene.rows)
-    out = [
-        '<?xml version="1.0" encoding="UTF-8"?>',
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{lay.width}" height="{lay.height}" '
-        f'viewBox="0 0 {lay.width} {lay.height}">',
-    ]
-    if title:
-        out.append(f"<title>{escape(title)}</title>")
-    out.append(f'<rect width="{lay.width}" height="{lay.height}" fill="#ffffff"/>')
-    if title:
-        out.append(
-            f'<text x="{_num(lay.width / 2)}" y="{_num(lay.margin + cell * 0.7)}" '
-            f'text-anchor="middle" dominant-baseline="central" font-family="sans-serif" '
-            f'font-size="{_num(cell * 0.75)}" fill="{_INK}">{escape(title)}</text>'
-        )
-    out.append(
-        f'<rect class="board" x="{_num(bx0)}" y="{_num(by0)}" width="{_num(bx1 - bx0)}" '
-        f'height="{_num(by1 - by0)}" fill="{EMPTY_FILL}"/>'
-    )
-    if scene.blocked:
-        out.append(
-            f'<path class="blocked" fill="{BLOCKED_FILL}" d="{_squares(lay, scene.blocked)}"/>'
-        )
-    out.append('<g class="pieces">')
-    for i, shape in enumerate(scene.shapes):
-        if shape.cells:
-            out.append(
-                f'<path class="piece" data-index="{i}" data-piece={quoteattr(shape.label)} '
-                f'fill="{shape.fill}" d="{_squares(lay, shape.cells)}"/>'
-            )
-    out.append("</g>")
-    if scene.highlight:
-        out += _svg_highlight_fill(lay, scene)
-    grid = [f"M{_num(bx0)} {_num(lay.y(r))}H{_num(bx1)}" for r in range(1, scene.rows)]
-    grid += [f"M{_num(lay.x(c))} {_num(by0)}V{_num(by1)}" for c in range(1, scene.cols)]
-    if grid:
-        out.append(
-            f'<path class="grid" fill="none" stroke="{_GRID}" stroke-width="1" '
-            f'd="{"".join(grid)}"/>'
-        )
-    out.append(
-        f'<rect class="frame" x="{_num(bx0)}" y="{_num(by0)}" width="{_num(bx1 - bx0)}" '
-        f'height="{_num(by1 - by0)}" fill="none" stroke="{_INK}" '
-        f'stroke-width="{_num(max(1, lay.thick / 2))}"/>'
-    )
-    out.append(
-        f'<g class="outlines" fill="none" stroke="{_INK}" stroke-width="{lay.thick}" '
-        'stroke-linecap="square">'
-    )
-    for i, shape in enumerate(scene.shapes):
-        d = _segments_d(lay, _outline(shape.cells))
-        out.append(
-            f'<path class="outline" data-index="{i}" data-piece={quoteattr(shape.label)} d="{d}"/>'
-        )
-    out.append("</g>")
-    conflicts = scene.conflicts()
-    if conflicts:
-        crosses = "".join(
-            f"M{_num(lay.x(c + 0.2))} {_num(lay.y(r + 0.2))}L{_num(lay.x(c + 0.8))} "
-            f"{_num(lay.y(r + 0.8))}M{_num(lay.x(c + 0.8))} {_num(lay.y(r + 0.2))}"
-            f"L{_num(lay.x(c + 0.2))} {_num(lay.y(r + 0.8))}"
-            for r, c in conflicts
-        )
-        out.append(
-            f'<path class="conflict" fill="none" stroke="{_CONFLICT_INK}" '
-            f'stroke-width="{lay.thick}" d="{crosses}"/>'
-        )
-    if scene.highlight:
-        d = _segments_d(lay, _outline(scene.highlight))
-        out.append(
-            f'<path class="highlight" fill="none" stroke="{_INK}" stroke-width="{2 * lay.thick}" '
-            f'stroke-linecap="square" d="{d}"/>'
-        )
-        out.append(
-            f'<path class="highlight-inner" fill="none" stroke="{EMPTY_FILL}" '
-            f'stroke-width="{lay.thick}" stroke-linecap="square" d="{d}"/>'
-        )
-    if scene.marks:
-        out.append(
-            f'<g class="marks" fill="{_fill_or(scene.mark_letter, _INK)}" stroke="{_INK}" '
-            f'stroke-width="{_num(max(1, lay.thick / 2))}">'
-        )
-        out += [
-            f'<circle class="mark" data-cell="{r},{c}" cx="{_num(lay.x(c + 0.5))}" '
-            f'cy="{_num(lay.y(r + 0.5))}" r="{_num(cell * 0.2)}"/>'
-            for r, c in sorted(scene.marks)
-        ]
-        out.append("</g>")
-    labels = [s for s in scene.shapes if not s.player and s.cells]
-    if labels and cell >= 12:
-        out.append(
-            f'<g class="labels" font-family="sans-serif" font-size="{_num(cell * 0.55)}" '
-            f'font-weight="bold" text-anchor="middle" dominant-baseline="central" fill="{_INK}">'
-        )
-        for shape in labels:
-            r, c = _label_cell(shape.cells)
-            out.append(
-                f'<text x="{_num(lay.x(c + 0.5))}" y="{_num(lay.y(r + 0.5))}">'
-                f"{escape(shape.letter)}</text>"
-            )
-        out.append("</g>")
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
-
-
-def _segments_d(lay: _Layout, segments: Iterable[tuple[int, int, int, int]]) -> str:
-    """Path data of horizontal and vertical grid segments, as :func:`_outline` gives them."""
-    return "".join(
-        f"M{_num(lay.x(x0))} {_num(lay.y(y0))}"
-        + (f"H{_num(lay.x(x1))}" if y0 == y1 else f"V{_num(lay.y(y1))}")
-        for x0, y0, x1, y1 in segments
-    )
-
-
-def _svg_highlight_fill(lay: _Layout, scene: _Scene) -> list[str]:
-    """The ghost squares and the hatch of the highlighted cells."""
-    ghosts: dict[str, list[Cell]] = {}
-    hatches: dict[str, list[str]] = {}
-    for (r, c), (fill, ghost) in _under_highlight(scene).items():
-        if ghost:
-            ghosts.setdefault(fill, []).append((r, c))
-        hatches.setdefault(_mix(fill, _INK, 0.45), []).extend(
-            f"M{_num(lay.x(x0))} {_num(lay.y(y0))}L{_num(lay.x(x1))} {_num(lay.y(y1))}"
-            for x0, y0, x1, y1 in _hatch(r, c)
-        )
-    width = _num(max(1, lay.thick / 3))
-    return [
-        '<g class="highlight-fill">',
-        *(f'<path class="ghost" fill="{f}" d="{_squares(lay, cs)}"/>' for f, cs in ghosts.items()),
-        *(
-            f'<path class="hatch" fill="none" stroke="{ink}" stroke-width="{width}" '
-            f'd="{"".join(ds)}"/>'
-            for ink, ds in hatches.items()
-        ),
-        "</g>",
-    ]
-
-
-def _squares(lay: _Layout, cells: Iterable[Cell]) -> str:
-    s = _num(lay.cell)
-    return "".join(f"M{_num(lay.x(c))} {_num(lay.y(r))}h{s}v{s}h-{s}z" for r, c in sorted(cells))
-
-
-# -- PNG ---------------------------------------------------------------------------------------
+# -- files -------------------------------------------------------------------------------------
 def save_picture(
     obj: Picture,
     path: str | os.PathLike[str],
@@ -698,6 +516,8 @@ def save_picture(
     suffix = Path(path).suffix.lower()
     marks, highlight = tuple(marks), tuple(highlight)
     if suffix == ".svg":
+        from polytile.render_svg import to_svg
+
         svg = to_svg(
             obj,
             cell,
@@ -732,8 +552,13 @@ def save_picture(
 
 
 def __getattr__(name: str) -> object:
-    # The PNG drawing lives in polytile.render_png (it needs Pillow); to_png is still
-    # importable from here.
+    # The SVG drawing lives in polytile.render_svg and the PNG drawing in polytile.render_png
+    # (it needs Pillow); both import this module, so they are loaded on first use, and to_svg
+    # and to_png are still importable from here.
+    if name == "to_svg":
+        from polytile.render_svg import to_svg
+
+        return to_svg
     if name == "to_png":
         from polytile.render_png import to_png
 

@@ -1,5 +1,6 @@
-"""PNG pictures, drawn with Pillow from the same scene, geometry and colours as the SVG of
-:mod:`polytile.render` (which re-exports :func:`to_png`)."""
+"""PNG pictures, drawn with Pillow from the scene, geometry and colours of
+:mod:`polytile.render` (which re-exports :func:`to_png`), like the SVG of
+:mod:`polytile.render_svg`."""
 
 from __future__ import annotations
 
@@ -142,7 +143,7 @@ def to_png(
     title
         Optional caption above the board.
     marks, mark_color, highlight, highlight_color
-        As for :func:`to_svg`.
+        As for :func:`polytile.render_svg.to_svg`.
 
     Raises
     ------
