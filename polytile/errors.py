@@ -14,6 +14,7 @@ __all__ = [
     "PolytileError",
     "ShapeError",
     "SolverError",
+    "StoreLockedError",
     "UnknownNameError",
 ]
 
@@ -74,3 +75,7 @@ class SolverError(PolytileError, RuntimeError):
     Raised when the independent rules check rejects a solver's answer: such an answer is never
     shown to a user.
     """
+
+
+class StoreLockedError(PolytileError, TimeoutError):
+    """Another process held a puzzle store's lock for longer than we were willing to wait."""

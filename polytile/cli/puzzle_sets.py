@@ -126,7 +126,9 @@ Examples:
     "--time-limit",
     type=SECONDS,
     default=None,
-    help="Stop after this many seconds (what is stored stays).",
+    help="Stop after this many seconds (what is stored stays). Candidates running then are "
+    "finished first, which can add a candidate's time or two (under a second with the "
+    "default sizes).",
 )
 @click.option(
     "--pieces",
@@ -239,7 +241,7 @@ def generate(
         values |= {"region": region, "holes": holes, "max_given": max_given}
     params = parse_params(kind, values)
     stop = _StopFlag()
-    with PuzzleStore(db) as store, _executor(workers, scheduler) as ex, stop:
+    with PuzzleStore(db, on_wait=_say) as store, _executor(workers, scheduler) as ex, stop:
         with progress_bar("generating", not as_json, _note) as update:
             report = build_set(
                 store,
@@ -338,6 +340,10 @@ def _summary(values: list[float]) -> dict[str, Any]:
     }
 
 
+def _say(message: str) -> None:
+    click.echo(message, err=True)
+
+
 def _note(p: Any) -> str:
     return f"{p.tried} tried, {p.done / max(p.seconds, 1e-9) * 60:.0f} per minute"
 
@@ -402,7 +408,7 @@ def _open(db: Path) -> Any:
 
     if not db.exists():
         raise click.BadParameter(f"{db} does not exist (make one with 'polytile generate')")
-    return PuzzleStore(db, create=False)
+    return PuzzleStore(db, create=False, on_wait=_say)
 
 
 def _filters(f: Any) -> Any:

@@ -101,7 +101,9 @@ def build_set(
     min_difficulty, max_difficulty
         Keep only puzzles rated inside these bounds.
     time_limit
-        Seconds after which the build stops (what is stored stays).
+        Seconds after which the build stops (what is stored stays). It is checked as each
+        candidate arrives, and a local pool finishes the candidates it is running when it is
+        closed, so the limit can be passed by a candidate's time or two.
     max_candidates
         Candidates to try in this run before giving up (default ``1000 + 200 * count``).
     progress

@@ -15,6 +15,11 @@ Tables
     transaction, so a run killed at any instant resumes exactly where its last commit left it,
     without losing or duplicating a puzzle.
 
+Several processes may use one store: readers never wait, and writers take turns (each holds
+the write lock for one short transaction). When another process holds the lock for long (an
+open ``sqlite3`` shell, say), the store tells ``on_wait`` after :data:`LOCK_NOTICE` seconds
+and gives up after ``lock_timeout`` (:data:`LOCK_TIMEOUT`) with :class:`StoreLockedError`.
+
 Examples
 --------
 >>> from polytile.puzzles.store import PuzzleStore
@@ -29,19 +34,27 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from polytile.errors import FormatError, PolytileError
+from polytile.errors import FormatError, PolytileError, StoreLockedError
 from polytile.formats import dumps, loads
 from polytile.puzzles.generate import Candidate
 from polytile.puzzles.tiling import parse_puzzle, puzzle_doc
 
-__all__ = ["Job", "PuzzleStore", "StoredPuzzle"]
+__all__ = ["LOCK_NOTICE", "LOCK_TIMEOUT", "Job", "PuzzleStore", "StoredPuzzle"]
 
 SCHEMA_VERSION = 1
+
+LOCK_NOTICE = 1.0
+"""Seconds of waiting for another process's lock before ``on_wait`` is told."""
+
+LOCK_TIMEOUT = 60.0
+"""Seconds of waiting for another process's lock before giving up (the default)."""
+
+_T = TypeVar("_T")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -131,18 +144,48 @@ def job_id(kind: str, params: dict[str, Any], seed: int) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
+def _busy(exc: sqlite3.OperationalError) -> bool:
+    """True if SQLite refused because another connection holds a lock."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) or "locked" in str(exc)
+
+
 class PuzzleStore:
     """An open puzzle store (created if the file does not exist, unless ``create`` is False:
     then an empty file is refused and left as it is).
+
+    Parameters
+    ----------
+    path
+        The SQLite file, or ``":memory:"``.
+    create
+        Create the store if the file is missing or empty.
+    on_wait
+        Told (a sentence naming the file) when a lock held by another process has been
+        waited for :data:`LOCK_NOTICE` seconds; the wait goes on.
+    lock_timeout
+        Seconds to wait for such a lock in all [default: :data:`LOCK_TIMEOUT`].
 
     Raises
     ------
     FormatError
         If the file exists but is not a polytile puzzle store (or a newer version of one).
+    StoreLockedError
+        If another process holds the store's lock for more than ``lock_timeout`` seconds
+        (here, or later in any method that writes; nothing committed is lost).
     """
 
-    def __init__(self, path: str | Path, create: bool = True) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        create: bool = True,
+        *,
+        on_wait: Callable[[str], None] | None = None,
+        lock_timeout: float | None = None,
+    ) -> None:
         self.path = str(path)
+        self._on_wait = on_wait
+        self._lock_timeout = LOCK_TIMEOUT if lock_timeout is None else lock_timeout
         if self.path != ":memory:":
             where = Path(self.path)
             if where.is_dir():
@@ -155,10 +198,13 @@ class PuzzleStore:
                     self.path,
                 )
         try:
-            self._db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
+            notice = min(LOCK_NOTICE, self._lock_timeout)
+            self._db = sqlite3.connect(self.path, timeout=notice, isolation_level=None)
             self._db.execute("PRAGMA synchronous=NORMAL")
-            tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master")}
+            tables = self._locked(self._open_wal)
+        except StoreLockedError:
+            self._db.close()
+            raise
         except sqlite3.DatabaseError as exc:
             raise FormatError(f"not a puzzle store (SQLite: {exc})", self.path) from exc
         if tables and not {"puzzles", "jobs", "meta"} <= tables:
@@ -169,11 +215,14 @@ class PuzzleStore:
             raise FormatError("empty, not a puzzle store (make one with 'polytile generate')",
                               self.path)  # fmt: skip
         if not tables:
-            self._db.executescript(_SCHEMA)  # every statement is idempotent
-        with self._transaction():
-            row = self._db.execute("SELECT value FROM meta WHERE name='schema'").fetchone()
-            if row is None:
-                self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            self._locked(lambda: self._db.executescript(_SCHEMA))  # idempotent statements
+        # Read first, so commands that only read never wait for another process's lock.
+        row = self._db.execute("SELECT value FROM meta WHERE name='schema'").fetchone()
+        if row is None:
+            with self._transaction():
+                self._db.execute(
+                    "INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),)
+                )
         if row is not None and int(row[0]) > SCHEMA_VERSION:
             self._db.close()
             raise FormatError(
@@ -191,12 +240,47 @@ class PuzzleStore:
         """Close the file."""
         self._db.close()
 
+    def _open_wal(self) -> set[str]:
+        self._db.execute("PRAGMA journal_mode=WAL")  # needs the lock unless already WAL
+        return {r[0] for r in self._db.execute("SELECT name FROM sqlite_master")}
+
+    def _locked(self, action: Callable[[], _T]) -> _T:
+        """``action()``, which may wait for another process's lock: after the connection's
+        short busy timeout (:data:`LOCK_NOTICE`) tell ``on_wait``, then wait out the rest of
+        ``lock_timeout`` and give up with :class:`StoreLockedError`."""
+        try:
+            return action()
+        except sqlite3.OperationalError as exc:
+            if not _busy(exc):
+                raise
+        notice = min(LOCK_NOTICE, self._lock_timeout)
+        if self._on_wait is not None:
+            self._on_wait(
+                f"waiting for the puzzle store {self.path}: another process holds its lock "
+                f"(giving up after {self._lock_timeout:g} s)"
+            )
+        rest = max(0, round((self._lock_timeout - notice) * 1000))
+        self._db.execute(f"PRAGMA busy_timeout={rest}")
+        try:
+            return action()
+        except sqlite3.OperationalError as exc:
+            if not _busy(exc):
+                raise
+            raise StoreLockedError(
+                f"{self.path}: another process held the puzzle store's lock for "
+                f"{self._lock_timeout:g} s, so this one gave up (what is stored is kept; "
+                "try again when the other process is done)"
+            ) from exc
+        finally:
+            self._db.execute(f"PRAGMA busy_timeout={round(notice * 1000)}")
+
     def _transaction(self) -> Any:
         db = self._db
+        locked = self._locked
 
         class _Tx:
             def __enter__(self) -> None:
-                db.execute("BEGIN IMMEDIATE")
+                locked(lambda: db.execute("BEGIN IMMEDIATE"))
 
             def __exit__(self, kind: object, *rest: object) -> None:
                 db.execute("COMMIT" if kind is None else "ROLLBACK")

@@ -11,6 +11,10 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
+from polytile.puzzles import store
+
 from .helpers import Invoke, assert_clean_failure
 
 SMALL = ("--size", "6-8")
@@ -203,3 +207,23 @@ def test_reading_commands_never_create_a_store(invoke: Invoke, tmp_path: Path) -
     invoke("generate", "packing", "-n", "1", "--db", db, "--workers", "1", *SMALL)
     listed = invoke("puzzles", "list", "--db", db, "--kind", "sudoku")
     assert listed.exit_code == 0 and "no puzzle of kind 'sudoku'" in listed.stderr
+
+
+def test_a_locked_store_is_waited_for_aloud_then_exits_2(
+    invoke: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "p.db"
+    invoke("generate", "packing", "-n", "1", "--db", str(db), "--workers", "1", *SMALL)
+    monkeypatch.setattr(store, "LOCK_NOTICE", 0.05)
+    monkeypatch.setattr(store, "LOCK_TIMEOUT", 0.3)
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # as another process writing would
+    try:
+        locked = invoke("generate", "packing", "-n", "2", "--db", str(db), "--workers", "1")
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert_clean_failure(locked)
+    assert f"waiting for the puzzle store {db}" in locked.stderr
+    assert "gave up" in locked.stderr and str(db) in locked.stderr.splitlines()[-1]
+    assert json.loads(invoke("puzzles", "list", "--db", str(db), "--json").stdout)[0]["id"] == 1

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 from pathlib import Path
 
 import pytest
 
-from polytile.errors import FormatError, PolytileError
+from polytile.errors import FormatError, PolytileError, StoreLockedError
+from polytile.puzzles import store
 from polytile.puzzles.generate import PackingParams, make_candidate
 from polytile.puzzles.puzzle_sets import build_set, verify_store
 from polytile.puzzles.store import PuzzleStore
@@ -153,3 +155,51 @@ def test_a_full_job_takes_no_more_puzzles(tmp_path: Path) -> None:
         )
         assert not other.record(job, late) and other.get_job(job.id).done == 2
         assert build_set(other, "packing", PARAMS, 8, 2).stored == 0
+
+
+def _hold_lock(path: Path) -> sqlite3.Connection:
+    """Another connection holding the store's write lock, as another process would."""
+    con = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    con.execute("BEGIN IMMEDIATE")
+    return con
+
+
+def test_a_locked_store_says_so_then_gives_up_keeping_what_is_stored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(store, "LOCK_NOTICE", 0.05)
+    path = tmp_path / "s.db"
+    with PuzzleStore(path) as db:
+        build_set(db, "packing", PARAMS, 2, 2)
+    holder = _hold_lock(path)
+    said: list[str] = []
+    with (
+        PuzzleStore(path, on_wait=said.append, lock_timeout=0.3) as db,
+        pytest.raises(StoreLockedError, match=str(path)),
+    ):
+        db.job("packing", {}, 1, 1)
+    assert len(said) == 1 and "waiting for the puzzle store" in said[0] and str(path) in said[0]
+    with PuzzleStore(path, create=False, on_wait=said.append, lock_timeout=0.3) as reader:
+        assert reader.count() == 2  # readers never wait for the lock
+    assert len(said) == 1
+    holder.execute("ROLLBACK")
+    holder.close()
+    with PuzzleStore(path) as db:
+        assert db.count() == 2
+
+
+def test_a_lock_released_while_waiting_lets_the_write_through(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(store, "LOCK_NOTICE", 0.05)
+    path = tmp_path / "s.db"
+    PuzzleStore(path).close()
+    holder = _hold_lock(path)
+    release = threading.Timer(0.3, lambda: holder.execute("COMMIT"))
+    release.start()
+    said: list[str] = []
+    with PuzzleStore(path, on_wait=said.append, lock_timeout=10) as db:
+        assert db.job("packing", PARAMS.to_dict(), 1, 3).target == 3
+    release.join()
+    holder.close()
+    assert len(said) == 1
