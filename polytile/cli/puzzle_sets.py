@@ -126,9 +126,8 @@ Examples:
     "--time-limit",
     type=SECONDS,
     default=None,
-    help="Stop after this many seconds (what is stored stays). Candidates running then are "
-    "finished first, which can add a candidate's time or two (under a second with the "
-    "default sizes).",
+    help="Stop after this many seconds (what is stored stays; candidates still running are "
+    "dropped, except with --workers 1, which finishes the one it runs).",
 )
 @click.option(
     "--pieces",

@@ -102,8 +102,9 @@ def build_set(
         Keep only puzzles rated inside these bounds.
     time_limit
         Seconds after which the build stops (what is stored stays). It is checked as each
-        candidate arrives, and a local pool finishes the candidates it is running when it is
-        closed, so the limit can be passed by a candidate's time or two.
+        candidate arrives and, with local workers, every tenth of a second while candidates
+        run; the candidates running then are dropped (one worker runs them in this
+        process, so there the limit waits for the running candidate).
     max_candidates
         Candidates to try in this run before giving up (default ``1000 + 200 * count``).
     progress
@@ -140,8 +141,17 @@ def build_set(
     )
     waiting: dict[int, Candidate] = {}
     following = first
+
+    def stopping() -> bool:
+        # Asked after each candidate and while slow candidates run, so the limit holds.
+        if should_stop is not None and should_stop():
+            report.stopped_by = "interrupt"
+        elif time_limit is not None and time.perf_counter() - start >= time_limit:
+            report.stopped_by = "time limit"
+        return report.stopped_by is not None
+
     try:
-        for _, cand in executor.imap_unordered(_work, items):
+        for _, cand in executor.imap_unordered(_work, items, poll=stopping):
             waiting[cand.index] = cand
             while following in waiting:  # store in candidate order
                 c = waiting.pop(following)
@@ -161,13 +171,7 @@ def build_set(
                     progress(Progress(done, count, report.tried, time.perf_counter() - start))
                 if done >= count:
                     break
-            if done >= count:
-                break
-            if should_stop is not None and should_stop():
-                report.stopped_by = "interrupt"
-                break
-            if time_limit is not None and time.perf_counter() - start >= time_limit:
-                report.stopped_by = "time limit"
+            if done >= count or stopping():
                 break
             if report.tried >= limit:
                 report.stopped_by = f"{limit} candidates tried"

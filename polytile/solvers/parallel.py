@@ -1,7 +1,11 @@
 """Running independent subproblems: in this process, on local worker processes, or on Dask.
 
 Every executor offers one operation, :meth:`Executor.imap_unordered`: apply a picklable
-function to picklable items and yield ``(index, result)`` as results arrive. Searches split
+function to picklable items and yield ``(index, result)`` as results arrive; ``poll``, when
+given, is asked between results (at least every tenth of a second with local workers) and
+True ends the iteration, so a time limit holds even while slow items run. Leaving the
+iteration early abandons the items still running: leaving the executor then stops its
+workers instead of waiting for them. Searches split
 their tree into subproblems (a forced prefix of choices each) and sum the results, so totals
 do not depend on the order results arrive in or on the executor.
 
@@ -49,7 +53,10 @@ class Executor(Protocol):
     workers: int
 
     def imap_unordered(
-        self, fn: Callable[[Any], Any], items: Iterable[Any]
+        self,
+        fn: Callable[[Any], Any],
+        items: Iterable[Any],
+        poll: Callable[[], bool] | None = None,
     ) -> Iterator[tuple[int, Any]]: ...
 
     def __enter__(self) -> Executor: ...
@@ -63,10 +70,15 @@ class SerialExecutor:
     workers = 1
 
     def imap_unordered(
-        self, fn: Callable[[Any], Any], items: Iterable[Any]
+        self,
+        fn: Callable[[Any], Any],
+        items: Iterable[Any],
+        poll: Callable[[], bool] | None = None,
     ) -> Iterator[tuple[int, Any]]:
-        """Apply ``fn`` to each item in turn."""
+        """Apply ``fn`` to each item in turn (``poll`` is asked between items)."""
         for i, item in enumerate(items):
+            if poll is not None and poll():
+                return
             yield i, fn(item)
 
     def __enter__(self) -> SerialExecutor:
@@ -103,36 +115,52 @@ class LocalExecutor:
         methods = multiprocessing.get_all_start_methods()
         ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
         self._pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_ignore_sigint)
+        self._abandoned = False
 
     def imap_unordered(
-        self, fn: Callable[[Any], Any], items: Iterable[Any]
+        self,
+        fn: Callable[[Any], Any],
+        items: Iterable[Any],
+        poll: Callable[[], bool] | None = None,
     ) -> Iterator[tuple[int, Any]]:
         """Apply ``fn`` on the workers; yields results as they complete."""
         pending: dict[Future[Any], int] = {}
         source = enumerate(items)
         exhausted = False
-        while True:
-            while not exhausted and len(pending) < 2 * self.workers:
-                try:
-                    i, item = next(source)
-                except StopIteration:
-                    exhausted = True
-                    break
-                pending[self._pool.submit(fn, item)] = i
-            if not pending:
-                return
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for fut in done:
-                yield pending.pop(fut), fut.result()
+        try:
+            while True:
+                while not exhausted and len(pending) < 2 * self.workers:
+                    try:
+                        i, item = next(source)
+                    except StopIteration:
+                        exhausted = True
+                        break
+                    pending[self._pool.submit(fn, item)] = i
+                if not pending:
+                    return
+                timeout = None if poll is None else 0.1
+                done, _ = wait(pending, timeout=timeout, return_when=FIRST_COMPLETED)
+                for fut in done:
+                    yield pending.pop(fut), fut.result()
+                if poll is not None and poll():
+                    return
+        finally:
+            if pending:  # left early: nobody wants what is still running
+                for fut in pending:
+                    fut.cancel()
+                self._abandoned = True
 
     def __enter__(self) -> LocalExecutor:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        # On an error or Ctrl-C, drop queued work and stop the workers at once.
-        self._pool.shutdown(wait=exc[0] is None, cancel_futures=True)
-        if exc[0] is not None:
-            for proc in list(getattr(self._pool, "_processes", {}).values()):
+        # On an error, Ctrl-C or abandoned work, drop queued work and stop the workers at
+        # once. Take the processes first: shutdown forgets them.
+        processes = list((getattr(self._pool, "_processes", None) or {}).values())
+        stop = exc[0] is not None or self._abandoned
+        self._pool.shutdown(wait=not stop, cancel_futures=True)
+        if stop:
+            for proc in processes:
                 proc.terminate()
 
 
@@ -154,10 +182,13 @@ class DaskExecutor:
         self.workers = max(1, sum(self._client.nthreads().values()))
 
     def imap_unordered(
-        self, fn: Callable[[Any], Any], items: Iterable[Any]
+        self,
+        fn: Callable[[Any], Any],
+        items: Iterable[Any],
+        poll: Callable[[], bool] | None = None,
     ) -> Iterator[tuple[int, Any]]:
         """Submit items (at most ``4 * workers`` in flight, so endless streams work) and
-        yield results as they complete."""
+        yield results as they complete (``poll`` is asked after each result)."""
         from dask.distributed import as_completed
 
         source = enumerate(items)
@@ -165,12 +196,18 @@ class DaskExecutor:
         for i, item in itertools.islice(source, 4 * self.workers):
             futures[self._client.submit(fn, item, pure=False)] = i
         done = as_completed(list(futures))
-        for fut in done:
-            yield futures.pop(fut), fut.result()
-            for i, item in itertools.islice(source, 1):
-                new = self._client.submit(fn, item, pure=False)
-                futures[new] = i
-                done.add(new)
+        try:
+            for fut in done:
+                yield futures.pop(fut), fut.result()
+                if poll is not None and poll():
+                    return
+                for i, item in itertools.islice(source, 1):
+                    new = self._client.submit(fn, item, pure=False)
+                    futures[new] = i
+                    done.add(new)
+        finally:
+            if futures:  # left early: cancel what is still queued or running
+                self._client.cancel(list(futures))
 
     def __enter__(self) -> DaskExecutor:
         return self

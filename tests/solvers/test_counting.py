@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from polytile import Board, piece_set
@@ -37,6 +39,31 @@ def test_time_limit_returns_an_incomplete_lower_bound():
     assert result.stopped_by == "time limit"
     assert result.count_up_to_symmetry is None
     assert 0 <= result.count < 9356
+
+
+def test_poll_ends_the_iteration_while_slow_items_run():
+    # Items that take 30 s each: a poll that says stop after 0.3 s ends the iteration and
+    # the executor stops its workers instead of waiting for them.
+    start = time.perf_counter()
+    with LocalExecutor(2) as ex:
+        got = list(
+            ex.imap_unordered(time.sleep, [30] * 4, poll=lambda: time.perf_counter() - start > 0.3)
+        )
+    assert got == []
+    assert time.perf_counter() - start < 10
+    # Between results the poll is asked too, and the serial executor asks it between items.
+    seen: list[tuple[int, int]] = []
+    for pair in SerialExecutor().imap_unordered(abs, [-1, -2, -3], poll=lambda: len(seen) >= 2):
+        seen.append(pair)
+    assert seen == [(0, 1), (1, 2)]
+
+
+def test_leaving_early_stops_the_workers():
+    start = time.perf_counter()
+    with LocalExecutor(2) as ex:
+        for _ in ex.imap_unordered(time.sleep, [0] + [30] * 4):
+            break  # the 30 s items are abandoned
+    assert time.perf_counter() - start < 10
 
 
 def test_make_executor_rejects_zero_workers():
