@@ -301,7 +301,10 @@ def count(
     "--seed",
     type=int,
     default=None,
-    help="Try options in a seeded random order: another solution, reproducibly.",
+    help="Try options in a seeded random order: another solution, reproducibly. Searches "
+    "that use CP-SAT (eighty-four, one-color, cityblocks-max, --fit, --engine cpsat) run it "
+    "on several threads against the clock, so there the seed varies the answer but the same "
+    "seed may not give the same one.",
 )
 @click.option(
     "--fit",
