@@ -68,8 +68,8 @@ class _Root(click.Group):
             if _debug(ctx):
                 raise
             raise InternalError(
-                f"internal error ({type(exc).__name__}: {exc}); rerun with --debug for the "
-                "traceback and please report it"
+                f"internal error ({type(exc).__name__}: {exc}); rerun as 'polytile --debug "
+                "...' for the traceback and please report it"
             ) from exc
 
 

@@ -120,7 +120,8 @@ Examples:
 )
 @click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True,
               help="CP-SAT workers.")  # fmt: skip
-@click.option("--seed", type=int, default=0, show_default=True, help="CP-SAT random seed.")
+@click.option("--seed", type=click.IntRange(0, 2**31 - 1), default=0, show_default=True,
+              help="CP-SAT random seed.")  # fmt: skip
 @click.option("--move", "move", type=int, default=None,
               help="For a .blksgf game record: the position after this many moves "
               "[default: the end].")  # fmt: skip

@@ -299,7 +299,7 @@ def count(
 )
 @click.option(
     "--seed",
-    type=int,
+    type=click.IntRange(0, 2**63 - 1),
     default=None,
     help="Try options in a seeded random order: another solution, reproducibly. Searches "
     "that use CP-SAT (eighty-four, one-color, cityblocks-max, --fit, --engine cpsat) run it "
@@ -438,10 +438,13 @@ def _solve_eighty_four(
 ) -> None:
     """All 84 Blokus pieces on the board, with a legal play order, checked before printing."""
     from polytile.puzzles.blokus_teasers import check_eighty_four
-    from polytile.puzzles.eighty_four import solve_eighty_four
+    from polytile.puzzles.eighty_four import LayoutNotFound, solve_eighty_four
 
     try:
         sol, order = solve_eighty_four(seed=seed, time_limit=time_limit or 60.0)
+    except LayoutNotFound as exc:
+        click.echo(f"eighty-four: {exc}", err=True)
+        sys.exit(1)
     except KeyboardInterrupt:
         click.echo("eighty-four: interrupted before a layout was found", err=True)
         sys.exit(130)
@@ -545,7 +548,7 @@ def _solve_one_color(
     from polytile.board import Board
     from polytile.errors import BoardError
     from polytile.puzzles.blokus_teasers import check_one_color
-    from polytile.puzzles.eighty_four import solve_one_color
+    from polytile.puzzles.eighty_four import LayoutNotFound, solve_one_color
 
     size = 14
     if board is not None:
@@ -555,6 +558,9 @@ def _solve_one_color(
         size = b.rows
     try:
         sol, order = solve_one_color(size, seed=seed, time_limit=time_limit or 60.0)
+    except LayoutNotFound as exc:
+        click.echo(f"one-color {size}x{size}: {exc}", err=True)
+        sys.exit(1)
     except KeyboardInterrupt:
         click.echo("one-color: interrupted before a layout was found", err=True)
         sys.exit(130)

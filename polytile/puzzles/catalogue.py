@@ -40,15 +40,22 @@ def teaser_board(text: str) -> Board:
     """
     path = Path(text)
     if path.exists():
-        rows = [
-            line.strip()
-            for line in path.read_text(encoding="utf-8").splitlines()
-            if line.strip() and not line.startswith(";")
-        ]
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except UnicodeDecodeError as exc:
+            raise BoardError(f"{text}: a board file must be UTF-8 text") from exc
+        rows = [line.strip() for line in lines if line.strip() and not line.startswith(";")]
         bad = {ch for row in rows for ch in row} - set(".#")
         if bad:
             raise BoardError(f"{text}: board files use '.' and '#' only, found {sorted(bad)}")
-        return Board.from_text(rows)
+        if not rows:
+            raise BoardError(f"{text}: the board file has no rows")
+        try:
+            return Board.from_text(rows)
+        except BoardError as exc:
+            raise BoardError(f"{text}: {exc}") from exc
+    if any(sep in text for sep in "/\\") or text.endswith((".txt", ".board")):
+        raise BoardError(f"{text}: no such board file")
     return Board.parse_size(text)
 
 

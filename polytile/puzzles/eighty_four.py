@@ -63,6 +63,7 @@ from polytile.solvers.cpsat import CpResult, solve
 
 __all__ = [
     "Layout",
+    "LayoutNotFound",
     "LayoutResult",
     "SearchProgress",
     "greedy_start",
@@ -74,6 +75,12 @@ __all__ = [
     "solve_one_color",
     "symmetric_layout",
 ]
+
+
+class LayoutNotFound(SolverError):
+    """The layout search ran out of time: an outcome, not a bug (no layout was proven
+    impossible either)."""
+
 
 Seed = int | np.random.Generator | None
 
@@ -408,7 +415,7 @@ def search_layout(
         now = time.perf_counter()
         left = None if time_limit is None else time_limit - (now - started)
         if left is not None and left <= 0:
-            raise SolverError(
+            raise LayoutNotFound(
                 f"no layout found in {time_limit:g} s ({attempts} starts, {completions} "
                 "completions); try a longer time limit or another seed"
             )

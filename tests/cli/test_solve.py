@@ -150,12 +150,39 @@ def test_no_solution_exits_1(invoke: Invoke, tmp_path) -> None:
         (["count", "pentomino-6x10", "--touch", "local"], "apply to the teasers"),
         (["count", "pentomino-6x10", "--workers", "0"], "0"),
         (["solve", "missing-file.json"], "missing-file.json"),
+        (["solve", "four-square", "--seed", "-3"], "--seed"),
+        (["solve", "four-square", "--time-limit", "abc"], "'abc' is not a number of seconds"),
+        (["solve", "four-square", "--board", "no/such.txt"], "no/such.txt: no such board file"),
+        (["bounds", "examples/duo-endgame.blksgf", "--seed", "-1"], "--seed"),
     ],
 )
 def test_bad_input_is_a_clean_exit_2(invoke: Invoke, args, message) -> None:
     result = invoke(*args)
     assert_clean_failure(result, 2)
     assert message in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"\xff\xfe..\n", "must be UTF-8 text"),
+        (b"; only a comment\n", "has no rows"),
+        (b"....\n...\n", "rows must be equal"),
+    ],
+)
+def test_bad_board_files_are_named(invoke: Invoke, tmp_path, content, message) -> None:
+    path = tmp_path / "board.txt"
+    path.write_bytes(content)
+    result = invoke("solve", "four-square", "--board", str(path))
+    assert_clean_failure(result, 2)
+    assert f"{path}: " in result.stderr and message in result.stderr
+
+
+def test_layout_search_out_of_time_exits_1(invoke: Invoke) -> None:
+    result = invoke("solve", "one-color", "--board", "10x10", "--time-limit", "0.2")
+    assert result.exit_code == 1, result.stderr
+    assert "one-color 10x10: no layout found in 0.2 s" in result.stderr
+    assert "internal error" not in result.stderr
 
 
 def test_puzzles_lists_the_catalogue(invoke: Invoke) -> None:
