@@ -37,7 +37,7 @@ from polytile.puzzles.four_square import COLOR_NAMES, _same_color_rules
 from polytile.puzzles.tiling import check_solution
 from polytile.solvers.cpsat import CpResult, solve
 
-__all__ = ["check_fit", "fit", "tile"]
+__all__ = ["check_fit", "fit", "fit_everything", "tile"]
 
 
 def _model(
@@ -148,6 +148,52 @@ def fit(
         },
     )
     return solution, result
+
+
+def fit_everything(
+    board: Board,
+    hands: Sequence[Sequence[Polyomino]],
+    touch: str = "local",
+    *,
+    time_limit: float | None = 15,
+    seed: int | None = None,
+) -> Solution | None:
+    """Every piece on the board, by the exact teaser search, or None.
+
+    When the pieces' squares equal the open cells, a tiling places them all, which no layout
+    can beat: the answer is ``optimal`` at once. The exact search (symmetric solutions
+    first, :mod:`polytile.solvers.symmetric`) finds one far sooner than CP-SAT's
+    maximisation does. None when the areas differ, when no tiling exists, or when none
+    was found in ``time_limit`` seconds (None: no limit).
+    """
+    import time
+
+    from polytile.errors import BoardError
+    from polytile.puzzles.four_square import Teaser
+    from polytile.solvers.symmetric import first_solution
+    from polytile.solvers.tiling import compile_problem
+
+    if sum(p.size for hand in hands for p in hand) != board.n_open:
+        return None
+    try:
+        teaser = Teaser("fit", board, tuple(tuple(hand) for hand in hands), touch)
+    except BoardError:
+        return None
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    stop = None if deadline is None else (lambda: time.perf_counter() >= deadline)
+    path = first_solution(teaser.problem, seed=seed, should_stop=stop)
+    if path is None:
+        return None
+    whole = teaser.to_solution(compile_problem(teaser.problem).placements, path, "optimal")
+    return Solution(
+        "fit",
+        board.rows,
+        board.cols,
+        whole.placements,
+        "optimal",
+        blocked=tuple(sorted(board.blocked)),
+        extra={"touch": touch, "objective": board.n_open, "bound": board.n_open},
+    )
 
 
 def check_fit(solution: Solution, hands: Sequence[Sequence[Polyomino]], touch: str) -> list[str]:

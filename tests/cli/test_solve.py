@@ -237,3 +237,6 @@ def test_solve_fit_reports_objective_and_bound(invoke: Invoke) -> None:
     doc = json.loads(result.stdout)
     assert doc["status"] == "optimal" and doc["objective"] == doc["bound"] == 4
     assert_clean_failure(invoke("solve", "pentomino-6x10", "--fit"), 2)
+    # When everything fits, the exact search says so (CP-SAT alone stalled at 72 of 80).
+    doc = json.loads(invoke("solve", "four-square", "--fit", "--seed", "2", "--json").stdout)
+    assert doc["status"] == "optimal" and doc["objective"] == doc["bound"] == 80

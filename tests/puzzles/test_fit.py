@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from polytile import Board, piece
 from polytile.formats import PlacedPiece, Solution
-from polytile.puzzles.fit import check_fit, fit
+from polytile.geometry import piece_set
+from polytile.puzzles.fit import check_fit, fit, fit_everything
 
 
 def test_two_squares_cannot_share_a_3x3():
@@ -20,6 +21,18 @@ def test_everything_fits_when_it_can():
     sol, _ = fit(Board(2, 4), hands, touch="none", seed=0)
     assert sol.extra["objective"] == 8 and sol.status == "optimal"
     assert check_fit(sol, hands, "none") == []
+
+
+def test_fit_everything_tiles_when_the_areas_match():
+    tetrominoes = list(piece_set("tetrominoes"))
+    for touch in ("local", "connected"):
+        sol = fit_everything(Board(8, 10), [tetrominoes] * 4, touch, seed=1)
+        assert sol is not None and sol.status == "optimal"
+        assert sol.extra["objective"] == sol.extra["bound"] == 80 == len(sol.placements) * 4
+        assert check_fit(sol, [tetrominoes] * 4, touch) == []
+    # Areas that differ, and a board that no tiling covers: nothing to say.
+    assert fit_everything(Board(8, 8), [tetrominoes] * 4) is None
+    assert fit_everything(Board(4, 10), [tetrominoes] * 2) is None
 
 
 def test_the_touch_rule_limits_the_layout():
