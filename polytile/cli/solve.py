@@ -491,9 +491,11 @@ def _solve_fit(
     started = time.perf_counter()
     # When everything might fit, the exact search (a quarter of the time) finds it soonest.
     sol = fit_everything(grid, hands, touch or "local", time_limit=limit / 4, seed=seed)
+    interrupted = False
     if sol is None:
         left = max(limit - (time.perf_counter() - started), 0.1)
-        sol, _ = fit(grid, hands, touch or "local", time_limit=left, seed=seed)
+        sol, result = fit(grid, hands, touch or "local", time_limit=left, seed=seed)
+        interrupted = result.stopped_by == "interrupt"
     reasons = check_fit(sol, hands, touch or "local")
     if reasons:
         raise SolverError(f"fit answer failed the rules check: {'; '.join(reasons)}")
@@ -504,6 +506,9 @@ def _solve_fit(
             f"({sol.status})",
             err=True,
         )
+    if interrupted:  # the best layout so far is shown; say it was cut short
+        click.echo("interrupted: the layout above is the best found so far", err=True)
+        sys.exit(130)
     if sol.status == "unknown":
         sys.exit(1)
 

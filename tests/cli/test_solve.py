@@ -240,3 +240,29 @@ def test_solve_fit_reports_objective_and_bound(invoke: Invoke) -> None:
     # When everything fits, the exact search says so (CP-SAT alone stalled at 72 of 80).
     doc = json.loads(invoke("solve", "four-square", "--fit", "--seed", "2", "--json").stdout)
     assert doc["status"] == "optimal" and doc["objective"] == doc["bound"] == 80
+
+
+def test_ctrl_c_during_fit_shows_the_best_so_far(tmp_path) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    # The child gets the default Ctrl-C handling even when this test runs as a background
+    # job (which starts with SIGINT ignored).
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "polytile", "solve", "four-square", "--fit", "--board", "8x8",
+         "--time-limit", "60", "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )  # fmt: skip
+    time.sleep(4)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "interrupted: the layout above is the best found so far" in err
+    assert "Traceback" not in err
+    doc = json.loads(out)
+    assert doc["placements"] and doc["status"] in ("feasible", "optimal")
