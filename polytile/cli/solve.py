@@ -438,16 +438,11 @@ def _solve_eighty_four(
 ) -> None:
     """All 84 Blokus pieces on the board, with a legal play order, checked before printing."""
     from polytile.puzzles.blokus_teasers import check_eighty_four
-    from polytile.puzzles.eighty_four import LayoutNotFound, solve_eighty_four
+    from polytile.puzzles.eighty_four import solve_eighty_four
 
-    try:
-        sol, order = solve_eighty_four(seed=seed, time_limit=time_limit or 60.0)
-    except LayoutNotFound as exc:
-        click.echo(f"eighty-four: {exc}", err=True)
-        sys.exit(1)
-    except KeyboardInterrupt:
-        click.echo("eighty-four: interrupted before a layout was found", err=True)
-        sys.exit(130)
+    sol, order = _layout_or_exit(
+        "eighty-four", lambda: solve_eighty_four(seed=seed, time_limit=time_limit or 60.0)
+    )
     reasons = check_eighty_four(sol, order)
     if reasons:
         raise SolverError(f"eighty-four answer failed the rules check: {'; '.join(reasons)}")
@@ -559,7 +554,7 @@ def _solve_one_color(
     from polytile.board import Board
     from polytile.errors import BoardError
     from polytile.puzzles.blokus_teasers import check_one_color
-    from polytile.puzzles.eighty_four import LayoutNotFound, solve_one_color
+    from polytile.puzzles.eighty_four import solve_one_color
 
     size = 14
     if board is not None:
@@ -567,18 +562,29 @@ def _solve_one_color(
         if b.rows != b.cols or not 10 <= b.rows <= 20:
             raise BoardError(f"one-color needs a square board from 10x10 to 20x20, got {board}")
         size = b.rows
-    try:
-        sol, order = solve_one_color(size, seed=seed, time_limit=time_limit or 60.0)
-    except LayoutNotFound as exc:
-        click.echo(f"one-color {size}x{size}: {exc}", err=True)
-        sys.exit(1)
-    except KeyboardInterrupt:
-        click.echo("one-color: interrupted before a layout was found", err=True)
-        sys.exit(130)
+    sol, order = _layout_or_exit(
+        f"one-color {size}x{size}",
+        lambda: solve_one_color(size, seed=seed, time_limit=time_limit or 60.0),
+    )
     reasons = check_one_color(sol, order, size)
     if reasons:
         raise SolverError(f"one-color answer failed the rules check: {'; '.join(reasons)}")
     _emit(sol, as_json, output, color)
+
+
+def _layout_or_exit(name: str, search: Callable[[], Any]) -> Any:
+    """``search()`` (a layout search of :mod:`polytile.puzzles.eighty_four`); running out
+    of time exits 1 and Ctrl-C exits 130, each with a message naming ``name``."""
+    from polytile.puzzles.eighty_four import LayoutNotFound
+
+    try:
+        return search()
+    except LayoutNotFound as exc:
+        click.echo(f"{name}: {exc}", err=True)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        click.echo(f"{name}: interrupted before a layout was found", err=True)
+        sys.exit(130)
 
 
 def _emit_checked(spec: Any, sol: Any, as_json: bool, output: str | None,

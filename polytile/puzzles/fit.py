@@ -16,10 +16,12 @@ Examples
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from collections.abc import Sequence
 
 from polytile.board import Board, placements
+from polytile.errors import BoardError
 from polytile.formats import PlacedPiece, Solution
 from polytile.geometry import Polyomino
 from polytile.models.cpsat import (
@@ -33,9 +35,11 @@ from polytile.models.cpsat import (
     add_piece_exactly_once,
     maximize_squares,
 )
-from polytile.puzzles.four_square import COLOR_NAMES, _same_color_rules
+from polytile.puzzles.four_square import COLOR_NAMES, Teaser, _same_color_rules
 from polytile.puzzles.tiling import check_solution
 from polytile.solvers.cpsat import CpResult, solve
+from polytile.solvers.symmetric import first_solution
+from polytile.solvers.tiling import compile_problem
 
 __all__ = ["check_fit", "fit", "fit_everything", "tile"]
 
@@ -166,13 +170,6 @@ def fit_everything(
     maximisation does. None when the areas differ, when no tiling exists, or when none
     was found in ``time_limit`` seconds (None: no limit).
     """
-    import time
-
-    from polytile.errors import BoardError
-    from polytile.puzzles.four_square import Teaser
-    from polytile.solvers.symmetric import first_solution
-    from polytile.solvers.tiling import compile_problem
-
     if sum(p.size for hand in hands for p in hand) != board.n_open:
         return None
     try:

@@ -103,6 +103,9 @@ def symmetric_kernels(problem: TilingProblem) -> list[SymmetricKernel]:
     type_of = {(k, shapes[t]): t for t, k in enumerate(coloring.colors)}
     board = problem.board
     open_cells = np.flatnonzero(board.open_mask.ravel())
+    # The base kernel's option of each placement (its options are single placements).
+    option_of = np.empty(len(base.placements), dtype=np.int64)
+    option_of[[opt[0] for opt in base.options]] = np.arange(len(base.options))
     result = []
     for g in board.symmetries():
         if g == 0 or compose_transforms(g, g) != 0:
@@ -115,26 +118,27 @@ def symmetric_kernels(problem: TilingProblem) -> list[SymmetricKernel]:
                 dtype=np.int64,
             )
             image = placement_images(base.placements, g, partner)
-            kernel = _pair_kernel(base, sigma, image)
+            kernel = _pair_kernel(base, sigma, option_of, image)
             if kernel is not None:
                 result.append(SymmetricKernel(g, sigma, kernel))
     return result
 
 
 def _pair_kernel(
-    base: TilingKernel, sigma: tuple[int, ...], image: npt.NDArray[np.int64]
+    base: TilingKernel,
+    sigma: tuple[int, ...],
+    option_of: npt.NDArray[np.int64],
+    image: npt.NDArray[np.int64],
 ) -> TilingKernel | None:
     """The derived kernel: options ``(P in colour k, g(P) in colour sigma(k))``, ``k < sigma(k)``.
 
-    ``image[i]`` is the placement ``g`` maps placement ``i`` to, in the partner colour.
+    ``image[i]`` is the placement ``g`` maps placement ``i`` to, in the partner colour, and
+    ``option_of[i]`` the base kernel's option of placement ``i``.
     """
     coloring = base.problem.coloring
     assert coloring is not None  # checked by the caller; not a validation
     pl = base.placements
     colors = base.colors
-    option_of = np.empty(len(pl), dtype=np.int64)
-    for i, opt in enumerate(base.options):
-        option_of[opt[0]] = i
     first = np.array([sigma[k] > k for k in coloring.colors])[pl.piece]
     a = option_of[np.flatnonzero(first)]
     b = option_of[image[np.flatnonzero(first)]]
