@@ -1,7 +1,7 @@
 """Time Blokus endgame bounds on a mid-game position (random game, 40 pieces placed).
 
 For each seed: a random classic game until 40 pieces are on the board, then
-:func:`polytile.puzzles.blokus_bounds.bounds` for the colour to move (both bounds, 2 CP-SAT
+:func:`polytile.puzzles.blokus.bounds.bounds` for the colour to move (both bounds, 2 CP-SAT
 workers, 10 s per search). Prints per seed the time and whether both bounds were proven,
 then the median time.
 
@@ -16,8 +16,8 @@ import time
 
 import numpy as np
 
-from polytile.puzzles.blokus import Blokus
-from polytile.puzzles.blokus_bounds import bounds
+from polytile.puzzles.blokus.bounds import bounds
+from polytile.puzzles.blokus.rules import Blokus
 
 
 def mid_game(seed: int, pieces: int = 40) -> Blokus:

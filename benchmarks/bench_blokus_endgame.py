@@ -18,8 +18,8 @@ import time
 
 import numpy as np
 
-from polytile.puzzles.blokus import Blokus
-from polytile.puzzles.blokus_endgame import EndgameStopped, endgame_size, solve_endgame
+from polytile.puzzles.blokus.endgame import EndgameStopped, endgame_size, solve_endgame
+from polytile.puzzles.blokus.rules import Blokus
 
 
 def contested(variant: str, seed: int, low: int, high: int) -> Blokus | None:

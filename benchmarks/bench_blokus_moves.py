@@ -1,6 +1,6 @@
 """Time the Blokus rules engine: full random games per second on one core, against a peer.
 
-polytile: :class:`polytile.puzzles.blokus.Blokus` through its public API, the way a user
+polytile: :class:`polytile.puzzles.blokus.rules.Blokus` through its public API, the way a user
 plays: ``legal_moves()`` (a list of :class:`Move`, or the forced pass), a uniformly random
 choice, ``push(move)`` (which checks the move again), until ``is_game_over()``. Also the
 cost of one ``legal_moves()`` / ``count_legal_moves()`` at the start and mid-game, and of a
@@ -49,7 +49,7 @@ def polytile_games(games: int, seed: int, variant: str = "classic") -> dict[str,
     """Random games through the public API; games per second and placements per game."""
     import numpy as np
 
-    from polytile.puzzles.blokus import Blokus
+    from polytile.puzzles.blokus.rules import Blokus
 
     Blokus(variant).play_random(seed)  # JIT cache, placement table and moves warmed
     rng = np.random.default_rng(seed)
@@ -99,7 +99,7 @@ def peer_games(games: int, seed: int) -> dict[str, float]:
 
 def micro(repeat: int) -> dict[str, float]:
     """Microseconds per call of move generation and push/pop."""
-    from polytile.puzzles.blokus import Blokus
+    from polytile.puzzles.blokus.rules import Blokus
 
     def per_call(fn: Any) -> float:
         times = []

@@ -2,7 +2,7 @@
 
 For each seed, a random game is played for ``--turns`` turns (random legal placements,
 passing only when forced; 40 by default, ten pieces per colour) and
-:func:`polytile.puzzles.cityblocks_bounds.bounds` is asked for the colour to move: the upper
+:func:`polytile.puzzles.cityblocks.bounds.bounds` is asked for the colour to move: the upper
 bound (best layout if the others pass, CP-SAT), the lower bound (the others' worst attack if
 the colour passes, CP-SAT), and the exact search, which such positions refuse. The table
 gives per seed the score now, both bounds with their times and whether CP-SAT proved them
@@ -19,8 +19,8 @@ import random
 import statistics
 import time
 
-from polytile.puzzles.cityblocks import CityBlocks, Move
-from polytile.puzzles.cityblocks_bounds import lower_bound, upper_bound
+from polytile.puzzles.cityblocks.bounds import lower_bound, upper_bound
+from polytile.puzzles.cityblocks.rules import CityBlocks, Move
 
 
 def mid_game(seed: int, turns: int) -> CityBlocks:

@@ -6,7 +6,7 @@ Usage::
     python benchmarks/bench_cityblocks_max.py --peers          # + no-hint and direct (slow)
     python benchmarks/bench_cityblocks_max.py --objectives score --seeds 5
 
-Every figure is the wall time of :func:`polytile.puzzles.cityblocks_max.max_layout` (model
+Every figure is the wall time of :func:`polytile.puzzles.cityblocks.maximum.max_layout` (model
 building included) for blue on the 20x20 starting board, median over ``--seeds`` seeds,
 CP-SAT on ``--workers`` workers. The settings, measured in the same run:
 
@@ -34,7 +34,7 @@ from typing import Any
 
 from polytile.board import placements
 from polytile.models.cityblocks import greedy_placements
-from polytile.puzzles.cityblocks_max import _setup, max_layout, theoretical_bound
+from polytile.puzzles.cityblocks.maximum import _setup, max_layout, theoretical_bound
 
 SETTINGS: dict[str, dict[str, Any]] = {
     "default": {},
@@ -69,7 +69,7 @@ def greedy_seconds(objective: str, seeds: int) -> tuple[float, list[int]]:
     pl = placements(board, setup.hand)
     own = [board.index(*c) for c in setup.own]
     times, values = [], []
-    from polytile.puzzles.cityblocks_max import _apply, measure
+    from polytile.puzzles.cityblocks.maximum import _apply, measure
 
     for seed in range(seeds):
         t = time.perf_counter()

@@ -28,7 +28,7 @@ import time
 PLAIN = """
 import sys
 from polytile.formats import dumps
-from polytile.puzzles.catalogue import resolve
+from polytile.puzzles.tiling.catalogue import resolve
 from polytile.solvers.tiling import compile_problem, solutions
 spec = resolve("four-square", sys.argv[1], None, None, None)
 pl = compile_problem(spec.problem).placements

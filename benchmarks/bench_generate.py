@@ -1,7 +1,7 @@
 """Puzzle generation rate: unique-solution packing puzzles of 8 to 12 pentominoes per minute.
 
 For each region kind (random shape, rectangle) and each worker count (1, 2), build a set of
-``--count`` puzzles into a fresh SQLite store with :func:`polytile.puzzles.puzzle_sets.build_set`,
+``--count`` puzzles into a fresh SQLite store with :func:`polytile.puzzles.tiling.sets.build_set`,
 as ``polytile generate packing`` does, and report puzzles per minute (median over
 ``--runs`` seeds) and the ratio of two workers to one measured in the same run. The issue's
 figure: at least 60 per minute on 2 cores.
@@ -22,9 +22,9 @@ import time
 from pathlib import Path
 
 from polytile.models.exact_cover import tiling_problem
-from polytile.puzzles.generate import PackingParams, make_candidate, unique_solution
-from polytile.puzzles.puzzle_sets import build_set
-from polytile.puzzles.store import PuzzleStore
+from polytile.puzzles.tiling.generate import PackingParams, make_candidate, unique_solution
+from polytile.puzzles.tiling.sets import build_set
+from polytile.puzzles.tiling.store import PuzzleStore
 from polytile.solvers.parallel import make_executor
 from polytile.solvers.xcc import count
 

@@ -1,6 +1,6 @@
 """Time City Blocks scoring and legal-move generation.
 
-Scoring: :func:`polytile.puzzles.cityblocks.score` (numpy for the free edges, networkx
+Scoring: :func:`polytile.puzzles.cityblocks.rules.score` (numpy for the free edges, networkx
 regions, and it also collects the counted cells and every free edge) on a full 20x20 board
 (a seeded random game played to its end), against the bare numbers computed in plain Python
 (a depth-first search and loops over cells), measured side by side in this run. The issue's
@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from polytile.formats import COLORS
-from polytile.puzzles.cityblocks import CityBlocks, Move, score
+from polytile.puzzles.cityblocks.rules import CityBlocks, Move, score
 
 
 def plain_score(rows: Sequence[str]) -> dict[str, tuple[int, int]]:

@@ -33,8 +33,7 @@ from polytile.models.cpsat import (
     add_piece_exactly_once,
     add_start_corners,
 )
-from polytile.puzzles.blokus_teasers import START_CORNERS
-from polytile.puzzles.eighty_four import (
+from polytile.puzzles.blokus.eighty_four import (
     greedy_start,
     layout_model,
     search_layout,
@@ -42,6 +41,7 @@ from polytile.puzzles.eighty_four import (
     solve_one_color,
     symmetric_layout,
 )
+from polytile.puzzles.blokus.teasers import START_CORNERS
 from polytile.solvers.cpsat import solve
 
 

@@ -12,7 +12,7 @@ Three kinds of document are read and written (``docs/formats.md`` describes them
 Reading is strict: anything the format does not allow raises a
 :class:`~polytile.errors.FormatError` that names the source and the line (syntax problems) or
 the field path (``placements[2].cells[1]``). Unknown piece names are *not* format errors: a
-rules check (:func:`polytile.puzzles.tiling.check_solution`) reports them. Unknown top-level
+rules check (:func:`polytile.puzzles.tiling.puzzles.check_solution`) reports them. Unknown top-level
 keys are kept in ``extra`` and written back, so tools may annotate files without losing data.
 
 Examples

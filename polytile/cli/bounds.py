@@ -146,9 +146,9 @@ def bounds_command(
     """Print the bounds of one colour, or of all."""
     from polytile.cli.render import read_position
     from polytile.cli.solve import progress_bar
-    from polytile.puzzles.cityblocks_bounds import bounds
-    from polytile.puzzles.cityblocks_picture import score_text
-    from polytile.puzzles.cityblocks_scoring import score
+    from polytile.puzzles.cityblocks.bounds import bounds
+    from polytile.puzzles.cityblocks.picture import score_text
+    from polytile.puzzles.cityblocks.scoring import score
 
     obj, _ = read_position(position, ("cityblocks", "blokus"), "bounds", move)
     source = "<stdin>" if position == "-" else position
@@ -204,7 +204,7 @@ def bounds_command(
 def _blokus(obj: Position, color: str | None, as_json: bool, time_limit: float, workers: int,
             seed: int, source: str) -> None:  # fmt: skip
     """Bounds of a Blokus position: squares still placeable and final scores."""
-    from polytile.puzzles.blokus import Blokus
+    from polytile.puzzles.blokus.rules import Blokus
 
     game = Blokus.from_position(obj, source)
     if color == "all":
@@ -226,8 +226,8 @@ def _blokus(obj: Position, color: str | None, as_json: bool, time_limit: float, 
 
 def blokus_bounds(game: Any, colors: tuple[str, ...], time_limit: float, workers: int,
                   seed: int, source: str) -> list[Any]:  # fmt: skip
-    """:func:`polytile.puzzles.blokus_bounds.bounds` of each of ``colors``."""
-    from polytile.puzzles.blokus_bounds import bounds
+    """:func:`polytile.puzzles.blokus.bounds.bounds` of each of ``colors``."""
+    from polytile.puzzles.blokus.bounds import bounds
 
     return [bounds(game, name, time_limit=time_limit, workers=workers, seed=seed,
                    source=source) for name in colors]  # fmt: skip

@@ -31,10 +31,10 @@ def solve_cityblocks_max(
     from polytile import formats
     from polytile.cli.render import read_position
     from polytile.cli.solve import progress_bar
-    from polytile.puzzles.cityblocks import CityBlocks
-    from polytile.puzzles.cityblocks_bounds import replay_layout
-    from polytile.puzzles.cityblocks_max import max_layout
-    from polytile.puzzles.cityblocks_picture import save_score_picture, score_text
+    from polytile.puzzles.cityblocks.bounds import replay_layout
+    from polytile.puzzles.cityblocks.maximum import max_layout
+    from polytile.puzzles.cityblocks.picture import save_score_picture, score_text
+    from polytile.puzzles.cityblocks.rules import CityBlocks
 
     if start_from is not None:
         doc, _ = read_position(start_from, ("cityblocks",), "solve cityblocks-max --from")

@@ -113,13 +113,13 @@ def solve_endgame_command(
     """Solve a Blokus endgame exactly, or refuse with bounds."""
     from polytile.cli.render import is_record, read_blokus, read_position
     from polytile.cli.solve import progress_bar
-    from polytile.puzzles.blokus import Blokus
-    from polytile.puzzles.blokus_endgame import (
+    from polytile.puzzles.blokus.endgame import (
         EndgameRefused,
         EndgameStopped,
         score_ranges,
         solve_endgame,
     )
+    from polytile.puzzles.blokus.rules import Blokus
 
     suffix = output.suffix.lower() if output is not None else ""
     if output is not None and suffix not in (".blksgf", *_PICTURES):
@@ -190,7 +190,7 @@ def solve_endgame_command(
 
 
 def _players(game: Any) -> tuple[str, ...]:
-    from polytile.puzzles.blokus_scoring import player_names
+    from polytile.puzzles.blokus.scoring import player_names
 
     return player_names(game.players, game.variant.name)
 
@@ -205,7 +205,7 @@ def _many(n: int, word: str) -> str:
 
 def _move_text(move: Any, size: int) -> str:
     """``Y T4 0,10 1,10 1,11 2,10  (k14 k13 l13 k12)``: our cells, then Pentobi's names."""
-    from polytile.puzzles.blokus_sgf import cell_name
+    from polytile.puzzles.blokus.sgf import cell_name
 
     if move.piece is None:
         return str(move)
@@ -290,7 +290,7 @@ def _refuse(game: Any, reason: str, as_json: bool, seconds: float, source: str,
 def _write_record(game: Any, record: Any, move: int | None, result: Any, output: Path) -> None:
     """The game with the best line after the analysed position, as a Pentobi record."""
     from polytile.formats import write_atomic
-    from polytile.puzzles.blokus_sgf import GameRecord, write_blksgf
+    from polytile.puzzles.blokus.sgf import GameRecord, write_blksgf
 
     line = result.best_line
     pv = [m for m in (line.pv if line is not None else ()) if not m.is_pass]

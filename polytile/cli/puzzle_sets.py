@@ -208,9 +208,9 @@ def generate(
 ) -> None:
     """Fill ``db`` with ``count`` puzzles of ``kind``."""
     from polytile.cli.solve import _executor, progress_bar
-    from polytile.puzzles.generate import parse_params
-    from polytile.puzzles.puzzle_sets import build_set
-    from polytile.puzzles.store import PuzzleStore
+    from polytile.puzzles.tiling.generate import parse_params
+    from polytile.puzzles.tiling.sets import build_set
+    from polytile.puzzles.tiling.store import PuzzleStore
 
     if (
         min_difficulty is not None
@@ -375,7 +375,7 @@ def puzzles(ctx: click.Context, as_json: bool) -> None:
 
 
 def _catalogue(as_json: bool) -> None:
-    from polytile.puzzles.tiling import CATALOGUE
+    from polytile.puzzles.tiling.puzzles import CATALOGUE
 
     rows: list[dict[str, Any]] = []
     for p in CATALOGUE.values():
@@ -403,7 +403,7 @@ def _catalogue(as_json: bool) -> None:
 
 
 def _open(db: Path) -> Any:
-    from polytile.puzzles.store import PuzzleStore
+    from polytile.puzzles.tiling.store import PuzzleStore
 
     if not db.exists():
         raise click.BadParameter(f"{db} does not exist (make one with 'polytile generate')")

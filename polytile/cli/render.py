@@ -13,8 +13,8 @@ from polytile.formats import MAX_FILE_BYTES, Position, Solution, load, loads
 from polytile.render import save_picture, to_text
 
 if TYPE_CHECKING:
-    from polytile.puzzles.blokus import Blokus
-    from polytile.puzzles.blokus_sgf import GameRecord
+    from polytile.puzzles.blokus.rules import Blokus
+    from polytile.puzzles.blokus.sgf import GameRecord
 
 __all__ = [
     "COMMANDS",
@@ -34,7 +34,7 @@ def is_record(file: str) -> bool:
 
 def _read_record(file: str, move: int | None) -> GameRecord:
     """The game record in ``file``, once ``move`` is known to be one of its move numbers."""
-    from polytile.puzzles.blokus_sgf import read_blksgf
+    from polytile.puzzles.blokus.sgf import read_blksgf
 
     record = read_blksgf(Path(file))
     if move is not None and not 0 <= move <= len(record.moves):
@@ -90,7 +90,7 @@ def read_blokus(
     obj = read_document(file, move)
     if not isinstance(obj, Position) or obj.game != "blokus":
         return obj, None, None
-    from polytile.puzzles.blokus import Blokus
+    from polytile.puzzles.blokus.rules import Blokus
 
     return obj, Blokus.from_position(obj, "<stdin>" if file == "-" else file), None
 
@@ -263,7 +263,7 @@ def render_command(
 
 def _best_move(game: Blokus | None) -> Any:
     """The exact best move of the colour to move (a placement), for ``--best``."""
-    from polytile.puzzles.blokus_endgame import EndgameRefused, EndgameStopped, solve_endgame
+    from polytile.puzzles.blokus.endgame import EndgameRefused, EndgameStopped, solve_endgame
 
     if game is None:
         raise click.BadParameter("--best needs a Blokus position or game record",

@@ -63,9 +63,9 @@ def score(
 ) -> None:
     """Print the scores of ``position``, with a picture."""
     from polytile.cli.render import read_position
-    from polytile.puzzles.cityblocks import players_of
-    from polytile.puzzles.cityblocks import score as score_board
-    from polytile.puzzles.cityblocks_picture import save_score_picture, score_table, score_text
+    from polytile.puzzles.cityblocks.picture import save_score_picture, score_table, score_text
+    from polytile.puzzles.cityblocks.rules import players_of
+    from polytile.puzzles.cityblocks.rules import score as score_board
 
     obj, is_text = read_position(position, ("cityblocks",), "score")
     source = "<stdin>" if position == "-" else position

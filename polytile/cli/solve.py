@@ -185,7 +185,7 @@ def count(
       polytile count my-puzzle.json --time-limit 60
       polytile count four-square --touch connected
     """
-    from polytile.puzzles.catalogue import resolve
+    from polytile.puzzles.tiling.catalogue import resolve
     from polytile.solvers.counting import count_tiling
 
     spec = resolve(puzzle, touch, board, colors, pieces)
@@ -369,7 +369,7 @@ def solve(
       polytile solve cityblocks-max --color red --objective area
       polytile solve cityblocks-max --from game.json --color yellow --json
     """
-    from polytile.puzzles.catalogue import resolve
+    from polytile.puzzles.tiling.catalogue import resolve
     from polytile.solvers.symmetric import first_solution
     from polytile.solvers.tiling import compile_problem
 
@@ -437,8 +437,8 @@ def _solve_eighty_four(
     color: bool | None,
 ) -> None:
     """All 84 Blokus pieces on the board, with a legal play order, checked before printing."""
-    from polytile.puzzles.blokus_teasers import check_eighty_four
-    from polytile.puzzles.eighty_four import solve_eighty_four
+    from polytile.puzzles.blokus.eighty_four import solve_eighty_four
+    from polytile.puzzles.blokus.teasers import check_eighty_four
 
     sol, order = _layout_or_exit(
         "eighty-four", lambda: solve_eighty_four(seed=seed, time_limit=time_limit or 60.0)
@@ -470,8 +470,8 @@ def _solve_fit(
     """Most squares of a teaser's pieces on its board, with a proven bound."""
     from polytile.board import Board
     from polytile.geometry import piece, piece_set
-    from polytile.puzzles.catalogue import teaser_board
-    from polytile.puzzles.fit import check_fit, fit, fit_everything
+    from polytile.puzzles.tiling.catalogue import teaser_board
+    from polytile.puzzles.tiling.fit import check_fit, fit, fit_everything
 
     if puzzle != "four-square":
         raise click.UsageError("--fit applies to the four-square teaser and its variants")
@@ -518,8 +518,8 @@ def _solve_teaser_cpsat(
 ) -> None:
     """A coloured teaser by the direct CP-SAT model."""
     from polytile.formats import Solution
-    from polytile.puzzles.fit import tile
-    from polytile.puzzles.four_square import Teaser
+    from polytile.puzzles.blokus.four_square import Teaser
+    from polytile.puzzles.tiling.fit import tile
 
     if not isinstance(spec, Teaser):
         raise click.UsageError("--engine cpsat applies to four-square and its variants")
@@ -553,8 +553,8 @@ def _solve_one_color(
     """One colour's 21 Blokus pieces on a square board from corner (0, 0), in a legal order."""
     from polytile.board import Board
     from polytile.errors import BoardError
-    from polytile.puzzles.blokus_teasers import check_one_color
-    from polytile.puzzles.eighty_four import solve_one_color
+    from polytile.puzzles.blokus.eighty_four import solve_one_color
+    from polytile.puzzles.blokus.teasers import check_one_color
 
     size = 14
     if board is not None:
@@ -573,9 +573,9 @@ def _solve_one_color(
 
 
 def _layout_or_exit(name: str, search: Callable[[], Any]) -> Any:
-    """``search()`` (a layout search of :mod:`polytile.puzzles.eighty_four`); running out
+    """``search()`` (a layout search of :mod:`polytile.puzzles.blokus.eighty_four`); running out
     of time exits 1 and Ctrl-C exits 130, each with a message naming ``name``."""
-    from polytile.puzzles.eighty_four import LayoutNotFound
+    from polytile.puzzles.blokus.eighty_four import LayoutNotFound
 
     try:
         return search()

@@ -79,8 +79,8 @@ def validate_command(
     pieces: str | None,
 ) -> None:
     """Validate ``file``; exit 1 when it breaks the rules."""
-    from polytile.puzzles.catalogue import resolve
-    from polytile.puzzles.tiling import check_solution
+    from polytile.puzzles.tiling.catalogue import resolve
+    from polytile.puzzles.tiling.puzzles import check_solution
 
     if puzzle_name is not None and placements_only:
         raise click.UsageError("--puzzle and --placements-only exclude each other")
@@ -126,11 +126,11 @@ def _position_problems(position: Position, file: str) -> list[str]:
 
     try:
         if position.game == "cityblocks":
-            from polytile.puzzles.cityblocks import CityBlocks
+            from polytile.puzzles.cityblocks.rules import CityBlocks
 
             CityBlocks.from_position(position, source=file)
         elif position.game == "blokus":
-            from polytile.puzzles.blokus import Blokus
+            from polytile.puzzles.blokus.rules import Blokus
 
             Blokus.from_position(position, source=file)
     except PolytileError as exc:
@@ -150,8 +150,8 @@ def _is_sqlite(file: str) -> bool:
 
 def _validate_store(ctx: click.Context, file: str, as_json: bool) -> None:
     """Re-verify every puzzle of a store; exit 1 if any fails."""
-    from polytile.puzzles.puzzle_sets import verify_store
-    from polytile.puzzles.store import PuzzleStore
+    from polytile.puzzles.tiling.sets import verify_store
+    from polytile.puzzles.tiling.store import PuzzleStore
 
     with PuzzleStore(file, create=False) as store:
         results = list(verify_store(store))
@@ -202,7 +202,7 @@ def _report(
 
 def _check_eighty_four(solution: Solution) -> list[str]:
     """The eighty-four rules, replaying the play order the file carries in "order"."""
-    from polytile.puzzles.blokus_teasers import check_eighty_four
+    from polytile.puzzles.blokus.teasers import check_eighty_four
 
     order = solution.extra.get("order")
     if not isinstance(order, list) or not all(
@@ -216,6 +216,6 @@ COMMANDS = [validate_command]
 
 
 def _teaser_touch(name: str, recorded: str | None) -> str | None:
-    from polytile.puzzles.catalogue import TEASERS
+    from polytile.puzzles.tiling.catalogue import TEASERS
 
     return recorded if name in TEASERS else None

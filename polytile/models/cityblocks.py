@@ -12,7 +12,7 @@ equal to the number of chosen placements on the cell (so no two overlap). The bu
 * :func:`add_tree_cut` (valid inequality: a region of ``k`` atoms has ``k - 1`` contacts)
 
 add their constraints and return what they measure; puzzles combine them
-(:mod:`polytile.puzzles.cityblocks_max`). :func:`complete_hint` hints every variable from a
+(:mod:`polytile.puzzles.cityblocks.maximum`). :func:`complete_hint` hints every variable from a
 set of chosen placements, auxiliary ones included; :func:`greedy_placements` makes such a
 set quickly.
 
@@ -508,7 +508,7 @@ def add_tree_cut(lm: LayoutModel) -> None:
     placement and a fixed cell). The depth labels of :func:`add_counted_area` imply this
     only through search; stated linearly (a boolean "piece in the region" per piece, tied to
     the region's cells) it enters CP-SAT's LP, whose bound then follows the closed-form
-    argument of :mod:`polytile.puzzles.cityblocks_max`. Needs :func:`add_free_edges` and
+    argument of :mod:`polytile.puzzles.cityblocks.maximum`. Needs :func:`add_free_edges` and
     :func:`add_counted_area` first.
 
     Raises

@@ -18,7 +18,7 @@ start cell, get a variable: any other placement changes nothing for the colour. 
   still move before it ends must place first),
 * :func:`covered_weight` (the objective: the weight covered)
 
-add their constraints and return what they measure; :mod:`polytile.puzzles.cityblocks_bounds`
+add their constraints and return what they measure; :mod:`polytile.puzzles.cityblocks.bounds`
 combines them with :func:`~polytile.models.cpsat.add_piece_at_most_once` and
 :func:`~polytile.models.cpsat.add_cover_at_most`.
 

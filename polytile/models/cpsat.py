@@ -340,7 +340,7 @@ def add_cover_groups_at_most(pm: PlacementModel, groups: Iterable[Iterable[CellL
 
     With singleton groups this is :func:`add_cover_at_most`. With the orbits of a board
     symmetry it says that the chosen cells and their images are all distinct, which is how
-    a symmetric solution keeps its colours apart (see :mod:`polytile.puzzles.eighty_four`).
+    a symmetric solution keeps its colours apart (see :mod:`polytile.puzzles.blokus.eighty_four`).
     A placement covering two cells of one group can never be chosen.
     """
     for group in groups:

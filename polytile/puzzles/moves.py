@@ -2,13 +2,13 @@
 
 :class:`PieceMove` holds what Blokus and City Blocks moves share: validation, the text form
 ``"B I3 0,0 0,1 0,2"`` / ``"G pass"`` and its parser. Each game subclasses it with its own
-piece names (:class:`polytile.puzzles.blokus_moves.Move`,
-:class:`polytile.puzzles.cityblocks_moves.Move`), so a piece the game does not have is
+piece names (:class:`polytile.puzzles.blokus.moves.Move`,
+:class:`polytile.puzzles.cityblocks.moves.Move`), so a piece the game does not have is
 refused when the move is made.
 
 Examples
 --------
->>> from polytile.puzzles.cityblocks_moves import Move
+>>> from polytile.puzzles.cityblocks.moves import Move
 >>> Move.parse("Y I2 0,19 1,19") == Move("yellow", "I2", [(1, 19), (0, 19)])
 True
 """

@@ -9,7 +9,13 @@ from pathlib import Path
 import pytest
 
 from polytile.formats import COLORS, Position, save
-from polytile.puzzles.cityblocks import CENTRE_CELLS, COLOR_NAMES, START_CELLS, CityBlocks, Move
+from polytile.puzzles.cityblocks.rules import (
+    CENTRE_CELLS,
+    COLOR_NAMES,
+    START_CELLS,
+    CityBlocks,
+    Move,
+)
 
 from .helpers import EXAMPLES, Invoke, assert_clean_failure
 
@@ -170,7 +176,7 @@ def test_check_failure_is_internal_error(
     invoke: Invoke, corridor_file: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """An answer the rules engine does not confirm is never printed: exit 3."""
-    import polytile.puzzles.cityblocks_bounds as mod
+    import polytile.puzzles.cityblocks.bounds as mod
 
     monkeypatch.setattr(mod, "_total", lambda game, color: -1)
     result = invoke("bounds", str(corridor_file), "--json")
@@ -202,7 +208,7 @@ def test_blokus_blksgf_move_and_text(invoke: Invoke) -> None:
 def test_blokus_check_failure_is_internal_error(
     invoke: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import polytile.puzzles.blokus_bounds as mod
+    import polytile.puzzles.blokus.bounds as mod
     from polytile.errors import SolverError
 
     def broken(*args: object, **kwargs: object) -> None:

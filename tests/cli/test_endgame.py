@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 from polytile.formats import save
-from polytile.puzzles.blokus import Blokus, Move
-from polytile.puzzles.blokus_sgf import read_blksgf
+from polytile.puzzles.blokus.rules import Blokus, Move
+from polytile.puzzles.blokus.sgf import read_blksgf
 
 from .helpers import EXAMPLES, Invoke, assert_clean_failure
 
@@ -87,7 +87,7 @@ def test_too_large_is_refused_with_bounds(invoke: Invoke) -> None:
 def test_four_players_each_get_a_guaranteed_score(invoke: Invoke, tmp_path: Path) -> None:
     import numpy as np
 
-    from polytile.puzzles.blokus_endgame import endgame_size
+    from polytile.puzzles.blokus.endgame import endgame_size
 
     game = Blokus("classic", 4)
     rng = np.random.default_rng(4)

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from polytile.formats import Position, load
-from polytile.puzzles.blokus import Blokus
-from polytile.puzzles.blokus_sgf import read_blksgf
+from polytile.puzzles.blokus.rules import Blokus
+from polytile.puzzles.blokus.sgf import read_blksgf
 from polytile.render import to_text
 
 from .helpers import Invoke, assert_clean_failure

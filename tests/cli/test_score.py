@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from polytile.formats import Position, save
-from polytile.puzzles.cityblocks import CityBlocks, Move, score, start_rows
+from polytile.puzzles.cityblocks.rules import CityBlocks, Move, score, start_rows
 
 from .helpers import Invoke, assert_clean_failure
 

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from polytile.formats import loads
-from polytile.puzzles.catalogue import resolve
+from polytile.puzzles.tiling.catalogue import resolve
 
 from .helpers import Invoke, assert_clean_failure
 
@@ -207,7 +207,7 @@ def test_solve_and_validate_eighty_four(invoke: Invoke, tmp_path) -> None:
 
 
 def test_solve_one_color(invoke: Invoke) -> None:
-    from polytile.puzzles.blokus_teasers import check_one_color
+    from polytile.puzzles.blokus.teasers import check_one_color
 
     result = invoke("solve", "one-color", "--seed", "1", "--json")
     assert result.exit_code == 0, result.stderr

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from polytile.formats import dumps, loads
-from polytile.puzzles.cityblocks import CityBlocks, Move, score
+from polytile.puzzles.cityblocks.rules import CityBlocks, Move, score
 
 from .helpers import Invoke, assert_clean_failure
 

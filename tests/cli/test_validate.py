@@ -1,4 +1,4 @@
-"""``polytile validate``: the CLI around polytile.puzzles.tiling.check_solution."""
+"""``polytile validate``: the CLI around polytile.puzzles.tiling.puzzles.check_solution."""
 
 from __future__ import annotations
 

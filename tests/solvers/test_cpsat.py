@@ -25,7 +25,7 @@ from polytile.models.cpsat import (
     add_piece_exactly_once,
     maximize_squares,
 )
-from polytile.puzzles.tiling import get_puzzle
+from polytile.puzzles.tiling.puzzles import get_puzzle
 from polytile.solvers.cpsat import CpResult, enumerate, enumerate_solutions, solve
 
 

@@ -1,0 +1,585 @@
+"""Blokus: exact endgames, played perfectly to the end over the real turn order.
+
+:func:`solve_endgame` searches every continuation of a position (forced passes included)
+and returns its value with a principal variation:
+
+* with **two players** (Duo, classic 2-player, teams) the value is the first player's final
+  score minus the second's; the first plays to raise it, the second to lower it
+  (alpha-beta);
+* with **three or four players** ("max own score") the value of a player is the final score
+  it can make sure of when every other player plays against it (alpha-beta with that player
+  maximising its score and all the others minimising it); every player gets its own search.
+  With 3 players the shared green is moved, in turn, by the player whose turn with it it is.
+
+What keeps it small:
+
+* **Bounds at every node.** A colour's final score only grows; it can grow at most to what
+  its reachable pieces allow (:mod:`polytile.puzzles.blokus.reach`: the pieces and cells it
+  may still place, whoever plays what). These bounds cut the search when they cannot change
+  the result, and end it when no colour can place again.
+* **Independent colours.** When a colour's reach shares no cell with any other colour's,
+  nothing it does affects anyone else, and nothing anyone does affects it. Its best play is
+  then its best solitaire layout (found once, by a small search of its own), and the main
+  search follows that line instead of branching over its moves.
+* **A transposition table** over :meth:`~polytile.puzzles.blokus.rules.Blokus.state_key`, so
+  move orders that reach one position are searched once; and move ordering (the table's
+  best move, then bigger pieces first).
+
+The principal variation is replayed by the rules engine, and the final scores it reaches
+must equal the value found, before anything is returned (else
+:class:`~polytile.errors.SolverError`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from polytile.errors import PolytileError, SolverError
+from polytile.puzzles.blokus.moves import generate, place, placement_table
+from polytile.puzzles.blokus.reach import reach_arrays
+from polytile.puzzles.blokus.rules import COLOR_NAMES, PIECE_NAMES, PIECE_SIZES, Blokus, Move
+from polytile.puzzles.blokus.scoring import ALL_PLACED_BONUS, I1_LAST_BONUS, player_names
+
+__all__ = [
+    "Endgame",
+    "EndgameRefused",
+    "EndgameStopped",
+    "Line",
+    "endgame_size",
+    "score_ranges",
+    "solve_endgame",
+]
+
+_SIZES = np.array(PIECE_SIZES, dtype=np.int64)
+_I1 = PIECE_NAMES.index("I1")
+_INF = 10**6
+
+
+class EndgameRefused(PolytileError, ValueError):
+    """The position is too large for the exact search (more pieces still placeable per
+    player than allowed)."""
+
+
+class EndgameStopped(PolytileError, RuntimeError):
+    """The exact search stopped (time or node limit, or an interrupt) before its answer.
+
+    Attributes
+    ----------
+    reason
+        ``"time"``, ``"nodes"`` or ``"interrupt"``.
+    nodes, seconds
+        The work done.
+    """
+
+    def __init__(self, reason: str, nodes: int, seconds: float) -> None:
+        what = {"time": "its time limit", "nodes": "its node limit", "interrupt": "an interrupt"}
+        super().__init__(f"the exact search stopped at {what[reason]} after {nodes:,} positions "
+                         f"({seconds:.1f} s) without an answer")  # fmt: skip
+        self.reason, self.nodes, self.seconds = reason, nodes, seconds
+
+
+@dataclass(frozen=True)
+class Line:
+    """One exact search: a value and the line of play that makes it.
+
+    Attributes
+    ----------
+    player
+        Whose objective: in difference mode the first player (the value is its lead), in
+        max-own mode the player whose guaranteed score this is.
+    value
+        The value under perfect play.
+    pv
+        The principal variation: every move to the end, forced passes included (a colour
+        whose future is independent plays its best solitaire layout).
+    scores, player_scores
+        Final scores per colour and per player at the end of :attr:`pv`.
+    """
+
+    player: str
+    value: int
+    pv: tuple[Move, ...]
+    scores: dict[str, int]
+    player_scores: dict[str, int]
+
+    def as_dict(self) -> dict[str, Any]:
+        """This line as JSON."""
+        return {
+            "value": self.value,
+            "pv": [_doc(m) for m in self.pv],
+            "scores": self.scores,
+            "player_scores": self.player_scores,
+        }
+
+
+@dataclass(frozen=True)
+class Endgame:
+    """The exact result of :func:`solve_endgame`.
+
+    Attributes
+    ----------
+    mode
+        ``"difference"`` (2 players) or ``"max-own"`` (3 or 4 players).
+    players
+        The players, in the variant's order.
+    to_move
+        The player to move at the position.
+    lines
+        Difference mode: one line, under the first player's name. Max-own mode: one per
+        player searched.
+    nodes
+        Positions searched, all searches together (solitaire searches included).
+    seconds
+        Time spent.
+    placeable
+        Pieces each player could still place at the start (:func:`endgame_size`).
+    """
+
+    mode: str
+    players: tuple[str, ...]
+    to_move: str
+    lines: dict[str, Line]
+    nodes: int
+    seconds: float
+    placeable: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def value(self) -> int | None:
+        """Difference mode: the first player's final lead under perfect play; else None."""
+        return self.lines[self.players[0]].value if self.mode == "difference" else None
+
+    @property
+    def best_line(self) -> Line | None:
+        """The line the player to move follows (None if it was not searched)."""
+        if self.mode == "difference":
+            return self.lines[self.players[0]]
+        return self.lines.get(self.to_move)
+
+    @property
+    def best_move(self) -> Move | None:
+        """A best move for the player to move (None when the game is over, or that player
+        was not searched)."""
+        line = self.best_line
+        return line.pv[0] if line is not None and line.pv else None
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON document of ``polytile solve-endgame --json`` (without the position)."""
+        return {
+            "mode": self.mode,
+            "players": list(self.players),
+            "to_move": self.to_move,
+            "value": self.value,
+            "values": {name: line.value for name, line in self.lines.items()},
+            "best_move": None if self.best_move is None else _doc(self.best_move),
+            "lines": {name: line.as_dict() for name, line in self.lines.items()},
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 3),
+            "placeable_pieces": self.placeable,
+        }
+
+
+def _doc(m: Move) -> dict[str, Any]:
+    if m.piece is None:
+        return {"color": m.color, "pass": True}
+    return {"piece": m.piece, "color": m.color, "cells": [list(c) for c in m.cells]}
+
+
+# -- per-colour facts at a node ---------------------------------------------------------------
+class _Colors:
+    """Static facts of the game: colour codes, start cells, players."""
+
+    def __init__(self, game: Blokus) -> None:
+        self.n = game.size
+        self.colors = game.colors
+        self.k = len(self.colors)
+        self.codes = [COLOR_NAMES.index(c) + 1 for c in self.colors]
+        self.starts = [r * self.n + c for r, c in (game.variant.starts[x] for x in self.colors)]
+        self.players = player_names(game.players, game.variant.name)
+        self.owner = []  # player index of each colour (-1: green with 3 players, no owner)
+        for color in self.colors:
+            mine = [i for i, name in enumerate(self.players) if color in name.split("+")]
+            self.owner.append(mine[0] if mine else -1)
+
+    def reach(
+        self, grid: npt.NDArray[np.uint8], ci: int, hand: npt.NDArray[np.uint8]
+    ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.uint8], int]:
+        """Colour ``ci``'s reach on ``grid`` with ``hand`` (cells, pieces, number of cells);
+        nothing once the hand is empty."""
+        if not hand.any():
+            return np.zeros(self.n * self.n, dtype=bool), hand, 0
+        start = self.starts[ci] if hand.all() else -1
+        return reach_arrays(grid, self.n, self.codes[ci], start, hand)
+
+    def score_range(
+        self, game: Blokus, grid: npt.NDArray[np.uint8], ci: int, hand: npt.NDArray[np.uint8]
+    ) -> tuple[int, int, npt.NDArray[np.bool_]]:
+        """Colour ``ci``'s score now, the most it can become, and its reach cells."""
+        now = _now(hand, game.last_piece(self.colors[ci]) == "I1")
+        cells, pieces, count = self.reach(grid, ci, hand)
+        return now, _best(hand, pieces, count, now), cells
+
+
+def _hands(game: Blokus) -> list[npt.NDArray[np.uint8]]:
+    return [game.hand_mask(c) for c in game.colors]
+
+
+def _now(hand: npt.NDArray[np.uint8], last_i1: bool) -> int:
+    """The colour's score if the game ended now."""
+    if not hand.any():
+        return ALL_PLACED_BONUS + I1_LAST_BONUS * last_i1
+    return -int((_SIZES * hand).sum())
+
+
+def _best(hand: npt.NDArray[np.uint8], reach_pieces: npt.NDArray[np.uint8], cells: int,
+          now: int) -> int:  # fmt: skip
+    """The most the colour's score can still become (see the module notes)."""
+    if not hand.any():
+        return now
+    held = int((_SIZES * hand).sum())
+    reachable = int((_SIZES * reach_pieces).sum())
+    if reachable == held and cells >= held:
+        return ALL_PLACED_BONUS + I1_LAST_BONUS * int(hand[_I1])
+    return now + min(reachable, cells)
+
+
+# -- the search --------------------------------------------------------------------------------
+class _Stop(Exception):
+    pass
+
+
+class _Search:
+    def __init__(
+        self,
+        game: Blokus,
+        player: str,
+        deadline: float | None,
+        node_limit: int | None,
+        progress: Callable[[int, float], None] | None,
+    ) -> None:
+        self.game = game
+        self.info = info = _Colors(game)
+        self.player = player
+        me = info.players.index(player)
+        two = len(info.players) == 2
+        # The objective: the first player's lead (2 players), else the player's own score.
+        self.weights = [1 if o == me else (-1 if two and o >= 0 else 0) for o in info.owner]
+        self.table = placement_table(game.size)
+        self.deadline, self.node_limit, self.progress = deadline, node_limit, progress
+        self.started = time.perf_counter()
+        self.nodes = 0
+        self.nodes_before = 0  # of earlier searches, for the progress callback
+        self.tt: dict[bytes, tuple[int, int, int]] = {}
+        self.solo_memo: dict[bytes, tuple[int, int]] = {}
+        self.stopped = ""
+
+    # -- limits ------------------------------------------------------------------------------
+    def tick(self) -> None:
+        self.nodes += 1
+        if self.nodes & 1023 == 0:
+            now = time.perf_counter()
+            if self.progress is not None:
+                self.progress(self.nodes_before + self.nodes, now - self.started)
+            if self.deadline is not None and now >= self.deadline:
+                self.stopped = "time"
+                raise _Stop
+        if self.node_limit is not None and self.nodes > self.node_limit:
+            self.stopped = "nodes"
+            raise _Stop
+
+    # -- facts at the node -------------------------------------------------------------------
+    def facts(self) -> tuple[list[int], list[int], list[int]]:
+        """(now, best, solitaire first placement or -1 for an independent colour else -2)."""
+        g, info = self.game, self.info
+        grid = g.grid_codes()
+        hands = _hands(g)
+        nows, bests, reaches = [], [], []
+        for ci in range(info.k):
+            now, best, cells = info.score_range(g, grid, ci, hands[ci])
+            nows.append(now)
+            bests.append(best)
+            reaches.append(cells)
+        solo = [-2] * info.k
+        for ci in range(info.k):
+            if bests[ci] == nows[ci]:
+                continue
+            others = [reaches[cj] for cj in range(info.k) if cj != ci and bests[cj] > nows[cj]]
+            if all(not (reaches[ci] & r).any() for r in others):
+                value, first = self.solitaire(ci, grid, hands[ci])
+                nows[ci] = bests[ci] = value
+                solo[ci] = first
+        return nows, bests, solo
+
+    def solitaire(self, ci: int, grid: npt.NDArray[np.uint8],
+                  hand: npt.NDArray[np.uint8]) -> tuple[int, int]:  # fmt: skip
+        """Colour ``ci``'s best final score playing alone, and its first placement."""
+        g, info = self.game, self.info
+        bits = g._bits  # engine internals: the engine's own bitboards, read only
+        k = info.k
+        state = np.stack([bits[0], bits[1 + ci], bits[1 + k + ci]])
+        return self._solo(ci, state, grid.copy(), hand.copy(), g.last_piece(info.colors[ci]))
+
+    def _solo(self, ci: int, state: npt.NDArray[np.uint64], grid: npt.NDArray[np.uint8],
+              hand: npt.NDArray[np.uint8], last: str | None) -> tuple[int, int]:  # fmt: skip
+        info, t = self.info, self.table
+        key = bytes((ci,)) + state[0].tobytes() + hand.tobytes() + bytes((last == "I1",))
+        hit = self.solo_memo.get(key)
+        if hit is not None:
+            return hit
+        self.tick()
+        out = np.empty(len(t.piece), dtype=np.int64)
+        count = int(generate(t.masks, t.piece, t.cell_ptr, t.cell_placements, state[0],
+                             state[1], state[2], hand, out))  # fmt: skip
+        if count == 0:
+            result = (_now(hand, last == "I1"), -1)
+            self.solo_memo[key] = result
+            return result
+        _, pieces, cells = info.reach(grid, ci, hand)
+        ceiling = _best(hand, pieces, cells, _now(hand, last == "I1"))
+        moves = out[:count]
+        moves = moves[np.argsort(-_SIZES[t.piece[moves]], kind="stable")]
+        best, best_p = -_INF, -1
+        for p in moves.tolist():
+            after = state.copy()
+            place(after, 0, 1, p, t.masks, t.edge_masks, t.corner_masks)
+            cells_p = [x for x in t.flat[p].tolist() if x >= 0]
+            piece = int(t.piece[p])
+            grid[cells_p] = info.codes[ci]
+            hand[piece] = 0
+            value, _ = self._solo(ci, after, grid, hand, PIECE_NAMES[piece])
+            hand[piece] = 1
+            grid[cells_p] = 0
+            if value > best:
+                best, best_p = value, p
+                if best >= ceiling:
+                    break
+        self.solo_memo[key] = (best, best_p)
+        return best, best_p
+
+    # -- moves -------------------------------------------------------------------------------
+    def moves(self, solo_first: int, tt_first: int) -> list[tuple[Move, int]]:
+        """The moves to search at this node, with their placement indices (-1: a pass)."""
+        g, t = self.game, self.table
+        ci = g.colors.index(g.to_move)
+        if solo_first >= -1:  # an independent colour: its solitaire line only
+            if solo_first < 0:
+                return [(Move.pass_turn(g.to_move), -1)]
+            return [(g._move(ci, solo_first), solo_first)]
+        placeable = g._placeable(ci)  # engine internals: indices, ascending
+        if len(placeable) == 0:
+            return [(Move.pass_turn(g.to_move), -1)]
+        order = np.argsort(-_SIZES[t.piece[placeable]], kind="stable")
+        idx = placeable[order].tolist()
+        if tt_first in idx:
+            idx.remove(tt_first)
+            idx.insert(0, tt_first)
+        return [(g._move(ci, p), p) for p in idx]
+
+    def play(self, move: Move, p: int) -> None:
+        self.game._apply(move, p)  # engine internals: generated legal by the engine itself
+
+    # -- alpha-beta on the objective ---------------------------------------------------------
+    def window(self, nows: Sequence[int], bests: Sequence[int]) -> tuple[int, int]:
+        """The objective's least and greatest possible values (scores only grow)."""
+        lo = hi = 0
+        for w, now, best in zip(self.weights, nows, bests, strict=True):
+            lo += w * (now if w > 0 else best)
+            hi += w * (best if w > 0 else now)
+        return lo, hi
+
+    def alphabeta(self, alpha: int, beta: int) -> int:
+        self.tick()
+        g = self.game
+        key = g.state_key()
+        lo, hi, tt_first = self.tt.get(key, (-_INF, _INF, -2))
+        if lo >= beta:
+            return lo
+        if hi <= alpha:
+            return hi
+        if lo == hi:
+            return lo
+        nows, bests, solo = self.facts()
+        s_lo, s_hi = self.window(nows, bests)
+        lo, hi = max(lo, s_lo), min(hi, s_hi)
+        if lo == hi or lo >= beta or hi <= alpha:
+            self.tt[key] = (lo, hi, tt_first)
+            return lo if lo >= beta or lo == hi else hi
+        a, b = max(alpha, lo), min(beta, hi)
+        ci = g.colors.index(g.to_move)
+        maximise = g.player_to_move == self.player
+        best, best_p = (-_INF if maximise else _INF), -2
+        for move, p in self.moves(solo[ci], tt_first):
+            self.play(move, p)
+            try:
+                v = self.alphabeta(a, b)
+            finally:
+                g.pop()
+            if (v > best) if maximise else (v < best):
+                best, best_p = v, p
+            if maximise:
+                a = max(a, v)
+            else:
+                b = min(b, v)
+            if a >= b:
+                break
+        if best <= max(alpha, lo):
+            hi = min(hi, best)
+        elif best >= min(beta, hi):
+            lo = max(lo, best)
+        else:
+            lo = hi = best
+        self.tt[key] = (lo, hi, best_p)
+        return best
+
+    # -- the principal variation -----------------------------------------------------------
+    def pv(self, value: int) -> list[Move]:
+        """Moves from the root keeping the value, to the end of the game."""
+        g, line = self.game, []
+        while not g.is_game_over():
+            _, _, solo = self.facts()
+            ci = g.colors.index(g.to_move)
+            key = g.state_key()
+            tt_first = self.tt.get(key, (0, 0, -2))[2]
+            for move, p in self.moves(solo[ci], tt_first):
+                self.play(move, p)
+                if self.alphabeta(value - 1, value + 1) == value:
+                    line.append(move)
+                    break
+                g.pop()
+            else:
+                raise SolverError("the exact search lost its principal variation")
+        for _ in line:
+            g.pop()
+        return line
+
+
+def score_ranges(game: Blokus) -> dict[str, tuple[int, int]]:
+    """Each colour's final score range from its reach alone (instant, never tight by
+    search): (the score now, the most it can become)."""
+    info = _Colors(game)
+    grid = game.grid_codes()
+    out = {}
+    for ci, hand in enumerate(_hands(game)):
+        now, best, _ = info.score_range(game, grid, ci, hand)
+        out[info.colors[ci]] = (now, best)
+    return out
+
+
+def endgame_size(game: Blokus) -> dict[str, int]:
+    """Pieces each player can still place (reachable, :mod:`polytile.puzzles.blokus.reach`),
+    summed over its colours; green's with 3 players under ``"green"``."""
+    info = _Colors(game)
+    grid = game.grid_codes()
+    sizes: dict[str, int] = {}
+    for ci, hand in enumerate(_hands(game)):
+        count = int(info.reach(grid, ci, hand)[1].sum())
+        name = info.players[info.owner[ci]] if info.owner[ci] >= 0 else info.colors[ci]
+        sizes[name] = sizes.get(name, 0) + count
+    return sizes
+
+
+def solve_endgame(
+    game: Blokus,
+    *,
+    players: Sequence[str] | None = None,
+    max_pieces: int | None = 10,
+    time_limit: float | None = 60.0,
+    node_limit: int | None = None,
+    progress: Callable[[int, float], None] | None = None,
+) -> Endgame:
+    """Play the rest of ``game`` perfectly (see the module notes) and return the result.
+
+    Parameters
+    ----------
+    game
+        The position (not changed).
+    players
+        Max-own mode: the players to search (default: all, the player to move first).
+        Ignored with 2 players.
+    max_pieces
+        Refuse when a player can still place more pieces than this (:func:`endgame_size`);
+        None never refuses.
+    time_limit, node_limit
+        Stop with :class:`EndgameStopped` after this many seconds or positions, all
+        searches together.
+    progress
+        Called now and then with (positions searched, seconds).
+
+    Raises
+    ------
+    EndgameRefused
+        When the position is too large.
+    EndgameStopped
+        When a limit is reached, or on KeyboardInterrupt.
+    SolverError
+        If a principal variation does not replay to the value found.
+    ValueError
+        For a player not in the game.
+    """
+    started = time.perf_counter()
+    names = player_names(game.players, game.variant.name)
+    two = len(names) == 2
+    sizes = endgame_size(game)
+    if max_pieces is not None and any(v > max_pieces for v in sizes.values()):
+        counts = ", ".join(f"{k} {v}" for k, v in sizes.items())
+        raise EndgameRefused(f"too large for an exact search: pieces still placeable per player "
+                             f"({counts}); the limit is {max_pieces}")  # fmt: skip
+    if two:
+        wanted: list[str] = [names[0]]
+    else:
+        wanted = list(players) if players is not None else sorted(
+            names, key=lambda name: name != game.player_to_move)  # fmt: skip
+        for name in wanted:
+            if name not in names:
+                raise ValueError(f"{name!r} is not a player of this game; players: "
+                                 f"{', '.join(names)}")  # fmt: skip
+    deadline = None if time_limit is None else started + time_limit
+    lines: dict[str, Line] = {}
+    nodes = 0
+    for name in wanted:
+        search = _Search(game.copy(), name, deadline, node_limit, progress)
+        search.nodes_before = nodes
+        if node_limit is not None:
+            search.node_limit = node_limit - nodes
+        try:
+            value = search.alphabeta(-_INF, _INF)
+            pv = search.pv(value)
+        except _Stop:
+            raise EndgameStopped(search.stopped, nodes + search.nodes,
+                                 time.perf_counter() - started) from None  # fmt: skip
+        except KeyboardInterrupt:
+            raise EndgameStopped("interrupt", nodes + search.nodes,
+                                 time.perf_counter() - started) from None  # fmt: skip
+        nodes += search.nodes
+        lines[name] = _checked_line(game, name, value, pv, search.weights)
+    return Endgame(
+        mode="difference" if two else "max-own",
+        players=names,
+        to_move=game.player_to_move,
+        lines=lines,
+        nodes=nodes,
+        seconds=time.perf_counter() - started,
+        placeable=sizes,
+    )
+
+
+def _checked_line(game: Blokus, player: str, value: int, pv: Sequence[Move],
+                  weights: Sequence[int]) -> Line:  # fmt: skip
+    """Replay ``pv`` with the rules engine; its final scores must give ``value``."""
+    check = game.copy()
+    for move in pv:
+        check.push(move)
+    if not check.is_game_over():
+        raise SolverError("the principal variation stops before the end of the game")
+    sheet = check.score()
+    scores = {c: sheet.colors[c].total for c in game.colors}
+    reached = sum(w * scores[c] for w, c in zip(weights, game.colors, strict=True))
+    if reached != value:
+        raise SolverError(f"the principal variation for {player} ends at {reached}, "
+                          f"not at the value {value}")  # fmt: skip
+    return Line(player, value, tuple(pv), scores, dict(sheet.player_totals))

@@ -1,0 +1,220 @@
+"""Building a puzzle set: candidates made on an executor, stored in candidate order.
+
+Candidates are independent and deterministic
+(:func:`polytile.puzzles.tiling.generate.make_candidate`), so they run on any executor (this
+process, local workers, Dask) in any order. Results are put back in candidate order before
+they are stored, and each is stored in its own transaction together with the job's progress. Hence:
+
+* the set a run produces depends only on kind, parameters, seed and count, never on the
+  number of workers or on timing;
+* a run killed at any moment and started again with the same arguments resumes after the
+  last stored candidate, and ends with exactly the puzzles an uninterrupted run would have.
+
+Examples
+--------
+>>> from polytile.puzzles.tiling.generate import PackingParams
+>>> from polytile.puzzles.tiling.sets import build_set
+>>> from polytile.puzzles.tiling.store import PuzzleStore
+>>> with PuzzleStore(":memory:") as db:
+...     report = build_set(db, "packing", PackingParams(min_pieces=5, max_pieces=6), 1, 3)
+...     report.stored, db.count()
+(3, 3)
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from polytile.puzzles.tiling.generate import Candidate, make_candidate
+from polytile.puzzles.tiling.store import Job, PuzzleStore
+from polytile.solvers.parallel import Executor, SerialExecutor
+
+__all__ = ["BuildReport", "Progress", "build_set", "verify_puzzle", "verify_store"]
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Where a build stands: puzzles stored of the total wanted, candidates tried, seconds."""
+
+    done: int
+    total: int
+    tried: int
+    seconds: float
+
+
+@dataclass
+class BuildReport:
+    """What a build did: puzzles stored now, candidates tried now, drops by reason, the job
+    afterwards, seconds, and why it stopped early (``None``: the target was reached)."""
+
+    job: Job
+    stored: int = 0
+    tried: int = 0
+    duplicates: int = 0
+    dropped: dict[str, int] = field(default_factory=dict)
+    seconds: float = 0.0
+    stopped_by: str | None = None
+
+
+def _work(item: tuple[str, Any, int, int, float | None, float | None]) -> Candidate:
+    kind, params, seed, index, lo, hi = item
+    cand = make_candidate(kind, params, seed, index)
+    if cand.accepted and cand.difficulty is not None:
+        if lo is not None and cand.difficulty < lo:
+            cand.reason = "easier than --min-difficulty"
+        elif hi is not None and cand.difficulty > hi:
+            cand.reason = "harder than --max-difficulty"
+    return cand
+
+
+def build_set(
+    store: PuzzleStore,
+    kind: str,
+    params: Any,
+    seed: int,
+    count: int,
+    executor: Executor | None = None,
+    *,
+    min_difficulty: float | None = None,
+    max_difficulty: float | None = None,
+    time_limit: float | None = None,
+    max_candidates: int | None = None,
+    progress: Callable[[Progress], None] | None = None,
+    should_stop: Callable[[], bool] | None = None,
+) -> BuildReport:
+    """Generate until the job (kind, params, seed, filters) holds ``count`` puzzles.
+
+    Parameters
+    ----------
+    store
+        Where puzzles go; the job is created or resumed there.
+    kind, params, seed
+        What to generate (:func:`polytile.puzzles.tiling.generate.make_candidate`).
+    count
+        Puzzles the job should hold at the end.
+    executor
+        Where candidates are made (serial when omitted).
+    min_difficulty, max_difficulty
+        Keep only puzzles rated inside these bounds.
+    time_limit
+        Seconds after which the build stops (what is stored stays). It is checked as each
+        candidate arrives and, with local workers, every tenth of a second while candidates
+        run; the candidates running then are dropped (one worker runs them in this
+        process, so there the limit waits for the running candidate).
+    max_candidates
+        Candidates to try in this run before giving up (default ``1000 + 200 * count``).
+    progress
+        Called after each stored or dropped candidate.
+    should_stop
+        Polled after each candidate; True stops the build (``stopped_by="interrupt"``), as
+        a signal handler can ask without raising inside the executor.
+
+    Returns
+    -------
+    BuildReport
+
+    Notes
+    -----
+    Ctrl-C stops the build like a time limit: everything stored stays stored.
+    """
+    executor = executor or SerialExecutor()
+    job_params = dict(params.to_dict())
+    if min_difficulty is not None:
+        job_params["min_difficulty"] = min_difficulty
+    if max_difficulty is not None:
+        job_params["max_difficulty"] = max_difficulty
+    job = store.job(kind, job_params, seed, count)
+    report = BuildReport(job)
+    start = time.perf_counter()
+    limit = max_candidates if max_candidates is not None else 1000 + 200 * count
+    first = job.next_index
+    done = job.done
+    if done >= count:
+        report.job = store.get_job(job.id)
+        return report
+    items = (
+        (kind, params, seed, i, min_difficulty, max_difficulty) for i in itertools.count(first)
+    )
+    waiting: dict[int, Candidate] = {}
+    following = first
+
+    def stopping() -> bool:
+        # Asked after each candidate and while slow candidates run, so the limit holds.
+        if should_stop is not None and should_stop():
+            report.stopped_by = "interrupt"
+        elif time_limit is not None and time.perf_counter() - start >= time_limit:
+            report.stopped_by = "time limit"
+        return report.stopped_by is not None
+
+    try:
+        for _, cand in executor.imap_unordered(_work, items, poll=stopping):
+            waiting[cand.index] = cand
+            while following in waiting:  # store in candidate order
+                c = waiting.pop(following)
+                following += 1
+                report.tried += 1
+                if store.record(job, c):
+                    report.stored += 1
+                    done += 1
+                elif (done := store.get_job(job.id).done) >= count:
+                    break  # another run of the same job filled it
+                elif c.accepted:
+                    report.duplicates += 1
+                else:
+                    why = c.reason or "?"
+                    report.dropped[why] = report.dropped.get(why, 0) + 1
+                if progress is not None:
+                    progress(Progress(done, count, report.tried, time.perf_counter() - start))
+                if done >= count:
+                    break
+            if done >= count or stopping():
+                break
+            if report.tried >= limit:
+                report.stopped_by = f"{limit} candidates tried"
+                break
+    except KeyboardInterrupt:
+        report.stopped_by = "interrupt"
+    report.seconds = time.perf_counter() - start
+    report.job = store.get_job(job.id)
+    return report
+
+
+def verify_puzzle(puzzle: Any, solution: Any = None) -> list[str]:
+    """Every problem with a generated puzzle: its solution breaks the rules, or it has no
+    solution or more than one (up to its symmetries). Searches the whole tree."""
+    from polytile.puzzles.blokus.four_square import Teaser
+    from polytile.puzzles.tiling.generate import unique_solution
+    from polytile.puzzles.tiling.puzzles import check_solution
+    from polytile.solvers.counting import count_tiling
+
+    if isinstance(puzzle, Teaser):
+        reasons = [] if solution is None else puzzle.check(solution)
+        classes = count_tiling(puzzle.problem).count_up_to_symmetry or 0
+    else:
+        reasons = [] if solution is None else check_solution(solution, puzzle)
+        classes = unique_solution(puzzle, node_limit=1 << 62).classes
+    if classes == 0:
+        reasons.append("the puzzle has no solution")
+    elif classes > 1:
+        reasons.append("the puzzle has more than one solution (up to its symmetries)")
+    return reasons
+
+
+def verify_store(store: PuzzleStore) -> Iterator[tuple[int, list[str]]]:
+    """Re-verify every stored puzzle: (id, problems) each, an empty list when sound.
+
+    Checks the stored solution with the rules engine, uniqueness by a full search, and that
+    the stored key is the puzzle's canonical key (so the store's unique index really keeps
+    out turned and flipped copies).
+    """
+    from polytile.puzzles.tiling.generate import puzzle_key
+
+    for sp in store.puzzles():
+        reasons = verify_puzzle(sp.puzzle, sp.solution())
+        if puzzle_key(sp.kind, sp.puzzle) != sp.key:
+            reasons.append("its stored key is not its canonical key")
+        yield sp.id, reasons
