@@ -423,6 +423,7 @@ def require(
 GAMES: dict[str, str] = {
     "blokus": "polytile.puzzles.blokus.game:BlokusGame",
     "cityblocks": "polytile.puzzles.cityblocks.game:CityBlocksGame",
+    "henning": "polytile.puzzles.henning.game:HenningGame",
 }
 
 
