@@ -31,7 +31,7 @@ from polytile.puzzles.henning.tiles import KINDS, PLAYER_NAMES, ROWS
 if TYPE_CHECKING:
     from polytile.puzzles.henning.rules import Henning
 
-__all__ = ["money_line", "to_text", "token_label"]
+__all__ = ["money_line", "score_doc", "score_table", "to_png", "to_svg", "to_text", "token_label"]
 
 _LETTERS = "BR"
 _STYLES = ("bold #1f5fbf", "bold #d6312b")
@@ -89,3 +89,202 @@ def to_text(game: Henning, color: bool | None = None) -> str:
     with console.capture() as cap:
         console.print(styled, end="")
     return cap.get()
+
+
+# -- scores ----------------------------------------------------------------------------------
+def score_doc(game: Henning) -> dict[str, object]:
+    """Money per player and every street's standing, as JSON (``polytile score --json``)."""
+    from polytile.puzzles.henning.rules import OPEN, TIED
+    from polytile.puzzles.henning.tiles import street_name, street_title
+
+    streets = []
+    for s in range(11):
+        blue, red = game.standing(s)
+        award = game.award(s)
+        status = "open" if award == OPEN else ("tied" if award == TIED else "won")
+        lead = None if blue == red else PLAYER_NAMES[0 if blue > red else 1]
+        streets.append({
+            "street": street_name(s),
+            "title": street_title(s),
+            "token": game.tokens[s],
+            "status": status,
+            "winner": PLAYER_NAMES[award] if status == "won" else None,
+            "totals": {"blue": blue, "red": red},
+            "leader": lead,
+            "by": abs(blue - red),
+            "empty_blocks": game.empty_in[s],
+        })  # fmt: skip
+    money = {name: game.money_of(p) for p, name in enumerate(PLAYER_NAMES)}
+    over = game.is_over()
+    winner = None
+    if over:
+        winner = "draw" if money["blue"] == money["red"] else max(money, key=money.__getitem__)
+    return {
+        "game": "henning",
+        "money": money,
+        "tokens": {name: list(game.money[p]) for p, name in enumerate(PLAYER_NAMES)},
+        "streets": streets,
+        "over": over,
+        "winner": winner,
+        "to_move": None if over else PLAYER_NAMES[game.to_move],
+    }
+
+
+def score_table(game: Henning) -> str:
+    """Money per player, then one line per street: its token, the totals on it so far, who
+    leads and by how much, and whether it was awarded.
+
+    Examples
+    --------
+    >>> from polytile.puzzles.henning.rules import Henning
+    >>> print(score_table(Henning.new(seed=1)).splitlines()[0])
+    blue $0, red $0; blue to move
+    """
+    doc = score_doc(game)
+    money = doc["money"]
+    assert isinstance(money, dict)
+    end = f"{doc['winner']} wins" if doc["winner"] not in (None, "draw") else (
+        "a draw" if doc["winner"] == "draw" else f"{doc['to_move']} to move")
+    lines = [f"blue ${money['blue']}, red ${money['red']}; {end}",
+             f"{'street':<10}{'token':>6}{'blue':>6}{'red':>5}  standing"]  # fmt: skip
+    streets = doc["streets"]
+    assert isinstance(streets, list)
+    for st in streets:
+        totals = st["totals"]
+        if st["status"] == "won":
+            standing = f"won by {st['winner']}"
+        elif st["status"] == "tied":
+            standing = "tied: token discarded"
+        elif st["leader"] is None:
+            standing = f"level, {st['empty_blocks']} empty"
+        else:
+            standing = f"{st['leader']} leads by {st['by']}, {st['empty_blocks']} empty"
+        lines.append(f"{st['title']:<10}{'$' + str(st['token']):>6}{totals['blue']:>6}"
+                     f"{totals['red']:>5}  {standing}")  # fmt: skip
+    return "\n".join(lines)
+
+
+# -- SVG and PNG -----------------------------------------------------------------------------
+_FILLS = ("#cfe0f7", "#f6d0ce")  # the two players' light tile backgrounds
+_INKS = ("#1f5fbf", "#d6312b")
+_NAMES = {"SC": "school", "PP": "power", "MA": "mall", "CH": "court"}
+
+
+def _geometry(cell: int) -> tuple[int, int, int, int]:
+    """(left margin, top margin, width, height) of the picture for blocks of ``cell``."""
+    left, top = int(cell * 1.3), int(cell * 1.1)
+    return left, top, left + 6 * cell + cell // 4, top + 5 * cell + int(cell * 0.6)
+
+
+def _label(kind: int) -> tuple[str, str]:
+    name = KINDS[kind]
+    return (name, _NAMES[name]) if name in _NAMES else (name, "")
+
+
+def to_svg(game: Henning, cell: int = 64, highlight: tuple[int, int] | None = None) -> str:
+    """The city as SVG: each tile in its owner's colour with its name, street tokens at the
+    head of each street (crossed out when tied, in the winner's colour when won), the money
+    line under it, and ``highlight`` (a block) outlined."""
+    from xml.sax.saxutils import escape
+
+    from polytile.puzzles.henning.rules import OPEN, TIED
+
+    left, top, width, height = _geometry(cell)
+    font = max(8, cell // 4)
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'viewBox="0 0 {width} {height}" font-family="sans-serif">',
+           f'<rect width="{width}" height="{height}" fill="#ffffff"/>']  # fmt: skip
+    for r in range(ROWS):
+        for c in range(6):
+            x, y = left + c * cell, top + r * cell
+            tile = game.at((r, c))
+            fill = "#f4f4f4" if tile is None else _FILLS[tile[0]]
+            out.append(f'<rect x="{x + 2}" y="{y + 2}" width="{cell - 4}" height="{cell - 4}" '
+                       f'rx="{cell // 10}" fill="{fill}" stroke="#888888"/>')  # fmt: skip
+            if tile is not None:
+                name, word = _label(tile[1])
+                ink = _INKS[tile[0]]
+                out.append(f'<text x="{x + cell / 2}" y="{y + cell / 2}" font-size="{font}" '
+                           f'text-anchor="middle" fill="{ink}" font-weight="bold">'
+                           f'{name}</text>')  # fmt: skip
+                if word:
+                    out.append(f'<text x="{x + cell / 2}" y="{y + cell * 0.78}" '
+                               f'font-size="{font * 0.7:.1f}" text-anchor="middle" '
+                               f'fill="{ink}">{word}</text>')  # fmt: skip
+            if highlight == (r, c):
+                out.append(f'<rect x="{x + 1}" y="{y + 1}" width="{cell - 2}" height="{cell - 2}" '
+                           f'fill="none" stroke="#111111" stroke-width="4"/>')  # fmt: skip
+    for s in range(11):
+        if s < ROWS:
+            x, y = left / 2, top + s * cell + cell / 2
+        else:
+            x, y = left + (s - ROWS) * cell + cell / 2, top / 2
+        award = game.award(s)
+        ink = "#333333" if award in (OPEN, TIED) else _INKS[award]
+        weight = "normal" if award == OPEN else "bold"
+        label = f"${game.tokens[s]}"
+        out.append(f'<text x="{x}" y="{y + font / 3}" font-size="{font}" text-anchor="middle" '
+                   f'fill="{ink}" font-weight="{weight}">{label}</text>')  # fmt: skip
+        if award == TIED:
+            out.append(f'<line x1="{x - font}" y1="{y}" x2="{x + font}" y2="{y}" '
+                       f'stroke="#333333" stroke-width="2"/>')  # fmt: skip
+    names = "abcdef"
+    for c in range(6):
+        out.append(f'<text x="{left + c * cell + cell / 2}" y="{top - 4}" '
+                   f'font-size="{font * 0.6:.1f}" text-anchor="middle" fill="#888888">'
+                   f'{names[c]}</text>')  # fmt: skip
+    for r in range(ROWS):
+        out.append(f'<text x="{left - 6}" y="{top + r * cell + cell - 6}" '
+                   f'font-size="{font * 0.6:.1f}" text-anchor="end" fill="#888888">'
+                   f'{r + 1}</text>')  # fmt: skip
+    out.append(f'<text x="{left}" y="{height - cell * 0.2}" font-size="{font * 0.8:.1f}" '
+               f'fill="#111111">{escape(money_line(game))}</text>')  # fmt: skip
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def to_png(game: Henning, cell: int = 64, highlight: tuple[int, int] | None = None) -> bytes:
+    """The same picture as :func:`to_svg`, as PNG bytes (drawn with Pillow)."""
+    import io
+
+    from PIL import Image, ImageDraw, ImageFont
+
+    from polytile.puzzles.henning.rules import OPEN, TIED
+
+    left, top, width, height = _geometry(cell)
+    img = Image.new("RGB", (width, height), "#ffffff")
+    draw = ImageDraw.Draw(img)
+    big = ImageFont.load_default(size=max(8, cell // 4))
+    small = ImageFont.load_default(size=max(7, cell // 6))
+    for r in range(ROWS):
+        for c in range(6):
+            x, y = left + c * cell, top + r * cell
+            tile = game.at((r, c))
+            fill = "#f4f4f4" if tile is None else _FILLS[tile[0]]
+            draw.rounded_rectangle([x + 2, y + 2, x + cell - 3, y + cell - 3], radius=cell // 10,
+                                   fill=fill, outline="#888888")  # fmt: skip
+            if tile is not None:
+                name, word = _label(tile[1])
+                draw.text((x + cell / 2, y + cell / 2), name, fill=_INKS[tile[0]], anchor="mm",
+                          font=big)  # fmt: skip
+                if word:
+                    draw.text((x + cell / 2, y + cell * 0.75), word, fill=_INKS[tile[0]],
+                              anchor="mm", font=small)  # fmt: skip
+            if highlight == (r, c):
+                draw.rectangle([x + 1, y + 1, x + cell - 2, y + cell - 2], outline="#111111",
+                               width=4)  # fmt: skip
+    for s in range(11):
+        if s < ROWS:
+            x, y = left / 2, top + s * cell + cell / 2
+        else:
+            x, y = left + (s - ROWS) * cell + cell / 2, top / 2
+        award = game.award(s)
+        ink = "#333333" if award in (OPEN, TIED) else _INKS[award]
+        draw.text((x, y), f"${game.tokens[s]}", fill=ink, anchor="mm", font=big)
+        if award == TIED:
+            draw.line([x - 12, y, x + 12, y], fill="#333333", width=2)
+    draw.text((left, height - cell * 0.3), money_line(game), fill="#111111", anchor="lm",
+              font=small)  # fmt: skip
+    buf = io.BytesIO()
+    img.save(buf, format="PNG")
+    return buf.getvalue()
