@@ -1,0 +1,98 @@
+"""City Blocks (Henning) players for self-play, so that games exist to analyse.
+
+A player is a function ``(game, rng) -> Move`` that sees only what its seat may see: it is
+handed the full state but must read only the public parts and its own hand (the players here
+do). :data:`PLAYERS` names them for the command line.
+
+* ``random``: a uniformly random legal move.
+* ``greedy``: the move that most raises its money margin at once (streets won minus tokens
+  paid), then the one that most raises its lead on the streets it touches; ties broken at
+  random. It never looks at the opponent's hand.
+
+Examples
+--------
+>>> from polytile.puzzles.henning.rules import Henning
+>>> g = Henning.new(seed=4)
+>>> record = self_play(g, ("greedy", "random"), seed=4)
+>>> g.is_over(), len(record) == len(g.move_stack)
+(True, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from polytile.errors import UnknownNameError
+from polytile.puzzles.henning.moves import Move
+from polytile.puzzles.henning.rules import OPEN, Henning
+from polytile.puzzles.henning.tiles import STREETS_OF
+
+__all__ = ["PLAYERS", "Player", "greedy_player", "random_player", "self_play"]
+
+Player = Callable[[Henning, np.random.Generator], Move]
+
+
+def random_player(game: Henning, rng: np.random.Generator) -> Move:
+    """A uniformly random legal move."""
+    return game.random_move(rng)
+
+
+def greedy_player(game: Henning, rng: np.random.Generator) -> Move:
+    """The move with the best immediate margin, then the best street leads (see the module
+    notes)."""
+    me = game.to_move
+    sign = 1 if me == 0 else -1
+    best: list[Move] = []
+    best_score: tuple[int, int] | None = None
+    for move in game.legal_moves():
+        game.push_legal(move)
+        margin = sign * game.margin()
+        lead = 0
+        if move.block is not None:
+            for s in STREETS_OF[move.block[0] * 6 + move.block[1]]:
+                if game.award(s) == OPEN:
+                    blue, red = game.standing(s)
+                    lead += sign * (blue - red)
+        game.pop()
+        score = (margin, lead)
+        if best_score is None or score > best_score:
+            best, best_score = [move], score
+        elif score == best_score:
+            best.append(move)
+    return best[int(rng.integers(len(best)))]
+
+
+#: Players by name.
+PLAYERS: dict[str, Player] = {"random": random_player, "greedy": greedy_player}
+
+
+def self_play(
+    game: Henning,
+    players: Sequence[str] = ("greedy", "greedy"),
+    seed: int | np.random.Generator | None = None,
+    max_moves: int | None = None,
+) -> list[Move]:
+    """Play ``game`` on to the end (or ``max_moves`` more moves) with the named players for
+    blue and red; return the moves made. ``game`` is changed.
+
+    Raises
+    ------
+    UnknownNameError
+        For a player name not in :data:`PLAYERS`.
+    """
+    chosen = []
+    for name in players:
+        if name not in PLAYERS:
+            raise UnknownNameError("player", name, tuple(PLAYERS))
+        chosen.append(PLAYERS[name])
+    if len(chosen) != 2:
+        raise ValueError(f"City Blocks (Henning) has 2 players, got {len(chosen)}")
+    rng = np.random.default_rng(seed)
+    made: list[Move] = []
+    while not game.is_over() and (max_moves is None or len(made) < max_moves):
+        move = chosen[game.to_move](game, rng)
+        game.push(move)  # checked: a player's bug must not write an illegal record
+        made.append(move)
+    return made
