@@ -112,9 +112,19 @@ def cli(ctx: click.Context, debug: bool) -> None:
 
 def _register() -> None:
     # One module per command family; each exposes COMMANDS.
-    from polytile.cli import bounds, endgame, pieces, puzzle_sets, render, score, solve, validate
+    from polytile.cli import (
+        bounds,
+        endgame,
+        games,
+        pieces,
+        puzzle_sets,
+        render,
+        score,
+        solve,
+        validate,
+    )
 
-    for module in (solve, puzzle_sets, pieces, render, validate, score, bounds, endgame):
+    for module in (solve, puzzle_sets, pieces, games, render, validate, score, bounds, endgame):
         for command in module.COMMANDS:
             cli.add_command(command)
 

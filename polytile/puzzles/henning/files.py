@@ -479,4 +479,16 @@ def dumps_record(g: Henning, extra: dict[str, Any] | None = None) -> str:
 
 
 def _dump(doc: dict[str, Any]) -> str:
-    return json.dumps(doc, indent=1) + "\n"
+    """JSON with one field per line and lists of plain values kept on one line."""
+    return _format(doc, "") + "\n"
+
+
+def _format(value: Any, indent: str) -> str:
+    inner = indent + "  "
+    if isinstance(value, dict) and value:
+        items = [f"{inner}{json.dumps(k)}: {_format(v, inner)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + indent + "}"
+    if isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value):
+        items = [inner + _format(v, inner) for v in value]
+        return "[\n" + ",\n".join(items) + "\n" + indent + "]"
+    return json.dumps(value)

@@ -1,0 +1,66 @@
+"""``polytile new``, ``play`` and ``selfplay``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from polytile.puzzles.henning.files import load_henning
+
+from .helpers import Invoke, assert_clean_failure
+
+
+@pytest.mark.parametrize("command", ["new", "play", "selfplay"])
+def test_help(invoke: Invoke, command: str) -> None:
+    result = invoke(command, "--help")
+    assert result.exit_code == 0
+    assert "Examples" in result.stdout and "Exit codes" in result.stdout
+
+
+def test_new_henning_is_seeded(invoke: Invoke, tmp_path: Path) -> None:
+    a, b = invoke("new", "henning", "--seed", "5"), invoke("new", "henning", "--seed", "5")
+    assert a.exit_code == 0 and a.stdout == b.stdout
+    assert a.stdout != invoke("new", "henning", "--seed", "6").stdout
+    doc = json.loads(a.stdout)
+    assert doc["kind"] == "record" and doc["moves"] == [] and doc["seed"] == 5
+
+
+def test_new_other_games(invoke: Invoke) -> None:
+    duo = json.loads(invoke("new", "blokus", "--variant", "duo").stdout)
+    assert len(duo["board"]) == 14
+    assert json.loads(invoke("new", "cityblocks", "--players", "2").stdout)["players"] == 2
+    assert_clean_failure(invoke("new", "cityblocks", "--players", "teams"))
+
+
+def test_play_appends_legal_moves_and_refuses_illegal_ones(invoke: Invoke, tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    assert invoke("new", "henning", "--seed", "7", "-o", str(path)).exit_code == 0
+    g = load_henning(path).state
+    move = str(g.legal_moves()[3])
+    result = invoke("play", str(path), move, "--no-color")
+    assert result.exit_code == 0, result.stderr
+    assert load_henning(path).moves[0].__str__() == move
+    before = path.read_bytes()
+    bad = invoke("play", str(path), "pass")
+    assert_clean_failure(bad)
+    assert "nothing was written" in bad.stderr and path.read_bytes() == before
+    assert_clean_failure(invoke("play", str(path), "Q9@z9"))
+
+
+def test_selfplay_writes_finished_records(invoke: Invoke, tmp_path: Path) -> None:
+    result = invoke("selfplay", "henning", "--games", "3", "--blue", "random", "-o",
+                    str(tmp_path / "recs"))  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    files = sorted((tmp_path / "recs").glob("henning-*.json"))
+    assert len(files) == 3
+    assert all(load_henning(f).state.is_over() for f in files)
+    short = invoke("selfplay", "henning", "--stop-before-end", "4")
+    assert not load_henning_text(short.stdout).is_over()
+
+
+def load_henning_text(text: str):  # type: ignore[no-untyped-def]
+    from polytile.puzzles.henning.files import read_henning
+
+    return read_henning(text).state
