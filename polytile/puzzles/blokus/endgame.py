@@ -41,10 +41,13 @@ import numpy as np
 import numpy.typing as npt
 
 from polytile.errors import PolytileError, SolverError
+from polytile.puzzles.blokus.game import BlokusGame
 from polytile.puzzles.blokus.moves import generate, place, placement_table
 from polytile.puzzles.blokus.reach import reach_arrays
 from polytile.puzzles.blokus.rules import COLOR_NAMES, PIECE_NAMES, PIECE_SIZES, Blokus, Move
 from polytile.puzzles.blokus.scoring import ALL_PLACED_BONUS, I1_LAST_BONUS, player_names
+from polytile.puzzles.game import State
+from polytile.solvers.alphabeta import Hooks, Objective, SearchStopped, alphabeta
 
 __all__ = [
     "Endgame",
@@ -248,54 +251,28 @@ def _best(hand: npt.NDArray[np.uint8], reach_pieces: npt.NDArray[np.uint8], cell
     return now + min(reachable, cells)
 
 
-# -- the search --------------------------------------------------------------------------------
-class _Stop(Exception):
-    pass
+# -- the search: hooks of the generic alpha-beta ----------------------------------------------
+class _Hooks(Hooks):
+    """Blokus's help for :func:`polytile.solvers.alphabeta.alphabeta`: reach bounds of the
+    objective, independent colours' solitaire lines instead of their moves, bigger pieces
+    first (see the module notes)."""
 
-
-class _Search:
-    def __init__(
-        self,
-        game: Blokus,
-        player: str,
-        deadline: float | None,
-        node_limit: int | None,
-        progress: Callable[[int, float], None] | None,
-    ) -> None:
-        self.game = game
-        self.info = info = _Colors(game)
-        self.player = player
-        me = info.players.index(player)
-        two = len(info.players) == 2
-        # The objective: the first player's lead (2 players), else the player's own score.
-        self.weights = [1 if o == me else (-1 if two and o >= 0 else 0) for o in info.owner]
+    def __init__(self, game: Blokus, weights: Sequence[int]) -> None:
+        self.info = _Colors(game)
+        self.weights = list(weights)
         self.table = placement_table(game.size)
-        self.deadline, self.node_limit, self.progress = deadline, node_limit, progress
-        self.started = time.perf_counter()
-        self.nodes = 0
-        self.nodes_before = 0  # of earlier searches, for the progress callback
-        self.tt: dict[bytes, tuple[int, int, int]] = {}
         self.solo_memo: dict[bytes, tuple[int, int]] = {}
-        self.stopped = ""
+        self._key: bytes | None = None  # the node whose facts are cached
+        self._solo: list[int] = []
 
-    # -- limits ------------------------------------------------------------------------------
-    def tick(self) -> None:
-        self.nodes += 1
-        if self.nodes & 1023 == 0:
-            now = time.perf_counter()
-            if self.progress is not None:
-                self.progress(self.nodes_before + self.nodes, now - self.started)
-            if self.deadline is not None and now >= self.deadline:
-                self.stopped = "time"
-                raise _Stop
-        if self.node_limit is not None and self.nodes > self.node_limit:
-            self.stopped = "nodes"
-            raise _Stop
+    def key(self, state: State) -> bytes:
+        board: Blokus = state.board  # type: ignore[attr-defined]
+        return board.state_key()
 
     # -- facts at the node -------------------------------------------------------------------
-    def facts(self) -> tuple[list[int], list[int], list[int]]:
+    def facts(self, g: Blokus) -> tuple[list[int], list[int], list[int]]:
         """(now, best, solitaire first placement or -1 for an independent colour else -2)."""
-        g, info = self.game, self.info
+        info = self.info
         grid = g.grid_codes()
         hands = _hands(g)
         nows, bests, reaches = [], [], []
@@ -310,22 +287,32 @@ class _Search:
                 continue
             others = [reaches[cj] for cj in range(info.k) if cj != ci and bests[cj] > nows[cj]]
             if all(not (reaches[ci] & r).any() for r in others):
-                value, first = self.solitaire(ci, grid, hands[ci])
+                value, first = self.solitaire(g, ci, grid, hands[ci])
                 nows[ci] = bests[ci] = value
                 solo[ci] = first
+        self._key, self._solo = g.state_key(), solo
         return nows, bests, solo
 
-    def solitaire(self, ci: int, grid: npt.NDArray[np.uint8],
+    def bounds(self, state: State) -> tuple[float, float]:
+        """The objective's least and greatest possible values (scores only grow)."""
+        nows, bests, _ = self.facts(state.board)  # type: ignore[attr-defined]
+        lo = hi = 0
+        for w, now, best in zip(self.weights, nows, bests, strict=True):
+            lo += w * (now if w > 0 else best)
+            hi += w * (best if w > 0 else now)
+        return lo, hi
+
+    def solitaire(self, g: Blokus, ci: int, grid: npt.NDArray[np.uint8],
                   hand: npt.NDArray[np.uint8]) -> tuple[int, int]:  # fmt: skip
         """Colour ``ci``'s best final score playing alone, and its first placement."""
-        g, info = self.game, self.info
         bits = g._bits  # engine internals: the engine's own bitboards, read only
-        k = info.k
+        k = self.info.k
         state = np.stack([bits[0], bits[1 + ci], bits[1 + k + ci]])
-        return self._solo(ci, state, grid.copy(), hand.copy(), g.last_piece(info.colors[ci]))
+        return self._solo_search(ci, state, grid.copy(), hand.copy(),
+                                 g.last_piece(self.info.colors[ci]))  # fmt: skip
 
-    def _solo(self, ci: int, state: npt.NDArray[np.uint64], grid: npt.NDArray[np.uint8],
-              hand: npt.NDArray[np.uint8], last: str | None) -> tuple[int, int]:  # fmt: skip
+    def _solo_search(self, ci: int, state: npt.NDArray[np.uint64], grid: npt.NDArray[np.uint8],
+                     hand: npt.NDArray[np.uint8], last: str | None) -> tuple[int, int]:  # fmt: skip
         info, t = self.info, self.table
         key = bytes((ci,)) + state[0].tobytes() + hand.tobytes() + bytes((last == "I1",))
         hit = self.solo_memo.get(key)
@@ -351,7 +338,7 @@ class _Search:
             piece = int(t.piece[p])
             grid[cells_p] = info.codes[ci]
             hand[piece] = 0
-            value, _ = self._solo(ci, after, grid, hand, PIECE_NAMES[piece])
+            value, _ = self._solo_search(ci, after, grid, hand, PIECE_NAMES[piece])
             hand[piece] = 1
             grid[cells_p] = 0
             if value > best:
@@ -362,100 +349,29 @@ class _Search:
         return best, best_p
 
     # -- moves -------------------------------------------------------------------------------
-    def moves(self, solo_first: int, tt_first: int) -> list[tuple[Move, int]]:
-        """The moves to search at this node, with their placement indices (-1: a pass)."""
-        g, t = self.game, self.table
+    def moves(self, state: State, hint: Any) -> list[Move]:
+        """The moves to search: an independent colour's solitaire move only; else every
+        placement, the table's move first, then bigger pieces first."""
+        g: Blokus = state.board  # type: ignore[attr-defined]
+        t = self.table
+        if self._key != g.state_key():
+            self.facts(g)
         ci = g.colors.index(g.to_move)
+        solo_first = self._solo[ci]
         if solo_first >= -1:  # an independent colour: its solitaire line only
             if solo_first < 0:
-                return [(Move.pass_turn(g.to_move), -1)]
-            return [(g._move(ci, solo_first), solo_first)]
+                return [Move.pass_turn(g.to_move)]
+            return [g._move(ci, solo_first)]
         placeable = g._placeable(ci)  # engine internals: indices, ascending
         if len(placeable) == 0:
-            return [(Move.pass_turn(g.to_move), -1)]
+            return [Move.pass_turn(g.to_move)]
         order = np.argsort(-_SIZES[t.piece[placeable]], kind="stable")
         idx = placeable[order].tolist()
-        if tt_first in idx:
-            idx.remove(tt_first)
-            idx.insert(0, tt_first)
-        return [(g._move(ci, p), p) for p in idx]
-
-    def play(self, move: Move, p: int) -> None:
-        self.game._apply(move, p)  # engine internals: generated legal by the engine itself
-
-    # -- alpha-beta on the objective ---------------------------------------------------------
-    def window(self, nows: Sequence[int], bests: Sequence[int]) -> tuple[int, int]:
-        """The objective's least and greatest possible values (scores only grow)."""
-        lo = hi = 0
-        for w, now, best in zip(self.weights, nows, bests, strict=True):
-            lo += w * (now if w > 0 else best)
-            hi += w * (best if w > 0 else now)
-        return lo, hi
-
-    def alphabeta(self, alpha: int, beta: int) -> int:
-        self.tick()
-        g = self.game
-        key = g.state_key()
-        lo, hi, tt_first = self.tt.get(key, (-_INF, _INF, -2))
-        if lo >= beta:
-            return lo
-        if hi <= alpha:
-            return hi
-        if lo == hi:
-            return lo
-        nows, bests, solo = self.facts()
-        s_lo, s_hi = self.window(nows, bests)
-        lo, hi = max(lo, s_lo), min(hi, s_hi)
-        if lo == hi or lo >= beta or hi <= alpha:
-            self.tt[key] = (lo, hi, tt_first)
-            return lo if lo >= beta or lo == hi else hi
-        a, b = max(alpha, lo), min(beta, hi)
-        ci = g.colors.index(g.to_move)
-        maximise = g.player_to_move == self.player
-        best, best_p = (-_INF if maximise else _INF), -2
-        for move, p in self.moves(solo[ci], tt_first):
-            self.play(move, p)
-            try:
-                v = self.alphabeta(a, b)
-            finally:
-                g.pop()
-            if (v > best) if maximise else (v < best):
-                best, best_p = v, p
-            if maximise:
-                a = max(a, v)
-            else:
-                b = min(b, v)
-            if a >= b:
-                break
-        if best <= max(alpha, lo):
-            hi = min(hi, best)
-        elif best >= min(beta, hi):
-            lo = max(lo, best)
-        else:
-            lo = hi = best
-        self.tt[key] = (lo, hi, best_p)
-        return best
-
-    # -- the principal variation -----------------------------------------------------------
-    def pv(self, value: int) -> list[Move]:
-        """Moves from the root keeping the value, to the end of the game."""
-        g, line = self.game, []
-        while not g.is_game_over():
-            _, _, solo = self.facts()
-            ci = g.colors.index(g.to_move)
-            key = g.state_key()
-            tt_first = self.tt.get(key, (0, 0, -2))[2]
-            for move, p in self.moves(solo[ci], tt_first):
-                self.play(move, p)
-                if self.alphabeta(value - 1, value + 1) == value:
-                    line.append(move)
-                    break
-                g.pop()
-            else:
-                raise SolverError("the exact search lost its principal variation")
-        for _ in line:
-            g.pop()
-        return line
+        first = -2 if hint is None or hint.piece is None else t.index.get(hint.cells, -2)
+        if first in idx:
+            idx.remove(first)
+            idx.insert(0, first)
+        return [g._move(ci, p) for p in idx]
 
 
 def score_ranges(game: Blokus) -> dict[str, tuple[int, int]]:
@@ -541,22 +457,34 @@ def solve_endgame(
     deadline = None if time_limit is None else started + time_limit
     lines: dict[str, Line] = {}
     nodes = 0
+    info = _Colors(game)
+    state = BlokusGame(game.variant.name, game.players).state_of(game.copy())
     for name in wanted:
-        search = _Search(game.copy(), name, deadline, node_limit, progress)
-        search.nodes_before = nodes
-        if node_limit is not None:
-            search.node_limit = node_limit - nodes
+        me = names.index(name)
+        # The objective: the first player's lead (2 players), else the player's own score.
+        weights = [1 if o == me else (-1 if two and o >= 0 else 0) for o in info.owner]
+        objective = Objective.margin(0, 1) if two else Objective.guaranteed(me)
+        hooks = _Hooks(game, weights)
+        done = nodes
+
+        def report(n: int, _: float, done: int = done) -> None:
+            if progress is not None:
+                progress(done + n, time.perf_counter() - started)
+
         try:
-            value = search.alphabeta(-_INF, _INF)
-            pv = search.pv(value)
-        except _Stop:
-            raise EndgameStopped(search.stopped, nodes + search.nodes,
+            found = alphabeta(
+                state,
+                objective,
+                hooks,
+                time_limit=None if deadline is None else max(1e-9, deadline - time.perf_counter()),
+                node_limit=None if node_limit is None else node_limit - nodes,
+                progress=report,
+            )
+        except SearchStopped as stop:
+            raise EndgameStopped(stop.reason, nodes + stop.nodes,
                                  time.perf_counter() - started) from None  # fmt: skip
-        except KeyboardInterrupt:
-            raise EndgameStopped("interrupt", nodes + search.nodes,
-                                 time.perf_counter() - started) from None  # fmt: skip
-        nodes += search.nodes
-        lines[name] = _checked_line(game, name, value, pv, search.weights)
+        nodes += found.nodes
+        lines[name] = _checked_line(game, name, int(found.value), found.pv, weights)
     return Endgame(
         mode="difference" if two else "max-own",
         players=names,

@@ -15,6 +15,7 @@ import numpy as np
 
 from polytile.errors import FormatError, PolytileError, UnknownNameError
 from polytile.formats import Position
+from polytile.puzzles.cityblocks.game import CityBlocksGame
 from polytile.puzzles.cityblocks.maximum import measure
 from polytile.puzzles.cityblocks.moves import placement_table
 from polytile.puzzles.cityblocks.rules import (
@@ -25,6 +26,8 @@ from polytile.puzzles.cityblocks.rules import (
     CityBlocks,
     Move,
 )
+from polytile.puzzles.game import State
+from polytile.solvers.alphabeta import Hooks, Objective, SearchStopped, alphabeta
 
 __all__ = ["Exact", "ExactSearchRefused", "exact_endgame", "placeable_pieces"]
 
@@ -101,71 +104,35 @@ def placeable_pieces(game: CityBlocks, color: str) -> tuple[str, ...]:
     return tuple(PIECE_NAMES[p] for p in sorted(set(t.piece[ok].tolist())))
 
 
-# -- the exact search ------------------------------------------------------------------------
-class _Search:
-    def __init__(self, game: CityBlocks, color: str, node_limit: int, deadline: float) -> None:
-        self.game, self.color = game, color
-        self.node_limit, self.deadline = node_limit, deadline
-        self.nodes = 0
-        self.table: dict[tuple[Any, ...], tuple[int, int]] = {}
+# -- the exact search: hooks of the generic alpha-beta ---------------------------------------
+class _Hooks(Hooks):
+    """City Blocks' help for :func:`polytile.solvers.alphabeta.alphabeta`: X's score of a
+    board, measured once per board, orders the moves (best for the side to move first)."""
+
+    def __init__(self, color: str) -> None:
+        self.color = color
         self.leaves: dict[str, int] = {}
 
-    def score(self) -> int:
-        key = "".join(self.game.board_rows())
+    def score(self, board: CityBlocks) -> int:
+        key = "".join(board.board_rows())
         if key not in self.leaves:
-            self.leaves[key] = sum(measure(self.game.board_rows(), self.color))
+            self.leaves[key] = sum(measure(board.board_rows(), self.color))
         return self.leaves[key]
 
-    def value(self, alpha: int, beta: int) -> tuple[int, Move | None]:
-        g = self.game
-        if g.is_game_over():
-            return self.score(), None
-        self.nodes += 1
-        if self.nodes > self.node_limit or (
-            self.nodes & 255 == 0 and time.perf_counter() > self.deadline
-        ):
-            what = f"{self.node_limit} positions" if self.nodes > self.node_limit else "its time"
-            raise ExactSearchRefused(f"the exact search used up {what} without an answer")
-        key = ("".join(g.board_rows()), tuple(g.hand(c) for c in COLOR_NAMES), g.to_move,
-               g.consecutive_passes)  # fmt: skip
-        lo, hi = self.table.get(key, (-(10**9), 10**9))
-        if lo == hi or lo >= beta or hi <= alpha:
-            if lo == hi or lo >= beta:
-                return lo, None
-            return hi, None
-        alpha, beta = max(alpha, lo), min(beta, hi)
+    def moves(self, state: State, hint: Any) -> list[Move]:
+        g: CityBlocks = state.board  # type: ignore[attr-defined]
         maximise = g.to_move == self.color
         ordered = []
         for move in g.legal_moves():
             g.push(move)
-            ordered.append((self.score(), move))
+            ordered.append((self.score(g), move))
             g.pop()
         ordered.sort(key=lambda e: -e[0] if maximise else e[0])
-        best = -(10**9) if maximise else 10**9
-        best_move = None
-        a, b = alpha, beta
-        for _, move in ordered:
-            g.push(move)
-            try:
-                v, _ = self.value(a, b)
-            finally:
-                g.pop()
-            if (maximise and v > best) or (not maximise and v < best):
-                best, best_move = v, move
-            if maximise:
-                a = max(a, v)
-            else:
-                b = min(b, v)
-            if a >= b:
-                break
-        if best <= alpha:
-            hi = min(hi, best)
-        elif best >= beta:
-            lo = max(lo, best)
-        else:
-            lo = hi = best
-        self.table[key] = (lo, hi)
-        return best, best_move
+        moves = [m for _, m in ordered]
+        if hint is not None and hint in moves:
+            moves.remove(hint)
+            moves.insert(0, hint)
+        return moves
 
 
 def exact_endgame(
@@ -210,10 +177,11 @@ def exact_endgame(
 
     Notes
     -----
-    Fail-soft alpha-beta over :meth:`CityBlocks.legal_moves` with a table of proven value
-    intervals per position (board, hands, side to move, passes), moves ordered by X's score
-    after them. The tree grows with the number of placements of each remaining piece, so it
-    is only for a handful of pieces on a crowded board.
+    The generic :func:`~polytile.solvers.alphabeta.alphabeta` over
+    :meth:`CityBlocks.legal_moves`, with its table of proven value intervals per position
+    (board, hands, side to move, passes), moves ordered by X's score after them. The tree
+    grows with the number of placements of each remaining piece, so it is only for a handful
+    of pieces on a crowded board.
 
     Examples
     --------
@@ -232,7 +200,22 @@ def exact_endgame(
     if pieces > max_pieces and not over:
         raise ExactSearchRefused(f"{pieces} pieces can still be placed, more than the "
                               f"{max_pieces} the exact search takes")  # fmt: skip
-    deadline = started + time_limit if time_limit is not None else float("inf")
-    search = _Search(game, color, node_limit, deadline)
-    value, move = search.value(-(10**9), 10**9)
-    return Exact(value, move, search.nodes, pieces, time.perf_counter() - started)
+    hooks = _Hooks(color)
+
+    def value(s: State) -> float:
+        return hooks.score(s.board)  # type: ignore[attr-defined]
+
+    def maximizing(s: State) -> bool:
+        return bool(s.board.to_move == color)  # type: ignore[attr-defined]
+
+    objective = Objective(value, maximizing, f"{color}'s final score")
+    state = CityBlocksGame(game.players).state_of(game)
+    try:
+        found = alphabeta(state, objective, hooks, node_limit=node_limit, time_limit=time_limit)
+    except SearchStopped as stop:
+        if stop.reason == "interrupt":
+            raise KeyboardInterrupt from None
+        what = f"{node_limit} positions" if stop.reason == "nodes" else "its time"
+        raise ExactSearchRefused(f"the exact search used up {what} without an answer") from None
+    return Exact(int(found.value), found.best_move, found.nodes, pieces,
+                 time.perf_counter() - started)  # fmt: skip
