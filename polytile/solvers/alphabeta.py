@@ -132,8 +132,8 @@ class Hooks:
 
     def moves(self, state: State, hint: Any) -> Sequence[Any]:
         """The moves to search at ``state``, best first; ``hint`` is the table's best move
-        from an earlier visit (or None). The default puts ``hint`` first, then
-        :meth:`State.legal_moves` in order."""
+        from an earlier visit (or None). Empty exactly when the game is over. The default
+        puts ``hint`` first, then :meth:`State.legal_moves` in order."""
         moves = state.legal_moves()
         if hint is not None and hint in moves:
             moves = [hint, *(m for m in moves if m != hint)]
@@ -235,18 +235,19 @@ class _Search:
             if lo == hi or lo >= beta or hi <= alpha:
                 self.table[key] = (lo, hi, hint, draft)
                 return lo if lo >= beta or lo == hi else hi
-        if s.is_over():
+        if depth <= 0 and not s.is_over():
+            self.horizon = True
+            return hooks.evaluate(s)
+        moves = hooks.moves(s, hint) if depth > 0 else ()
+        if not moves:  # no legal move: the game is over
             v = self.objective.value(s)
             self.table[key] = (v, v, None, _EXACT)
             return v
-        if depth <= 0:
-            self.horizon = True
-            return hooks.evaluate(s)
         child = depth if depth == _EXACT else depth - 1
         a, b = max(alpha, lo), min(beta, hi)
         maximise = self.objective.maximizing(s)
         best, best_move = (-_INF if maximise else _INF), None
-        for move in hooks.moves(s, hint):
+        for move in moves:
             s.push_legal(move)
             try:
                 v = self.search(a, b, child)

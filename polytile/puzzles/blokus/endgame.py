@@ -262,12 +262,14 @@ class _Hooks(Hooks):
         self.weights = list(weights)
         self.table = placement_table(game.size)
         self.solo_memo: dict[bytes, tuple[int, int]] = {}
+        self._node: bytes | None = None  # the key of the node being searched
         self._key: bytes | None = None  # the node whose facts are cached
         self._solo: list[int] = []
 
     def key(self, state: State) -> bytes:
         board: Blokus = state.board  # type: ignore[attr-defined]
-        return board.state_key()
+        self._node = board.state_key()
+        return self._node
 
     # -- facts at the node -------------------------------------------------------------------
     def facts(self, g: Blokus) -> tuple[list[int], list[int], list[int]]:
@@ -290,7 +292,7 @@ class _Hooks(Hooks):
                 value, first = self.solitaire(g, ci, grid, hands[ci])
                 nows[ci] = bests[ci] = value
                 solo[ci] = first
-        self._key, self._solo = g.state_key(), solo
+        self._key, self._solo = self._node, solo
         return nows, bests, solo
 
     def bounds(self, state: State) -> tuple[float, float]:
@@ -354,7 +356,8 @@ class _Hooks(Hooks):
         placement, the table's move first, then bigger pieces first."""
         g: Blokus = state.board  # type: ignore[attr-defined]
         t = self.table
-        if self._key != g.state_key():
+        if self._key is None or self._key is not self._node:
+            self._node = g.state_key()
             self.facts(g)
         ci = g.colors.index(g.to_move)
         solo_first = self._solo[ci]
@@ -463,7 +466,13 @@ def solve_endgame(
         me = names.index(name)
         # The objective: the first player's lead (2 players), else the player's own score.
         weights = [1 if o == me else (-1 if two and o >= 0 else 0) for o in info.owner]
-        objective = Objective.margin(0, 1) if two else Objective.guaranteed(me)
+        # The player to move is read from the engine (the protocol's to_move would also ask
+        # whether the game is over, which costs a move generation per colour).
+        objective = Objective(
+            Objective.margin(0, 1).value if two else Objective.guaranteed(me).value,
+            lambda s, name=name: s.board.player_to_move == name,  # type: ignore[attr-defined]
+            "lead of the first player" if two else f"score {name} can make sure of",
+        )
         hooks = _Hooks(game, weights)
         done = nodes
 
