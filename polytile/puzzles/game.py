@@ -49,7 +49,7 @@ import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -84,14 +84,14 @@ SIMULTANEOUS = -2
 TERMINAL = -4
 
 
-class Dynamics(str, Enum):
+class Dynamics(StrEnum):
     """Who moves: one player at a time, or every player at once."""
 
     SEQUENTIAL = "sequential"
     SIMULTANEOUS = "simultaneous"
 
 
-class ChanceMode(str, Enum):
+class ChanceMode(StrEnum):
     """Whether the game has chance events, and how they are given."""
 
     DETERMINISTIC = "deterministic"
@@ -99,14 +99,14 @@ class ChanceMode(str, Enum):
     EXPLICIT = "explicit"
 
 
-class Information(str, Enum):
+class Information(StrEnum):
     """Whether every player sees the whole state."""
 
     PERFECT = "perfect"
     IMPERFECT = "imperfect"
 
 
-class Utility(str, Enum):
+class Utility(StrEnum):
     """How the returns relate: always summing to zero, to a constant, or anything."""
 
     ZERO_SUM = "zero-sum"
@@ -256,6 +256,19 @@ class Game(ABC):
         """The players' names, in index order (default ``"player 0"``, ...)."""
         return tuple(f"player {i}" for i in range(self.num_players))
 
+    def revealed(self) -> Game:
+        """The same game with every player seeing everything (perfect information): what a
+        determinized state is solved as. Perfect-information games return themselves.
+
+        Raises
+        ------
+        NotImplementedError
+            If a hidden-information game has no open version.
+        """
+        if self.traits.perfect_information:
+            return self
+        raise NotImplementedError(f"{self.name} has no open (perfect-information) version")
+
     # -- an integer coding of moves (for OpenSpiel and tables); optional -------------------
     def num_distinct_moves(self) -> int:
         """How many move indices there are (see :meth:`move_index`).
@@ -376,6 +389,13 @@ class State(ABC):
         """A full state drawn uniformly from those consistent with ``player``'s information
         state (default: a copy, for perfect-information games)."""
         return self.clone()
+
+    def revealed(self) -> State:
+        """This full state as a state of :meth:`Game.revealed` (everything shown), for
+        perfect-information solvers (default: a copy, for perfect-information games)."""
+        if self.game.traits.perfect_information:
+            return self.clone()
+        raise NotImplementedError(f"{self.game.name} states cannot be shown in full")
 
     def hidden_states(self, player: int) -> Iterator[tuple[State, float]] | None:
         """Every full state consistent with ``player``'s view, with its probability, or None

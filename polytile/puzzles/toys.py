@@ -330,10 +330,13 @@ class HighCard(Game):
     name = "high-card"
     long_name = "High card"
 
+    def __init__(self, open: bool = False) -> None:
+        self.open = open
+
     @property
     def traits(self) -> Traits:
-        return Traits(Dynamics.SEQUENTIAL, ChanceMode.EXPLICIT, Information.IMPERFECT,
-                      Utility.ZERO_SUM, 2, 2)  # fmt: skip
+        seen = Information.PERFECT if self.open else Information.IMPERFECT
+        return Traits(Dynamics.SEQUENTIAL, ChanceMode.EXPLICIT, seen, Utility.ZERO_SUM, 2, 2)
 
     @property
     def num_players(self) -> int:
@@ -341,7 +344,10 @@ class HighCard(Game):
 
     @property
     def parameters(self) -> Mapping[str, Any]:
-        return {}
+        return {"open": self.open}
+
+    def revealed(self) -> Game:
+        return HighCard(open=True)
 
     def new_initial_state(self, seed: int | np.random.Generator | None = None) -> State:
         return _HighCardState(self)
@@ -437,6 +443,11 @@ class _HighCardState(_ToyState):
     def sample_hidden(self, player: int, rng: np.random.Generator) -> State:
         states = list(self.hidden_states(player) or [])
         return states[int(rng.integers(len(states)))][0]
+
+    def revealed(self) -> State:
+        s = self.clone()
+        s.game = self.game.revealed()
+        return s
 
 
 #: The toy games by name.

@@ -30,7 +30,7 @@ import numpy as np
 
 from polytile.formats import Position
 from polytile.puzzles.blokus.moves import placement_table
-from polytile.puzzles.blokus.rules import PLAYER_OPTIONS, Blokus, Move
+from polytile.puzzles.blokus.rules import Blokus, Move
 from polytile.puzzles.blokus.scoring import player_names
 from polytile.puzzles.game import (
     TERMINAL,

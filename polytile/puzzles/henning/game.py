@@ -70,12 +70,16 @@ class HenningGame(Game):
     name = "henning"
     long_name = "City Blocks (Henning)"
 
+    def __init__(self, open: bool = False) -> None:
+        self.open = open
+
     @property
     def traits(self) -> Traits:
         # Shuffles happen once, at the set-up: they are part of the (hidden) state, not
-        # chance nodes during play.
-        return Traits(Dynamics.SEQUENTIAL, ChanceMode.DETERMINISTIC, Information.IMPERFECT,
-                      Utility.GENERAL_SUM, 2, 2)  # fmt: skip
+        # chance nodes during play. The open version shows both hands and reserves.
+        seen = Information.PERFECT if self.open else Information.IMPERFECT
+        return Traits(Dynamics.SEQUENTIAL, ChanceMode.DETERMINISTIC, seen, Utility.GENERAL_SUM,
+                      2, 2)  # fmt: skip
 
     @property
     def num_players(self) -> int:
@@ -83,7 +87,11 @@ class HenningGame(Game):
 
     @property
     def parameters(self) -> Mapping[str, Any]:
-        return {}
+        return {"open": self.open}
+
+    def revealed(self) -> HenningGame:
+        """The open game: both hands and reserves shown ("open" analysis)."""
+        return HenningGame(open=True)
 
     def player_names(self) -> tuple[str, ...]:
         return PLAYER_NAMES
@@ -151,6 +159,9 @@ class HenningState(State):
     @property
     def history(self) -> list[Move]:
         return self.board.move_stack
+
+    def revealed(self) -> HenningState:
+        return HenningState(self.game.revealed(), self.board.copy())
 
     def is_open(self) -> bool:
         """True when both reserves are empty: every tile is known to both players."""
