@@ -33,7 +33,6 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any
 
 from polytile._files import (
@@ -50,6 +49,7 @@ from polytile._files import (
     write_atomic,
 )
 from polytile.board import MAX_SIDE, Board
+from polytile.colors import COLORS
 from polytile.errors import FormatError
 from polytile.geometry import Cell
 
@@ -73,8 +73,6 @@ __all__ = [
     "write_atomic",
 ]
 
-#: Colour names and their board letters, in turn order.
-COLORS: Mapping[str, str] = MappingProxyType({"blue": "B", "yellow": "Y", "red": "R", "green": "G"})
 #: Format tag of solution files.
 SOLUTION_FORMAT = "polytile/solution@1"
 #: Format tag of position files.
@@ -162,7 +160,7 @@ class Solution:
         return Board(self.rows, self.cols, frozenset(self.blocked))
 
     def _repr_svg_(self) -> str:
-        from polytile.render import to_svg
+        from polytile.render.svg import to_svg
 
         return to_svg(self)
 
@@ -207,7 +205,7 @@ class Position:
         return len(self.board[0]) if self.board else 0
 
     def _repr_svg_(self) -> str:
-        from polytile.render import to_svg
+        from polytile.render.svg import to_svg
 
         return to_svg(self)
 

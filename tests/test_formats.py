@@ -462,7 +462,8 @@ def test_the_examples_in_docs_formats_md_load() -> None:
     doc = (EXAMPLES.parent / "docs" / "formats.md").read_text(encoding="utf-8")
     blocks = [b.removeprefix("json\n") for b in doc.split("```")[1::2]]
     puzzles = [b for b in blocks if '"polytile/puzzle@1"' in b or '"polytile/teaser@1"' in b]
-    loaded = [loads(b, "docs/formats.md") for b in blocks if b not in puzzles]
+    henning = [b for b in blocks if '"polytile/henning@1"' in b]
+    loaded = [loads(b, "docs/formats.md") for b in blocks if b not in puzzles + henning]
     kinds = [type(x).__name__ for x in loaded]
     assert kinds == ["Solution", "Position", "Position"]
     from polytile.puzzles.tiling.generate_teasers import parse_teaser
@@ -473,3 +474,6 @@ def test_the_examples_in_docs_formats_md_load() -> None:
     assert tiling.given and tiling.problem.n_pieces == 2
     assert parse_teaser(json.loads(puzzles[1]), "docs/formats.md").n_colors == 4
     assert loaded[0].extra == {"solver": {"name": "xcc", "seconds": 0.8}}
+    from polytile.puzzles.henning.files import read_henning
+
+    assert [read_henning(b, "docs/formats.md").kind for b in henning] == ["record", "position"]

@@ -21,6 +21,7 @@ from polytile.render import (
     PLAYER_FILLS,
     board_grid,
     save_picture,
+    scene,
     to_png,
     to_svg,
     to_text,
@@ -172,7 +173,7 @@ def test_outline_length_is_the_perimeter(cells: set[tuple[int, int]]) -> None:
         for r, c in shape
         for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
     )
-    segments = render._outline(shape)
+    segments = scene.outline(shape)
     assert sum(abs(x1 - x0) + abs(y1 - y0) for x0, y0, x1, y1 in segments) == perimeter
     # maximal: no two collinear segments touch end to end
     ends = {(x0, y0, x1 == x0) for x0, y0, x1, _ in segments}
@@ -316,7 +317,7 @@ def test_svg_marks_are_dots_on_exactly_the_marked_cells() -> None:
     neutral = _parse(to_svg(MARKED, marks=[(1, 1)]))
     assert (
         next(e for e in neutral.iter(f"{SVG}g") if e.get("class") == "marks").get("fill")
-        == render._INK
+        == scene.INK
     )
 
 
@@ -333,7 +334,7 @@ def test_svg_highlight_outlines_the_placement_and_shades_empty_cells() -> None:
     assert (
         ghosts[0].get("d") == "M25 5h10v10h-10zM35 5h10v10h-10zM15 15h10v10h-10zM25 15h10v10h-10z"
     )
-    assert ghosts[0].get("fill") == render._mix(render.EMPTY_FILL, PLAYER_FILLS["B"], 0.35)
+    assert ghosts[0].get("fill") == scene.mix(render.EMPTY_FILL, PLAYER_FILLS["B"], 0.35)
 
 
 def test_png_draws_marks_and_highlight(tmp_path: Path) -> None:

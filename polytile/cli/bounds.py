@@ -144,8 +144,8 @@ def bounds_command(
     move: int | None,
 ) -> None:
     """Print the bounds of one colour, or of all."""
+    from polytile.cli.progress import progress_bar
     from polytile.cli.render import read_position
-    from polytile.cli.solve import progress_bar
     from polytile.puzzles.cityblocks.bounds import bounds
     from polytile.puzzles.cityblocks.picture import score_text
     from polytile.puzzles.cityblocks.scoring import score

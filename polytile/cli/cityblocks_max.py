@@ -29,8 +29,8 @@ def solve_cityblocks_max(
     130 after Ctrl-C without a layout.
     """
     from polytile import formats
+    from polytile.cli.progress import progress_bar
     from polytile.cli.render import read_position
-    from polytile.cli.solve import progress_bar
     from polytile.puzzles.cityblocks.bounds import replay_layout
     from polytile.puzzles.cityblocks.maximum import max_layout
     from polytile.puzzles.cityblocks.picture import save_score_picture, score_text

@@ -111,8 +111,8 @@ def solve_endgame_command(
     cell: int,
 ) -> None:
     """Solve a Blokus endgame exactly, or refuse with bounds."""
+    from polytile.cli.progress import progress_bar
     from polytile.cli.render import is_record, read_blokus, read_position
-    from polytile.cli.solve import progress_bar
     from polytile.puzzles.blokus.endgame import (
         EndgameRefused,
         EndgameStopped,

@@ -207,7 +207,8 @@ def generate(
     as_json: bool,
 ) -> None:
     """Fill ``db`` with ``count`` puzzles of ``kind``."""
-    from polytile.cli.solve import _executor, progress_bar
+    from polytile.cli.progress import progress_bar
+    from polytile.cli.solve import _executor
     from polytile.puzzles.tiling.generate import parse_params
     from polytile.puzzles.tiling.sets import build_set
     from polytile.puzzles.tiling.store import PuzzleStore
@@ -577,7 +578,7 @@ def export_command(
 ) -> None:
     """Export stored puzzles as JSON lines or as printable SVG sheets."""
     from polytile.formats import write_atomic
-    from polytile.sheet import contact_sheet
+    from polytile.render.sheet import contact_sheet
 
     suffix = output.suffix.lower()
     other = output.with_name(output.stem + "-solutions.svg")

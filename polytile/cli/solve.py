@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
 import click
 
 from polytile.cli.options import SECONDS
+from polytile.cli.progress import progress_bar
 from polytile.errors import SolverError
 
 __all__ = ["COMMANDS"]
@@ -19,65 +19,9 @@ __all__ = ["COMMANDS"]
 PUZZLE_HELP = "a catalogue name (see 'polytile puzzles') or a puzzle file (.json)"
 
 
-@contextmanager
-def progress_bar(
-    label: str, enabled: bool, describe: Callable[[Any], str] | None = None
-) -> Iterator[Any]:
-    """A rich progress bar on stderr when it is a terminal; yields an update callback.
-
-    The callback takes an object with ``done``, ``total`` and ``seconds``; ``describe`` turns
-    it into the bar's note (default: solutions found and search speed, from ``count`` and
-    ``nodes``). The bar appears only after a second, so quick commands print nothing extra.
-    """
-    if not enabled or not sys.stderr.isatty():
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    bar = Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[info]}"),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    )
-    started = time.perf_counter()
-    task_id = None
-
-    def update(p: Any) -> None:
-        nonlocal task_id
-        if time.perf_counter() - started < 1.0 and p.done < p.total:
-            return
-        if task_id is None:
-            bar.start()
-            task_id = bar.add_task(label, total=p.total, info="")
-        bar.update(task_id, completed=p.done, info=(describe or _search_note)(p))
-
-    try:
-        yield update
-    finally:
-        bar.stop()
-
-
 def _many(n: int, word: str) -> str:
     """``"1 solution"``, ``"2,339 solutions"``."""
     return f"{n:,} {word}" + ("" if n == 1 else "s")
-
-
-def _search_note(p: Any) -> str:
-    rate = p.nodes / max(p.seconds, 1e-9)
-    return f"{p.count:,} found, {rate / 1e6:.1f}M nodes/s"
 
 
 def variant_options(f: Any) -> Any:

@@ -37,10 +37,11 @@ from polytile.errors import FormatError
 from polytile.formats import COLORS, Position, write_atomic
 from polytile.puzzles.cityblocks.scoring import Edge, ScoreSheet
 
-# render keeps its layout private; reusing it makes the overlay line up with the board
-# exactly (same margins, title band and cell size), in SVG and PNG alike.
-from polytile.render import BLOCKED_FILL, PLAYER_FILLS, _Layout, _layout, _scene, to_svg
-from polytile.render_png import png_bytes
+# The render scene's layout makes the overlay line up with the board exactly (same margins,
+# title band and cell size), in SVG and PNG alike.
+from polytile.render.png import png_bytes
+from polytile.render.scene import BLOCKED_FILL, PLAYER_FILLS, Layout, layout, scene_of
+from polytile.render.svg import to_svg
 
 __all__ = ["save_score_picture", "score_png", "score_svg", "score_table", "score_text"]
 
@@ -150,9 +151,9 @@ def _stripe(edge: Edge) -> tuple[float, float, float, float]:
     return (c + 1, r + i, c + 1 + s, r + 1 - i)
 
 
-def _geometry(rows: Sequence[str], cell: int, title: str | None) -> tuple[Position, _Layout]:
+def _geometry(rows: Sequence[str], cell: int, title: str | None) -> tuple[Position, Layout]:
     position = Position("cityblocks", tuple(rows))
-    return position, _layout(_scene(position), cell, title)
+    return position, layout(scene_of(position), cell, title)
 
 
 def score_svg(

@@ -26,7 +26,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from polytile.puzzles.henning.tiles import KINDS, PLAYER_NAMES, ROWS
+from polytile.puzzles.henning.tiles import (
+    KINDS,
+    OPEN,
+    PLAYER_NAMES,
+    ROWS,
+    TIED,
+    street_name,
+    street_title,
+)
 
 if TYPE_CHECKING:
     from polytile.puzzles.henning.rules import Henning
@@ -39,8 +47,6 @@ _STYLES = ("bold #1f5fbf", "bold #d6312b")
 
 def token_label(game: Henning, street: int) -> str:
     """``$12>B``, ``$3>=`` (tied, discarded) or ``$9`` (open)."""
-    from polytile.puzzles.henning.rules import OPEN, TIED
-
     award = game.award(street)
     token = f"${game.tokens[street]}"
     if award == OPEN:
@@ -94,8 +100,6 @@ def to_text(game: Henning, color: bool | None = None) -> str:
 # -- scores ----------------------------------------------------------------------------------
 def score_doc(game: Henning) -> dict[str, object]:
     """Money per player and every street's standing, as JSON (``polytile score --json``)."""
-    from polytile.puzzles.henning.rules import OPEN, TIED
-    from polytile.puzzles.henning.tiles import street_name, street_title
 
     streets = []
     for s in range(11):
@@ -187,8 +191,6 @@ def to_svg(game: Henning, cell: int = 64, highlight: tuple[int, int] | None = No
     line under it, and ``highlight`` (a block) outlined."""
     from xml.sax.saxutils import escape
 
-    from polytile.puzzles.henning.rules import OPEN, TIED
-
     left, top, width, height = _geometry(cell)
     font = max(8, cell // 4)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
@@ -248,8 +250,6 @@ def to_png(game: Henning, cell: int = 64, highlight: tuple[int, int] | None = No
     import io
 
     from PIL import Image, ImageDraw, ImageFont
-
-    from polytile.puzzles.henning.rules import OPEN, TIED
 
     left, top, width, height = _geometry(cell)
     img = Image.new("RGB", (width, height), "#ffffff")

@@ -35,11 +35,13 @@ from polytile.puzzles.henning.tiles import (
     HOUSE,
     KINDS,
     MA,
+    OPEN,
     PLAYER_NAMES,
     PP,
     SC,
     STREETS,
     STREETS_OF,
+    TIED,
     TILE_SET,
     VALUES,
     block_name,
@@ -49,8 +51,6 @@ from polytile.puzzles.henning.tiles import (
 __all__ = ["HAND_SIZE", "OPEN", "TIED", "Henning", "street_sums"]
 
 HAND_SIZE = 5
-#: :meth:`Henning.award` of a street not yet awarded, and of one whose token was discarded.
-OPEN, TIED = -1, 2
 _IS_HOUSE = tuple(k in HOUSE for k in range(len(KINDS)))
 _IS_FACTORY = tuple(k in FACTORY for k in range(len(KINDS)))
 

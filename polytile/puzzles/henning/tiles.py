@@ -30,6 +30,7 @@ __all__ = [
     "HOUSE",
     "KINDS",
     "MA",
+    "OPEN",
     "PLAYER_NAMES",
     "PP",
     "ROWS",
@@ -37,6 +38,7 @@ __all__ = [
     "STORE",
     "STREETS",
     "STREETS_OF",
+    "TIED",
     "TILE_SET",
     "VALUES",
     "block_name",
@@ -70,6 +72,8 @@ SC, PP, MA, CH = 15, 16, 17, 18
 TILE_SET: tuple[int, ...] = (*range(15), SC, SC, PP, MA, CH)
 #: The players, in index order: blue moves first unless the set-up says otherwise.
 PLAYER_NAMES = ("blue", "red")
+#: The award of a street not yet awarded, and of one whose token was discarded on a tie.
+OPEN, TIED = -1, 2
 
 _ALIASES = {"PK": SC, "PARK": SC, "SCHOOL": SC, "POWERPLANT": PP, "POWER-PLANT": PP,
             "MALL": MA, "COURTHOUSE": CH, "COURT": CH}  # fmt: skip

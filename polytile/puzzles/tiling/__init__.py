@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from typing import Any
 
-_PUZZLES = ("CATALOGUE", "TilingPuzzle", "check_solution", "get_puzzle", "load_puzzle",
-            "parse_puzzle", "puzzle_doc", "to_solution")  # fmt: skip
-__all__ = list(_PUZZLES)
+_PUZZLES = ("CATALOGUE", "TilingPuzzle", "check_solution", "get_puzzle", "parse_puzzle",
+            "puzzle_doc", "to_solution")  # fmt: skip
+__all__ = [*_PUZZLES, "load_puzzle"]
 
 
 def __getattr__(name: str) -> Any:
@@ -28,4 +28,8 @@ def __getattr__(name: str) -> Any:
         from polytile.puzzles.tiling import puzzles
 
         return getattr(puzzles, name)
+    if name == "load_puzzle":
+        from polytile.puzzles.tiling import catalogue
+
+        return catalogue.load_puzzle
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -6,15 +6,16 @@ Both kinds answer the same questions (``name``, ``problem``, known counts, ``to_
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from polytile.board import Board
-from polytile.errors import BoardError, UnknownNameError
+from polytile.errors import BoardError, FormatError, UnknownNameError
 from polytile.geometry import piece
 from polytile.puzzles.blokus.four_square import Teaser, four_square
-from polytile.puzzles.tiling.puzzles import CATALOGUE, TilingPuzzle, load_puzzle
+from polytile.puzzles.tiling.puzzles import CATALOGUE, TilingPuzzle, parse_puzzle
 
-__all__ = ["TEASERS", "Puzzle", "names", "resolve", "teaser_board"]
+__all__ = ["TEASERS", "Puzzle", "load_puzzle", "names", "resolve", "teaser_board"]
 
 Puzzle = TilingPuzzle | Teaser
 
@@ -23,6 +24,34 @@ TEASERS = {
     "four-square": "Blokus: the 20 tetrominoes of four colours tile 8x10, same colours never "
     "share an edge, every piece corner-touches its colour (--touch connected: one group)",
 }
+
+
+def load_puzzle(path: str | Path) -> Puzzle:
+    """Read a puzzle file: a tiling puzzle (:func:`~polytile.puzzles.tiling.puzzles.parse_puzzle`)
+    or a generated Blokus teaser (``polytile/teaser@1``), which solves, counts and checks like
+    one.
+
+    Raises
+    ------
+    FormatError
+        If the file is not valid JSON or not a valid puzzle.
+    OSError
+        If it cannot be read.
+    """
+    source = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise FormatError("not UTF-8 text", source) from exc
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise FormatError(exc.msg, source, f"line {exc.lineno} column {exc.colno}") from exc
+    if isinstance(doc, dict) and doc.get("format") == "polytile/teaser@1":
+        from polytile.puzzles.tiling.generate_teasers import parse_teaser
+
+        return parse_teaser(doc, source)
+    return parse_puzzle(doc, source)
 
 
 def names() -> list[str]:

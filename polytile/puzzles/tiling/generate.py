@@ -54,10 +54,9 @@ True
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -65,7 +64,9 @@ import numpy as np
 from polytile.board import Board, placements
 from polytile.errors import PolytileError, UnknownNameError
 from polytile.formats import PlacedPiece, Solution
-from polytile.geometry import PIECE_SETS, Cell, Polyomino, apply_transform, piece_set
+from polytile.geometry import PIECE_SETS, Cell, Polyomino, piece_set
+from polytile.puzzles.tiling.candidates import Candidate, puzzle_key
+from polytile.puzzles.tiling.candidates import candidate_rng as _rng
 from polytile.puzzles.tiling.puzzles import TilingPuzzle, check_solution
 from polytile.solvers import bitboard
 from polytile.solvers.tiling import TilingProblem, compile_problem
@@ -175,26 +176,6 @@ def parse_params(kind: str, values: dict[str, Any]) -> Any:
         if key not in names:
             raise UnknownNameError(f"{kind} parameter", key, sorted(names))
     return cls(**values)
-
-
-@dataclass
-class Candidate:
-    """One generated candidate: a kept puzzle with its solution and rating, or a drop reason."""
-
-    kind: str
-    seed: int
-    index: int
-    puzzle: TilingPuzzle | None = None
-    solution: Solution | None = None
-    key: str | None = None
-    difficulty: float | None = None
-    stats: dict[str, int] = field(default_factory=dict)
-    reason: str | None = None
-
-    @property
-    def accepted(self) -> bool:
-        """True when the candidate is a unique-solution puzzle."""
-        return self.puzzle is not None and self.reason is None
 
 
 # -- regions -----------------------------------------------------------------------------
@@ -392,44 +373,7 @@ def rate(puzzle: TilingPuzzle) -> tuple[float, dict[str, int]]:
     return round(max(0.0, math.log2(max(result.nodes - 1, 1) / pieces)), 2), stats
 
 
-# -- keys --------------------------------------------------------------------------------
-def puzzle_key(kind: str, puzzle: TilingPuzzle) -> str:
-    """A key equal for two puzzles exactly when one is the other turned or flipped.
-
-    Built from the open cells, the given pieces and the piece multiset, under all eight
-    symmetries of the square grid (translated to the origin), so the board's orientation
-    and position do not matter.
-    """
-    layout = puzzle.layout
-    opens = [(r, c) for r in range(layout.rows) for c in range(layout.cols) if layout.is_open(r, c)]
-    best: tuple[Any, ...] | None = None
-    for k in range(8):
-        moved = [apply_transform(k, r, c) for r, c in opens]
-        r0 = min(r for r, _ in moved)
-        c0 = min(c for _, c in moved)
-
-        def norm(cells: Sequence[Cell], k: int = k, r0: int = r0, c0: int = c0) -> tuple[Cell, ...]:
-            return tuple(
-                sorted((r - r0, c - c0) for r, c in (apply_transform(k, *x) for x in cells))
-            )
-
-        form = (
-            norm(opens),
-            tuple(sorted((g.piece, norm(g.cells)) for g in puzzle.given)),
-        )
-        if best is None or form < best:
-            best = form
-    rules = (getattr(puzzle, "touch", None), getattr(puzzle, "n_colors", None))
-    text = repr((kind, sorted(puzzle.all_piece_names()), puzzle.problem.one_sided, rules, best))
-    return hashlib.sha256(text.encode()).hexdigest()[:32]
-
-
 # -- the packing kind --------------------------------------------------------------------
-def _rng(seed: int, index: int, kind: str) -> np.random.Generator:
-    salt = int.from_bytes(hashlib.sha256(kind.encode()).digest()[:4], "little")
-    return np.random.default_rng([seed, index, salt])
-
-
 def _first_tiling(
     problem: TilingProblem, seed: int, node_limit: int
 ) -> list[tuple[int, tuple[Cell, ...]]] | None:

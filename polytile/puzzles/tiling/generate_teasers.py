@@ -38,7 +38,8 @@ from polytile.board import Board
 from polytile.errors import BoardError, FormatError, PolytileError, UnknownNameError
 from polytile.geometry import PIECE_SETS, piece, piece_set
 from polytile.puzzles.blokus.four_square import Teaser
-from polytile.puzzles.tiling.generate import Candidate, _rng, puzzle_key
+from polytile.puzzles.tiling.candidates import Candidate, puzzle_key
+from polytile.puzzles.tiling.candidates import candidate_rng as _rng
 from polytile.solvers.counting import count_tiling
 from polytile.solvers.tiling import TOUCH_RULES, compile_problem, solutions
 

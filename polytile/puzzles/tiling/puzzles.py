@@ -14,7 +14,6 @@ Examples
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -32,7 +31,6 @@ __all__ = [
     "TilingPuzzle",
     "check_solution",
     "get_puzzle",
-    "load_puzzle",
     "parse_puzzle",
     "puzzle_doc",
     "to_solution",
@@ -357,42 +355,6 @@ def puzzle_doc(puzzle: TilingPuzzle) -> dict[str, Any]:
     if puzzle.description:
         doc["description"] = puzzle.description
     return doc
-
-
-def load_puzzle(path: str | Path) -> TilingPuzzle:
-    """Read a puzzle file (see :func:`parse_puzzle`).
-
-    Raises
-    ------
-    FormatError
-        If the file is not valid JSON or not a valid puzzle.
-    OSError
-        If it cannot be read.
-    """
-    source = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise FormatError("not UTF-8 text", source) from exc
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise FormatError(exc.msg, source, f"line {exc.lineno} column {exc.colno}") from exc
-    if isinstance(doc, dict) and doc.get("format") == "polytile/teaser@1":
-        # A generated Blokus teaser: it solves, counts and checks like a tiling puzzle.
-        from polytile.puzzles.tiling.generate_teasers import parse_teaser
-
-        return parse_teaser(doc, source)  # type: ignore[return-value]
-    return parse_puzzle(doc, source)
-
-
-def resolve(name_or_path: str) -> TilingPuzzle:
-    """A catalogue puzzle by name, or a puzzle file by path."""
-    if name_or_path in CATALOGUE:
-        return CATALOGUE[name_or_path]
-    if Path(name_or_path).suffix == ".json" or Path(name_or_path).exists():
-        return load_puzzle(name_or_path)
-    return get_puzzle(name_or_path)  # raises, listing the catalogue
 
 
 # -- solutions ---------------------------------------------------------------------------

@@ -8,13 +8,12 @@ import pytest
 
 from polytile.errors import FormatError, UnknownNameError
 from polytile.formats import PlacedPiece, Solution
+from polytile.puzzles.tiling.catalogue import load_puzzle, resolve
 from polytile.puzzles.tiling.puzzles import (
     CATALOGUE,
     check_solution,
     get_puzzle,
-    load_puzzle,
     parse_puzzle,
-    resolve,
     to_solution,
 )
 from polytile.solvers.tiling import compile_problem, solutions

@@ -5,7 +5,7 @@ as well).
 Examples
 --------
 >>> from polytile.formats import PlacedPiece, Solution
->>> from polytile.render_svg import to_svg
+>>> from polytile.render.svg import to_svg
 >>> s = Solution("demo", 2, 3, (PlacedPiece("V3", ((0, 0), (1, 0), (1, 1))),), blocked=((0, 2),))
 >>> svg = to_svg(s, cell=20)
 >>> svg.splitlines()[1]
@@ -18,23 +18,23 @@ from collections.abc import Iterable
 from xml.sax.saxutils import escape, quoteattr
 
 from polytile.geometry import Cell
-from polytile.render import (
-    _CONFLICT_INK,
-    _GRID,
-    _INK,
+from polytile.render.scene import (
     BLOCKED_FILL,
+    CONFLICT_INK,
     EMPTY_FILL,
+    GRID_INK,
+    INK,
+    Layout,
     Picture,
-    _decorated,
-    _fill_or,
-    _hatch,
-    _label_cell,
-    _Layout,
-    _layout,
-    _mix,
-    _outline,
-    _Scene,
-    _under_highlight,
+    Scene,
+    decorated,
+    fill_or,
+    hatch,
+    label_cell,
+    layout,
+    mix,
+    outline,
+    under_highlight,
 )
 
 __all__ = ["to_svg"]
@@ -83,8 +83,8 @@ def to_svg(
     ValueError
         If ``cell`` is out of range, or a colour is not a colour name.
     """
-    scene = _decorated(obj, marks, mark_color, highlight, highlight_color)
-    lay = _layout(scene, cell, title)
+    scene = decorated(obj, marks, mark_color, highlight, highlight_color)
+    lay = layout(scene, cell, title)
     bx0, by0 = lay.x(0), lay.y(0)
     bx1, by1 = lay.x(scene.cols), lay.y(scene.rows)
     out = [
@@ -99,7 +99,7 @@ def to_svg(
         out.append(
             f'<text x="{_num(lay.width / 2)}" y="{_num(lay.margin + cell * 0.7)}" '
             f'text-anchor="middle" dominant-baseline="central" font-family="sans-serif" '
-            f'font-size="{_num(cell * 0.75)}" fill="{_INK}">{escape(title)}</text>'
+            f'font-size="{_num(cell * 0.75)}" fill="{INK}">{escape(title)}</text>'
         )
     out.append(
         f'<rect class="board" x="{_num(bx0)}" y="{_num(by0)}" width="{_num(bx1 - bx0)}" '
@@ -123,20 +123,20 @@ def to_svg(
     grid += [f"M{_num(lay.x(c))} {_num(by0)}V{_num(by1)}" for c in range(1, scene.cols)]
     if grid:
         out.append(
-            f'<path class="grid" fill="none" stroke="{_GRID}" stroke-width="1" '
+            f'<path class="grid" fill="none" stroke="{GRID_INK}" stroke-width="1" '
             f'd="{"".join(grid)}"/>'
         )
     out.append(
         f'<rect class="frame" x="{_num(bx0)}" y="{_num(by0)}" width="{_num(bx1 - bx0)}" '
-        f'height="{_num(by1 - by0)}" fill="none" stroke="{_INK}" '
+        f'height="{_num(by1 - by0)}" fill="none" stroke="{INK}" '
         f'stroke-width="{_num(max(1, lay.thick / 2))}"/>'
     )
     out.append(
-        f'<g class="outlines" fill="none" stroke="{_INK}" stroke-width="{lay.thick}" '
+        f'<g class="outlines" fill="none" stroke="{INK}" stroke-width="{lay.thick}" '
         'stroke-linecap="square">'
     )
     for i, shape in enumerate(scene.shapes):
-        d = _segments_d(lay, _outline(shape.cells))
+        d = _segments_d(lay, outline(shape.cells))
         out.append(
             f'<path class="outline" data-index="{i}" data-piece={quoteattr(shape.label)} d="{d}"/>'
         )
@@ -150,13 +150,13 @@ def to_svg(
             for r, c in conflicts
         )
         out.append(
-            f'<path class="conflict" fill="none" stroke="{_CONFLICT_INK}" '
+            f'<path class="conflict" fill="none" stroke="{CONFLICT_INK}" '
             f'stroke-width="{lay.thick}" d="{crosses}"/>'
         )
     if scene.highlight:
-        d = _segments_d(lay, _outline(scene.highlight))
+        d = _segments_d(lay, outline(scene.highlight))
         out.append(
-            f'<path class="highlight" fill="none" stroke="{_INK}" stroke-width="{2 * lay.thick}" '
+            f'<path class="highlight" fill="none" stroke="{INK}" stroke-width="{2 * lay.thick}" '
             f'stroke-linecap="square" d="{d}"/>'
         )
         out.append(
@@ -165,7 +165,7 @@ def to_svg(
         )
     if scene.marks:
         out.append(
-            f'<g class="marks" fill="{_fill_or(scene.mark_letter, _INK)}" stroke="{_INK}" '
+            f'<g class="marks" fill="{fill_or(scene.mark_letter, INK)}" stroke="{INK}" '
             f'stroke-width="{_num(max(1, lay.thick / 2))}">'
         )
         out += [
@@ -178,10 +178,10 @@ def to_svg(
     if labels and cell >= 12:
         out.append(
             f'<g class="labels" font-family="sans-serif" font-size="{_num(cell * 0.55)}" '
-            f'font-weight="bold" text-anchor="middle" dominant-baseline="central" fill="{_INK}">'
+            f'font-weight="bold" text-anchor="middle" dominant-baseline="central" fill="{INK}">'
         )
         for shape in labels:
-            r, c = _label_cell(shape.cells)
+            r, c = label_cell(shape.cells)
             out.append(
                 f'<text x="{_num(lay.x(c + 0.5))}" y="{_num(lay.y(r + 0.5))}">'
                 f"{escape(shape.letter)}</text>"
@@ -191,8 +191,8 @@ def to_svg(
     return "\n".join(out) + "\n"
 
 
-def _segments_d(lay: _Layout, segments: Iterable[tuple[int, int, int, int]]) -> str:
-    """Path data of horizontal and vertical grid segments, as :func:`_outline` gives them."""
+def _segments_d(lay: Layout, segments: Iterable[tuple[int, int, int, int]]) -> str:
+    """Path data of horizontal and vertical grid segments, as :func:`outline` gives them."""
     return "".join(
         f"M{_num(lay.x(x0))} {_num(lay.y(y0))}"
         + (f"H{_num(lay.x(x1))}" if y0 == y1 else f"V{_num(lay.y(y1))}")
@@ -200,16 +200,16 @@ def _segments_d(lay: _Layout, segments: Iterable[tuple[int, int, int, int]]) -> 
     )
 
 
-def _svg_highlight_fill(lay: _Layout, scene: _Scene) -> list[str]:
+def _svg_highlight_fill(lay: Layout, scene: Scene) -> list[str]:
     """The ghost squares and the hatch of the highlighted cells."""
     ghosts: dict[str, list[Cell]] = {}
     hatches: dict[str, list[str]] = {}
-    for (r, c), (fill, ghost) in _under_highlight(scene).items():
+    for (r, c), (fill, ghost) in under_highlight(scene).items():
         if ghost:
             ghosts.setdefault(fill, []).append((r, c))
-        hatches.setdefault(_mix(fill, _INK, 0.45), []).extend(
+        hatches.setdefault(mix(fill, INK, 0.45), []).extend(
             f"M{_num(lay.x(x0))} {_num(lay.y(y0))}L{_num(lay.x(x1))} {_num(lay.y(y1))}"
-            for x0, y0, x1, y1 in _hatch(r, c)
+            for x0, y0, x1, y1 in hatch(r, c)
         )
     width = _num(max(1, lay.thick / 3))
     return [
@@ -224,6 +224,6 @@ def _svg_highlight_fill(lay: _Layout, scene: _Scene) -> list[str]:
     ]
 
 
-def _squares(lay: _Layout, cells: Iterable[Cell]) -> str:
+def _squares(lay: Layout, cells: Iterable[Cell]) -> str:
     s = _num(lay.cell)
     return "".join(f"M{_num(lay.x(c))} {_num(lay.y(r))}h{s}v{s}h-{s}z" for r, c in sorted(cells))

@@ -1,6 +1,6 @@
 """PNG pictures, drawn with Pillow from the scene, geometry and colours of
 :mod:`polytile.render` (which re-exports :func:`to_png`), like the SVG of
-:mod:`polytile.render_svg`."""
+:mod:`polytile.render.svg`."""
 
 from __future__ import annotations
 
@@ -8,23 +8,23 @@ import io
 import os
 from collections.abc import Iterable
 
-from polytile.formats import write_atomic
+from polytile._files import write_atomic
 from polytile.geometry import Cell
-from polytile.render import (
-    _CONFLICT_INK,
-    _GRID,
-    _INK,
+from polytile.render.scene import (
     BLOCKED_FILL,
+    CONFLICT_INK,
     EMPTY_FILL,
+    GRID_INK,
+    INK,
     Picture,
-    _decorated,
-    _fill_or,
-    _hatch,
-    _label_cell,
-    _layout,
-    _mix,
-    _outline,
-    _under_highlight,
+    decorated,
+    fill_or,
+    hatch,
+    label_cell,
+    layout,
+    mix,
+    outline,
+    under_highlight,
 )
 
 __all__ = ["png_bytes", "to_png"]
@@ -42,8 +42,8 @@ def png_bytes(
     """The PNG file's bytes (see :func:`to_png`)."""
     from PIL import Image, ImageDraw, ImageFont
 
-    scene = _decorated(obj, marks, mark_color, highlight, highlight_color)
-    lay = _layout(scene, cell, title)
+    scene = decorated(obj, marks, mark_color, highlight, highlight_color)
+    lay = layout(scene, cell, title)
     image = Image.new("RGB", (lay.width, lay.height), "#ffffff")
     draw = ImageDraw.Draw(image)
 
@@ -62,34 +62,34 @@ def png_bytes(
     for shape in scene.shapes:
         for r, c in shape.cells:
             square(r, c, shape.fill)
-    for (r, c), (fill, ghost) in _under_highlight(scene).items():
+    for (r, c), (fill, ghost) in under_highlight(scene).items():
         if ghost:
             square(r, c, fill)
-        for x0, y0, x1, y1 in _hatch(r, c):
+        for x0, y0, x1, y1 in hatch(r, c):
             draw.line(
                 (lay.x(x0), lay.y(y0), lay.x(x1), lay.y(y1)),
-                fill=_mix(fill, _INK, 0.45),
+                fill=mix(fill, INK, 0.45),
                 width=max(1, round(lay.thick / 3)),
             )
     bx0, by0, bx1, by1 = lay.x(0), lay.y(0), lay.x(scene.cols), lay.y(scene.rows)
     for r in range(1, scene.rows):
-        draw.line((bx0, lay.y(r), bx1, lay.y(r)), fill=_GRID, width=1)
+        draw.line((bx0, lay.y(r), bx1, lay.y(r)), fill=GRID_INK, width=1)
     for c in range(1, scene.cols):
-        draw.line((lay.x(c), by0, lay.x(c), by1), fill=_GRID, width=1)
+        draw.line((lay.x(c), by0, lay.x(c), by1), fill=GRID_INK, width=1)
     frame = max(1, lay.thick // 2)
-    for x0, y0, x1, y1 in _outline(
+    for x0, y0, x1, y1 in outline(
         frozenset((r, c) for r in range(scene.rows) for c in range(scene.cols))
     ):
-        bar(lay.x(x0), lay.y(y0), lay.x(x1), lay.y(y1), frame, _INK)
+        bar(lay.x(x0), lay.y(y0), lay.x(x1), lay.y(y1), frame, INK)
     for shape in scene.shapes:
-        for x0, y0, x1, y1 in _outline(shape.cells):
-            bar(lay.x(x0), lay.y(y0), lay.x(x1), lay.y(y1), lay.thick, _INK)
+        for x0, y0, x1, y1 in outline(shape.cells):
+            bar(lay.x(x0), lay.y(y0), lay.x(x1), lay.y(y1), lay.thick, INK)
     for r, c in scene.conflicts():
         left, top, right, bottom = lay.x(c + 0.2), lay.y(r + 0.2), lay.x(c + 0.8), lay.y(r + 0.8)
-        draw.line((left, top, right, bottom), fill=_CONFLICT_INK, width=lay.thick)
-        draw.line((right, top, left, bottom), fill=_CONFLICT_INK, width=lay.thick)
-    lit = _outline(scene.highlight)
-    for ink, width in ((_INK, 2 * lay.thick), (EMPTY_FILL, lay.thick)):
+        draw.line((left, top, right, bottom), fill=CONFLICT_INK, width=lay.thick)
+        draw.line((right, top, left, bottom), fill=CONFLICT_INK, width=lay.thick)
+    lit = outline(scene.highlight)
+    for ink, width in ((INK, 2 * lay.thick), (EMPTY_FILL, lay.thick)):
         for x0, y0, x1, y1 in lit:
             bar(lay.x(x0), lay.y(y0), lay.x(x1), lay.y(y1), width, ink)
     radius = cell * 0.2
@@ -97,22 +97,22 @@ def png_bytes(
         x, y = lay.x(c + 0.5), lay.y(r + 0.5)
         draw.ellipse(
             (x - radius, y - radius, x + radius, y + radius),
-            fill=_fill_or(scene.mark_letter, _INK),
-            outline=_INK,
+            fill=fill_or(scene.mark_letter, INK),
+            outline=INK,
             width=max(1, lay.thick // 2),
         )
     labels = [s for s in scene.shapes if not s.player and s.cells]
     if labels and cell >= 12:
         font = ImageFont.load_default(size=max(8, round(cell * 0.55)))
         for shape in labels:
-            r, c = _label_cell(shape.cells)
+            r, c = label_cell(shape.cells)
             draw.text(
-                (lay.x(c + 0.5), lay.y(r + 0.5)), shape.letter, fill=_INK, font=font, anchor="mm"
+                (lay.x(c + 0.5), lay.y(r + 0.5)), shape.letter, fill=INK, font=font, anchor="mm"
             )
     if title:
         font = ImageFont.load_default(size=max(8, round(cell * 0.75)))
         draw.text(
-            (lay.width / 2, lay.margin + cell * 0.7), title, fill=_INK, font=font, anchor="mm"
+            (lay.width / 2, lay.margin + cell * 0.7), title, fill=INK, font=font, anchor="mm"
         )
     buffer = io.BytesIO()
     image.save(buffer, format="PNG")
@@ -143,7 +143,7 @@ def to_png(
     title
         Optional caption above the board.
     marks, mark_color, highlight, highlight_color
-        As for :func:`polytile.render_svg.to_svg`.
+        As for :func:`polytile.render.svg.to_svg`.
 
     Raises
     ------

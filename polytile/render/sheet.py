@@ -3,7 +3,7 @@
 Examples
 --------
 >>> from polytile.formats import PlacedPiece, Solution
->>> from polytile.sheet import contact_sheet
+>>> from polytile.render.sheet import contact_sheet
 >>> s = Solution("demo", 1, 2, (PlacedPiece("I2", ((0, 0), (0, 1))),))
 >>> page = contact_sheet([(s, "one"), (s, "two")], columns=2)
 >>> page.count("<svg"), "one" in page
@@ -16,7 +16,8 @@ import re
 from collections.abc import Sequence
 from xml.sax.saxutils import escape
 
-from polytile.render import Picture, to_svg
+from polytile.render.scene import Picture
+from polytile.render.svg import to_svg
 
 __all__ = ["contact_sheet"]
 

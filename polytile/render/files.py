@@ -1,0 +1,81 @@
+"""Picture files: :func:`save_picture` writes SVG, PNG or text by the file's suffix."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+from polytile._files import write_atomic
+from polytile.errors import FormatError
+from polytile.geometry import Cell
+from polytile.render.scene import Picture
+from polytile.render.text import to_text
+
+__all__ = ["save_picture"]
+
+
+def save_picture(
+    obj: Picture,
+    path: str | os.PathLike[str],
+    cell: int = 24,
+    title: str | None = None,
+    *,
+    marks: Iterable[Cell] = (),
+    mark_color: str | None = None,
+    highlight: Iterable[Cell] = (),
+    highlight_color: str | None = None,
+) -> None:
+    """Write a picture whose kind follows the file suffix: ``.svg``, ``.png`` or ``.txt``.
+
+    A ``.txt`` picture is the plain (colour-less) :func:`to_text`; ``cell`` and ``title``
+    apply to SVG and PNG; the marks and the highlight (as for :func:`to_text` and
+    :func:`to_svg`) to all three.
+
+    Raises
+    ------
+    FormatError
+        If the suffix is none of those three.
+    ValueError
+        If a colour is not a colour name.
+    OSError
+        If the file cannot be written.
+    """
+    suffix = Path(path).suffix.lower()
+    marks, highlight = tuple(marks), tuple(highlight)
+    if suffix == ".svg":
+        from polytile.render.svg import to_svg
+
+        svg = to_svg(
+            obj,
+            cell,
+            title,
+            marks=marks,
+            mark_color=mark_color,
+            highlight=highlight,
+            highlight_color=highlight_color,
+        )
+        write_atomic(path, svg)
+    elif suffix == ".png":
+        from polytile.render.png import to_png
+
+        to_png(obj, path, cell, title, marks=marks, mark_color=mark_color, highlight=highlight,
+               highlight_color=highlight_color)  # fmt: skip
+    elif suffix == ".txt":
+        text = to_text(
+            obj,
+            False,
+            marks=marks,
+            mark_color=mark_color,
+            highlight=highlight,
+            highlight_color=highlight_color,
+        )
+        write_atomic(path, text)
+    else:
+        raise FormatError(
+            f"cannot tell the picture kind from suffix {suffix or '(none)'!r}; "
+            "use .svg, .png or .txt",
+            str(path),
+        )
+
+

@@ -1,0 +1,317 @@
+"""The description every picture is drawn from: a :class:`Scene` (the board, its blocked
+cells, the shapes on it, marks and a highlight) and the geometry SVG and PNG share.
+
+:func:`scene_of` builds the scene of a solution (each placement is a shape) or a position
+(each edge-connected group of one colour is a shape). Solutions and positions are read by
+their fields (``rows``, ``cols``, ``placements``, ``blocked``; ``board``), so this module does
+not import :mod:`polytile.formats`, which may then draw its own documents without an import
+cycle. :func:`layout` places a scene on a canvas; :func:`outline`, :func:`hatch`,
+:func:`label_cell` and the colour helpers give what the SVG and PNG writers draw.
+
+Examples
+--------
+>>> from polytile.formats import PlacedPiece, Solution
+>>> s = Solution("demo", 2, 3, (PlacedPiece("V3", ((0, 0), (1, 0), (1, 1))),), blocked=((0, 2),))
+>>> scene = scene_of(s)
+>>> scene.rows, scene.cols, sorted(scene.blocked), [sh.label for sh in scene.shapes]
+(2, 3, [(0, 2)], ['V3'])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+from polytile.colors import COLORS
+from polytile.geometry import Cell
+from polytile.regions import color_components
+
+if TYPE_CHECKING:
+    from polytile.formats import Position, Solution
+
+__all__ = [
+    "BLOCKED_FILL",
+    "CONFLICT",
+    "CONFLICT_INK",
+    "EMPTY_FILL",
+    "GHOST",
+    "GRID_INK",
+    "INK",
+    "MARK",
+    "PALETTE",
+    "PLAYER_FILLS",
+    "Layout",
+    "Picture",
+    "Scene",
+    "Shape",
+    "decorated",
+    "fill_or",
+    "hatch",
+    "label_cell",
+    "layout",
+    "mix",
+    "outline",
+    "scene_of",
+    "under_highlight",
+]
+
+#: Fill of each colour letter.
+PLAYER_FILLS: Mapping[str, str] = {"B": "#1f5fbf", "Y": "#e8c21a", "R": "#d6312b", "G": "#2e9e44"}
+#: Fills of colour-less pieces, light enough for a black letter on top.
+PALETTE: tuple[str, ...] = (
+    "#8dd3c7", "#ffffb3", "#bebada", "#fb8072", "#80b1d3", "#fdb462", "#b3de69", "#fccde5",
+    "#bc80bd", "#ccebc5", "#ffed6f", "#a6cee3", "#b2df8a", "#fb9a99", "#cab2d6", "#e5c494",
+)  # fmt: skip
+#: Fill of blocked cells.
+BLOCKED_FILL = "#3a3a3a"
+#: Fill of empty cells.
+EMPTY_FILL = "#ffffff"
+GRID_INK = "#c8c8c8"
+INK = "#111111"
+CONFLICT = "*"
+CONFLICT_INK = "#c000c0"
+MARK = "+"
+GHOST = "@"
+_STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+
+#: What can be drawn: a :class:`~polytile.formats.Solution` or a
+#: :class:`~polytile.formats.Position`.
+Picture: TypeAlias = "Solution | Position"
+
+
+@dataclass(frozen=True)
+class Shape:
+    label: str  # piece name, or colour name for a position's group
+    letter: str  # shown in text pictures and, for tilings, inside the piece
+    fill: str
+    cells: frozenset[Cell]  # inside the board only
+    player: bool  # filled by player colour (no letter drawn in pictures)
+
+
+@dataclass(frozen=True)
+class Scene:
+    rows: int
+    cols: int
+    blocked: frozenset[Cell]
+    shapes: tuple[Shape, ...]
+    marks: frozenset[Cell] = frozenset()
+    mark_letter: str | None = None  # colour letter of the marks, None for neutral ink
+    highlight: frozenset[Cell] = frozenset()
+    highlight_letter: str | None = None  # colour letter of the highlight, if known
+
+    def conflicts(self) -> list[Cell]:
+        """Cells claimed twice: by two shapes, or by a shape and a blocked cell."""
+        seen: set[Cell] = set(self.blocked)
+        twice: set[Cell] = set()
+        for shape in self.shapes:
+            twice |= shape.cells & seen
+            seen |= shape.cells
+        return sorted(twice)
+
+
+def scene_of(obj: Picture) -> Scene:
+    """The scene of a solution (it has ``placements``) or a position (it has ``board``).
+
+    Raises
+    ------
+    TypeError
+        For anything else.
+    """
+    if hasattr(obj, "placements"):
+        return _solution_scene(obj)
+    if hasattr(obj, "board"):
+        return _position_scene(obj)
+    raise TypeError(f"cannot draw a {type(obj).__name__}; give a Solution or a Position")
+
+
+def decorated(
+    obj: Picture,
+    marks: Iterable[Cell],
+    mark_color: str | None,
+    highlight: Iterable[Cell],
+    highlight_color: str | None,
+) -> Scene:
+    """The scene of ``obj`` with its marks and highlight (cells outside the board dropped)."""
+    scene = scene_of(obj)
+
+    def inside(cells: Iterable[Cell]) -> frozenset[Cell]:
+        pairs = ((int(r), int(c)) for r, c in cells)
+        return frozenset((r, c) for r, c in pairs if 0 <= r < scene.rows and 0 <= c < scene.cols)
+
+    return replace(
+        scene,
+        marks=inside(marks),
+        mark_letter=_letter_of(mark_color, "mark_color"),
+        highlight=inside(highlight),
+        highlight_letter=_letter_of(highlight_color, "highlight_color"),
+    )
+
+
+def _letter_of(color: str | None, name: str) -> str | None:
+    if color is None:
+        return None
+    if color not in COLORS:
+        raise ValueError(f"{name} must be one of {', '.join(COLORS)} or None, got {color!r}")
+    return COLORS[color]
+
+
+def _solution_scene(s: Any) -> Scene:
+    inside = [
+        frozenset((r, c) for r, c in p.cells if 0 <= r < s.rows and 0 <= c < s.cols)
+        for p in s.placements
+    ]
+    fills = _tiling_fills(inside)
+    shapes = []
+    for i, p in enumerate(s.placements):
+        player = p.color is not None and p.color in COLORS
+        letter = COLORS[p.color] if player and p.color else (p.piece[:1] or "?")
+        fill = PLAYER_FILLS[letter] if player else fills[i]
+        shapes.append(Shape(p.piece, letter, fill, inside[i], player))
+    blocked = frozenset((r, c) for r, c in s.blocked if 0 <= r < s.rows and 0 <= c < s.cols)
+    return Scene(s.rows, s.cols, blocked, tuple(shapes))
+
+
+def _position_scene(p: Any) -> Scene:
+    names = {letter: name for name, letter in COLORS.items()}
+    shapes = [
+        Shape(names[letter], letter, PLAYER_FILLS[letter], comp, True)
+        for letter in COLORS.values()
+        for comp in color_components(p.board, letter)
+    ]
+    blocked = frozenset(
+        (r, c) for r, row in enumerate(p.board) for c, ch in enumerate(row) if ch == "#"
+    )
+    return Scene(p.rows, p.cols, blocked, tuple(shapes))
+
+
+def _tiling_fills(pieces: Sequence[frozenset[Cell]]) -> list[str]:
+    """Palette colour per piece: its index's colour unless an edge neighbour took it."""
+    owner: dict[Cell, list[int]] = {}
+    for i, cells in enumerate(pieces):
+        for cell in cells:
+            owner.setdefault(cell, []).append(i)
+    chosen: list[int] = []
+    n = len(PALETTE)
+    for i, cells in enumerate(pieces):
+        taken = {
+            chosen[j]
+            for r, c in cells
+            for dr, dc in _STEPS
+            for j in owner.get((r + dr, c + dc), ())
+            if j < i
+        }
+        pick = next((k % n for k in range(i, i + n) if k % n not in taken), i % n)
+        chosen.append(pick)
+    return [PALETTE[k] for k in chosen]
+
+
+
+
+@dataclass(frozen=True)
+class Layout:
+    cell: int
+    margin: int
+    left: int  # x of the board's left edge (more than the margin when the title is wider)
+    top: int  # y of the board's top edge (title band above it)
+    width: int
+    height: int
+    thick: int
+
+    def x(self, col: float) -> float:
+        return self.left + col * self.cell
+
+    def y(self, row: float) -> float:
+        return self.top + row * self.cell
+
+
+def layout(scene: Scene, cell: int, title: str | None) -> Layout:
+    if not isinstance(cell, int) or isinstance(cell, bool) or not 4 <= cell <= 200:
+        raise ValueError(f"cell size must be an integer from 4 to 200 pixels, got {cell!r}")
+    margin = max(4, cell // 2)
+    band = int(cell * 1.4) if title else 0
+    board = scene.cols * cell
+    # A generous guess at the caption's width (sans-serif averages ~0.6 em per character).
+    caption = round(len(title) * cell * 0.75 * 0.62) if title else 0
+    width = max(board, caption) + 2 * margin
+    return Layout(
+        cell=cell,
+        margin=margin,
+        left=(width - board) // 2,
+        top=margin + band,
+        width=width,
+        height=scene.rows * cell + 2 * margin + band,
+        thick=max(2, round(cell / 8)),
+    )
+
+
+def outline(cells: frozenset[Cell]) -> list[tuple[int, int, int, int]]:
+    """Boundary of a set of cells as maximal straight segments ``(x0, y0, x1, y1)`` in grid
+    units (x = column, y = row); horizontal ones first."""
+    horizontal: dict[int, list[int]] = {}
+    vertical: dict[int, list[int]] = {}
+    for r, c in cells:
+        if (r - 1, c) not in cells:
+            horizontal.setdefault(r, []).append(c)
+        if (r + 1, c) not in cells:
+            horizontal.setdefault(r + 1, []).append(c)
+        if (r, c - 1) not in cells:
+            vertical.setdefault(c, []).append(r)
+        if (r, c + 1) not in cells:
+            vertical.setdefault(c + 1, []).append(r)
+    segments = []
+    for y, xs in sorted(horizontal.items()):
+        segments += [(a, y, b, y) for a, b in _runs(xs)]
+    for x, ys in sorted(vertical.items()):
+        segments += [(x, a, x, b) for a, b in _runs(ys)]
+    return segments
+
+
+def _runs(units: Iterable[int]) -> list[tuple[int, int]]:
+    """Unit intervals ``[u, u+1]`` merged into maximal ``(start, end)`` runs."""
+    runs: list[tuple[int, int]] = []
+    for u in sorted(set(units)):
+        if runs and runs[-1][1] == u:
+            runs[-1] = (runs[-1][0], u + 1)
+        else:
+            runs.append((u, u + 1))
+    return runs
+
+
+def fill_or(letter: str | None, default: str) -> str:
+    return PLAYER_FILLS[letter] if letter else default
+
+
+def mix(a: str, b: str, t: float) -> str:
+    """The colour ``t`` of the way from ``#rrggbb`` ``a`` to ``b``."""
+    x, y = int(a[1:], 16), int(b[1:], 16)
+    return "#" + "".join(
+        f"{round((x >> s & 255) * (1 - t) + (y >> s & 255) * t):02x}" for s in (16, 8, 0)
+    )
+
+
+def under_highlight(scene: Scene) -> dict[Cell, tuple[str, bool]]:
+    """Fill under each highlighted cell, and True where that is a ghost (an empty cell shaded
+    in the highlight colour)."""
+    under = {cell: (BLOCKED_FILL, False) for cell in scene.blocked & scene.highlight}
+    for shape in scene.shapes:
+        under |= {cell: (shape.fill, False) for cell in shape.cells & scene.highlight}
+    ghost = mix(EMPTY_FILL, fill_or(scene.highlight_letter, INK), 0.35)
+    return {cell: under.get(cell, (ghost, True)) for cell in sorted(scene.highlight)}
+
+
+def hatch(r: int, c: int) -> list[tuple[float, float, float, float]]:
+    """Three diagonal strokes across cell ``(r, c)`` as ``(x0, y0, x1, y1)`` in grid units."""
+    return [
+        (c + s, r, c, r + s) if s <= 1 else (c + 1, r + s - 1, c + s - 1, r + 1)
+        for s in (0.5, 1.0, 1.5)
+    ]
+
+
+def label_cell(cells: frozenset[Cell]) -> Cell:
+    """The cell nearest the centroid, where a piece's letter goes."""
+    cr = sum(r for r, _ in cells) / len(cells)
+    cc = sum(c for _, c in cells) / len(cells)
+    return min(cells, key=lambda rc: ((rc[0] - cr) ** 2 + (rc[1] - cc) ** 2, rc))
+
+

@@ -1,0 +1,183 @@
+"""Pictures as text: :func:`board_grid` (one character per cell) and :func:`to_text` (plain
+or coloured for the terminal, with marks and a highlight)."""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+from collections.abc import Iterable
+
+from polytile.geometry import Cell
+from polytile.render.scene import (
+    BLOCKED_FILL,
+    CONFLICT,
+    CONFLICT_INK,
+    GHOST,
+    MARK,
+    PLAYER_FILLS,
+    Picture,
+    Scene,
+    decorated,
+    scene_of,
+)
+
+__all__ = ["board_grid", "to_text"]
+
+def board_grid(obj: Picture) -> list[str]:
+    """The board as rows of one character per cell.
+
+    Parameters
+    ----------
+    obj
+        A solution (each cell shows its piece's colour letter, or the first letter of the
+        piece name when the piece has no colour) or a position (its rows, unchanged).
+
+    Returns
+    -------
+    list of str
+        ``.`` empty, ``#`` blocked, letters for pieces, and ``*`` where a cell is claimed
+        twice (two pieces, or a piece on a blocked cell), which only an invalid solution has.
+        Cells outside the board are not shown.
+    """
+    if not hasattr(obj, "placements"):  # a position: its rows as they are
+        return list(obj.board)
+    scene = scene_of(obj)
+    grid = [["." for _ in range(scene.cols)] for _ in range(scene.rows)]
+    for r, c in scene.blocked:
+        grid[r][c] = "#"
+    for shape in scene.shapes:
+        for r, c in shape.cells:
+            grid[r][c] = shape.letter if grid[r][c] == "." else CONFLICT
+    return ["".join(row) for row in grid]
+
+
+def _want_color(color: bool | None) -> bool:
+    if color is not None:
+        return color
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    isatty = getattr(sys.stdout, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def to_text(
+    obj: Picture,
+    color: bool | None = None,
+    *,
+    marks: Iterable[Cell] = (),
+    mark_color: str | None = None,
+    highlight: Iterable[Cell] = (),
+    highlight_color: str | None = None,
+) -> str:
+    """A terminal picture, two characters per cell, one line per row.
+
+    Parameters
+    ----------
+    obj
+        A solution or a position.
+    color
+        True for ANSI colours, False for plain letters, None (default) for colours only
+        when stdout is a terminal and the ``NO_COLOR`` environment variable is unset.
+    marks
+        Cells to mark, such as a Blokus colour's attach points: ``+`` on an empty cell in
+        plain text, a ``•`` in ``mark_color`` in colour. Cells off the board are ignored.
+    mark_color
+        A colour name of :data:`~polytile.formats.COLORS` for the marks, or None for the
+        terminal's own ink.
+    highlight
+        The cells of one placement to show apart: in plain text a piece cell's letter in lower
+        case, an empty cell as the lower-case letter of ``highlight_color`` (``@`` without
+        one); in colour ``▒▒`` over the piece's colour, ``░░`` in ``highlight_color``.
+    highlight_color
+        The colour name of the highlighted placement, or None.
+
+    Returns
+    -------
+    str
+        Plain: the letters of :func:`board_grid` separated by spaces. Coloured: player
+        pieces as blocks of their colour; tiling pieces as their letter on a background
+        that differs from every touching piece.
+
+    Raises
+    ------
+    ValueError
+        If ``mark_color`` or ``highlight_color`` is not a colour name.
+
+    Notes
+    -----
+    In plain mode two touching pieces with the same first letter (two copies of a tetromino)
+    look like one; the SVG and PNG pictures draw every outline.
+    """
+    scene = decorated(obj, marks, mark_color, highlight, highlight_color)
+    grid = board_grid(obj)
+    if not _want_color(color):
+        return "".join(" ".join(row) + "\n" for row in _plain_grid(scene, grid))
+    return _rich_text(scene, grid)
+
+
+def _plain_grid(scene: Scene, grid: list[str]) -> list[str]:
+    """``grid`` with the marks and the highlight of the module's text convention."""
+    if not scene.marks and not scene.highlight:
+        return grid
+    cells = [list(row) for row in grid]
+    for r, c in scene.marks:
+        if cells[r][c] == ".":
+            cells[r][c] = MARK
+    ghost = scene.highlight_letter.lower() if scene.highlight_letter else GHOST
+    for r, c in scene.highlight:
+        cells[r][c] = ghost if cells[r][c] in (".", MARK) else cells[r][c].lower()
+    return ["".join(row) for row in cells]
+
+
+def _rich_text(scene: Scene, grid: list[str]) -> str:
+    from rich.console import Console
+    from rich.style import Style
+    from rich.text import Text
+
+    style_of: dict[Cell, tuple[str, Style]] = {}
+    for shape in scene.shapes:
+        if shape.player:
+            look = ("  ", Style(bgcolor=shape.fill))
+            lit = ("▒▒", Style(color="#ffffff", bgcolor=shape.fill))
+        else:
+            look = (f"{shape.letter} ", Style(color="#000000", bgcolor=shape.fill, bold=True))
+            lit = (f"{shape.letter.lower()}▒", Style(color="#000000", bgcolor=shape.fill))
+        for cell in shape.cells:
+            style_of[cell] = lit if cell in scene.highlight else look
+    # without a colour, the terminal's own ink
+    ghost = ("░░", Style(color=PLAYER_FILLS.get(scene.highlight_letter or ""), bold=True))
+    mark = ("• ", Style(color=PLAYER_FILLS.get(scene.mark_letter or ""), bold=True))
+    text = Text()
+    for r, row in enumerate(grid):
+        for c, ch in enumerate(row):
+            if ch == "#":
+                text.append("  ", Style(bgcolor=BLOCKED_FILL))
+            elif ch == CONFLICT:
+                text.append("**", Style(color="#ffffff", bgcolor=CONFLICT_INK, bold=True))
+            elif (r, c) in style_of:
+                text.append(*style_of[(r, c)])
+            elif (r, c) in scene.highlight:
+                text.append(*ghost)
+            elif (r, c) in scene.marks:
+                text.append(*mark)
+            else:
+                text.append(". ", Style(color="#8a8a8a"))
+        text.append("\n")
+    truecolor = os.environ.get("COLORTERM", "").lower() in ("truecolor", "24bit")
+    buffer = io.StringIO()
+    console = Console(
+        file=buffer,
+        force_terminal=True,
+        color_system="truecolor" if truecolor else "256",
+        no_color=False,
+        width=max(80, 2 * scene.cols + 2),
+        highlight=False,
+        markup=False,
+        emoji=False,
+        legacy_windows=False,
+    )
+    console.print(text, end="", soft_wrap=True)
+    return buffer.getvalue()
+
+

@@ -1,0 +1,132 @@
+"""The package's shape: no import cycles, click only in cli/, modules of a readable size.
+
+The import graph is read statically with ``ast`` from every module under ``polytile/``:
+module-level imports and imports inside functions alike (lazy imports are what hid the old
+cycles), but not those under ``if TYPE_CHECKING:``, which never run. ``from polytile.a
+import b`` is an edge to ``polytile.a.b`` when ``b`` is a submodule, else to ``polytile.a``.
+Importing a submodule also runs its packages' ``__init__``, so each module has an edge to
+its parent package, except a package's own ``__init__`` importing its submodules (that is
+how a package re-exports, and it runs after the parent has started).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent / "polytile"
+MAX_LINES = 700  # the house style's ~600, with room for a long numba kernel
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for path in ROOT.rglob("*.py"):
+        parts = path.relative_to(ROOT.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        out[name] = path
+    return out
+
+
+MODULES = _modules()
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _imports(name: str, path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    is_package = path.name == "__init__.py"
+    found: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.If) and _is_type_checking(node):
+            for child in node.orelse:
+                visit(child)
+            return
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                package = name if is_package else name.rpartition(".")[0]
+                for _ in range(node.level - 1):
+                    package = package.rpartition(".")[0]
+                base = f"{package}.{base}" if base else package
+            for alias in node.names:
+                sub = f"{base}.{alias.name}"
+                found.add(sub if sub in MODULES else base)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(tree)
+    return found
+
+
+def _graph() -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = {}
+    for name, path in MODULES.items():
+        edges = {m for m in _imports(name, path) if m in MODULES and m != name}
+        parent = name.rpartition(".")[0]
+        if parent in MODULES:
+            edges.add(parent)
+        if path.name == "__init__.py":  # a package re-exporting its own submodules
+            edges = {m for m in edges if not m.startswith(name + ".")}
+        graph[name] = edges
+    return graph
+
+
+def _find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    state: dict[str, int] = {}  # 1 on the stack, 2 done
+    stack: list[str] = []
+
+    def dfs(node: str) -> list[str] | None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                return [*stack[stack.index(nxt) :], nxt]
+            if nxt not in state:
+                found = dfs(nxt)
+                if found:
+                    return found
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state:
+            found = dfs(node)
+            if found:
+                return found
+    return None
+
+
+def test_no_import_cycle() -> None:
+    cycle = _find_cycle(_graph())
+    assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
+
+
+def test_the_cycle_finder_finds_cycles() -> None:
+    assert _find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert _find_cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_click_only_in_the_cli() -> None:
+    users = sorted(
+        name
+        for name, path in MODULES.items()
+        if not name.startswith("polytile.cli") and "click" in _imports(name, path)
+    )
+    assert users == [], f"modules outside polytile/cli import click: {users}"
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_modules_stay_readable(name: str) -> None:
+    lines = MODULES[name].read_text(encoding="utf-8").count("\n")
+    assert lines <= MAX_LINES, f"{name} has {lines} lines; split it by concern"
