@@ -300,6 +300,9 @@ class Game(ABC):
     def __hash__(self) -> int:
         return hash((self.name, tuple(sorted(self.parameters.items()))))
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        return self  # immutable
+
     def __repr__(self) -> str:
         params = ", ".join(f"{k}={v!r}" for k, v in self.parameters.items())
         return f"<{type(self).__name__} {self.name}({params})>"
@@ -363,6 +366,9 @@ class State(ABC):
     @abstractmethod
     def clone(self) -> State:
         """An independent copy."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
+        return self.clone()  # engines share read-only tables, which deepcopy would duplicate
 
     @property
     def history(self) -> list[Any]:

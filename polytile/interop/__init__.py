@@ -1,0 +1,3 @@
+"""Bridges from polytile to other game frameworks (optional extras)."""
+
+from __future__ import annotations
