@@ -91,7 +91,8 @@ def cli(ctx: click.Context, debug: bool) -> None:
     """polytile: exact solver and constraint toolkit for grid board games.
 
     Polyomino tilings, the Blokus brain teasers and City Blocks layouts become exact-cover
-    or CP-SAT models; every solution printed is first checked by the rules engine.
+    or CP-SAT models, game positions exact game-tree searches; every solution printed is
+    first checked by the rules engine.
 
     \b
     Start here:
@@ -102,6 +103,7 @@ def cli(ctx: click.Context, debug: bool) -> None:
       polytile generate packing -n 20 --db set.db   puzzles with one solution each
       polytile solve cityblocks-max    the best City Blocks layout, proven
       polytile solve-endgame game.blksgf --move 40   a Blokus endgame played perfectly
+      polytile new henning --seed 7 -o game.json    a City Blocks (Henning) game to play
 
     Results go to stdout (text, or JSON with --json), progress and messages to stderr.
     Exit codes: 0 success, 1 no solution / invalid, 2 bad input or usage, 3 internal error.
