@@ -63,6 +63,7 @@ __all__ = [
     "TERMINAL",
     "ChanceMode",
     "Dynamics",
+    "EngineState",
     "Game",
     "Information",
     "JointMove",
@@ -407,6 +408,36 @@ class State(ABC):
         """Every full state consistent with ``player``'s view, with its probability, or None
         when there are too many to list (then use :meth:`sample_hidden`)."""
         return iter([(self.clone(), 1.0)])
+
+
+class EngineState(State):
+    """A protocol state around a game's own rules engine, ``board``, which makes and unmakes
+    moves with ``push``/``pop``, lists them with ``legal_moves()``, copies itself with
+    ``copy()`` and keeps ``move_stack``. Subclasses add who is to move, the end, the returns
+    and the key."""
+
+    def __init__(self, game: Game, board: Any) -> None:
+        self.game = game
+        self.board = board
+
+    def legal_moves(self, player: int | None = None) -> list[Any]:
+        return list(self.board.legal_moves())
+
+    def push(self, move: Any) -> None:
+        self.board.push(move)
+
+    def pop(self) -> Any:
+        return self.board.pop()
+
+    def clone(self) -> State:
+        return type(self)(self.game, self.board.copy())
+
+    @property
+    def history(self) -> list[Any]:
+        return list(self.board.move_stack)
+
+    def __str__(self) -> str:
+        return str(self.board)
 
 
 def require(

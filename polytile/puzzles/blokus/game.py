@@ -36,6 +36,7 @@ from polytile.puzzles.game import (
     TERMINAL,
     ChanceMode,
     Dynamics,
+    EngineState,
     Game,
     Information,
     State,
@@ -136,12 +137,14 @@ class BlokusGame(Game):
         return board._move(board.colors.index(board.to_move), index)
 
 
-class BlokusState(State):
+class BlokusState(EngineState):
     """A Blokus position under the protocol; ``board`` is the rules engine itself."""
 
+    game: BlokusGame
+    board: Blokus
+
     def __init__(self, game: BlokusGame, board: Blokus) -> None:
-        self.game: BlokusGame = game
-        self.board = board
+        super().__init__(game, board)
         self._index = placement_table(board.size).index
 
     @property
@@ -150,17 +153,8 @@ class BlokusState(State):
             return TERMINAL
         return self.game.player_names().index(self.board.player_to_move)
 
-    def legal_moves(self, player: int | None = None) -> list[Move]:
-        return self.board.legal_moves()
-
-    def push(self, move: Any) -> None:
-        self.board.push(move)
-
     def push_legal(self, move: Any) -> None:
         self.board._apply(move, -1 if move.piece is None else self._index[move.cells])
-
-    def pop(self) -> Move:
-        return self.board.pop()
 
     def is_over(self) -> bool:
         return self.board.is_game_over()
@@ -171,13 +165,6 @@ class BlokusState(State):
 
     def state_key(self) -> Hashable:
         return self.board.state_key()
-
-    def clone(self) -> BlokusState:
-        return BlokusState(self.game, self.board.copy())
-
-    @property
-    def history(self) -> list[Move]:
-        return self.board.move_stack
 
     def __str__(self) -> str:
         return f"{self.board}\nto move: {self.board.to_move}"

@@ -36,6 +36,7 @@ from polytile.puzzles.game import (
     TERMINAL,
     ChanceMode,
     Dynamics,
+    EngineState,
     Game,
     Information,
     State,
@@ -130,12 +131,14 @@ class CityBlocksGame(Game):
         return moves_of(color)[p]
 
 
-class CityBlocksState(State):
+class CityBlocksState(EngineState):
     """A City Blocks position under the protocol; ``board`` is the rules engine itself."""
 
+    game: CityBlocksGame
+    board: CityBlocks
+
     def __init__(self, game: CityBlocksGame, board: CityBlocks) -> None:
-        self.game: CityBlocksGame = game
-        self.board = board
+        super().__init__(game, board)
         self._owner = {
             color: i for i, name in enumerate(game.player_names()) for color in name.split("+")
         }
@@ -145,15 +148,6 @@ class CityBlocksState(State):
         if self.board.is_game_over():
             return TERMINAL
         return self._owner[self.board.to_move]
-
-    def legal_moves(self, player: int | None = None) -> list[Move]:
-        return self.board.legal_moves()
-
-    def push(self, move: Any) -> None:
-        self.board.push(move)
-
-    def pop(self) -> Move:
-        return self.board.pop()
 
     def is_over(self) -> bool:
         return self.board.is_game_over()
@@ -166,13 +160,6 @@ class CityBlocksState(State):
         b = self.board
         return ("".join(b.board_rows()), tuple(b.hand(c) for c in COLOR_NAMES), b.to_move,
                 b.consecutive_passes)  # fmt: skip
-
-    def clone(self) -> CityBlocksState:
-        return CityBlocksState(self.game, self.board.copy())
-
-    @property
-    def history(self) -> list[Move]:
-        return self.board.move_stack
 
     def __str__(self) -> str:
         return f"{self.board}\nto move: {self.board.to_move}"

@@ -43,6 +43,7 @@ from polytile.puzzles.game import (
     TERMINAL,
     ChanceMode,
     Dynamics,
+    EngineState,
     Game,
     Information,
     State,
@@ -121,28 +122,21 @@ def unseen_tiles(board: Henning, player: int) -> list[int]:
     return sorted(left.elements())
 
 
-class HenningState(State):
+class HenningState(EngineState):
     """A City Blocks (Henning) state under the protocol; ``board`` is the full state."""
 
+    game: HenningGame
+    board: Henning
+
     def __init__(self, game: HenningGame, board: Henning) -> None:
-        self.game: HenningGame = game
-        self.board = board
+        super().__init__(game, board)
 
     @property
     def to_move(self) -> int:
         return TERMINAL if self.board.is_over() else self.board.to_move
 
-    def legal_moves(self, player: int | None = None) -> list[Move]:
-        return self.board.legal_moves()
-
-    def push(self, move: Any) -> None:
-        self.board.push(move)
-
     def push_legal(self, move: Any) -> None:
         self.board.push_legal(move)
-
-    def pop(self) -> Move:
-        return self.board.pop()
 
     def is_over(self) -> bool:
         return self.board.is_over()
@@ -153,22 +147,12 @@ class HenningState(State):
     def state_key(self) -> Hashable:
         return self.board.state_key()
 
-    def clone(self) -> HenningState:
-        return HenningState(self.game, self.board.copy())
-
-    @property
-    def history(self) -> list[Move]:
-        return self.board.move_stack
-
     def revealed(self) -> HenningState:
         return HenningState(self.game.revealed(), self.board.copy())
 
     def is_open(self) -> bool:
         """True when both reserves are empty: every tile is known to both players."""
         return self.board.reserve_size(0) == 0 and self.board.reserve_size(1) == 0
-
-    def __str__(self) -> str:
-        return str(self.board)
 
     # -- hidden information ----------------------------------------------------------------
     def information_state(self, player: int) -> str:
