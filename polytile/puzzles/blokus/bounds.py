@@ -63,12 +63,12 @@ from typing import Any
 import networkx as nx
 import numpy as np
 import numpy.typing as npt
-from ortools.sat.python import cp_model
 
 from polytile.board import Board, placements
 from polytile.errors import FormatError, IllegalMoveError, SolverError, UnknownNameError
 from polytile.formats import COLORS, Position
 from polytile.geometry import piece
+from polytile.models.blokus import add_rooted, maximize_piece_squares
 from polytile.models.cpsat import (
     PlacementModel,
     add_cover_at_most,
@@ -316,13 +316,8 @@ def _layout(
     add_piece_at_most_once(pm)
     add_cover_at_most(pm)
     add_no_edge_same_color(pm)
-    _add_rooted(pm, {board.index(int(r), int(c)) for r, c in np.argwhere(attach)}, len(hand))
-    # Objective by piece (0/1 each), so CP-SAT's bound never exceeds the squares in hand.
-    used = [pm.model.new_bool_var(f"u{p}") for p in range(len(hand))]
-    for p, var in enumerate(used):
-        pm.model.add(pm.placed(p) == var)
-    pm.model.add(pm.squares() <= int(cells.sum()))
-    pm.model.maximize(cp_model.LinearExpr.weighted_sum(used, [_SIZE[p] for p in hand]))
+    add_rooted(pm, {board.index(int(r), int(c)) for r, c in np.argwhere(attach)}, len(hand))
+    maximize_piece_squares(pm, [_SIZE[p] for p in hand], int(cells.sum()))
     cap = min(sum(_SIZE[p] for p in hand), int(cells.sum()))
     best = [0.0]
 
@@ -361,37 +356,6 @@ def _greedy(game: Blokus, color: str, cells: Mask) -> list[Move]:
         g.push(m)
         out.append(m)
         g = _as_mover(g, color)
-
-
-def _add_rooted(pm: PlacementModel, roots: set[int], n_pieces: int) -> None:
-    """Every covered cell is joined to a root cell (an attach point) through covered cells
-    that are 8-neighbours, with strictly decreasing depth. Pieces of one colour meet only at
-    corners, so this says every piece is reached from X's attach points through a chain of
-    corner-touching pieces: the pieces can be placed one by one, each touching X."""
-    m = pm.model
-    board = pm.placements.board
-    cells = [c for c in range(board.size) if pm.cell_ids(c, 0)]
-    has = {c: pm.color_cell(0, c) for c in cells}
-    present = set(cells)
-    top = min(len(cells), 5 * n_pieces)
-    depth = {c: m.new_int_var(0, top, f"d{c}") for c in cells}
-    pm.free_auxiliary = True
-    for c in cells:
-        if c in roots:
-            continue
-        r0, c0 = board.cell(c)
-        lits = [has[c].Not()]
-        for dr, dc in _ORTHO + _DIAG:
-            if (r0 + dr, c0 + dc) not in board:
-                continue
-            b = board.index(r0 + dr, c0 + dc)
-            if b not in present:
-                continue
-            par = m.new_bool_var(f"p{b}_{c}")
-            m.add_implication(par, has[b])
-            m.add(depth[c] >= depth[b] + 1).only_enforce_if(par)
-            lits.append(par)
-        m.add_bool_or(lits)
 
 
 def _squares(moves: Sequence[Move]) -> int:
