@@ -23,8 +23,8 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 from polytile.puzzles.henning.moves import Move
-from polytile.puzzles.henning.rules import OPEN, Henning
-from polytile.puzzles.henning.tiles import STREETS_OF
+from polytile.puzzles.henning.rules import OPEN, Henning, street_sums
+from polytile.puzzles.henning.tiles import STREETS, STREETS_OF
 
 __all__ = ["margin_bounds", "ordered_moves", "search_key"]
 
@@ -61,25 +61,41 @@ def ordered_moves(g: Henning, moves: list[Move]) -> list[Move]:
 
     Notes
     -----
-    Each move is scored by playing it: the margin change for the mover, then its summed
-    lead on the open streets the block lies on. A linear pass, O(moves).
+    Each move is scored without playing it: the tokens it wins or loses at once (streets it
+    completes, with a courthouse's swap applied, less the token a redevelopment pays), then
+    the mover's lead on the open streets its block lies on. O(moves x street length).
     """
     me = g.to_move
     sign = 1 if me == 0 else -1
-    before = g.margin()
+    lowest = g.money[me][0] if g.money[me] else 0
     scored = []
     for i, move in enumerate(moves):
         if move.block is None:
             scored.append((0, 0, 1, i, move))
             continue
-        g.push_legal(move)
-        gain = sign * (g.margin() - before)
+        b = move.block[0] * 6 + move.block[1]
+        gain = -lowest if move.redevelop else 0
         lead = 0
-        for s in STREETS_OF[move.block[0] * 6 + move.block[1]]:
-            if g.award(s) == OPEN:
-                blue, red = g.standing(s)
+        for s in STREETS_OF[b]:
+            if g.award_of[s] != OPEN:
+                continue
+            owners, kinds = [], []
+            for x in STREETS[s]:
+                if x == b:
+                    owners.append(me)
+                    kinds.append(move.kind)
+                elif g.owner[x] >= 0:
+                    owners.append(g.owner[x])
+                    kinds.append(g.kind[x])
+            blue, red = street_sums(owners, kinds)
+            if not move.redevelop and g.empty_in[s] == 1:  # this placement completes it
+                token = g.tokens[s]
+                if move.swap is not None and s in move.swap:
+                    token = g.tokens[move.swap[1] if s == move.swap[0] else move.swap[0]]
+                if blue != red:
+                    gain += token if (blue > red) == (me == 0) else -token
+            else:
                 lead += sign * (blue - red)
-        g.pop()
         scored.append((-gain, -lead, int(move.redevelop), i, move))
     scored.sort(key=lambda e: e[:4])
     return [e[4] for e in scored]
