@@ -48,11 +48,18 @@ letter, row number counted from the bottom). -o FILE.blksgf writes the game with
 best line appended (a comment marks where it starts); -o .svg/.png/.txt writes the
 picture, and the analysis is still printed.
 
+City Blocks (Henning) records and positions (polytile/henning@1) are solved once both
+reserves are empty (every tile is then known): blue's exact money margin, the outcome,
+every best move of the player to move and a line, replayed by the rules engine. --open
+solves an earlier full position as if its hidden tiles were known (exact for that deal
+only, and labelled so).
+
 \b
 Examples:
   polytile solve-endgame late.json
   polytile solve-endgame game.blksgf --move 30 --json
   polytile solve-endgame game.blksgf --move 30 -o analysed.blksgf
+  polytile solve-endgame henning-game.json --move 36
 """,
 )
 @click.argument("position", type=click.Path(dir_okay=False, allow_dash=True))
@@ -97,6 +104,13 @@ Examples:
     show_default=True,
     help="When refused: seconds for each CP-SAT search of the bounds printed instead.",
 )
+@click.option(
+    "--open",
+    "open_analysis",
+    is_flag=True,
+    help="City Blocks (Henning): solve a position whose reserves still hide tiles, taking "
+    "them as given (exact for that deal only, and said so).",
+)
 @picture_options
 def solve_endgame_command(
     position: str,
@@ -106,11 +120,17 @@ def solve_endgame_command(
     max_pieces: int,
     players: tuple[str, ...],
     bounds_time: float,
+    open_analysis: bool,
     output: Path | None,
     color: bool | None,
     cell: int,
 ) -> None:
-    """Solve a Blokus endgame exactly, or refuse with bounds."""
+    """Solve a Blokus or City Blocks (Henning) endgame exactly, or refuse with bounds."""
+    from polytile.cli.henning import is_henning, solve_henning
+
+    if is_henning(position):
+        solve_henning(position, move, as_json, time_limit, open_analysis)
+        return
     from polytile.cli.progress import progress_bar
     from polytile.cli.render import is_record, read_blokus, read_position
     from polytile.puzzles.blokus.endgame import (

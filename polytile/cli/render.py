@@ -216,6 +216,11 @@ def render_command(
     attach: bool,
 ) -> None:
     """Print or write a picture of ``file``."""
+    from polytile.cli.henning import is_henning, render_henning
+
+    if is_henning(file):  # City Blocks (Henning): its own picture
+        render_henning(file, move, output, color, cell)
+        return
     if attach or best or is_record(file):
         obj, game, record = read_blokus(file, move)
     else:  # an invalid Blokus position still draws

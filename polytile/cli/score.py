@@ -14,7 +14,11 @@ __all__ = ["COMMANDS", "score"]
 
 @click.command(
     "score",
-    help="""Score a City Blocks (Jeremy Ritchie) position.
+    help="""Score a City Blocks position (Jeremy Ritchie's, or J. Alan Henning's).
+
+A City Blocks (Henning) file (polytile/henning@1: a record, position or view) gets each
+player's money and every street's standing: its token, the totals on it, who leads and by
+how much, or who won it.
 
 POSITION is a polytile/position@1 file of game "cityblocks", or a plain text board of 20
 rows of 20 cells ('. B Y R G'; the four centre squares in place); '-' reads standard input.
@@ -62,6 +66,11 @@ def score(
     cell: int,
 ) -> None:
     """Print the scores of ``position``, with a picture."""
+    from polytile.cli.henning import is_henning, score_henning
+
+    if is_henning(position):  # City Blocks (Henning): money and street standings
+        score_henning(position, None, as_json, color)
+        return
     from polytile.cli.render import read_position
     from polytile.puzzles.cityblocks.picture import save_score_picture, score_table, score_text
     from polytile.puzzles.cityblocks.rules import players_of

@@ -79,6 +79,11 @@ def validate_command(
     pieces: str | None,
 ) -> None:
     """Validate ``file``; exit 1 when it breaks the rules."""
+    from polytile.cli.henning import is_henning, validate_henning
+
+    if is_henning(file):  # City Blocks (Henning): reading checks every rule and move
+        validate_henning(file, as_json)
+        return
     from polytile.puzzles.tiling.catalogue import resolve
     from polytile.puzzles.tiling.puzzles import check_solution
 

@@ -64,3 +64,35 @@ def load_henning_text(text: str):  # type: ignore[no-untyped-def]
     from polytile.puzzles.henning.files import read_henning
 
     return read_henning(text).state
+
+
+def test_shared_verbs_read_henning_files(invoke: Invoke, tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    result = invoke("selfplay", "henning", "--seed", "3", "--blue", "random", "--red", "random",
+                    "-o", str(path))  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    assert "City Blocks (Henning) game record" in invoke("validate", str(path)).stdout
+    assert "street" in invoke("score", str(path), "--no-color").stdout
+    score = json.loads(invoke("score", str(path), "--json").stdout)
+    assert set(score["money"]) == {"blue", "red"} and len(score["streets"]) == 11
+    assert invoke("render", str(path), "--no-color").stdout.count("\n") >= 7
+    assert invoke("render", str(path), "--move", "5", "-o", str(tmp_path / "g.svg")).exit_code == 0
+    assert (tmp_path / "g.svg").read_text().startswith("<svg")
+    n = len(load_henning(path).moves)
+    early = invoke("solve-endgame", str(path), "--move", "4")
+    assert_clean_failure(early)
+    assert "still hidden" in early.stderr
+    end = json.loads(invoke("solve-endgame", str(path), "--move", str(n - 2), "--open",
+                            "--json").stdout)  # fmt: skip
+    assert end["kind"] in ("exact", "exact-open") and end["best_moves"]
+
+
+def test_broken_henning_record_is_refused(invoke: Invoke, tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    invoke("new", "henning", "-o", str(path))
+    doc = json.loads(path.read_text())
+    doc["moves"] = ["pass"]
+    path.write_text(json.dumps(doc))
+    bad = invoke("validate", str(path))
+    assert_clean_failure(bad)
+    assert "moves[0]" in bad.stderr
