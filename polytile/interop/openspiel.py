@@ -39,7 +39,7 @@ from polytile.puzzles.game import (
     Utility,
 )
 
-__all__ = ["OpenSpielMissing", "to_pyspiel", "utility_range"]
+__all__ = ["OpenSpielMissing", "to_pyspiel"]
 
 
 class OpenSpielMissing(PolytileError, ImportError):
@@ -56,58 +56,6 @@ def _pyspiel() -> Any:
     return pyspiel
 
 
-def utility_range(game: Game) -> tuple[float, float]:
-    """Sound bounds of any player's return, for OpenSpiel's ``GameInfo``.
-
-    Blokus: a colour scores from -89 (every square left) to +20 (all placed, ``I1`` last), a
-    player holds one or two colours. City Blocks (Ritchie): a colour's area plus free edges
-    is at most 261 (the proven maximum on the starting board), and at least 0. Henning: money
-    is at most the 11 street tokens' total, 15 + 14 + ... + 5 = 110. Gridblock-style games
-    and toys give ``utility_range`` themselves; anything else must.
-    """
-    own = getattr(game, "utility_range", None)
-    if callable(own):
-        lo, hi = own()
-        return float(lo), float(hi)
-    colours = 2 if game.num_players == 2 and game.name in ("blokus", "cityblocks") else 1
-    if game.name == "blokus":
-        if game.parameters.get("variant") == "duo":
-            colours = 1
-        return -89.0 * colours, 20.0 * colours
-    if game.name == "cityblocks":
-        return 0.0, 261.0 * colours
-    if game.name == "henning":
-        return 0.0, 110.0
-    if game.name in ("take-away", "dice-race", "rock-paper-scissors"):
-        return -1.0, 1.0
-    if game.name == "high-card":
-        return -2.0, 2.0
-    raise ValueError(f"{game.name}: give the game a utility_range() for OpenSpiel")
-
-
-def _max_length(game: Game) -> int:
-    """A sound bound of the number of moves (chance outcomes included) in a game."""
-    own = getattr(game, "max_game_length", None)
-    if callable(own):
-        return int(own())
-    if game.name == "blokus":
-        colours = 2 if game.parameters.get("variant") == "duo" else 4
-        return colours * 21 + colours  # every piece, and one last forced pass each
-    if game.name == "cityblocks":
-        return 4 * 20 + 4 * 21  # every piece, and a pass around each placement at most
-    if game.name == "henning":
-        return 2 * 20 + 2 * 40  # every tile, and passes
-    if game.name == "take-away":
-        return int(game.parameters["pile"])
-    if game.name == "dice-race":
-        return 4 * int(game.parameters["target"]) + 4
-    if game.name in ("rock-paper-scissors",):
-        return 1
-    if game.name == "high-card":
-        return 3
-    raise ValueError(f"{game.name}: give the game a max_game_length() for OpenSpiel")
-
-
 def _short_name(game: Game) -> str:
     params = "_".join(f"{k}_{v}" for k, v in sorted(game.parameters.items()))
     return re.sub(r"[^A-Za-z0-9_]", "_", f"polytile_{game.name}_{params}".rstrip("_"))
@@ -121,12 +69,14 @@ def to_pyspiel(game: Game) -> Any:
     OpenSpielMissing
         If OpenSpiel is not installed.
     NotImplementedError
-        If the game has no integer coding of its moves.
+        If the game has no integer coding of its moves, or does not bound its returns or
+        length (:meth:`~polytile.puzzles.game.Game.utility_range`,
+        :meth:`~polytile.puzzles.game.Game.max_game_length`).
     """
     pyspiel = _pyspiel()
     t = game.traits
     gt = pyspiel.GameType
-    lo, hi = utility_range(game)
+    lo, hi = game.utility_range()
     chance_outcomes = 0
     if not t.deterministic:
         chance_outcomes = game.num_distinct_moves()
@@ -161,7 +111,7 @@ def to_pyspiel(game: Game) -> Any:
         min_utility=lo,
         max_utility=hi,
         utility_sum=0.0 if t.utility is Utility.ZERO_SUM else None,
-        max_game_length=_max_length(game),
+        max_game_length=game.max_game_length(),
     )
     name = game_type.short_name
     if name not in _REGISTERED:

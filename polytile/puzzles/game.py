@@ -270,7 +270,27 @@ class Game(ABC):
             return self
         raise NotImplementedError(f"{self.name} has no open (perfect-information) version")
 
-    # -- an integer coding of moves (for OpenSpiel and tables); optional -------------------
+    # -- sizes and an integer coding of moves (for OpenSpiel and tables); optional -----------
+    def utility_range(self) -> tuple[float, float]:
+        """Sound bounds of any player's final return.
+
+        Raises
+        ------
+        NotImplementedError
+            If the game does not say.
+        """
+        raise NotImplementedError(f"{self.name} does not bound its returns")
+
+    def max_game_length(self) -> int:
+        """A sound bound of the moves in a game (chance outcomes and passes included).
+
+        Raises
+        ------
+        NotImplementedError
+            If the game does not say.
+        """
+        raise NotImplementedError(f"{self.name} does not bound its length")
+
     def num_distinct_moves(self) -> int:
         """How many move indices there are (see :meth:`move_index`).
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterator, Mapping
 from itertools import permutations
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -116,6 +116,12 @@ class TakeAway(Game):
             raise ValueError(f"a take-away move is 'take 1', 'take 2' or 'take 3', got {text!r}")
         return text
 
+    def utility_range(self) -> tuple[float, float]:
+        return -1.0, 1.0
+
+    def max_game_length(self) -> int:
+        return self.pile
+
     def num_distinct_moves(self) -> int:
         return 3
 
@@ -184,6 +190,13 @@ class DiceRace(Game):
         if text in ("roll", "stop") or (text.startswith("die ") and text[4:].isdigit()):
             return text
         raise ValueError(f"a dice-race move is 'roll', 'stop' or 'die N', got {text!r}")
+
+    def utility_range(self) -> tuple[float, float]:
+        return -1.0, 1.0
+
+    def max_game_length(self) -> int:
+        # Per player at most target + 1 rolls (each adds 1 or more), two moves each, and a stop.
+        return 2 * (2 * (self.target + 1) + 1)
 
     def num_distinct_moves(self) -> int:
         return 2 + self.sides
@@ -287,6 +300,12 @@ class RockPaperScissors(Game):
             raise ValueError(f"a move is rock, paper or scissors, got {text!r}")
         return text
 
+    def utility_range(self) -> tuple[float, float]:
+        return -1.0, 1.0
+
+    def max_game_length(self) -> int:
+        return 1
+
     def num_distinct_moves(self) -> int:
         return 3
 
@@ -356,6 +375,12 @@ class HighCard(Game):
         if text in ("bet", "call", "fold") or (len(text) == 8 and text.startswith("deal ")):
             return text
         raise ValueError(f"a high-card move is bet, call, fold or 'deal X-Y', got {text!r}")
+
+    def utility_range(self) -> tuple[float, float]:
+        return -2.0, 2.0
+
+    def max_game_length(self) -> int:
+        return 3
 
     def num_distinct_moves(self) -> int:
         return 3 + 6
@@ -433,8 +458,7 @@ class _HighCardState(_ToyState):
         for other in (1, 2, 3):
             if other == mine:
                 continue
-            s = self.clone()
-            assert isinstance(s, _HighCardState)
+            s = cast(_HighCardState, self.clone())
             deal = (mine, other) if player == 0 else (other, mine)
             s._history[0] = f"deal {deal[0]}-{deal[1]}"
             out.append((s, 0.5))

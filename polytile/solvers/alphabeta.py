@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from polytile.errors import PolytileError, SolverError
@@ -177,7 +177,6 @@ class SearchResult:
     seconds: float
     exact: bool
     depth: int | None = None
-    stats: dict[str, int] = field(default_factory=dict)
 
 
 class _Stop(Exception):
@@ -366,7 +365,8 @@ def alphabeta(
             result = _result(search, value, line, exact, None if exact else d, started)
             if exact:
                 break
-        assert result is not None  # passes is never empty
+        if result is None:  # passes is never empty
+            raise SolverError("the search made no pass")
         if all_best and result.best_move is not None:
             best = _optimal_moves(search, result, resolution)
             seconds = time.perf_counter() - started

@@ -113,6 +113,18 @@ class BlokusGame(Game):
     def parse_move(self, text: str) -> Move:
         return Move.parse(text)
 
+    def utility_range(self) -> tuple[float, float]:
+        """A colour scores from -89 (every square left) to +20 (all placed, ``I1`` last); a
+        player holds one or two colours."""
+        most = max(len(name.split("+")) for name in self._names)
+        return -89.0 * most, 20.0 * most
+
+    def max_game_length(self) -> int:
+        """Every piece of every colour, with at most one pass by each other colour between
+        two placements, and the last round of passes."""
+        k = len(self._colors)
+        return 21 * k * k + k
+
     def num_distinct_moves(self) -> int:
         return len(placement_table(self._size).piece) + 1
 

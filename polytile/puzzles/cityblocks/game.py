@@ -106,6 +106,18 @@ class CityBlocksGame(Game):
     def parse_move(self, text: str) -> Move:
         return Move.parse(text)
 
+    def utility_range(self) -> tuple[float, float]:
+        """A colour scores from 0 to 261 (the proven best on the starting board, area plus
+        free edges); a player holds one or two colours."""
+        most = max(len(name.split("+")) for name in self._names)
+        return 0.0, 261.0 * most
+
+    def max_game_length(self) -> int:
+        """Every piece (20 per colour), at most one pass by each other seat between two
+        placements, and the closing round of passes."""
+        seats = 3 if self._players == 3 else 4
+        return 80 * seats + seats
+
     def num_distinct_moves(self) -> int:
         return len(COLOR_NAMES) * (len(placement_table().piece) + 1)
 

@@ -97,6 +97,15 @@ class HenningGame(Game):
     def player_names(self) -> tuple[str, ...]:
         return PLAYER_NAMES
 
+    def utility_range(self) -> tuple[float, float]:
+        """Money: from nothing to all 11 street tokens, at most $15 + $14 + ... + $5 = $110."""
+        return 0.0, float(sum(range(5, 16)))
+
+    def max_game_length(self) -> int:
+        """40 tiles placed, at most one pass between two placements (a pass leaves the turn
+        to the other player), and a last pass."""
+        return 2 * 40 + 1
+
     def new_initial_state(self, seed: int | np.random.Generator | None = None) -> HenningState:
         """A seeded set-up (:meth:`Henning.new`)."""
         return HenningState(self, Henning.new(seed))

@@ -24,7 +24,7 @@ blue $0 (no tokens), red $0 (no tokens); red to move
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from polytile.puzzles.henning.tiles import (
     KINDS,
@@ -98,7 +98,7 @@ def to_text(game: Henning, color: bool | None = None) -> str:
 
 
 # -- scores ----------------------------------------------------------------------------------
-def score_doc(game: Henning) -> dict[str, object]:
+def score_doc(game: Henning) -> dict[str, Any]:
     """Money per player and every street's standing, as JSON (``polytile score --json``)."""
 
     streets = []
@@ -146,14 +146,11 @@ def score_table(game: Henning) -> str:
     """
     doc = score_doc(game)
     money = doc["money"]
-    assert isinstance(money, dict)
     end = f"{doc['winner']} wins" if doc["winner"] not in (None, "draw") else (
         "a draw" if doc["winner"] == "draw" else f"{doc['to_move']} to move")
     lines = [f"blue ${money['blue']}, red ${money['red']}; {end}",
              f"{'street':<10}{'token':>6}{'blue':>6}{'red':>5}  standing"]  # fmt: skip
-    streets = doc["streets"]
-    assert isinstance(streets, list)
-    for st in streets:
+    for st in doc["streets"]:
         totals = st["totals"]
         if st["status"] == "won":
             standing = f"won by {st['winner']}"

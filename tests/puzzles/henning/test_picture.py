@@ -14,8 +14,8 @@ def test_pictures_and_scores_of_a_finished_game() -> None:
     doc = score_doc(g)
     assert doc["money"] == {"blue": g.money_of(0), "red": g.money_of(1)}
     assert doc["over"] is True and doc["winner"] in ("blue", "red", "draw")
-    assert len(doc["streets"]) == 11  # type: ignore[arg-type]
-    assert all(s["status"] != "open" for s in doc["streets"])  # type: ignore[union-attr]
+    assert len(doc["streets"]) == 11
+    assert all(s["status"] != "open" for s in doc["streets"])
     assert "wins" in score_table(g) or "draw" in score_table(g)
     root = ET.fromstring(to_svg(g, highlight=(0, 0)))
     assert root.tag.endswith("svg")
@@ -26,6 +26,6 @@ def test_pictures_and_scores_of_a_finished_game() -> None:
 def test_open_street_standing() -> None:
     g = Henning.new(5)
     g.push(g.legal_moves()[0])
-    st = next(s for s in score_doc(g)["streets"] if s["street"] == "1")  # type: ignore[union-attr]
+    st = next(s for s in score_doc(g)["streets"] if s["street"] == "1")
     assert st["status"] == "open" and st["empty_blocks"] == 5
     assert st["leader"] == ("blue" if g.first == 0 else "red")
