@@ -52,10 +52,11 @@ def render_henning(file: str, move: int | None, output: Path | None, color: bool
             click.echo(f"(the view of {('blue', 'red')[doc.player]}: the other hand is hidden)")
         return
     suffix = output.suffix.lower()
+    block = 3 * cell  # --cell sizes a Blokus square; a city block shows a tile's name
     if suffix == ".svg":
-        write_atomic(output, to_svg(g, max(cell, 32), highlight=lit))
+        write_atomic(output, to_svg(g, block, highlight=lit))
     elif suffix == ".png":
-        write_atomic(output, to_png(g, max(cell, 32), highlight=lit))
+        write_atomic(output, to_png(g, block, highlight=lit))
     elif suffix == ".txt":
         write_atomic(output, to_text(g, color=False) + "\n")
     else:

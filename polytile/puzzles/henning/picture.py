@@ -280,6 +280,12 @@ def to_png(game: Henning, cell: int = 64, highlight: tuple[int, int] | None = No
         draw.text((x, y), f"${game.tokens[s]}", fill=ink, anchor="mm", font=big)
         if award == TIED:
             draw.line([x - 12, y, x + 12, y], fill="#333333", width=2)
+    for c in range(6):
+        draw.text((left + c * cell + cell / 2, top - 4), "abcdef"[c], fill="#888888",
+                  anchor="md", font=small)  # fmt: skip
+    for r in range(ROWS):
+        draw.text((left - 6, top + r * cell + cell - 6), str(r + 1), fill="#888888", anchor="rd",
+                  font=small)  # fmt: skip
     draw.text((left, height - cell * 0.3), money_line(game), fill="#111111", anchor="lm",
               font=small)  # fmt: skip
     buf = io.BytesIO()
