@@ -36,7 +36,7 @@ move ordering; the table costs one entry per distinct key visited.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -126,13 +126,19 @@ class Hooks:
         """The transposition key (default :meth:`State.state_key`)."""
         return state.state_key()
 
+    def final(self, state: State) -> float | None:
+        """The objective's value when the game is known to be over at ``state`` and that is
+        cheap to tell (the search then skips the table), else None (the default)."""
+        return None
+
     def bounds(self, state: State) -> tuple[float, float] | None:
         """Sound bounds ``(lo, hi)`` of the objective's final value from ``state``, or None."""
         return None
 
-    def moves(self, state: State, hint: Any) -> Sequence[Any]:
+    def moves(self, state: State, hint: Any) -> Iterable[Any]:
         """The moves to search at ``state``, best first; ``hint`` is the table's best move
-        from an earlier visit (or None). Empty exactly when the game is over. The default
+        from an earlier visit (or None). False (empty) exactly when the game is over; it may
+        make its moves lazily, while the search pushes and pops them. The default
         puts ``hint`` first, then :meth:`State.legal_moves` in order."""
         moves = state.legal_moves()
         if hint is not None and hint in moves:
@@ -218,6 +224,9 @@ class _Search:
         """Fail-soft alpha-beta; ``depth`` is the plies left, :data:`_EXACT` to the end."""
         self.tick()
         s, hooks = self.state, self.hooks
+        done = hooks.final(s)
+        if done is not None:
+            return done
         key = hooks.key(s)
         lo, hi, hint, draft = self.table.get(key, (-_INF, _INF, None, _EXACT))
         if draft < depth:  # bounds from a shallower pass do not hold at this depth
@@ -271,7 +280,8 @@ class _Search:
 
     def line(self, value: float, depth: int, resolution: float) -> list[Any]:
         """Moves from the root that keep ``value``: to the end, or ``depth`` plies."""
-        s, line = self.state, []
+        s = self.state
+        line: list[Any] = []
         while not s.is_over() and len(line) < depth:
             hint = self.table.get(self.hooks.key(s), (0, 0, None, 0))[2]
             for move in self.hooks.moves(s, hint):

@@ -5,7 +5,7 @@ perfect information (``seeds/cityblocks-henning.md``, 7.2). :func:`solve_endgame
 its exact value, blue's final money minus red's under best play by both, with every optimal
 move of the player to move and a principal variation, by the shared alpha-beta
 (:func:`polytile.solvers.alphabeta.alphabeta`) with this game's hooks: sound margin bounds
-(:func:`~polytile.puzzles.henning.bounds.margin_bounds`), a transposition key that forgets
+(:func:`~polytile.puzzles.henning.bounds.value_bounds`), a transposition key that forgets
 what no longer matters and promising moves first. Any full position can be solved the same
 way ("open" analysis: the hidden part taken as given), which the caller must say.
 
@@ -25,13 +25,13 @@ Examples
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from polytile.errors import PolytileError
 from polytile.puzzles.game import State
-from polytile.puzzles.henning.bounds import margin_bounds, ordered_moves, search_key
+from polytile.puzzles.henning.bounds import iter_search_moves, search_key, value_bounds
 from polytile.puzzles.henning.game import HenningGame
 from polytile.puzzles.henning.moves import Move
 from polytile.puzzles.henning.rules import Henning
@@ -120,16 +120,41 @@ class _Hooks(Hooks):
     def key(self, state: State) -> Hashable:
         return search_key(state.board)  # type: ignore[attr-defined]
 
-    def bounds(self, state: State) -> tuple[float, float]:
-        return margin_bounds(state.board)  # type: ignore[attr-defined]
-
-    def moves(self, state: State, hint: Any) -> Sequence[Any]:
+    def final(self, state: State) -> float | None:
         g: Henning = state.board  # type: ignore[attr-defined]
-        moves = ordered_moves(g, g.legal_moves())
-        if hint is not None and hint in moves:
-            moves.remove(hint)
-            moves.insert(0, hint)
-        return moves
+        return float(g.margin()) if g.empty == 0 else None
+
+    def bounds(self, state: State) -> tuple[float, float]:
+        return value_bounds(state.board)  # type: ignore[attr-defined]
+
+    def moves(self, state: State, hint: Any) -> Iterable[Any]:
+        g: Henning = state.board  # type: ignore[attr-defined]
+        if g.is_over():
+            return ()
+        if hint is not None and g.illegality(hint) is not None:
+            hint = None  # from a position with the same key but another dead block's owner
+        return _Moves(g, hint)
+
+
+class _Moves:
+    """The moves of a position that is not over: the table's move first, the others
+    scored and listed only when the search asks for them (many positions are cut off by
+    their first move)."""
+
+    __slots__ = ("g", "hint")
+
+    def __init__(self, g: Henning, hint: Move | None) -> None:
+        self.g, self.hint = g, hint
+
+    def __bool__(self) -> bool:
+        return True
+
+    def __iter__(self) -> Iterator[Move]:
+        if self.hint is not None:
+            yield self.hint
+        for move in iter_search_moves(self.g):
+            if move != self.hint:
+                yield move
 
 
 def _margin(state: State) -> float:
