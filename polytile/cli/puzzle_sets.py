@@ -15,6 +15,9 @@ from polytile.cli.options import SECONDS
 __all__ = ["COMMANDS"]
 
 _DB_HELP = "The puzzle store (an SQLite file; created by 'polytile generate')."
+#: Options that only some kinds take (each kind's own are listed in ``generate``).
+_KIND_OPTIONS = ("piece_set", "colors", "touch", "max_blocked", "region", "holes", "max_given",
+                 "question")  # fmt: skip
 
 
 def _size_range(text: str) -> tuple[int, int]:
@@ -59,13 +62,19 @@ KIND is one of:
                  rectangle with up to --max-blocked blocked cells; same-colour pieces never
                  share an edge and follow --touch. Exactly one solution up to the board's
                  symmetries and colour renaming (counted exactly); others are dropped.
+  henning        City Blocks (Henning): a late position of a seeded self-played game with
+                 both reserves empty (every tile known) and --size empty blocks [2-4],
+                 where exactly one move wins ("only-win": every other draws or loses) or
+                 exactly one move is best, by $N or more over any other ("best-by-N");
+                 --question keeps one of the two. Every move's value is solved exactly.
 
 'blokus-endgame' is not built: it needs Blokus endgame bounds, which have not landed.
 
 Each puzzle is rated by its difficulty: log2 of the search-tree nodes per piece that a
 most-constrained-first search (Knuth's Algorithm X, the way people solve) needs to find
 the solution and prove there is no other. 0 means forced moves all the way; each +1 doubles
-the work.
+the work. For henning it is log2 of the positions the exact endgame search visits to find
+the answer and prove every other move worse.
 
 The same KIND, options and --seed always give the same puzzles, with any number of
 workers. Every puzzle is committed as soon as it is made: a run that is interrupted (even
@@ -85,6 +94,7 @@ Examples:
   polytile generate packing -n 20 --db rect.db --region rectangle --size 8-10 --seed 7
   polytile generate packing -n 10 --db hard.db --min-difficulty 5
   polytile generate blokus-teaser -n 5 --db teasers.db --touch connected
+  polytile generate henning -n 5 --db city.db --size 2-3 --question only-win
   polytile puzzles list --db puzzles.db
 """,
 )
@@ -140,8 +150,8 @@ Examples:
     "--size",
     default=None,
     metavar="MIN-MAX",
-    help="Pieces per puzzle, given ones included (packing) [default: 8-12], or per colour "
-    "(blokus-teaser) [default: 2-3].",
+    help="Pieces per puzzle, given ones included (packing) [default: 8-12], per colour "
+    "(blokus-teaser) [default: 2-3], or empty blocks (henning) [default: 2-4].",
 )
 @click.option(
     "--colors",
@@ -185,6 +195,13 @@ Examples:
     show_default=True,
     help="packing: most pieces given in place to make the solution unique.",
 )
+@click.option(
+    "--question",
+    type=click.Choice(["any", "only-win", "best-by"]),
+    default="any",
+    show_default=True,
+    help="henning: keep only-win puzzles, best-by-N puzzles, or both.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON report instead of text.")
 def generate(
     kind: str,
@@ -204,6 +221,7 @@ def generate(
     region: str,
     holes: int,
     max_given: int,
+    question: str,
     as_json: bool,
 ) -> None:
     """Fill ``db`` with ``count`` puzzles of ``kind``."""
@@ -219,17 +237,19 @@ def generate(
         and min_difficulty > max_difficulty
     ):
         raise click.BadParameter("--min-difficulty is above --max-difficulty")
-    teaser = kind == "blokus-teaser"
+    teaser, henning = kind == "blokus-teaser", kind == "henning"
     ctx = click.get_current_context()
-    foreign = ("region", "holes", "max_given") if teaser else ("colors", "touch", "max_blocked")
+    own = {"blokus-teaser": ("piece_set", "colors", "touch", "max_blocked"), "henning": (
+        "question",)}.get(kind, ("piece_set", "region", "holes", "max_given"))  # fmt: skip
     given = [
-        "--" + name.replace("_", "-")
-        for name in foreign
-        if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE
-    ]
+        p.opts[-1]
+        for p in ctx.command.params
+        if p.name in _KIND_OPTIONS and p.name not in own
+        and ctx.get_parameter_source(p.name or "") == click.core.ParameterSource.COMMANDLINE
+    ]  # fmt: skip
     if given:
         raise click.UsageError(f"{', '.join(given)} do(es) not apply to kind {kind}")
-    lo, hi = _size_range(size or ("2-3" if teaser else "8-12"))
+    lo, hi = _size_range(size or ("2-3" if teaser else "2-4" if henning else "8-12"))
     values: dict[str, Any] = {
         "pieces": piece_set or ("tetrominoes" if teaser else "pentominoes"),
         "min_pieces": lo,
@@ -237,6 +257,8 @@ def generate(
     }
     if teaser:
         values |= {"colors": colors, "touch": touch, "max_blocked": max_blocked}
+    elif henning:
+        values = {"min_empty": lo, "max_empty": hi, "question": question}
     else:
         values |= {"region": region, "holes": holes, "max_given": max_given}
     params = parse_params(kind, values)
@@ -425,15 +447,25 @@ def _filters(f: Any) -> Any:
     return f
 
 
+def _henning(sp: Any) -> bool:
+    from polytile.puzzles.henning.generate import HenningPuzzle
+
+    return isinstance(sp.puzzle, HenningPuzzle)
+
+
 def _row(sp: Any) -> dict[str, Any]:
+    from polytile.puzzles.henning.generate import puzzle_summary
+
     p = sp.puzzle
+    if _henning(sp):  # cells: empty blocks; pieces: tiles in both hands
+        shape = puzzle_summary(p)
+    else:
+        shape = {"board": f"{p.layout.rows}x{p.layout.cols}", "cells": p.layout.n_open,
+                 "pieces": len(p.all_piece_names()), "given": len(p.given)}  # fmt: skip
     return {
         "id": sp.id,
         "kind": sp.kind,
-        "board": f"{p.layout.rows}x{p.layout.cols}",
-        "cells": p.layout.n_open,
-        "pieces": len(p.all_piece_names()),
-        "given": len(p.given),
+        **shape,
         "difficulty": sp.difficulty,
         "nodes": sp.stats.get("nodes"),
         "seed": sp.seed,
@@ -452,7 +484,11 @@ def list_command(
     max_difficulty: float | None,
     as_json: bool,
 ) -> None:
-    """One line per stored puzzle: id, kind, board, pieces, given pieces, difficulty."""
+    """One line per stored puzzle: id, kind, board, pieces, given pieces, difficulty.
+
+    For City Blocks (henning) puzzles, cells are the empty blocks and pieces the tiles in
+    both hands; the JSON rows add the question and the player to move.
+    """
     with _open(db) as store:
         rows = [_row(sp) for sp in store.puzzles(kind, min_difficulty, max_difficulty)]
         kinds = store.kinds()
@@ -491,6 +527,9 @@ def _puzzle_picture(sp: Any) -> Any:
 
 def _caption(sp: Any) -> str:
     p = sp.puzzle
+    if _henning(sp):
+        return f"#{sp.id}  difficulty {sp.difficulty:.1f}  {p.question}, {p.position.empty} " \
+            "empty blocks"  # fmt: skip
     if hasattr(p, "touch"):  # a teaser: the same hand per colour
         hand = " ".join(x.name for x in p.pieces[0])
         what = f"{p.n_colors} colours x {hand}, touch {p.touch}"
@@ -508,7 +547,8 @@ def _caption(sp: Any) -> str:
     "--file",
     "as_file",
     is_flag=True,
-    help="Print only the puzzle file, ready for 'polytile solve FILE' or 'polytile count FILE'.",
+    help="Print only the puzzle file, ready for 'polytile solve FILE' or 'polytile count FILE' "
+    "(henning: the henning@1 position, for 'polytile render' or 'polytile solve-endgame').",
 )
 @click.option("--color/--no-color", default=None, help="Force colour on or off [default: auto].")
 def show_command(
@@ -519,19 +559,24 @@ def show_command(
     as_file: bool,
     color: bool | None,
 ) -> None:
-    """Show one stored puzzle: its board with the given pieces, and the pieces to place.
+    """Show one stored puzzle: its board with the given pieces, and the pieces to place
+    (City Blocks: the city, the side to move and the question; --solution adds the answer,
+    its value, the runner-up's and a line of best play).
 
     \b
     Examples:
       polytile puzzles show 3 --db puzzles.db --solution
       polytile puzzles show 3 --db puzzles.db --file > p3.json && polytile count p3.json
     """
+    from polytile.puzzles.henning import generate as henning
+    from polytile.puzzles.henning.picture import to_text as city_text
     from polytile.render import to_text
 
     with _open(db) as store:
         sp = store.get(puzzle_id)
     if as_file:
-        click.echo(json.dumps(sp.puzzle_json, indent=2))
+        click.echo(json.dumps(sp.puzzle_json["position"] if _henning(sp) else sp.puzzle_json,
+                              indent=2))  # fmt: skip
         return
     if as_json:
         doc: dict[str, Any] = {
@@ -545,6 +590,12 @@ def show_command(
         click.echo(json.dumps(doc, indent=2))
         return
     click.echo(_caption(sp))
+    if _henning(sp):
+        click.echo(city_text(sp.puzzle.position, color=color))
+        click.echo(henning.question_text(sp.puzzle))
+        if with_solution:
+            click.echo(henning.answer_text(sp.puzzle, sp.solution()))
+        return
     click.echo(to_text(_puzzle_picture(sp), color=color), nl=False)
     if with_solution:
         click.echo("solution:")
@@ -588,6 +639,9 @@ def export_command(
         raise click.BadParameter(f"{output}: the suffix must be .jsonl or .svg")
     with _open(db) as store:
         chosen = list(store.puzzles(kind, min_difficulty, max_difficulty))
+    if suffix == ".svg" and any(_henning(sp) for sp in chosen):
+        why = "SVG sheets hold tiling puzzles; export henning ones as .jsonl (or use --kind)"
+        raise click.BadParameter(why, param_hint="-o")
     if suffix == ".jsonl":
         lines = [
             json.dumps(

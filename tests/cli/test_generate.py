@@ -227,3 +227,58 @@ def test_a_locked_store_is_waited_for_aloud_then_exits_2(
     assert f"waiting for the puzzle store {db}" in locked.stderr
     assert "gave up" in locked.stderr and str(db) in locked.stderr.splitlines()[-1]
     assert json.loads(invoke("puzzles", "list", "--db", str(db), "--json").stdout)[0]["id"] == 1
+
+
+def test_henning_generate_list_show_export_validate(invoke: Invoke, tmp_path: Path) -> None:
+    db = str(tmp_path / "h.db")
+    args = ("generate", "henning", "-n", "2", "--db", db, "--workers", "1", "--size", "2")
+    made = invoke(*args, "--json")
+    assert made.exit_code == 0, made.stderr
+    report = json.loads(made.stdout)
+    assert report["stored"] == 2 and report["kind"] == "henning"
+    assert report["dropped"].get("several moves are best", 0) >= 0
+    assert json.loads(invoke(*args, "--json").stdout)["stored"] == 0  # resumed: nothing to do
+
+    rows = json.loads(invoke("puzzles", "list", "--db", db, "--json").stdout)
+    assert [r["kind"] for r in rows] == ["henning", "henning"]
+    assert all(r["cells"] == 2 and r["question"].startswith(("only-win", "best-by-")) for r in rows)
+    assert "henning" in invoke("puzzles", "list", "--db", db).stdout
+
+    shown = invoke("puzzles", "show", "1", "--db", db, "--no-color")
+    assert shown.exit_code == 0 and "to move:" in shown.stdout and "hands:" in shown.stdout
+    assert "answer:" not in shown.stdout  # only when asked
+    solved = invoke("puzzles", "show", "1", "--db", db, "--no-color", "--solution")
+    assert "answer:" in solved.stdout and "line:" in solved.stdout
+    doc = json.loads(invoke("puzzles", "show", "1", "--db", db, "--json", "--solution").stdout)
+    assert doc["puzzle"]["format"] == "polytile/henning-puzzle@1"
+    assert doc["solution"]["answer"] == doc["solution"]["line"][0]
+    position = json.loads(invoke("puzzles", "show", "1", "--db", db, "--file").stdout)
+    assert position["format"] == "polytile/henning@1" and position["kind"] == "position"
+    assert position["reserves"] == {"blue": [], "red": []}
+
+    out = tmp_path / "set.jsonl"
+    assert invoke("puzzles", "export", "--db", db, "-o", str(out)).exit_code == 0
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(lines) == 2 and all(x["solution"]["gap"] >= 1 for x in lines)
+    sheet = invoke("puzzles", "export", "--db", db, "-o", str(tmp_path / "s.svg"))
+    assert_clean_failure(sheet)
+    assert ".jsonl" in sheet.stderr and not (tmp_path / "s.svg").exists()
+    assert invoke("validate", db).exit_code == 0
+
+
+def test_henning_bad_options_exit_2(invoke: Invoke, tmp_path: Path) -> None:
+    db = str(tmp_path / "h.db")
+    for extra, named in [
+        (("--colors", "3"), "--colors"),
+        (("--region", "rectangle", "--pieces", "tetrominoes"), "--pieces, --region"),
+    ]:
+        wrong = invoke("generate", "henning", "-n", "1", "--db", db, *extra)
+        assert_clean_failure(wrong)
+        assert f"{named} do(es) not apply to kind henning" in wrong.stderr
+    too_many = invoke("generate", "henning", "-n", "1", "--db", db, "--size", "2-9")
+    assert_clean_failure(too_many)
+    assert "empty blocks" in too_many.stderr
+    packing = invoke("generate", "packing", "-n", "1", "--db", db, "--question", "only-win")
+    assert_clean_failure(packing)
+    assert "--question" in packing.stderr
+    assert not (tmp_path / "h.db").exists()  # refused before any store is made

@@ -13,6 +13,9 @@ Kinds
     chosen number of enclosed holes (0 for none).
 ``blokus-teaser``
     Four-square-style coloured teasers (:mod:`polytile.puzzles.tiling.generate_teasers`).
+``henning``
+    City Blocks (Henning) positions with every tile known where exactly one move wins, or
+    is best by at least $1 (:mod:`polytile.puzzles.henning.generate`).
 ``blokus-endgame``
     Not built: it needs the Blokus bounds machinery, which has not landed.
 
@@ -86,6 +89,7 @@ __all__ = [
 KINDS: dict[str, str] = {
     "packing": "pieces from a named set that fill a rectangle or a random shape in one way",
     "blokus-teaser": "coloured pieces that tile a board in one way under the teaser rules",
+    "henning": "City Blocks (Henning) positions where exactly one move wins, or is best",
 }
 #: Kinds named by the issue that are not built, and why.
 UNBUILT: dict[str, str] = {
@@ -156,12 +160,16 @@ def _params_class(kind: str) -> type:
         from polytile.puzzles.tiling.generate_teasers import TeaserParams
 
         return TeaserParams
+    if kind == "henning":
+        from polytile.puzzles.henning.generate import HenningParams
+
+        return HenningParams
     return PackingParams
 
 
 def parse_params(kind: str, values: dict[str, Any]) -> Any:
-    """The parameters of ``kind`` (a :class:`PackingParams` or ``TeaserParams``) from a
-    mapping; missing ones take their defaults.
+    """The parameters of ``kind`` (a :class:`PackingParams`, ``TeaserParams`` or
+    ``HenningParams``) from a mapping; missing ones take their defaults.
 
     Raises
     ------
@@ -531,4 +539,8 @@ def make_candidate(kind: str, params: Any, seed: int, index: int) -> Candidate:
         from polytile.puzzles.tiling.generate_teasers import make_teaser
 
         return make_teaser(params, seed, index)
+    if kind == "henning":
+        from polytile.puzzles.henning.generate import make_henning_candidate
+
+        return make_henning_candidate(params, seed, index)
     return _packing(params, seed, index)

@@ -109,7 +109,7 @@ class StoredPuzzle:
     seed: int
     candidate: int
     key: str
-    puzzle: Any  # a TilingPuzzle, or a Teaser for kind blokus-teaser
+    puzzle: Any  # a TilingPuzzle, a Teaser (kind blokus-teaser) or a HenningPuzzle (henning)
     puzzle_json: dict[str, Any]
     solution_json: str
     solutions: int
@@ -117,24 +117,47 @@ class StoredPuzzle:
     stats: dict[str, Any]
 
     def solution(self) -> Any:
-        """The stored solution as a :class:`polytile.formats.Solution`."""
+        """The stored solution as a :class:`polytile.formats.Solution` (for kind ``henning``,
+        the :class:`~polytile.puzzles.henning.generate.HenningAnswer`)."""
+        from polytile.puzzles.henning.generate import ANSWER_FORMAT, parse_answer
+
+        doc = json.loads(self.solution_json)  # found readable when the row was read
+        if isinstance(doc, dict) and doc.get("format") == ANSWER_FORMAT:
+            return parse_answer(doc, self.puzzle, f"puzzle {self.id} solution")
         return loads(self.solution_json, f"puzzle {self.id}")
 
 
 def document(puzzle: Any) -> dict[str, Any]:
-    """The JSON document of a tiling puzzle or a teaser."""
+    """The JSON document of a tiling puzzle, a teaser or a City Blocks (Henning) puzzle."""
     from polytile.puzzles.blokus.four_square import Teaser
+    from polytile.puzzles.henning.generate import HenningPuzzle
+    from polytile.puzzles.henning.generate import puzzle_doc as henning_doc
     from polytile.puzzles.tiling.generate_teasers import teaser_doc
 
+    if isinstance(puzzle, HenningPuzzle):
+        return henning_doc(puzzle)
     return teaser_doc(puzzle) if isinstance(puzzle, Teaser) else puzzle_doc(puzzle)
 
 
+def solution_text(puzzle: Any, solution: Any) -> str:
+    """The stored text of a solution (a City Blocks answer is stored as its document)."""
+    from polytile.puzzles.henning.generate import HenningAnswer, HenningPuzzle, answer_doc
+
+    if isinstance(solution, HenningAnswer) and isinstance(puzzle, HenningPuzzle):
+        return json.dumps(answer_doc(puzzle, solution))
+    return dumps(solution)
+
+
 def read_document(doc: Any, source: str) -> Any:
-    """A tiling puzzle or a teaser from its document, by its format tag."""
+    """A tiling puzzle, a teaser or a City Blocks puzzle from its document, by its format
+    tag."""
+    from polytile.puzzles.henning.generate import PUZZLE_FORMAT, parse_henning_puzzle
     from polytile.puzzles.tiling.generate_teasers import TEASER_FORMAT, parse_teaser
 
     if isinstance(doc, dict) and doc.get("format") == TEASER_FORMAT:
         return parse_teaser(doc, source)
+    if isinstance(doc, dict) and doc.get("format") == PUZZLE_FORMAT:
+        return parse_henning_puzzle(doc, source)
     return parse_puzzle(doc, source)
 
 
@@ -343,7 +366,7 @@ class PuzzleStore:
                         job.id,
                         candidate.key,
                         json.dumps(document(candidate.puzzle)),
-                        dumps(candidate.solution),
+                        solution_text(candidate.puzzle, candidate.solution),
                         candidate.difficulty,
                         json.dumps(candidate.stats, sort_keys=True),
                     ),
