@@ -54,12 +54,21 @@ every best move of the player to move and a line, replayed by the rules engine. 
 solves an earlier full position as if its hidden tiles were known (exact for that deal
 only, and labelled so).
 
+While tiles are hidden, --view (or a view file) scores every move of the player to move
+from what that player sees: each full state consistent with its view (all of them when
+there are at most --max-exact, else a seeded sample of --samples) is solved exactly, and
+a move's score is its average exact margin. That average is an estimate, not the game's
+value (it credits the player with knowing the hidden tiles later), and it is printed as
+one; only when nothing is hidden from the player are the scores exact values. At
+--time-limit or Ctrl-C the states solved so far are reported, said so.
+
 \b
 Examples:
   polytile solve-endgame late.json
   polytile solve-endgame game.blksgf --move 30 --json
   polytile solve-endgame game.blksgf --move 30 -o analysed.blksgf
   polytile solve-endgame henning-game.json --move 36
+  polytile solve-endgame henning-game.json --move 30 --view
 """,
 )
 @click.argument("position", type=click.Path(dir_okay=False, allow_dash=True))
@@ -111,6 +120,39 @@ Examples:
     help="City Blocks (Henning): solve a position whose reserves still hide tiles, taking "
     "them as given (exact for that deal only, and said so).",
 )
+@click.option(
+    "--view",
+    "view",
+    is_flag=False,
+    flag_value="to-move",
+    default=None,
+    metavar="[PLAYER]",
+    help="City Blocks (Henning): score the moves of the player to move from its view "
+    "(hidden tiles averaged over; an estimate). PLAYER, if given, must be the player to move.",
+)
+@click.option(
+    "--samples",
+    type=click.IntRange(1, 1_000_000),
+    default=200,
+    show_default=True,
+    help="--view: states drawn when more than --max-exact are consistent with the view.",
+)
+@click.option(
+    "--max-exact",
+    type=click.IntRange(1, 100_000),
+    default=5000,
+    show_default=True,
+    help="--view: solve every consistent state when there are at most this many.",
+)
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
+              help="--view: seeds the sample and the order states are solved in.")  # fmt: skip
+@click.option(
+    "--workers",
+    "-w",
+    type=click.IntRange(min=1),
+    default=None,
+    help="--view: worker processes [default: every core].",
+)
 @picture_options
 def solve_endgame_command(
     position: str,
@@ -121,16 +163,30 @@ def solve_endgame_command(
     players: tuple[str, ...],
     bounds_time: float,
     open_analysis: bool,
+    view: str | None,
+    samples: int,
+    max_exact: int,
+    seed: int,
+    workers: int | None,
     output: Path | None,
     color: bool | None,
     cell: int,
 ) -> None:
     """Solve a Blokus or City Blocks (Henning) endgame exactly, or refuse with bounds."""
-    from polytile.cli.henning import is_henning, solve_henning
+    from polytile.cli.henning import ViewOptions, is_henning, solve_henning
 
+    ctx = click.get_current_context()
+    view_only = ("view", "samples", "max_exact", "seed", "workers", "open_analysis")
+    from_line = click.core.ParameterSource.COMMANDLINE
+    given = {name for name in view_only if ctx.get_parameter_source(name) == from_line}
     if is_henning(position):
-        solve_henning(position, move, as_json, time_limit, open_analysis)
+        options = ViewOptions(view, samples, max_exact, seed, workers, given)
+        solve_henning(position, move, as_json, time_limit, open_analysis, options)
         return
+    if given:
+        flags = ", ".join("--" + n.replace("_", "-").replace("open-analysis", "open")
+                          for n in sorted(given))  # fmt: skip
+        raise click.UsageError(f"{flags}: only for City Blocks (Henning) files")
     from polytile.cli.progress import progress_bar
     from polytile.cli.render import is_record, read_blokus, read_position
     from polytile.puzzles.blokus.endgame import (

@@ -49,6 +49,7 @@ __all__ = [
     "SearchResult",
     "SearchStopped",
     "alphabeta",
+    "move_values",
 ]
 
 _INF = float("inf")
@@ -391,6 +392,71 @@ def alphabeta(
     if result.exact:
         _replay(state, objective, result)
     return result
+
+
+def move_values(
+    state: State,
+    objective: Objective,
+    hooks: Hooks | None = None,
+    moves: Iterable[Any] | None = None,
+    *,
+    resolution: float = 1.0,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> tuple[list[float], int]:
+    """The exact value of ``objective`` after each of ``moves`` at ``state`` (default: every
+    legal move), both sides playing perfectly afterwards; one search, one shared table.
+
+    Each value is checked: the line that keeps it is replayed through the rules (checked
+    :meth:`State.push`) and must end on a state whose objective equals it.
+
+    Returns
+    -------
+    (values, nodes)
+        The values in the order of ``moves``, and the positions searched.
+
+    Raises
+    ------
+    UnsupportedGameError, SearchStopped, SolverError
+        As :func:`alphabeta`.
+
+    Examples
+    --------
+    >>> from polytile.puzzles.toys import TakeAway
+    >>> s = TakeAway(7).new_initial_state()
+    >>> move_values(s, Objective.guaranteed(0))[0]
+    [-1.0, -1.0, 1.0]
+    """
+    require(state.game, "alpha-beta", sequential=True, deterministic=True,
+            perfect_information=True)  # fmt: skip
+    hooks = hooks or Hooks()
+    started = time.perf_counter()
+    deadline = None if time_limit is None else started + time_limit
+    work = state.clone()
+    search = _Search(work, objective, hooks, deadline, node_limit, stop, None)
+    hooks.tick = search.tick
+    todo = list(work.legal_moves() if moves is None else moves)
+    values = []
+    try:
+        for move in todo:
+            work.push(move)
+            try:
+                v = search.search(-_INF, _INF, _EXACT)
+                line = search.line(v, _EXACT, resolution)
+            finally:
+                work.pop()
+            check = state.clone()
+            check.push(move)
+            _replay(check, objective, SearchResult(v, None, tuple(line), None, 0, 0.0, True))
+            values.append(v)
+    except _Stop:
+        raise SearchStopped(search.reason, search.nodes,
+                            time.perf_counter() - started) from None  # fmt: skip
+    except KeyboardInterrupt:
+        raise SearchStopped("interrupt", search.nodes,
+                            time.perf_counter() - started) from None  # fmt: skip
+    return values, search.nodes
 
 
 def _result(search: _Search, value: float, line: list[Any], exact: bool, depth: int | None,

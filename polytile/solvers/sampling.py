@@ -34,16 +34,20 @@ Examples
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
 
 from polytile.errors import PolytileError
 from polytile.puzzles.game import CHANCE, SIMULTANEOUS, TERMINAL, State
+from polytile.solvers.alphabeta import SearchStopped
+from polytile.solvers.parallel import Executor, SerialExecutor
 
 __all__ = ["MoveEstimate", "ViewEvaluation", "evaluate_moves"]
 
@@ -90,6 +94,14 @@ class ViewEvaluation:
         perfect-information values, still not the game's value); False for a sample.
     seconds
         Time spent.
+    complete
+        False when a time limit or stop request ended the work before every planned state
+        was solved.
+    planned
+        The states listed or drawn to be solved.
+    stopped_by
+        What ended the work early: ``"time"``, ``"stop"`` or ``"interrupt"`` (Ctrl-C), else
+        None.
     kind
         Always ``"pimc-estimate"``.
     """
@@ -100,6 +112,9 @@ class ViewEvaluation:
     consistent: int | None
     exact_average: bool
     seconds: float
+    complete: bool = True
+    planned: int = 0
+    stopped_by: str | None = None
     kind: str = field(default="pimc-estimate")
 
     @property
@@ -115,7 +130,10 @@ class ViewEvaluation:
             "player's view; an estimate, not the game's value",
             "player": self.player,
             "exact_average": self.exact_average,
+            "complete": self.complete,
             "states": self.states,
+            "planned_states": self.planned,
+            "stopped_by": self.stopped_by,
             "consistent_states": self.consistent,
             "moves": [
                 {"move": str(m), "mean": e.mean, "stderr": e.stderr, "low": e.low, "high": e.high}
@@ -135,6 +153,9 @@ def evaluate_moves(
     seed: int | np.random.Generator | None = 0,
     time_limit: float | None = None,
     count: Callable[[State, int], int] | None = None,
+    executor: Executor | None = None,
+    stop: Callable[[], bool] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> ViewEvaluation:
     """Score ``player``'s legal moves at ``state`` over the full states it cannot tell apart.
 
@@ -145,72 +166,121 @@ def evaluate_moves(
     player
         Whose view; it must be the player to move.
     solve
-        Each move's perfect-information value for ``player`` on a full state.
+        Each move's perfect-information value for ``player`` on a full state; picklable
+        (a module-level function) when ``executor`` runs other processes.
     max_exact
         List and solve every consistent state when the game lists at most this many.
     samples
         Otherwise, how many states to draw.
     seed
-        Seeds the sample.
-    time_limit
-        Stop drawing after this many seconds (at least two states are always solved); the
-        result says how many were.
+        Seeds the sample, and the order in which listed states are solved.
+    time_limit, stop
+        Stop after this many seconds, or when ``stop()`` returns True (asked between
+        results, at least every tenth of a second with worker processes), or at Ctrl-C: the
+        result then covers the states solved so far, a random part of them, and says so
+        (``complete`` False, ``stopped_by``). A ``solve`` may raise
+        :class:`~polytile.solvers.alphabeta.SearchStopped` when it runs out of time too.
     count
         ``count(state, player)``: how many consistent states there are, if the game can tell.
+    executor
+        Runs the states' solves (:mod:`polytile.solvers.parallel`; default: this process).
+    progress
+        Called with (states solved, states to solve) as results arrive.
 
     Raises
     ------
     ValueError
         If it is not ``player``'s turn at a sequential node.
+    SearchStopped
+        When the work stops before a single state is solved.
     """
     started = time.perf_counter()
     if state.to_move in (CHANCE, SIMULTANEOUS, TERMINAL) or state.to_move != player:
         raise ValueError(f"determinized sampling scores the moves of the player to move; it is "
                          f"not player {player}'s turn here")  # fmt: skip
     moves = list(state.legal_moves())
+    rng = np.random.default_rng(seed)
     listed = state.hidden_states(player)
     consistent = None if count is None else count(state, player)
-    values: list[list[float]] = [[] for _ in moves]
-    weights: list[float] = []
+    pairs: list[tuple[State, float]] = []
     exact = False
     if listed is not None:
-        pairs = list(listed)
-        if len(pairs) <= max_exact:
-            exact = True
+        pairs = list(itertools.islice(listed, max_exact + 1))
+        exact = len(pairs) <= max_exact
+        if exact:
             consistent = len(pairs)
-            for full, w in pairs:
-                _solve_one(full, moves, solve, values)
-                weights.append(w)
+            pairs = [pairs[i] for i in rng.permutation(len(pairs))]
     if not exact:
-        rng = np.random.default_rng(seed)
-        for i in range(samples):
-            if time_limit is not None and i >= 2 and time.perf_counter() - started > time_limit:
+        pairs = [(state.sample_hidden(player, rng), 1.0) for _ in range(samples)]
+    executor = executor or SerialExecutor()
+
+    stopped_by: str | None = None
+
+    def poll() -> bool:
+        nonlocal stopped_by
+        if time_limit is not None and time.perf_counter() - started > time_limit:
+            stopped_by = "time"
+        elif stop is not None and stop():
+            stopped_by = "stop"
+        return stopped_by is not None
+
+    solved: list[int] = []
+    values: list[list[float]] = [[] for _ in moves]
+    job = partial(_solve_one, solve=solve, moves=moves)
+    try:
+        for i, vals in executor.imap_unordered(job, [full for full, _ in pairs], poll):
+            solved.append(i)
+            for j, v in enumerate(vals):
+                values[j].append(v)
+            if progress is not None:
+                progress(len(solved), len(pairs))
+            if poll():
                 break
-            _solve_one(state.sample_hidden(player, rng), moves, solve, values)
-            weights.append(1.0)
-    total = sum(weights)
+    except KeyboardInterrupt:
+        stopped_by = "interrupt"
+    except SearchStopped as stopped:  # a state's own search ran out of the time left
+        stopped_by = stopped.reason
+    complete = len(solved) == len(pairs)
+    if not solved:
+        raise SearchStopped(stopped_by or "stop", 0, time.perf_counter() - started)
+    weights = [pairs[i][1] for i in solved]
     estimates = {}
     for move, vals in zip(moves, values, strict=True):
-        mean = sum(w * v for w, v in zip(weights, vals, strict=True)) / total
-        if exact or len(vals) < 2:
-            err = 0.0 if exact else math.inf
-        else:
-            var = sum((v - mean) ** 2 for v in vals) / (len(vals) - 1)
-            err = math.sqrt(var / len(vals))
-        estimates[move] = MoveEstimate(mean, err, min(vals), max(vals))
+        estimates[move] = _estimate(vals, weights, exact and complete)
     ranked = dict(sorted(estimates.items(), key=lambda kv: -kv[1].mean))
-    return ViewEvaluation(player, ranked, len(weights), consistent, exact,
-                          time.perf_counter() - started)  # fmt: skip
+    return ViewEvaluation(player, ranked, len(solved), consistent, exact and complete,
+                          time.perf_counter() - started, complete=complete, planned=len(pairs),
+                          stopped_by=None if complete else stopped_by)  # fmt: skip
+
+
+def _estimate(vals: list[float], weights: list[float], exact: bool) -> MoveEstimate:
+    """The weighted mean of ``vals`` with its standard error (0 when ``exact``).
+
+    A partial list of states is a random part of them (solved in a seeded random order), so
+    its weighted mean estimates the whole one; the error uses Kish's effective sample size
+    of the weights.
+    """
+    total = sum(weights)
+    mean = sum(w * v for w, v in zip(weights, vals, strict=True)) / total
+    if exact:
+        err = 0.0
+    elif len(vals) < 2:
+        err = math.inf
+    else:
+        var = sum(w * (v - mean) ** 2 for w, v in zip(weights, vals, strict=True)) / total
+        var *= len(vals) / (len(vals) - 1)
+        n_eff = total**2 / sum(w * w for w in weights)
+        err = math.sqrt(var / n_eff)
+    return MoveEstimate(mean, err, min(vals), max(vals))
 
 
 class _Mismatch(PolytileError, ValueError):
     pass
 
 
-def _solve_one(full: State, moves: list[Any], solve: Solver, values: list[list[float]]) -> None:
+def _solve_one(full: State, *, solve: Solver, moves: list[Any]) -> list[float]:
     legal = full.legal_moves()
     if set(map(str, legal)) != set(map(str, moves)):
         raise _Mismatch("a consistent state has other legal moves for the viewer: its view "
                         "must decide its legal moves")  # fmt: skip
-    for i, v in enumerate(solve(full.revealed(), moves)):
-        values[i].append(float(v))
+    return [float(v) for v in solve(full.revealed(), moves)]

@@ -134,3 +134,53 @@ def test_render_best_highlights_the_recommended_move(invoke: Invoke) -> None:
     too_big = invoke("render", str(RECORD), "--best", "--move", "10")
     assert_clean_failure(too_big, 1)
     assert "too large" in too_big.stderr
+
+
+def _henning_record(tmp_path: Path, invoke: Invoke) -> Path:
+    path = tmp_path / "henning.json"
+    result = invoke("selfplay", "henning", "--seed", "3", "-o", str(path))
+    assert result.exit_code == 0, result.stderr
+    return path
+
+
+def test_henning_view_scores_every_move_as_an_estimate(invoke: Invoke, tmp_path: Path) -> None:
+    from polytile.puzzles.henning.files import load_henning
+
+    path = _henning_record(tmp_path, invoke)
+    n = len(load_henning(path).moves) - 2  # two blocks left, a tile hidden in each reserve
+    g = load_henning(path, n).state
+    result = invoke("solve-endgame", str(path), "--move", str(n), "--view", "--json", "-w", "1")
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    assert doc["kind"] == "pimc-estimate" and doc["exact_values"] is False
+    assert doc["exact_average"] and doc["complete"] and doc["states"] == doc["consistent_states"]
+    assert {m["move"] for m in doc["moves"]} == {str(m) for m in g.legal_moves()}
+    text = invoke("solve-endgame", str(path), "--move", str(n), "--view", "-w", "1").stdout
+    assert "An estimate, not the game's value." in text and "best by this estimate" in text
+    # Once nothing is hidden, the scores are the exact values.
+    last = invoke("solve-endgame", str(path), "--move", str(n + 1), "--view", "--json")
+    assert json.loads(last.stdout)["kind"] == "exact"
+
+
+def test_henning_view_file_and_bad_view_options(invoke: Invoke, tmp_path: Path) -> None:
+    from polytile.puzzles.henning.files import dumps_view, load_henning
+
+    path = _henning_record(tmp_path, invoke)
+    n = len(load_henning(path).moves) - 2
+    g = load_henning(path, n).state
+    view = tmp_path / "view.json"
+    view.write_text(dumps_view(g, g.to_move))
+    result = invoke("solve-endgame", str(view), "--json", "-w", "1")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["kind"] == "pimc-estimate"
+    other = tmp_path / "other.json"
+    other.write_text(dumps_view(g, 1 - g.to_move))
+    assert_clean_failure(invoke("solve-endgame", str(other)))
+    names = ("blue", "red")
+    wrong = names[1 - g.to_move]
+    assert_clean_failure(invoke("solve-endgame", str(path), "--move", str(n), "--view", wrong))
+    assert_clean_failure(invoke("solve-endgame", str(path), "--move", str(n), "--view", "green"))
+    assert_clean_failure(invoke("solve-endgame", str(path), "--move", str(n), "--samples", "5"))
+    assert_clean_failure(invoke("solve-endgame", str(path), "--view", "--open", "--move", str(n)))
+    assert_clean_failure(invoke("solve-endgame", str(RECORD), "--view"))
+    assert_clean_failure(invoke("solve-endgame", str(path), "--view"))  # the game is over

@@ -24,7 +24,7 @@ from polytile.puzzles.game import (
     Utility,
 )
 from polytile.puzzles.toys import DiceRace, HighCard, RockPaperScissors, TakeAway
-from polytile.solvers.alphabeta import Hooks, Objective, SearchStopped, alphabeta
+from polytile.solvers.alphabeta import Hooks, Objective, SearchStopped, alphabeta, move_values
 
 
 class Pick(Game):
@@ -133,12 +133,24 @@ def test_paranoid_values_match_minimax(numbers: list[int], players: int, who: in
     r = alphabeta(s, objective, all_best=True)
     assert r.value == minimax(s, objective)
     assert set(r.optimal_moves or ()) == {
-        m for m in s.legal_moves() if _after(s, m, objective) == r.value}
+        m for m in s.legal_moves() if _after(s, m, objective) == r.value
+    }
     # The line replays to the value (alphabeta checks it too).
     check = s.clone()
     for m in r.pv:
         check.push(m)
     assert check.is_over() and objective.value(check) == r.value
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.integers(-5, 9), min_size=2, max_size=7), st.integers(2, 3),
+       st.integers(0, 2))  # fmt: skip
+def test_move_values_match_minimax_after_each_move(numbers: list[int], players: int,
+                                                   who: int) -> None:  # fmt: skip
+    s = Pick(tuple(numbers), players).new_initial_state()
+    objective = Objective.guaranteed(who % players)
+    values, nodes = move_values(s, objective)
+    assert values == [_after(s, m, objective) for m in s.legal_moves()] and nodes > 0
 
 
 def test_two_sided_margin_on_pick() -> None:

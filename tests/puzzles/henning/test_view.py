@@ -1,0 +1,106 @@
+"""City Blocks (Henning) move scores from one player's view, against brute force."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from polytile.puzzles.henning.endgame import solve_endgame
+from polytile.puzzles.henning.game import HenningGame
+from polytile.puzzles.henning.rules import Henning
+from polytile.puzzles.henning.view import evaluate_view
+from polytile.solvers.alphabeta import SearchStopped
+from polytile.solvers.parallel import LocalExecutor
+
+
+def hidden(seed: int, empty: int, reserve: int = 1) -> Henning:
+    """A random game with ``empty`` blocks left while the reserve of the player not to move
+    still holds ``reserve`` tiles or more (so its hand is hidden from the mover)."""
+    for s in range(seed, seed + 5000):
+        g = Henning.new(s)
+        rng = np.random.default_rng(s)
+        while not g.is_over():
+            if g.empty == empty and g.reserve_size(1 - g.to_move) >= reserve:
+                return g
+            g.push_legal(g.random_move(rng))
+    raise AssertionError("no such position")
+
+
+def slow_scores(g: Henning) -> dict[str, float]:
+    """Each move's probability-weighted average exact margin for the mover, the slow way:
+    every consistent state listed, every move pushed and the rest solved on its own by
+    :func:`solve_endgame` (each of which is checked against brute force in
+    test_endgame.py)."""
+    me = g.to_move
+    state = HenningGame().state_of(g.copy())
+    scores: dict[str, float] = {}
+    for full, w in state.hidden_states(me) or []:
+        b = full.board  # type: ignore[attr-defined]
+        for m in b.legal_moves():
+            b.push(m)
+            v = solve_endgame(b, open_analysis=True).value * (1 if me == 0 else -1)
+            b.pop()
+            scores[str(m)] = scores.get(str(m), 0.0) + w * v
+    return scores
+
+
+@pytest.mark.parametrize("seed", [0, 40, 80])
+def test_exact_averages_match_each_move_solved_alone(seed: int) -> None:
+    g = hidden(seed, 2)
+    a = evaluate_view(g, g.to_move)
+    ev = a.evaluation
+    assert ev.kind == "pimc-estimate" and ev.exact_average and not a.exact_values
+    assert a.consistent > 1
+    assert ev.states == a.consistent == HenningGame().state_of(g).count_hidden_states(g.to_move)
+    want = slow_scores(g)
+    got = {str(m): e.mean for m, e in ev.moves.items()}
+    assert got.keys() == want.keys()
+    assert all(math.isclose(got[k], want[k], abs_tol=1e-9) for k in want)
+    means = [e.mean for e in ev.moves.values()]
+    assert means == sorted(means, reverse=True)
+
+
+def test_nothing_hidden_gives_exact_values() -> None:
+    from .test_endgame import late
+
+    g = late(7, 2)
+    a = evaluate_view(g, g.to_move)
+    assert a.consistent == 1 and a.exact_values and a.as_dict()["kind"] == "exact"
+    r = solve_endgame(g)
+    sign = 1 if g.to_move == 0 else -1
+    best = max(e.mean for e in a.evaluation.moves.values())
+    assert best == sign * r.value
+    top = {str(m) for m, e in a.evaluation.moves.items() if e.mean == best}
+    assert top == {str(m) for m in r.best_moves}
+
+
+def test_a_sample_has_standard_errors_and_workers_agree() -> None:
+    g = hidden(3, 2)
+    serial = evaluate_view(g, g.to_move, max_exact=1, samples=6, seed=5)
+    ev = serial.evaluation
+    assert not ev.exact_average and ev.states == ev.planned == 6 and ev.complete
+    assert all(e.stderr >= 0 and e.low <= e.mean <= e.high for e in ev.moves.values())
+    with LocalExecutor(2) as ex:
+        parallel = evaluate_view(g, g.to_move, max_exact=1, samples=6, seed=5, executor=ex)
+    assert {str(m): e.mean for m, e in parallel.evaluation.moves.items()} == pytest.approx(
+        {str(m): e.mean for m, e in ev.moves.items()}
+    )
+
+
+def test_limits_report_a_partial_result_or_nothing() -> None:
+    g = hidden(3, 2)
+    with pytest.raises(SearchStopped):
+        evaluate_view(g, g.to_move, time_limit=1e-6)
+    asked = iter([False, True, True, True])
+    a = evaluate_view(g, g.to_move, max_exact=1, samples=50, stop=lambda: next(asked, True))
+    ev = a.evaluation
+    assert not ev.complete and ev.stopped_by == "stop" and 1 <= ev.states < 50
+    assert a.as_dict()["complete"] is False
+
+
+def test_only_the_player_to_move_is_scored() -> None:
+    g = hidden(3, 2)
+    with pytest.raises(ValueError, match="turn"):
+        evaluate_view(g, 1 - g.to_move)
