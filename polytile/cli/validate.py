@@ -171,7 +171,8 @@ def _validate_store(ctx: click.Context, file: str, as_json: bool) -> None:
         }
         click.echo(json.dumps(doc, indent=2))
     elif not bad:
-        click.echo(f"{file}: all {len(results)} puzzles verified: rules, unique solution, key")
+        click.echo(f"{file}: all {len(results)} puzzles verified: rules, unique answer "
+                   "(one solution, or one best move for City Blocks), key")  # fmt: skip
     else:
         for pid, reasons in bad.items():
             for reason in reasons:

@@ -205,7 +205,8 @@ def solve_endgame(
         raise HiddenTilesError(
             f"tiles are still hidden (reserves: blue {game.reserve_size(0)}, red "
             f"{game.reserve_size(1)}); the exact endgame starts once both reserves are empty "
-            "(or analyse the full position as given with --open)"
+            "(score the moves from the mover's view with --view, or analyse the full position "
+            "as given with --open)"
         )
     started = time.perf_counter()
     state = HenningGame(open=True).state_of(game.copy())
