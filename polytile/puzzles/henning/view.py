@@ -4,9 +4,11 @@ A player does not see the other hand nor the order of either reserve. :func:`eva
 scores each of its legal moves over the full states consistent with what it sees
 (:meth:`~polytile.puzzles.henning.game.HenningState.hidden_states`): all of them when there
 are at most ``max_exact``, else a seeded sample. Each state is solved exactly to the end
-(alpha-beta, :func:`polytile.solvers.alphabeta.move_values`: every move's exact margin, its
-line replayed by the rules), and a move's score is the average of its margins, weighted by
-the states' probabilities (:func:`polytile.solvers.sampling.evaluate_moves`).
+(every move's exact margin, its line replayed by the rules: the compiled search of
+:mod:`polytile.puzzles.henning.kernel`, or the generic alpha-beta
+:func:`polytile.solvers.alphabeta.move_values` with this game's hooks), and a move's score
+is the average of its margins, weighted by the states' probabilities
+(:func:`polytile.solvers.sampling.evaluate_moves`).
 
 That average is **an estimate, not the game's value**: it credits the player with knowing
 the hidden tiles when it plays on. Results are labelled ``"pimc-estimate"``. Only when
@@ -46,7 +48,7 @@ from polytile.solvers.alphabeta import move_values
 from polytile.solvers.parallel import Executor
 from polytile.solvers.sampling import ViewEvaluation, evaluate_moves
 
-__all__ = ["ViewAnalysis", "evaluate_view", "solve_moves"]
+__all__ = ["ENGINES", "ViewAnalysis", "evaluate_view", "solve_moves"]
 
 
 @dataclass(frozen=True)
@@ -84,21 +86,40 @@ class ViewAnalysis:
         return {"game": "henning", "analysis": "view", "exact_values": self.exact_values, **doc}
 
 
-def solve_moves(full: State, moves: Sequence[Any], deadline: float | None = None) -> list[float]:
+#: The exact solvers a view analysis can use for each state.
+ENGINES = ("kernel", "python")
+
+
+def solve_moves(full: State, moves: Sequence[Any], deadline: float | None = None,
+                engine: str = "kernel") -> list[float]:  # fmt: skip
     """Each move's exact final margin for the player to move at ``full`` (its money minus
     the other's), every line replayed by the rules. Module-level, so worker processes can
     run it.
 
+    ``engine`` ``"kernel"`` is the compiled search
+    (:func:`~polytile.puzzles.henning.kernel.kernel_move_values`), ``"python"`` the generic
+    alpha-beta (:func:`polytile.solvers.alphabeta.move_values`) with this game's hooks; they
+    give the same values. The kernel cannot be stopped inside a state: ``deadline`` (a
+    ``time.time()``) holds for the Python search only.
+
     Raises
     ------
     SearchStopped
-        When the clock (``time.time()``) passes ``deadline`` first.
+        When the clock passes ``deadline`` first (Python engine).
     """
     board: Henning = full.board  # type: ignore[attr-defined]
     me = board.to_move
-    limit = None if deadline is None else max(deadline - time.time(), 1e-3)
-    values, _ = move_values(full, MARGIN, _Hooks(), moves, time_limit=limit)
-    return [v if me == 0 else -v for v in values]
+    if engine == "kernel":
+        from polytile.puzzles.henning.kernel import kernel_move_values
+
+        values, _ = kernel_move_values(board, list(moves))
+    elif engine == "python":
+        limit = None if deadline is None else max(deadline - time.time(), 1e-3)
+        floats, _ = move_values(full, MARGIN, _Hooks(), moves, time_limit=limit)
+        values = [int(v) for v in floats]
+    else:
+        raise ValueError(f"unknown engine {engine!r}; engines: {', '.join(ENGINES)}")
+    return [float(v if me == 0 else -v) for v in values]
 
 
 def evaluate_view(
@@ -112,6 +133,7 @@ def evaluate_view(
     executor: Executor | None = None,
     stop: Callable[[], bool] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    engine: str = "kernel",
 ) -> ViewAnalysis:
     """Score ``player``'s moves at ``game`` from its view (see the module notes).
 
@@ -124,6 +146,8 @@ def evaluate_view(
         Whose view: the player to move.
     max_exact, samples, seed, time_limit, executor, stop, progress
         As :func:`polytile.solvers.sampling.evaluate_moves`.
+    engine
+        The exact solver of each state (:func:`solve_moves`).
 
     Raises
     ------
@@ -140,7 +164,9 @@ def evaluate_view(
     state: HenningState = HenningGame().state_of(game.copy())
     consistent = state.count_hidden_states(player)
     deadline = None if time_limit is None else time.time() + time_limit
-    solve = partial(solve_moves, deadline=deadline)
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}; engines: {', '.join(ENGINES)}")
+    solve = partial(solve_moves, deadline=deadline, engine=engine)
     ev = evaluate_moves(state, player, solve, max_exact=max_exact, samples=samples,
                         seed=seed, time_limit=time_limit,
                         count=lambda s, p: s.count_hidden_states(p),  # type: ignore[attr-defined]

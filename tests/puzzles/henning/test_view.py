@@ -46,10 +46,11 @@ def slow_scores(g: Henning) -> dict[str, float]:
     return scores
 
 
-@pytest.mark.parametrize("seed", [0, 40, 80])
-def test_exact_averages_match_each_move_solved_alone(seed: int) -> None:
+@pytest.mark.parametrize(("seed", "engine"), [(0, "kernel"), (40, "kernel"), (80, "kernel"),
+                                              (0, "python")])  # fmt: skip
+def test_exact_averages_match_each_move_solved_alone(seed: int, engine: str) -> None:
     g = hidden(seed, 2)
-    a = evaluate_view(g, g.to_move)
+    a = evaluate_view(g, g.to_move, engine=engine)
     ev = a.evaluation
     assert ev.kind == "pimc-estimate" and ev.exact_average and not a.exact_values
     assert a.consistent > 1
@@ -100,7 +101,9 @@ def test_limits_report_a_partial_result_or_nothing() -> None:
     assert a.as_dict()["complete"] is False
 
 
-def test_only_the_player_to_move_is_scored() -> None:
+def test_only_the_player_to_move_is_scored_by_a_known_engine() -> None:
     g = hidden(3, 2)
     with pytest.raises(ValueError, match="turn"):
         evaluate_view(g, 1 - g.to_move)
+    with pytest.raises(ValueError, match="engine"):
+        evaluate_view(g, g.to_move, engine="guess")
