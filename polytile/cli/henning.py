@@ -155,7 +155,7 @@ def _solve_view(file: str, doc: Any, as_json: bool, time_limit: float, opts: Vie
     from polytile.puzzles.henning.tiles import PLAYER_NAMES
     from polytile.puzzles.henning.view import evaluate_view
     from polytile.solvers.alphabeta import SearchStopped
-    from polytile.solvers.parallel import make_executor
+    from polytile.solvers.parallel import LocalExecutor, default_workers
 
     g = doc.state
     if g.is_over():
@@ -178,8 +178,11 @@ def _solve_view(file: str, doc: Any, as_json: bool, time_limit: float, opts: Vie
                                      "the moves of the player to move",
                                      param_hint="--view")  # fmt: skip
     note = SimpleNamespace(done=0, total=1, seconds=0.0)
+    # Worker processes even for one worker: a compiled search cannot be stopped inside a
+    # state, but its process can, so --time-limit and Ctrl-C hold.
+    n = opts.workers or default_workers()
     with (
-        make_executor(opts.workers) as ex,
+        LocalExecutor(n) as ex,
         progress_bar(
             "solving deals", not as_json, lambda p: f"{p.done:,} of {p.total:,} states"
         ) as update,
