@@ -54,7 +54,8 @@ Z_HAND = Z_MON + 2 * 16
 Z_DRAWN = Z_HAND + 2 * 19 * 8
 Z_DEAD = Z_DRAWN + 2 * 21
 Z_TURN = Z_DEAD + 2
-Z_SIZE = Z_TURN + 1
+Z_RES = Z_TURN + 1  # the reserve still to draw: (player, place from the next draw, kind)
+Z_SIZE = Z_RES + 2 * 20 * 19
 
 
 def move_code(kind: int, block: int, redevelop: bool, swap: tuple[int, int] | None) -> int:
@@ -235,7 +236,7 @@ def is_over(st):
 @njit("int64(int64[::1], int64[::1])", cache=True)
 def _hash(st, zob):
     """The Zobrist key: dead blocks (both streets awarded) only say whether each player owns
-    one; tokens only on open streets; the reserve by how much of it is drawn."""
+    one; tokens only on open streets; each reserve by the tiles still to draw, in order."""
     h = 0
     dead0 = dead1 = False
     for b in range(30):
@@ -259,7 +260,12 @@ def _hash(st, zob):
             c = st[HAND + 19 * p + k]
             if c:
                 h ^= zob[Z_HAND + 8 * (19 * p + k) + c]
-        h ^= zob[Z_DRAWN + 21 * p + st[DRAWN + p]]
+        # The tiles still to draw, by their place from the next draw: positions of different
+        # deals (other reserve contents) never share a key, and once a reserve is drawn,
+        # positions reached from different deals do (one table serves a whole view).
+        drawn = st[DRAWN + p]
+        for i in range(drawn, st[RESN + p]):
+            h ^= zob[Z_RES + 19 * (20 * p + i - drawn) + st[RES + 20 * p + i]]
     if dead0:
         h ^= zob[Z_DEAD]
     if dead1:
