@@ -273,6 +273,12 @@ def count(
     "corner rules inside the search (fast); cpsat, the direct CP-SAT model of "
     "polytile.models.cpsat (slow: tens of seconds or more; --time-limit defaults to 60 s).",
 )
+@click.option(
+    "--order",
+    type=click.Choice(["fixed", "free"]),
+    default=None,
+    help="gridblock-solo: each round's cards in the dealt order, or in any order.",
+)
 @variant_options
 def solve(
     puzzle: str,
@@ -291,6 +297,7 @@ def solve(
     time_limit: float | None,
     fit_mode: bool,
     engine: str,
+    order: str | None,
 ) -> None:
     """Find one solution of PUZZLE and show it.
 
@@ -312,6 +319,7 @@ def solve(
       polytile solve four-square --board 8x8 --pieces O4,T4,L4,Z4 --seed 7
       polytile solve cityblocks-max --color red --objective area
       polytile solve cityblocks-max --from game.json --color yellow --json
+      polytile solve gridblock-solo --seed 3 --order free
     """
     from polytile.puzzles.tiling.catalogue import resolve
     from polytile.solvers.symmetric import first_solution
@@ -319,6 +327,17 @@ def solve(
 
     color = False if no_color else (True if color_opt == "always" else None)
     player = color_opt.lower() if color_opt not in (None, "always") else None
+    if puzzle == "gridblock-solo":
+        from polytile.cli.gridblock_solo import solve_gridblock_solo
+
+        if any(x is not None for x in (touch, board, colors, pieces, objective, start_from,
+                                       output, player)) or fit_mode:  # fmt: skip
+            raise click.UsageError("gridblock-solo takes --seed, --order, --time-limit, "
+                                   "--workers, --json")  # fmt: skip
+        solve_gridblock_solo(seed, order or "fixed", time_limit, workers, as_json)
+        return
+    if order is not None:
+        raise click.UsageError("--order is for gridblock-solo")
     if puzzle == "cityblocks-max":
         from polytile.cli.cityblocks_max import solve_cityblocks_max
 
