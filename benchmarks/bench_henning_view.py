@@ -28,6 +28,7 @@ from polytile.puzzles.henning.game import HenningGame, _weighted_deals, unseen_t
 from polytile.puzzles.henning.players import self_play
 from polytile.puzzles.henning.rules import Henning
 from polytile.puzzles.henning.view import evaluate_view
+from polytile.solvers.alphabeta import SearchStopped
 from polytile.solvers.parallel import make_executor
 
 
@@ -83,31 +84,38 @@ def main() -> None:
             games.append((seed, g))
         seed += 1
     rows = []
-    with make_executor(args.workers) as ex:
-        for seed, g in games:
-            started = time.perf_counter()
-            a = evaluate_view(g, g.to_move, executor=ex, time_limit=args.view_limit)
-            view_s = time.perf_counter() - started
-            ev = a.evaluation
-            deals = joint_deals(g)
-            started = time.perf_counter()
-
-            out_of_time = partial(_past, started + args.deal_limit)
+    # A fresh pool for each measurement: work abandoned at a time limit keeps running in
+    # its worker until the pool is closed, and each worker's table starts empty.
+    for seed, g in games:
+        started = time.perf_counter()
+        consistent = HenningGame().state_of(g).count_hidden_states(g.to_move)
+        with make_executor(args.workers) as ex:
+            try:
+                a = evaluate_view(g, g.to_move, executor=ex, time_limit=args.view_limit)
+                states, best = a.evaluation.states, a.evaluation.best_move
+                note = f"best {best} {a.evaluation.moves[best].mean:+.2f}"
+            except SearchStopped:
+                states, note = 0, "no state solved within the limit"
+        view_s = time.perf_counter() - started
+        deals = joint_deals(g)
+        started = time.perf_counter()
+        out_of_time = partial(_past, started + args.deal_limit)
+        with make_executor(args.workers) as ex:
             solved = sum(1 for _ in ex.imap_unordered(solve_value, deals, out_of_time))
-            deal_s = time.perf_counter() - started
-            rows.append((seed, g.count_legal_moves(), ev.states, a.consistent, view_s, solved,
-                         len(deals), deal_s))  # fmt: skip
-            print(rows[-1], f"best {ev.best_move} {ev.moves[ev.best_move].mean:+.2f}", flush=True)
+        deal_s = time.perf_counter() - started
+        rows.append((seed, g.count_legal_moves(), states, consistent, view_s, solved,
+                     len(deals), deal_s))  # fmt: skip
+        print(rows[-1], note, flush=True)
     print(f"\n{len(rows)} positions (greedy self-play, 2 tiles in each reserve), "
           f"{args.workers} workers; kernel")  # fmt: skip
     print(f"{'seed':>5}{'moves':>7}{'view states':>14}{'view s':>9}{'s/state':>9}"
           f"{'joint deals':>14}{'deals s':>9}{'s/deal':>8}")  # fmt: skip
     for seed, moves, states, consistent, view_s, solved, total, deal_s in rows:
         print(f"{seed:>5}{moves:>7}{f'{states}/{consistent}':>14}{view_s:>9.1f}"
-              f"{view_s / states:>9.2f}{f'{solved}/{total}':>14}{deal_s:>9.1f}"
+              f"{view_s / max(states, 1):>9.2f}{f'{solved}/{total}':>14}{deal_s:>9.1f}"
               f"{deal_s / max(solved, 1):>8.3f}")  # fmt: skip
     print("median seconds per state (all moves, 2 workers): "
-          f"{statistics.median(r[4] / r[2] for r in rows):.2f}; per joint deal (value): "
+          f"{statistics.median(r[4] / max(r[2], 1) for r in rows):.2f}; per joint deal (value): "
           f"{statistics.median(r[7] / max(r[5], 1) for r in rows):.3f}")  # fmt: skip
 
 
