@@ -462,8 +462,13 @@ def test_the_examples_in_docs_formats_md_load() -> None:
     doc = (EXAMPLES.parent / "docs" / "formats.md").read_text(encoding="utf-8")
     blocks = [b.removeprefix("json\n") for b in doc.split("```")[1::2]]
     puzzles = [b for b in blocks if '"polytile/puzzle@1"' in b or '"polytile/teaser@1"' in b]
-    henning = [b for b in blocks if '"polytile/henning@1"' in b]
-    loaded = [loads(b, "docs/formats.md") for b in blocks if b not in puzzles + henning]
+    # The stored City Blocks puzzle documents are shown in outline ("...": "..."): JSON only.
+    stored = [b for b in blocks if "polytile/henning-puzzle@1" in b
+              or "polytile/henning-answer@1" in b]  # fmt: skip
+    assert [json.loads(b)["format"] for b in stored] == ["polytile/henning-puzzle@1",
+                                                         "polytile/henning-answer@1"]  # fmt: skip
+    henning = [b for b in blocks if '"polytile/henning@1"' in b and b not in stored]
+    loaded = [loads(b, "docs/formats.md") for b in blocks if b not in puzzles + henning + stored]
     kinds = [type(x).__name__ for x in loaded]
     assert kinds == ["Solution", "Position", "Position"]
     from polytile.puzzles.tiling.generate_teasers import parse_teaser
