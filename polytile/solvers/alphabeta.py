@@ -356,14 +356,7 @@ def alphabeta(
     SolverError
         If the principal variation does not replay through the rules to the value.
     """
-    require(state.game, "alpha-beta", sequential=True, deterministic=True,
-            perfect_information=True)  # fmt: skip
-    hooks = hooks or Hooks()
-    started = time.perf_counter()
-    deadline = None if time_limit is None else started + time_limit
-    work = state.clone()
-    search = _Search(work, objective, hooks, deadline, node_limit, stop, progress)
-    hooks.tick = search.tick
+    search, started = _start(state, objective, hooks, time_limit, node_limit, stop, progress)
     limit = _EXACT if depth is None else depth
     passes = range(1, limit + 1) if iterative else [limit]
     result: SearchResult | None = None
@@ -428,14 +421,8 @@ def move_values(
     >>> move_values(s, Objective.guaranteed(0))[0]
     [-1.0, -1.0, 1.0]
     """
-    require(state.game, "alpha-beta", sequential=True, deterministic=True,
-            perfect_information=True)  # fmt: skip
-    hooks = hooks or Hooks()
-    started = time.perf_counter()
-    deadline = None if time_limit is None else started + time_limit
-    work = state.clone()
-    search = _Search(work, objective, hooks, deadline, node_limit, stop, None)
-    hooks.tick = search.tick
+    search, started = _start(state, objective, hooks, time_limit, node_limit, stop, None)
+    work = search.state
     todo = list(work.legal_moves() if moves is None else moves)
     values = []
     try:
@@ -457,6 +444,20 @@ def move_values(
         raise SearchStopped("interrupt", search.nodes,
                             time.perf_counter() - started) from None  # fmt: skip
     return values, search.nodes
+
+
+def _start(state: State, objective: Objective, hooks: Hooks | None, time_limit: float | None,
+           node_limit: int | None, stop: Callable[[], bool] | None,
+           progress: Callable[[int, float], None] | None) -> tuple[_Search, float]:  # fmt: skip
+    """Check the game's traits and set a search up on a copy of ``state``."""
+    require(state.game, "alpha-beta", sequential=True, deterministic=True,
+            perfect_information=True)  # fmt: skip
+    hooks = hooks or Hooks()
+    started = time.perf_counter()
+    deadline = None if time_limit is None else started + time_limit
+    search = _Search(state.clone(), objective, hooks, deadline, node_limit, stop, progress)
+    hooks.tick = search.tick
+    return search, started
 
 
 def _result(search: _Search, value: float, line: list[Any], exact: bool, depth: int | None,
