@@ -91,6 +91,9 @@ class SerialExecutor:
 def _ignore_sigint() -> None:
     # Workers leave Ctrl-C to the parent, which stops them and keeps what finished.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A forked worker inherits the parent's Python handlers; one that only sets a flag
+    # (generate's graceful stop) would make SIGTERM, the parent-death signal below, a no-op.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     # And they end with it, even when it is killed with no chance to stop them (Linux).
     try:
         import ctypes
