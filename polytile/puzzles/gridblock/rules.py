@@ -196,7 +196,7 @@ class Gridblock:
         setup = [decks[i][int(rng.integers(6))][0] for i in range(k)]
         deals = []
         for i in range(k):
-            rounds = []
+            rounds: list[tuple[Card, ...]] = []
             for r in range(ROUNDS):
                 order = rng.permutation(6)
                 if options.deal == "split" and r % 2 == 1:
