@@ -468,7 +468,9 @@ def test_the_examples_in_docs_formats_md_load() -> None:
     assert [json.loads(b)["format"] for b in stored] == ["polytile/henning-puzzle@1",
                                                          "polytile/henning-answer@1"]  # fmt: skip
     henning = [b for b in blocks if '"polytile/henning@1"' in b and b not in stored]
-    loaded = [loads(b, "docs/formats.md") for b in blocks if b not in puzzles + henning + stored]
+    gridblock = [b for b in blocks if '"polytile/gridblock@1"' in b]
+    others = puzzles + henning + stored + gridblock
+    loaded = [loads(b, "docs/formats.md") for b in blocks if b not in others]
     kinds = [type(x).__name__ for x in loaded]
     assert kinds == ["Solution", "Position", "Position"]
     from polytile.puzzles.tiling.generate_teasers import parse_teaser
@@ -482,3 +484,6 @@ def test_the_examples_in_docs_formats_md_load() -> None:
     from polytile.puzzles.henning.files import read_henning
 
     assert [read_henning(b, "docs/formats.md").kind for b in henning] == ["record", "position"]
+    from polytile.puzzles.gridblock.files import read_gridblock
+
+    assert [read_gridblock(b, "docs/formats.md").kind for b in gridblock] == ["record", "view"]

@@ -5,13 +5,15 @@ games, writing files the other commands read (``render``, ``score``, ``validate`
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
 __all__ = ["COMMANDS"]
 
-_NEW_GAMES = ("henning", "blokus", "cityblocks")
+_NEW_GAMES = ("henning", "blokus", "cityblocks", "gridblock")
 SEED = click.IntRange(0, 2**31 - 1)
+_ENGINES = ("greedy", "random")
 
 
 def _write(text: str, output: Path | None) -> None:
@@ -24,6 +26,37 @@ def _write(text: str, output: Path | None) -> None:
         click.echo(f"wrote {output}", err=True)
 
 
+def _gridblock_options(players: str | None, deal: str | None, two_player_score: str | None,
+                       instant_win: bool | None) -> Any:  # fmt: skip
+    """The Gridblock rule options from the command line (defaults for those not given)."""
+    from polytile.puzzles.gridblock.rules import Options
+
+    if players == "teams":
+        raise click.BadParameter("Gridblock takes 2, 3 or 4 players (with 2, each plays two "
+                                 "colours: blue+red against yellow+green)",
+                                 param_hint="--players")  # fmt: skip
+    count = int(players or 4)
+    if two_player_score is not None and count != 2:
+        raise click.BadParameter("--score chooses how a player's two colours count: only "
+                                 "with --players 2", param_hint="--score")  # fmt: skip
+    return Options(count, two_player_score or "sum", deal or "shuffle", bool(instant_win))
+
+
+def _refuse_gridblock_options(game: str, deal: str | None, two_player_score: str | None,
+                              instant_win: bool | None) -> None:  # fmt: skip
+    given = [
+        name
+        for name, value in (
+            ("--deal", deal),
+            ("--score", two_player_score),
+            ("--instant-win", instant_win),
+        )
+        if value is not None
+    ]
+    if given:
+        raise click.UsageError(f"{', '.join(given)}: Gridblock options, not {game}'s")
+
+
 @click.command(
     "new",
     help="""Set up a new game and write it as a file.
@@ -34,6 +67,10 @@ GAME is one of:
                tokens, first player, both players' shuffled tiles) and no moves yet
   blokus       Blokus: the empty board as a position (--variant classic|duo)
   cityblocks   City Blocks by Jeremy Ritchie: the start position (--players 2|3|4)
+  gridblock    Gridblock by André Heines: a game record with a seeded set-up (the layout,
+               the set-up draws, every colour's hand in every round) and no moves yet;
+               --players 2|3|4 (with 2, blue+red play yellow+green), --deal, --score,
+               --instant-win
 
 The file goes to standard output unless -o names one. The same --seed gives the same
 set-up.
@@ -48,6 +85,7 @@ Examples:
   polytile new henning --seed 7 -o game.json
   polytile play game.json S4@b3
   polytile render game.json
+  polytile new gridblock --seed 3 --players 2 --deal split -o grid.json
 """,
 )
 @click.argument("game", type=click.Choice(_NEW_GAMES))
@@ -55,11 +93,31 @@ Examples:
 @click.option("--variant", type=click.Choice(["classic", "duo"]), default="classic",
               show_default=True, help="Blokus variant.")  # fmt: skip
 @click.option("--players", type=click.Choice(["2", "3", "4", "teams"]),
-              help="Blokus or City Blocks (Ritchie) players [default: the variant's].")  # fmt: skip
+              help="Blokus, City Blocks (Ritchie) or Gridblock players [default: the "
+                   "variant's; Gridblock 4].")  # fmt: skip
+@click.option("--deal", type=click.Choice(["shuffle", "split"]),
+              help="Gridblock: 'shuffle' draws 3 of 6 cards every round; 'split' plays the "
+                   "other 3 in rounds 2, 4, 6, open to all [default: shuffle].")  # fmt: skip
+@click.option("--score", "two_player_score", type=click.Choice(["sum", "weaker"]),
+              help="Gridblock with 2 players: a player's points are its two colours' sum, "
+                   "or only the weaker colour's [default: sum].")  # fmt: skip
+@click.option("--instant-win", is_flag=True, default=None,
+              help="Gridblock: 3 corners of a tile whose 4th is not another colour's win "
+                   "at once.")  # fmt: skip
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the file here (atomically) instead of to standard output.")  # fmt: skip
-def new(game: str, seed: int, variant: str, players: str | None, output: Path | None) -> None:
+def new(game: str, seed: int, variant: str, players: str | None, deal: str | None,
+        two_player_score: str | None, instant_win: bool | None,
+        output: Path | None) -> None:  # fmt: skip
     """Write a new game of ``game``."""
+    if game == "gridblock":
+        from polytile.puzzles.gridblock.files import dumps_record as dumps_gridblock
+        from polytile.puzzles.gridblock.rules import Gridblock
+
+        options = _gridblock_options(players, deal, two_player_score, instant_win)
+        _write(dumps_gridblock(Gridblock.new(seed, options), {"seed": seed}), output)
+        return
+    _refuse_gridblock_options(game, deal, two_player_score, instant_win)
     if game == "henning":
         from polytile.puzzles.henning.files import dumps_record
         from polytile.puzzles.henning.rules import Henning
@@ -86,20 +144,31 @@ def new(game: str, seed: int, variant: str, players: str | None, output: Path | 
 
 @click.command(
     "play",
-    help="""Play moves in a City Blocks (Henning) game record, in place.
+    help="""Play moves in a City Blocks (Henning) or Gridblock game record, in place.
 
-RECORD is a game record (polytile new henning). Each MOVE is checked by the rules engine
-before anything is written; if one is illegal, nothing is written and the reason is given.
-Then the city is shown.
+RECORD is a game record (polytile new henning, polytile new gridblock); its format says
+which game it is. Each MOVE is checked by the rules engine before anything is written; if
+one is illegal, nothing is written and the reason is given. Then the city or the grid is
+shown.
 
 \b
-Move forms:
+City Blocks (Henning) moves:
   S4@b3                          develop block b3 (column b, row 3) with the store S4
   redevelop H2@c1 with $3        pay your lowest token ($3), replace your tile on c1 by H2
   CH@a2 swap 1,c                 a courthouse that swaps the tokens of row 1 and column c
   pass                           only when you have no legal play
 
 Tiles: H1-H5, S2-S6, F3-F7, SC (school, also PK or park), PP, MA, CH.
+
+\b
+Gridblock moves (tiles a1..f6, column then row from the top; corners NW NE SE SW):
+  setup b3 NE                    set-up: the mover onto b3, the first cube on its NE corner
+  C3@d4 NE                       play C3, walk 3 steps to d4, put a cube on its NE corner
+  C3@d4                          play C3, walk to d4, discard a cube (no cube can go there)
+  C3@d4 NE via d2,d3,d4          the same with the walk written out (kept in the record)
+
+A Gridblock move may be given as one quoted word or as several: a new move starts at each
+'setup' and each word with '@'.
 
 \b
 Exit codes:
@@ -110,6 +179,8 @@ Exit codes:
 Examples:
   polytile play game.json S4@b3
   polytile play game.json "CH@a2 swap 1,c" --no-color
+  polytile play grid.json setup b3 NE setup e1 SW "setup a4 NW" "setup f6 SE"
+  polytile play grid.json C3@d4 NE
 """,
 )
 @click.argument("record", type=click.Path(exists=True, dir_okay=False, path_type=Path))
@@ -118,6 +189,11 @@ Examples:
               help="Colour the picture [default: on a terminal].")  # fmt: skip
 def play(record: Path, moves: tuple[str, ...], color: bool | None) -> None:
     """Append ``moves`` to ``record``."""
+    from polytile.cli.gridblock import is_gridblock
+
+    if is_gridblock(str(record)):
+        _play_gridblock(record, moves, color)
+        return
     from polytile.errors import IllegalMoveError
     from polytile.puzzles.henning.files import dumps_record, load_henning
     from polytile.puzzles.henning.moves import Move
@@ -138,13 +214,48 @@ def play(record: Path, moves: tuple[str, ...], color: bool | None) -> None:
     click.echo(to_text(g, color=color))
 
 
+def _play_gridblock(record: Path, moves: tuple[str, ...], color: bool | None) -> None:
+    """``play`` on a Gridblock record."""
+    from polytile.errors import IllegalMoveError
+    from polytile.puzzles.gridblock.files import (
+        dumps_record,
+        last_walk,
+        load_gridblock,
+        split_moves,
+    )
+    from polytile.puzzles.gridblock.moves import Move
+    from polytile.puzzles.gridblock.picture import to_text
+
+    doc = load_gridblock(record)
+    if doc.kind != "record":
+        raise click.BadParameter(f"{record} is a {doc.kind}; play continues a game record",
+                                 param_hint="RECORD")  # fmt: skip
+    g = doc.state
+    for i, text in enumerate(split_moves(moves), 1):
+        try:
+            g.push(Move.parse(text))
+        except (ValueError, IllegalMoveError) as e:
+            raise click.BadParameter(f"move {i} ({text!r}): {e}; nothing was written",
+                                     param_hint="MOVES") from None  # fmt: skip
+    _write(dumps_record(g, doc.extra), record)
+    click.echo(to_text(g, color=color, last=last_walk(g)))
+
+
 @click.command(
     "selfplay",
-    help="""Let engine players play City Blocks (Henning) games and write their records.
+    help="""Let engine players play City Blocks (Henning) or Gridblock games and write their
+records.
 
-Players: 'random' (a uniformly random legal move) and 'greedy' (the best immediate money
-margin, then the best street leads; it reads only its own hand). --games N writes N records
-GAME-1.json ... with seeds --seed, --seed+1, ... into the folder -o names.
+Players: 'random' (a uniformly random legal move) and 'greedy'. In City Blocks (Henning),
+greedy takes the best immediate money margin, then the best street leads. In Gridblock it
+takes the most points for its player at once (its colour's, or with --players 2 its two
+colours' sum or the weaker one, as --score says; an instant win above all), then for its own
+colour. Both read only their own hands. Each colour has its player (--blue, --yellow,
+--red, --green; yellow and green are Gridblock's); with --players 2 in Gridblock, blue and
+red are one player's colours and yellow and green the other's.
+
+--games N writes N records GAME-1.json ... with seeds --seed, --seed+1, ... into the folder
+-o names.
 
 \b
 Exit codes:
@@ -155,13 +266,30 @@ Exit codes:
 Examples:
   polytile selfplay henning --blue greedy --red random -o game.json
   polytile selfplay henning --games 20 --seed 100 -o records/
+  polytile selfplay gridblock --yellow random --green random -o grid.json
+  polytile selfplay gridblock --players 2 --score weaker --games 10 -o grid-records/
 """,
 )
-@click.argument("game", type=click.Choice(["henning"]))
-@click.option("--blue", type=click.Choice(["greedy", "random"]), default="greedy",
+@click.argument("game", type=click.Choice(["henning", "gridblock"]))
+@click.option("--blue", type=click.Choice(_ENGINES), default="greedy",
               show_default=True, help="Blue's player.")  # fmt: skip
-@click.option("--red", type=click.Choice(["greedy", "random"]), default="greedy",
+@click.option("--yellow", type=click.Choice(_ENGINES),
+              help="Gridblock: yellow's player [default: greedy].")  # fmt: skip
+@click.option("--red", type=click.Choice(_ENGINES), default="greedy",
               show_default=True, help="Red's player.")  # fmt: skip
+@click.option("--green", type=click.Choice(_ENGINES),
+              help="Gridblock: green's player (not with --players 3) "
+                   "[default: greedy].")  # fmt: skip
+@click.option("--players", type=click.Choice(["2", "3", "4"]),
+              help="Gridblock: how many players [default: 4].")  # fmt: skip
+@click.option("--deal", type=click.Choice(["shuffle", "split"]),
+              help="Gridblock: the deal option, as for 'polytile new' "
+                   "[default: shuffle].")  # fmt: skip
+@click.option("--score", "two_player_score", type=click.Choice(["sum", "weaker"]),
+              help="Gridblock with --players 2: how a player's two colours count "
+                   "[default: sum].")  # fmt: skip
+@click.option("--instant-win", is_flag=True, default=None,
+              help="Gridblock: play with instant wins.")  # fmt: skip
 @click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the set-up and of the players' random choices.")  # fmt: skip
 @click.option("--games", type=click.IntRange(1, 10_000), default=1, show_default=True,
@@ -170,15 +298,30 @@ Examples:
               help="Stop this many moves before the end (positions left to analyse).")  # fmt: skip
 @click.option("-o", "--output", type=click.Path(path_type=Path),
               help="The record file, or a folder with --games N [default: stdout].")  # fmt: skip
-def selfplay(game: str, blue: str, red: str, seed: int, games: int, stop_before_end: int,
+def selfplay(game: str, blue: str, yellow: str | None, red: str, green: str | None,
+             players: str | None, deal: str | None, two_player_score: str | None,
+             instant_win: bool | None, seed: int, games: int, stop_before_end: int,
              output: Path | None) -> None:  # fmt: skip
     """Self-play ``games`` games."""
+    if games > 1 and output is None:
+        raise click.BadParameter("several games need a folder", param_hint="-o/--output")
+    if game == "gridblock":
+        options = _gridblock_options(players, deal, two_player_score, instant_win)
+        engines = {"blue": blue, "yellow": yellow or "greedy", "red": red,
+                   "green": green or "greedy"}  # fmt: skip
+        if options.players == 3 and green is not None:
+            raise click.BadParameter("green is not in play with 3 players", param_hint="--green")
+        _selfplay_gridblock(options, engines, seed, games, stop_before_end, output)
+        return
+    _refuse_gridblock_options(game, deal, two_player_score, instant_win)
+    given = [n for n, v in (("--yellow", yellow), ("--green", green), ("--players", players))
+             if v is not None]  # fmt: skip
+    if given:
+        raise click.UsageError(f"{', '.join(given)}: Gridblock options, not {game}'s")
     from polytile.puzzles.henning.files import dumps_record
     from polytile.puzzles.henning.players import self_play
     from polytile.puzzles.henning.rules import Henning
 
-    if games > 1 and output is None:
-        raise click.BadParameter("several games need a folder", param_hint="-o/--output")
     if games > 1 and output is not None:
         output.mkdir(parents=True, exist_ok=True)
     for i in range(games):
@@ -193,6 +336,41 @@ def selfplay(game: str, blue: str, red: str, seed: int, games: int, stop_before_
             m = g.margin()
             result = "draw" if m == 0 else f"{'blue' if m > 0 else 'red'} by ${abs(m)}"
             click.echo(f"game {i + 1}: {len(g.move_stack)} moves, {result}", err=True)
+
+
+def _selfplay_gridblock(options: Any, engines: dict[str, str], seed: int, games: int,
+                        stop_before_end: int, output: Path | None) -> None:  # fmt: skip
+    from polytile.puzzles.gridblock.files import dumps_record
+    from polytile.puzzles.gridblock.game import player_names
+    from polytile.puzzles.gridblock.players import self_play
+    from polytile.puzzles.gridblock.rules import COLOR_NAMES, INSTANT_WIN, Gridblock
+
+    if games > 1 and output is not None:
+        output.mkdir(parents=True, exist_ok=True)
+    names = player_names(options)
+    for i in range(games):
+        g = Gridblock.new(seed + i, options)
+        chosen = {COLOR_NAMES[c]: engines[COLOR_NAMES[c]] for c in g.colors}
+        self_play(g, list(chosen.values()), seed=seed + i)
+        for _ in range(min(stop_before_end, len(g.move_stack))):
+            g.pop()
+        extra = {"seed": seed + i, "players": chosen}
+        target = output if games == 1 else output / f"gridblock-{i + 1}.json"  # type: ignore[operator]
+        _write(dumps_record(g, extra), target)
+        if (games == 1 and output is not None) or games > 1:
+            points = [int(r) for r in g.returns()]
+            scores = ", ".join(
+                f"{n} {p - (INSTANT_WIN if g.winner == j else 0)}"
+                for j, (n, p) in enumerate(zip(names, points, strict=True))
+            )
+            if g.winner is not None:
+                result = f"{names[g.winner]} won at once"
+            elif not g.is_over():
+                result = "not finished"
+            else:
+                best = [n for n, p in zip(names, points, strict=True) if p == max(points)]
+                result = f"{best[0]} wins" if len(best) == 1 else "a tie: " + " and ".join(best)
+            click.echo(f"game {i + 1}: {len(g.move_stack)} moves, {scores}: {result}", err=True)
 
 
 COMMANDS = [new, play, selfplay]

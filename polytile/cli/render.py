@@ -162,7 +162,9 @@ def read_position(
 
 FILE is a polytile solution or position JSON file, a plain text board (rows of
 '. # B Y R G'), or a Pentobi game record (.blksgf: the position after --move N, by
-default the end); '-' reads standard input. Without -o the picture goes to stdout as
+default the end); '-' reads standard input. A Gridblock file (polytile/gridblock@1: a
+record, position or view) shows the grid, the cubes on the tiles' corners, the movers and
+the walk of the last move (with --move N, of move N). Without -o the picture goes to stdout as
 text, two characters per cell: colour blocks on a terminal, letters otherwise. With -o it
 is written to a file whose suffix picks the kind: .svg, .png or .txt (plain letters).
 
@@ -180,6 +182,7 @@ Examples:
   polytile solve pentomino-6x10 --json | polytile render - --no-color
   polytile render examples/duo-game.blksgf --move 6
   polytile render examples/duo-endgame.blksgf --best
+  polytile render gridblock.json --move 12 -o turn12.svg
 """,
 )
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
@@ -216,10 +219,14 @@ def render_command(
     attach: bool,
 ) -> None:
     """Print or write a picture of ``file``."""
+    from polytile.cli.gridblock import is_gridblock, render_gridblock
     from polytile.cli.henning import is_henning, render_henning
 
     if is_henning(file):  # City Blocks (Henning): its own picture
         render_henning(file, move, output, color, cell)
+        return
+    if is_gridblock(file):  # Gridblock: its own picture, with the last move's walk
+        render_gridblock(file, move, output, color, cell)
         return
     if attach or best or is_record(file):
         obj, game, record = read_blokus(file, move)

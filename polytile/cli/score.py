@@ -1,4 +1,5 @@
-"""``polytile score``: score a City Blocks (Ritchie) position: area plus free edges."""
+"""``polytile score``: score a City Blocks (Ritchie) position: area plus free edges; City
+Blocks (Henning) and Gridblock files get their own scores."""
 
 from __future__ import annotations
 
@@ -14,11 +15,14 @@ __all__ = ["COMMANDS", "score"]
 
 @click.command(
     "score",
-    help="""Score a City Blocks position (Jeremy Ritchie's, or J. Alan Henning's).
+    help="""Score a City Blocks position (Jeremy Ritchie's, or J. Alan Henning's), or a
+Gridblock game.
 
 A City Blocks (Henning) file (polytile/henning@1: a record, position or view) gets each
 player's money and every street's standing: its token, the totals on it, who leads and by
-how much, or who won it.
+how much, or who won it. A Gridblock file (polytile/gridblock@1) gets each colour's cubes
+on corners, tile bonuses and total, each player's points (with 2 players, two colours
+summed or the weaker one) and who leads or won.
 
 POSITION is a polytile/position@1 file of game "cityblocks", or a plain text board of 20
 rows of 20 cells ('. B Y R G'; the four centre squares in place); '-' reads standard input.
@@ -42,6 +46,7 @@ Examples:
   polytile score game.json
   polytile score game.json --players 2 --json
   polytile score board.txt -o scores.svg
+  polytile score gridblock.json --json
 """,
 )
 @click.argument("position", type=click.Path(dir_okay=False, allow_dash=True))
@@ -66,10 +71,14 @@ def score(
     cell: int,
 ) -> None:
     """Print the scores of ``position``, with a picture."""
+    from polytile.cli.gridblock import is_gridblock, score_gridblock
     from polytile.cli.henning import is_henning, score_henning
 
     if is_henning(position):  # City Blocks (Henning): money and street standings
         score_henning(position, None, as_json, color)
+        return
+    if is_gridblock(position):  # Gridblock: cubes, tile bonuses, players' points
+        score_gridblock(position, None, as_json, color)
         return
     from polytile.cli.render import read_position
     from polytile.puzzles.cityblocks.picture import save_score_picture, score_table, score_text

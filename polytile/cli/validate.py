@@ -28,6 +28,10 @@ the puzzle check, give --placements-only.
 A position is checked by its game's rules engine (hands, passes, the board against the
 hands); a plain text board is valid once it loads (board characters and sizes).
 
+A City Blocks (Henning) or Gridblock file (a record, position or view) is checked as it is
+read: every field against the rules, and every move of a record replayed by the rules
+engine; a file that breaks them exits 2 with the field or move named.
+
 A puzzle store made by 'polytile generate' (an SQLite file) is re-verified puzzle by
 puzzle: the stored solution passes the rules check, a full search finds exactly one
 solution up to the puzzle's symmetries, and the stored key is the canonical one.
@@ -44,6 +48,7 @@ Examples:
   polytile validate my-tiling.json --puzzle pentomino-6x10 --json
   polytile validate answer.json --puzzle four-square --touch connected
   polytile validate puzzles.db
+  polytile validate gridblock.json
 """,
 )
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
@@ -79,10 +84,14 @@ def validate_command(
     pieces: str | None,
 ) -> None:
     """Validate ``file``; exit 1 when it breaks the rules."""
+    from polytile.cli.gridblock import is_gridblock, validate_gridblock
     from polytile.cli.henning import is_henning, validate_henning
 
     if is_henning(file):  # City Blocks (Henning): reading checks every rule and move
         validate_henning(file, as_json)
+        return
+    if is_gridblock(file):  # Gridblock: reading checks every rule and replays every move
+        validate_gridblock(file, as_json)
         return
     from polytile.puzzles.tiling.catalogue import resolve
     from polytile.puzzles.tiling.puzzles import check_solution

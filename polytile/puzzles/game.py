@@ -433,12 +433,29 @@ class State(ABC):
 class EngineState(State):
     """A protocol state around a game's own rules engine, ``board``, which makes and unmakes
     moves with ``push``/``pop``, lists them with ``legal_moves()``, copies itself with
-    ``copy()`` and keeps ``move_stack``. Subclasses add who is to move, the end, the returns
-    and the key."""
+    ``copy()`` and keeps ``move_stack``. Where the engine also has ``to_move``,
+    ``is_over()``, ``returns()``, ``state_key()`` and a checked ``push_legal``, those serve
+    as they are; subclasses override what their engine says differently."""
 
     def __init__(self, game: Game, board: Any) -> None:
         self.game = game
         self.board = board
+
+    @property
+    def to_move(self) -> int:
+        return TERMINAL if self.board.is_over() else int(self.board.to_move)
+
+    def push_legal(self, move: Any) -> None:
+        self.board.push_legal(move)
+
+    def is_over(self) -> bool:
+        return bool(self.board.is_over())
+
+    def returns(self) -> tuple[float, ...]:
+        return tuple(self.board.returns())
+
+    def state_key(self) -> Hashable:
+        return self.board.state_key()
 
     def legal_moves(self, player: int | None = None) -> list[Any]:
         return list(self.board.legal_moves())
@@ -500,6 +517,7 @@ def require(
 GAMES: dict[str, str] = {
     "blokus": "polytile.puzzles.blokus.game:BlokusGame",
     "cityblocks": "polytile.puzzles.cityblocks.game:CityBlocksGame",
+    "gridblock": "polytile.puzzles.gridblock.game:GridblockGame",
     "henning": "polytile.puzzles.henning.game:HenningGame",
 }
 

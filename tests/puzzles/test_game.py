@@ -8,6 +8,7 @@ import pytest
 from polytile.puzzles.blokus.game import BlokusGame
 from polytile.puzzles.cityblocks.game import CityBlocksGame
 from polytile.puzzles.game import CHANCE, SIMULTANEOUS, Game, JointMove
+from polytile.puzzles.gridblock.game import GridblockGame
 from polytile.puzzles.henning.game import HenningGame
 from polytile.puzzles.toys import DiceRace, HighCard, RockPaperScissors, TakeAway
 
@@ -15,6 +16,7 @@ from polytile.puzzles.toys import DiceRace, HighCard, RockPaperScissors, TakeAwa
 @pytest.mark.parametrize(
     "game",
     [BlokusGame("duo"), BlokusGame("classic", "teams"), CityBlocksGame(3), HenningGame(),
+     GridblockGame(3), GridblockGame(2, "sum", "split", instant_win=True),
      TakeAway(9), DiceRace(), RockPaperScissors(), HighCard()],
     ids=lambda g: f"{g.name}-{g.num_players}",
 )

@@ -33,14 +33,13 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Hashable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from itertools import combinations, permutations
 from typing import Any
 
 import numpy as np
 
 from polytile.puzzles.game import (
-    TERMINAL,
     ChanceMode,
     Dynamics,
     EngineState,
@@ -136,25 +135,6 @@ class HenningState(EngineState):
 
     game: HenningGame
     board: Henning
-
-    def __init__(self, game: HenningGame, board: Henning) -> None:
-        super().__init__(game, board)
-
-    @property
-    def to_move(self) -> int:
-        return TERMINAL if self.board.is_over() else self.board.to_move
-
-    def push_legal(self, move: Any) -> None:
-        self.board.push_legal(move)
-
-    def is_over(self) -> bool:
-        return self.board.is_over()
-
-    def returns(self) -> tuple[float, ...]:
-        return self.board.returns()
-
-    def state_key(self) -> Hashable:
-        return self.board.state_key()
 
     def revealed(self) -> HenningState:
         return HenningState(self.game.revealed(), self.board.copy())

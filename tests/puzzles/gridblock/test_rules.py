@@ -18,7 +18,8 @@ def test_walk_counts_on_an_empty_grid() -> None:
 
 def test_worked_example_8_1() -> None:
     assert sorted(tile_name(t) for t in end_tiles(parse_tile("a1"), 3)) == sorted(
-        ["d1", "c2", "b3", "a4", "b1", "a2"])
+        ["d1", "c2", "b3", "a4", "b1", "a2"]
+    )
     assert parse_tile("a1") not in end_tiles(parse_tile("a1"), 3)
     assert len(end_tiles(parse_tile("c3"), 2)) == 8
 

@@ -1,0 +1,134 @@
+"""Gridblock players for self-play, so that games exist to look at and analyse.
+
+A player is a function ``(game, rng) -> Move`` for the colour to move. It is handed the
+full state but reads only what that colour's player sees: the grid, the cubes, the movers
+and its own hand (the players here do).
+
+* ``random``: a uniformly random legal move.
+* ``greedy``: the move that most raises its player's points at once (its own colour's, or
+  with two players the pair's sum or the weaker colour, as the game scores them; an instant
+  win counts as the most of all), then the one that most raises its own colour's points;
+  ties broken at random.
+
+Examples
+--------
+>>> from polytile.puzzles.gridblock.rules import Gridblock, Options
+>>> g = Gridblock.new(seed=4, options=Options(players=3))
+>>> made = self_play(g, ("greedy", "random", "greedy"), seed=4)
+>>> g.is_over(), len(made) == len(g.move_stack) == 57
+(True, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from polytile.errors import UnknownNameError
+from polytile.puzzles.gridblock.moves import Move
+from polytile.puzzles.gridblock.rules import INSTANT_WIN, Gridblock, tile_scores
+
+__all__ = ["PLAYERS", "Player", "greedy_player", "random_player", "self_play"]
+
+Player = Callable[[Gridblock, np.random.Generator], Move]
+
+
+def random_player(game: Gridblock, rng: np.random.Generator) -> Move:
+    """A uniformly random legal move."""
+    moves = game.legal_moves()
+    return moves[int(rng.integers(len(moves)))]
+
+
+def greedy_player(game: Gridblock, rng: np.random.Generator) -> Move:
+    """The move with the best immediate points for its player, then for its own colour (see
+    the module notes).
+
+    Notes
+    -----
+    Only the tile a cube lands on changes, so each move is scored from the colours' points
+    before the turn and that tile's points before and after: O(moves) small sums.
+    """
+    slot = game.to_move_slot
+    colors = game.colors
+    me = colors[slot]
+    player = game.options.player_of(me)
+    team = [c for c in colors if game.options.player_of(c) == player]
+    weaker = game.options.players == 2 and game.options.two_player_score == "weaker"
+    base = dict(zip(colors, game.scores(), strict=True))
+    best: list[Move] = []
+    best_score: tuple[int, int] | None = None
+    for move in game.legal_moves():
+        points = dict(base)
+        won = False
+        if move.corner is not None:
+            t = move.tile
+            held = game.corners[4 * t : 4 * t + 4]
+            before = tile_scores(held, colors)
+            after_held = list(held)
+            after_held[move.corner] = me
+            after = tile_scores(after_held, colors)
+            for c in colors:
+                points[c] += after[c] - before[c]
+            if game.options.instant_win and not game.is_setup:
+                won = after_held.count(me) == 3 and all(c in (-1, me) for c in after_held)
+        mine = [points[c] for c in team]
+        value = min(mine) if weaker else sum(mine)
+        score = (value + (INSTANT_WIN if won else 0), points[me])
+        if best_score is None or score > best_score:
+            best, best_score = [move], score
+        elif score == best_score:
+            best.append(move)
+    return best[int(rng.integers(len(best)))]
+
+
+#: Players by name.
+PLAYERS: dict[str, Player] = {"random": random_player, "greedy": greedy_player}
+
+
+def self_play(
+    game: Gridblock,
+    players: Sequence[str] | None = None,
+    seed: int | np.random.Generator | None = None,
+    max_moves: int | None = None,
+) -> list[Move]:
+    """Play ``game`` on to the end (or ``max_moves`` more moves) with the named players;
+    return the moves made. ``game`` is changed.
+
+    Parameters
+    ----------
+    game
+        The game, at any point.
+    players
+        A name from :data:`PLAYERS` per colour in play (turn order), or per player (with
+        two players, each name plays both of its colours); default greedy everywhere.
+    seed
+        The players' random choices.
+    max_moves
+        Stop after this many moves.
+
+    Raises
+    ------
+    UnknownNameError
+        For a player name not in :data:`PLAYERS`.
+    ValueError
+        If the number of names is neither the colours' nor the players'.
+    """
+    k = len(game.colors)
+    names = list(players) if players is not None else ["greedy"] * k
+    for name in names:
+        if name not in PLAYERS:
+            raise UnknownNameError("player", name, tuple(PLAYERS))
+    if len(names) == game.options.players and len(names) != k:
+        names = [names[game.options.player_of(c)] for c in game.colors]
+    if len(names) != k:
+        raise ValueError(f"this game has {k} colours and {game.options.players} players; "
+                         f"got {len(names)} player names")  # fmt: skip
+    chosen = [PLAYERS[n] for n in names]
+    rng = np.random.default_rng(seed)
+    made: list[Move] = []
+    while not game.is_over() and (max_moves is None or len(made) < max_moves):
+        move = chosen[game.to_move_slot](game, rng)
+        game.push(move)  # checked: a player's bug must not write an illegal record
+        made.append(move)
+    return made
