@@ -1,0 +1,264 @@
+"""``polytile solve-endgame`` on Gridblock files (``polytile/gridblock@1``): the rest of the
+current round solved exactly, or the moves of the player to move scored from its view."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import click
+
+from polytile.cli.henning import ViewOptions
+
+__all__ = ["solve_gridblock"]
+
+_SHOWN = 15  # moves listed in the text report (--json lists them all)
+
+
+def _refuse(file: str, why: str) -> None:
+    raise click.BadParameter(f"{file}: {why}", param_hint="POSITION")
+
+
+def solve_gridblock(file: str, move: int | None, as_json: bool, time_limit: float,
+                    open_analysis: bool, view: ViewOptions | None = None,
+                    players: tuple[str, ...] = ()) -> None:  # fmt: skip
+    """``polytile solve-endgame`` of a Gridblock file.
+
+    The rest of the round as a perfect-information game when every hand is known (the split
+    deal's rounds 2, 4 and 6) or ``--open`` is given: the exact value, every optimal move of
+    the colour to move and a line, replayed by the rules engine. With ``--view`` (or a view
+    file) each move of the player to move is scored over the hands it cannot see: an
+    estimate. Anything else is refused (exit 2) with the reason.
+    """
+    from polytile.puzzles.gridblock.endgame import hands_known
+    from polytile.puzzles.gridblock.files import load_gridblock
+
+    view = view or ViewOptions(None)
+    doc = load_gridblock(file, move)
+    g = doc.state
+    if g.is_setup:
+        _refuse(file, "the set-up is not over; a round can be solved from the first turn of "
+                      "round 1 on (--move N for a later position of a record)")  # fmt: skip
+    if g.is_over():
+        _refuse(file, "the game is over; there is no round left to solve")
+    if view.player is not None or doc.kind == "view":
+        if open_analysis:
+            raise click.UsageError("--open solves the dealt hands as if they were known; "
+                                   "--view averages over every hand the player cannot see: "
+                                   "choose one")  # fmt: skip
+        if players:
+            raise click.UsageError("--player: the view analysis scores the moves of the player "
+                                   "to move")  # fmt: skip
+        _solve_view(file, doc, as_json, time_limit, view)
+        return
+    extra = sorted(set(view.given) - {"open_analysis"})
+    if extra:
+        flags = ", ".join("--" + n.replace("_", "-") for n in extra)
+        raise click.UsageError(f"{flags}: only with --view (the analysis from one player's view)")
+    if not hands_known(g) and not open_analysis:
+        _refuse(file, f"round {g.round + 1}'s hands are not known to every player (only the "
+                      "split deal's rounds 2, 4 and 6 are open): score the moves from the "
+                      "mover's view with --view, or solve the dealt hands as given with "
+                      "--open")  # fmt: skip
+    if open_analysis and doc.kind == "view" and not hands_known(g):
+        _refuse(file, "a view does not hold the hidden hands; use --view")
+    _solve_exact(file, g, as_json, time_limit, _players(g, players))
+
+
+def _players(g: Any, names: tuple[str, ...]) -> list[int]:
+    """The players whose guaranteed score is searched (3-4 players), or [0] with 2."""
+    from polytile.puzzles.gridblock.rules import COLOR_NAMES
+
+    if g.options.players == 2:
+        if names:
+            raise click.BadParameter("--player is for 3 or 4 players; with 2 the value is "
+                                     "blue+red's margin", param_hint="--player")  # fmt: skip
+        return [0]
+    known = [COLOR_NAMES[c] for c in g.colors]
+    out = []
+    for name in names:
+        low = name.strip().lower()
+        if low not in known:
+            raise click.BadParameter(f"{name!r} is not a player of this game; players: "
+                                     f"{', '.join(known)}", param_hint="--player")  # fmt: skip
+        out.append(known.index(low))
+    if not out:  # the player to move first: its search lists the best moves
+        out = [g.to_move, *(p for p in range(len(known)) if p != g.to_move)]
+    return sorted(set(out), key=out.index)
+
+
+def _solve_exact(file: str, g: Any, as_json: bool, time_limit: float, players: list[int]) -> None:
+    from polytile.cli.progress import progress_bar
+    from polytile.puzzles.gridblock.endgame import RoundStopped, player_label, solve_round
+    from polytile.puzzles.gridblock.files import last_walk
+    from polytile.puzzles.gridblock.rules import COLOR_NAMES
+
+    deadline = time.perf_counter() + time_limit
+    results = []
+    note = type("Note", (), {"done": 0, "total": 1, "seconds": 0.0, "nodes": 0})()
+
+    def describe(p: Any) -> str:
+        return f"{p.nodes:,} positions, {p.nodes / max(p.seconds, 1e-9):,.0f}/s"
+
+    try:
+        with progress_bar("exact search", not as_json, describe) as update:
+            for p in players:
+
+                def progress(nodes: int, seconds: float) -> None:
+                    if update is not None:
+                        note.nodes, note.seconds = nodes, seconds
+                        update(note)
+
+                left = max(deadline - time.perf_counter(), 1e-3)
+                results.append(solve_round(g, player=None if g.options.players == 2 else p,
+                                           open_analysis=True,
+                                           all_best=p == g.to_move or g.options.players == 2,
+                                           time_limit=left, progress=progress))  # fmt: skip
+    except RoundStopped as stop:
+        click.echo(f"{file}: {stop} (--time-limit)", err=True)
+        raise SystemExit(130 if stop.reason == "interrupt" else 1) from None
+    main = next((r for r in results if r.player == g.to_move or g.options.players == 2),
+                results[0])  # fmt: skip
+    if as_json:
+        doc = main.as_dict()
+        if g.options.players > 2:
+            doc["guaranteed"] = {COLOR_NAMES[g.colors[r.player]]: r.value for r in results}
+        doc["round"] = g.round + 1
+        click.echo(json.dumps(doc))
+        return
+    who = COLOR_NAMES[g.to_move_color]
+    left = len(main.pv)
+    head = "exact" if not main.open else "exact for these hands (open analysis)"
+    click.echo(f"Gridblock, {g.options.players} players, round {g.round + 1}: {who} to move, "
+               f"{left} colour-turn{'s' if left != 1 else ''} left in the round.")  # fmt: skip
+    if g.options.players == 2:
+        click.echo(f"Value ({head}): {main.value:+d}, {main.describe()}.")
+    else:
+        click.echo(f"Points each player can make sure of at the end of the round, every other "
+                   f"player against it ({head}):")  # fmt: skip
+        for r in results:
+            click.echo(f"  {player_label(g, r.player):<8}{r.value:>5}")
+    if main.best_moves:
+        shown = ", ".join(str(m) for m in main.best_moves[:_SHOWN])
+        more = len(main.best_moves) - _SHOWN
+        click.echo(f"Best moves for {who}: {shown}" + (f" (+{more} more)" if more > 0 else ""))
+    line = f" for {player_label(g, main.player)}" if g.options.players > 2 else ""
+    click.echo(f"Best line{line}: " + " / ".join(str(m) for m in main.pv))
+    scores = ", ".join(f"{COLOR_NAMES[c]} {s}" for c, s in zip(g.colors, main.scores,
+                                                               strict=True))  # fmt: skip
+    click.echo(f"Points at the end of that line: {scores}.")
+    picture = _picture(g, last_walk(g))
+    if picture:
+        click.echo()
+        click.echo(picture, color="\x1b[" in picture)
+    nodes = sum(r.nodes for r in results)
+    click.echo(f"Searched {nodes:,} positions in {sum(r.seconds for r in results):.2f} s.")
+
+
+def _picture(g: Any, last: Any) -> str | None:
+    try:
+        from polytile.puzzles.gridblock.picture import to_text
+    except ImportError:  # pragma: no cover - the picture module is optional
+        return None
+    return str(to_text(g, last=last))
+
+
+def _solve_view(file: str, doc: Any, as_json: bool, time_limit: float, opts: ViewOptions) -> None:
+    """Score the moves of the player to move over the hands it cannot see."""
+    from polytile.cli.progress import progress_bar
+    from polytile.puzzles.gridblock.endgame import player_label
+    from polytile.puzzles.gridblock.view import describe_hands, evaluate_view
+    from polytile.solvers.alphabeta import SearchStopped
+    from polytile.solvers.parallel import LocalExecutor, SerialExecutor, default_workers
+
+    g = doc.state
+    me = g.to_move
+    mover = player_label(g, me)
+    if doc.kind == "view" and doc.player != me:
+        _refuse(file, f"this is {player_label(g, doc.player)}'s view but {mover} is to move; a "
+                      "view analysis scores the moves of the player to move")  # fmt: skip
+    if opts.player not in (None, "to-move"):
+        name = opts.player.strip().lower()
+        names = [player_label(g, p) for p in range(g.options.players)]
+        if name not in names:
+            raise click.BadParameter(f"{opts.player!r} is not a player; players: "
+                                     f"{', '.join(names)}", param_hint="--view")  # fmt: skip
+        if name != mover:
+            raise click.BadParameter(f"{mover} is to move, not {name}; the analysis scores "
+                                     "the moves of the player to move",
+                                     param_hint="--view")  # fmt: skip
+    note = type("Note", (), {"done": 0, "total": 1, "seconds": 0.0})()
+    n = opts.workers or default_workers()
+    executor: Any = LocalExecutor(n) if n > 1 else SerialExecutor()
+    with (
+        executor as ex,
+        progress_bar("solving hands", not as_json,
+                     lambda p: f"{p.done:,} of {p.total:,} hand combinations") as update,
+    ):  # fmt: skip
+
+        def progress(done: int, total: int) -> None:
+            if update is not None:
+                note.done, note.total = done, total
+                update(note)
+
+        try:
+            a = evaluate_view(g, me, max_exact=opts.max_exact, samples=opts.samples,
+                              seed=opts.seed, time_limit=time_limit, executor=ex,
+                              progress=progress)  # fmt: skip
+        except SearchStopped as stop:
+            why = {"interrupt": "interrupted", "time": "out of time (--time-limit)"}.get(
+                stop.reason, "stopped"
+            )
+            click.echo(f"{file}: {why} before a single hand combination was solved", err=True)
+            raise SystemExit(130 if stop.reason == "interrupt" else 1) from None
+        workers = getattr(ex, "workers", 1)
+    ev = a.evaluation
+    if as_json:
+        click.echo(json.dumps({**a.as_dict(), "round": g.round + 1, "workers": workers}))
+    else:
+        _print_view(a, g, mover, describe_hands(g, me), workers)
+    if ev.stopped_by == "interrupt":
+        raise SystemExit(130)
+
+
+def _print_view(a: Any, g: Any, mover: str, hands: str, workers: int) -> None:
+    ev = a.evaluation
+    what = ("its side's points minus the other side's" if g.options.players == 2
+            else "the points it can make sure of")  # fmt: skip
+    if a.exact_values:
+        click.echo(f"Every hand is known: each move's exact value for {mover} at the end of the "
+                   f"round ({what}).")  # fmt: skip
+    else:
+        how = ("every one solved exactly" if ev.planned == a.consistent
+               else f"a seeded sample of {ev.planned:,}, each solved exactly")  # fmt: skip
+        click.echo(f"{a.consistent:,} combinations of the hands {mover} cannot see agree with "
+                   f"the cards played ({hands}); {how}.")  # fmt: skip
+        click.echo(f"Scores: each move's average exact value for {mover} at the end of the "
+                   f"round ({what}): an average perfect-information value, not the game's "
+                   "value.")  # fmt: skip
+    click.echo()
+    err = not a.exact_values and not ev.exact_average
+    head = f"  {'move':<16}{'value' if a.exact_values else 'average':>8}"
+    head += f"{'± s.e.':>9}" if err else ""
+    head += "" if a.exact_values else f"{'worst':>7}{'best':>6}"
+    click.echo(head)
+    for i, (m, e) in enumerate(ev.moves.items()):
+        if i == _SHOWN:
+            click.echo(f"  ... {len(ev.moves) - _SHOWN} more moves (--json lists them all)")
+            break
+        row = f"  {m!s:<16}{e.mean:>+8.2f}"
+        row += f"{e.stderr:>9.2f}" if err else ""
+        row += "" if a.exact_values else f"{e.low:>+7.0f}{e.high:>+6.0f}"
+        click.echo(row)
+    click.echo()
+    click.echo(f"{'best move' if a.exact_values else 'best by this estimate'}: {ev.best_move}")
+    if not ev.complete:
+        why = {"time": "the time limit (--time-limit)", "interrupt": "Ctrl-C"}.get(
+            ev.stopped_by or "", "a stop request"
+        )
+        click.echo(f"stopped by {why} after {ev.states:,} of {ev.planned:,} combinations: the "
+                   "averages are over a random part of them")  # fmt: skip
+    states = f"{ev.states:,} combination" + ("" if ev.states == 1 else "s")
+    click.echo(f"solved {states} in {ev.seconds:.1f} s on {workers} worker"
+               f"{'s' if workers != 1 else ''}")  # fmt: skip
