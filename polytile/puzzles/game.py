@@ -434,8 +434,8 @@ class EngineState(State):
     """A protocol state around a game's own rules engine, ``board``, which makes and unmakes
     moves with ``push``/``pop``, lists them with ``legal_moves()``, copies itself with
     ``copy()`` and keeps ``move_stack``. Where the engine also has ``to_move``,
-    ``is_over()``, ``returns()``, ``state_key()`` and a checked ``push_legal``, those serve
-    as they are; subclasses override what their engine says differently."""
+    ``is_over()``, ``returns()``, ``state_key()`` and an unchecked ``push_legal``, those
+    serve as they are; subclasses override what their engine says differently."""
 
     def __init__(self, game: Game, board: Any) -> None:
         self.game = game
@@ -446,7 +446,8 @@ class EngineState(State):
         return TERMINAL if self.board.is_over() else int(self.board.to_move)
 
     def push_legal(self, move: Any) -> None:
-        self.board.push_legal(move)
+        # the engine's unchecked push where it has one, else its checked push
+        getattr(self.board, "push_legal", self.board.push)(move)
 
     def is_over(self) -> bool:
         return bool(self.board.is_over())
