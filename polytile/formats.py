@@ -58,6 +58,7 @@ __all__ = [
     "COLORS",
     "GAMES",
     "MAX_FILE_BYTES",
+    "MAX_JSON_VALUES",
     "POSITION_FORMAT",
     "SOLUTION_FORMAT",
     "STATUSES",
@@ -85,6 +86,10 @@ GAMES = ("blokus", "cityblocks", "tiling")
 CELL_CHARS = ".#BYRG"
 #: Files larger than this are refused rather than read into memory.
 MAX_FILE_BYTES = 50 * 1024 * 1024
+#: JSON documents with more values than this (counted by their commas, before parsing) are
+#: refused: parsed, 50 MB of ``[0,0],`` would take over 2 GB. The largest document polytile
+#: writes, a 200 x 200 board of single squares, has some 120,000.
+MAX_JSON_VALUES = 1_000_000
 
 _SOLUTION_KEYS = ("format", "puzzle", "rows", "cols", "status", "placements", "blocked")
 _POSITION_KEYS = ("format", "game", "board", "to_move", "hands")
@@ -304,6 +309,13 @@ def loads(text: str | bytes, source: str = "<string>") -> Solution | Position:
     if not body:
         raise FormatError("the file is empty", source, "line 1")
     if body[0] in "{[":
+        values = text.count(",")
+        if values > MAX_JSON_VALUES:
+            raise FormatError(
+                f"the document holds {values:,} values; polytile reads documents of at most "
+                f"{MAX_JSON_VALUES:,} (a 200 x 200 board of single squares has some 120,000)",
+                source,
+            )
         return _from_document(parse_json(text, source), source)
     return _read_text_board(text, source)
 

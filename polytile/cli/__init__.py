@@ -16,6 +16,7 @@ import click
 
 from polytile import __version__
 from polytile.errors import PolytileError, SolverError
+from polytile.text import printable
 
 __all__ = ["InputError", "cli", "main"]
 
@@ -38,7 +39,12 @@ class _Root(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except (click.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+        except click.ClickException as exc:
+            # messages often quote what a file held: no control character reaches the
+            # terminal raw (a name holding ESC[2J would clear it)
+            setattr(exc, "message", printable(exc.message, newlines=True))  # noqa: B010 (typed Final)
+            raise
+        except (click.exceptions.Exit, click.exceptions.Abort):
             raise
         except KeyboardInterrupt:
             # Commands that keep a best-so-far catch Ctrl-C themselves; anywhere else it ends
@@ -55,22 +61,23 @@ class _Root(click.Group):
         except SolverError as exc:
             if _debug(ctx):
                 raise
-            raise InternalError(f"internal error, please report it: {exc}") from exc
+            raise InternalError(printable(f"internal error, please report it: {exc}",
+                                          newlines=True)) from exc  # fmt: skip
         except (PolytileError, OSError) as exc:
             if _debug(ctx):
                 raise
-            raise InputError(_describe(exc)) from exc
+            raise InputError(printable(_describe(exc), newlines=True)) from exc
         except sqlite3.Error as exc:  # a puzzle store that is damaged or not readable
             if _debug(ctx):
                 raise
-            raise InputError(f"puzzle store: {exc}") from exc
+            raise InputError(printable(f"puzzle store: {exc}", newlines=True)) from exc
         except Exception as exc:  # a bug: say so briefly, the traceback is one flag away
             if _debug(ctx):
                 raise
-            raise InternalError(
+            raise InternalError(printable(
                 f"internal error ({type(exc).__name__}: {exc}); rerun as 'polytile --debug "
-                "...' for the traceback and please report it"
-            ) from exc
+                "...' for the traceback and please report it", newlines=True
+            )) from exc  # fmt: skip
 
 
 def _debug(ctx: click.Context) -> bool:
@@ -110,6 +117,14 @@ def cli(ctx: click.Context, debug: bool) -> None:
     """
     ctx.ensure_object(dict)
     ctx.obj["debug"] = debug
+    from polytile.cli.clock import start_command
+
+    start_command(_AS_PROGRAM)  # time limits count from here, or from the process's start
+
+
+#: Set by :func:`main`: the command is the whole process, so its time limit counts from the
+#: process's start.
+_AS_PROGRAM = False
 
 
 def _register() -> None:
@@ -118,6 +133,7 @@ def _register() -> None:
         bounds,
         endgame,
         games,
+        generate,
         pieces,
         puzzle_sets,
         render,
@@ -126,13 +142,26 @@ def _register() -> None:
         validate,
     )
 
-    for module in (solve, puzzle_sets, pieces, games, render, validate, score, bounds, endgame):
+    for module in (
+        solve,
+        generate,
+        puzzle_sets,
+        pieces,
+        games,
+        render,
+        validate,
+        score,
+        bounds,
+        endgame,
+    ):
         for command in module.COMMANDS:
             cli.add_command(command)
 
 
 def main() -> None:
     """Entry point of the ``polytile`` console script."""
+    global _AS_PROGRAM
+    _AS_PROGRAM = True
     _register()
     cli(prog_name="polytile")
 

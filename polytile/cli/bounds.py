@@ -80,14 +80,16 @@ pieces, +5 more when I1 goes last). For the exact rest of a small Blokus game us
 'polytile solve-endgame'.
 
 A bound marked '?' was not proven tight within --time-limit, but is still a valid bound.
-Every layout is replayed and scored by the rules engine first.
+The time limit covers the whole command, counted from when the process started: it is
+shared among the colours and their searches. Ctrl-C prints the colours bounded so far,
+said to be incomplete. Every layout is replayed and scored by the rules engine first.
 
 \b
 Exit codes:
   0  bounds found
   2  unreadable file, not a City Blocks or Blokus position, or bad usage
   3  internal error: an answer failed the rules engine's check
-  130  interrupted (Ctrl-C)
+  130  interrupted (Ctrl-C); the colours finished before it are printed
 
 \b
 Examples:
@@ -116,7 +118,8 @@ Examples:
     type=SECONDS,
     default=10.0,
     show_default=True,
-    help="Seconds for each search (two CP-SAT searches per colour, and the exact search).",
+    help="Seconds for the whole command, counted from when the process started (start-up "
+    "and printing included), shared among the colours' searches.",
 )
 @click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True,
               help="CP-SAT workers.")  # fmt: skip
@@ -155,6 +158,8 @@ def bounds_command(
     if obj.game == "blokus":
         _blokus(obj, color, as_json, time_limit, workers, seed, source)
         return
+    from polytile.cli.clock import budget
+
     if color == "all":
         colors: tuple[str, ...] = _COLORS
     else:
@@ -175,12 +180,21 @@ def bounds_command(
                 state.note = f"{state.color} {stage}{found}"
                 update(state)
 
-        for name in colors:
-            state.color = name
-            found = bounds(obj, name, time_limit=time_limit, workers=workers, seed=seed,
-                           exact_pieces=exact_pieces, progress=report, source=source)  # fmt: skip
-            results.append(found)
-            state.done += 2
+        searches = 3 if exact_pieces else 2  # upper, lower, perhaps the exact value
+        try:
+            for k, name in enumerate(colors):
+                state.color = name
+                left = budget(time_limit, reserve=0.3) or time_limit
+                each = max(left / ((len(colors) - k) * searches), 0.01)
+                found = bounds(obj, name, time_limit=each, workers=workers, seed=seed,
+                               exact_pieces=exact_pieces, progress=report,
+                               source=source)  # fmt: skip
+                results.append(found)
+                state.done += 2
+        except KeyboardInterrupt:
+            missing = [name for name in colors if name not in {b.color for b in results}]
+        else:
+            missing = []
     if as_json:
         doc = {
             "game": "cityblocks",
@@ -188,7 +202,10 @@ def bounds_command(
             "players": obj.extra.get("players", 4),
             "colors": {b.color: b.as_dict() for b in results},
         }
+        if missing:
+            doc |= {"complete": False, "stopped_by": "interrupt", "not_bounded": missing}
         click.echo(json.dumps(doc))
+        _interrupted(missing)
         return
     for b in results:
         rows = b.upper.rows
@@ -196,9 +213,19 @@ def bounds_command(
         picture = score_text(rows, score(rows))
         click.echo(picture, nl=False, color="\x1b[" in picture)
         click.echo()
-    click.echo(_table(results))
+    if results:
+        click.echo(_table(results))
     for line in _notes(results):
         click.echo(line)
+    _interrupted(missing)
+
+
+def _interrupted(missing: list[str]) -> None:
+    """After Ctrl-C: say which colours were not bounded, and exit 130."""
+    if missing:
+        click.echo(f"interrupted: the bounds are incomplete; not bounded: {', '.join(missing)}",
+                   err=True)  # fmt: skip
+        raise SystemExit(130)
 
 
 def _blokus(obj: Position, color: str | None, as_json: bool, time_limit: float, workers: int,
@@ -216,12 +243,29 @@ def _blokus(obj: Position, color: str | None, as_json: bool, time_limit: float, 
             raise click.BadParameter(f"{name} does not play {game.variant.name} Blokus; "
                                      f"colours: {', '.join(game.colors)}",
                                      param_hint="--color")  # fmt: skip
-    results = blokus_bounds(game, colors, time_limit, workers, seed, source)
+    from polytile.cli.clock import budget
+
+    results: list[Any] = []
+    try:
+        for k, name in enumerate(colors):
+            left = budget(time_limit, reserve=0.3) or time_limit
+            each = max(left / ((len(colors) - k) * 2), 0.01)  # two searches a colour
+            results += blokus_bounds(game, (name,), each, workers, seed, source)
+    except KeyboardInterrupt:
+        missing = [name for name in colors if name not in {b.color for b in results}]
+    else:
+        missing = []
     if as_json:
-        doc = {"game": "blokus", "colors": {b.color: b.as_dict() for b in results}}
+        doc: dict[str, Any] = {"game": "blokus",
+                               "colors": {b.color: b.as_dict() for b in results}}  # fmt: skip
+        if missing:
+            doc |= {"complete": False, "stopped_by": "interrupt", "not_bounded": missing}
         click.echo(json.dumps(doc))
+        _interrupted(missing)
         return
-    click.echo(blokus_table(results))
+    if results:
+        click.echo(blokus_table(results))
+    _interrupted(missing)
 
 
 def blokus_bounds(game: Any, colors: tuple[str, ...], time_limit: float, workers: int,

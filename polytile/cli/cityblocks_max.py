@@ -101,9 +101,11 @@ def solve_cityblocks_max(
     if output:
         if output.lower().endswith(".json"):
             formats.save(sol, output)
+            click.echo(f"saved {output}", err=True)
         else:
             save_score_picture(check.board_rows(), check.score(), output)
-        click.echo(f"saved {output}", err=True)
+            click.echo(f"saved {output} (a picture: no command reads it back; -o with .json "
+                       "saves a file that validate and render read)", err=True)  # fmt: skip
     if as_json:
         click.echo(formats.dumps(sol))
         return

@@ -62,7 +62,6 @@ def progress_bar(
         bar.stop()
 
 
-
 def _search_note(p: Any) -> str:
     rate = p.nodes / max(p.seconds, 1e-9)
     return f"{p.count:,} found, {rate / 1e6:.1f}M nodes/s"

@@ -8,9 +8,11 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from polytile._files import short
 from polytile.errors import FormatError
 from polytile.formats import MAX_FILE_BYTES, Position, Solution, load, loads
 from polytile.render import save_picture, to_text
+from polytile.text import printable
 
 if TYPE_CHECKING:
     from polytile.puzzles.blokus.rules import Blokus
@@ -167,6 +169,8 @@ record, position or view) shows the grid, the cubes on the tiles' corners, the m
 the walk of the last move (with --move N, of move N). Without -o the picture goes to stdout as
 text, two characters per cell: colour blocks on a terminal, letters otherwise. With -o it
 is written to a file whose suffix picks the kind: .svg, .png or .txt (plain letters).
+A solution with a cell off its board is refused (exit 2), as 'polytile validate' rejects
+it; overlapping pieces still draw, their shared cells marked '*'.
 
 For a Blokus position or game record the empty cells where the colour to move may attach
 a piece are marked ('+' in plain text, dots in colour and in pictures; --no-attach leaves
@@ -232,6 +236,8 @@ def render_command(
         obj, game, record = read_blokus(file, move)
     else:  # an invalid Blokus position still draws
         obj, game, record = read_document(file, move), None, None
+    if isinstance(obj, Solution):
+        _refuse_off_board(obj, "<stdin>" if file == "-" else file)
     to_move = game.to_move if attach and game is not None and not game.is_game_over() else None
     marks = game.attach_points() if game is not None and to_move else []
     played = record.moves[move - 1] if record is not None and move else None
@@ -271,6 +277,21 @@ def render_command(
     if legend:
         text += "; ".join(legend) + "\n"
     click.echo(text, nl=False, color=coloured)
+
+
+def _refuse_off_board(solution: Solution, source: str) -> None:
+    """A picture cannot show a cell off the board: refuse the solution as validate would, rather
+    than draw it without that cell (overlaps and unknown pieces still draw, marked)."""
+    rows, cols = solution.rows, solution.cols
+    for i, placed in enumerate(solution.placements):
+        for j, (r, c) in enumerate(placed.cells):
+            if not (0 <= r < rows and 0 <= c < cols):
+                raise FormatError(
+                    f"cell {short([r, c])} of piece {printable(placed.piece)} lies outside the "
+                    f"{rows}x{cols} board; 'polytile validate' lists every problem",
+                    source,
+                    f"placements[{i}].cells[{j}]",
+                )
 
 
 def _best_move(game: Blokus | None) -> Any:

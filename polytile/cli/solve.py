@@ -6,15 +6,19 @@ import json
 import sys
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
 from polytile.cli.options import SECONDS
 from polytile.cli.progress import progress_bar
-from polytile.errors import SolverError
+from polytile.errors import SolverError, UnknownNameError
+from polytile.text import printable
 
 __all__ = ["COMMANDS"]
+
+#: What ``solve`` knows beyond the catalogue and the teasers that ``count`` also takes.
+SOLVE_ONLY = ("eighty-four", "one-color", "cityblocks-max", "gridblock-solo")
 
 PUZZLE_HELP = "a catalogue name (see 'polytile puzzles') or a puzzle file (.json)"
 
@@ -82,7 +86,8 @@ def _executor(workers: int | None, scheduler: str | None) -> Any:
     type=SECONDS,
     default=None,
     metavar="SECONDS",
-    help="Stop after this long and report the count so far.",
+    help="Stop after this long and report the count so far. The limit covers the whole "
+    "command, counted from when the process started (start-up and printing included).",
 )
 @click.option(
     "--no-symmetry",
@@ -129,13 +134,16 @@ def count(
       polytile count my-puzzle.json --time-limit 60
       polytile count four-square --touch connected
     """
+    from polytile.cli.clock import budget
     from polytile.puzzles.tiling.catalogue import resolve
     from polytile.solvers.counting import count_tiling
 
     spec = resolve(puzzle, touch, board, colors, pieces)
     with _executor(workers, scheduler) as ex, progress_bar("counting", progress) as update:
+        # what is left of the limit once started; stopping the workers takes a moment
+        left = budget(time_limit, reserve=0.15 if ex.workers > 1 else 0.05)
         result = count_tiling(
-            spec.problem, ex, symmetry=not no_symmetry, time_limit=time_limit, progress=update
+            spec.problem, ex, symmetry=not no_symmetry, time_limit=left, progress=update
         )
     if (
         result.complete
@@ -171,7 +179,7 @@ def count(
         click.echo(json.dumps(doc))
     else:
         if result.complete:
-            line = f"{spec.name}: {_many(result.count, 'solution')}"
+            line = f"{printable(spec.name)}: {_many(result.count, 'solution')}"
             if up is not None:
                 renaming = spec.problem.color_factor
                 parts = [f"the {result.group_order} symmetries of the board"] * (
@@ -181,9 +189,14 @@ def count(
                     line += f" ({up:,} up to {' and '.join(parts)})"
                 else:
                     line += " (the board has no symmetry)"
+        elif result.nodes == 0 and result.stopped_by == "time limit":
+            line = (
+                f"{printable(spec.name)}: the time limit was reached during start-up, before "
+                "the search began: nothing was counted (the count is incomplete)"
+            )
         else:
             line = (
-                f"{spec.name}: at least {result.count:,} solutions "
+                f"{printable(spec.name)}: at least {result.count:,} solutions "
                 f"(stopped by {result.stopped_by}; the count is incomplete)"
             )
         click.echo(line)
@@ -207,7 +220,8 @@ def count(
     "--output",
     type=click.Path(dir_okay=False),
     default=None,
-    help="Also save the solution: .json, or a picture (.svg, .png, .txt).",
+    help="Also save the solution: .json (read back by validate, render and score), or a "
+    "picture (.svg, .png, .txt) for people only: no command reads a picture back.",
 )
 @click.option(
     "--color",
@@ -262,7 +276,9 @@ def count(
     type=SECONDS,
     default=None,
     metavar="SECONDS",
-    help="Give up after this long (exit 1, 'unknown').",
+    help="Give up after this long (exit 1, 'unknown'; cityblocks-max, --fit: the best found). "
+    "The limit covers the whole command, counted from when the process started (start-up and "
+    "printing included).",
 )
 @click.option(
     "--engine",
@@ -277,7 +293,9 @@ def count(
     "--order",
     type=click.Choice(["fixed", "free"]),
     default=None,
-    help="gridblock-solo: each round's cards in the dealt order, or in any order.",
+    help="gridblock-solo: each round's cards in the dealt order, or in any order (solved by "
+    "an exact branch and bound; --engine cpsat solves the CP-SAT model instead; "
+    "--time-limit defaults to 60 s).",
 )
 @variant_options
 def solve(
@@ -333,8 +351,14 @@ def solve(
         if any(x is not None for x in (touch, board, colors, pieces, objective, start_from,
                                        output, player)) or fit_mode:  # fmt: skip
             raise click.UsageError("gridblock-solo takes --seed, --order, --time-limit, "
-                                   "--workers, --json")  # fmt: skip
-        solve_gridblock_solo(seed, order or "fixed", time_limit, workers, as_json)
+                                   "--workers, --engine cpsat, --json")  # fmt: skip
+        given = click.get_current_context().get_parameter_source("engine")
+        if given == click.core.ParameterSource.COMMANDLINE and engine != "cpsat":
+            raise click.UsageError("gridblock-solo: --engine cpsat uses the CP-SAT model; "
+                                   "without it, the exact branch and bound")  # fmt: skip
+        solve_gridblock_solo(seed, order or "fixed", _left(60.0 if time_limit is None
+                             else time_limit), workers, as_json,
+                             "cpsat" if engine == "cpsat" else "search")  # fmt: skip
         return
     if order is not None:
         raise click.UsageError("--order is for gridblock-solo")
@@ -344,8 +368,8 @@ def solve(
         if any(x is not None for x in (touch, board, colors, pieces)) or fit_mode:
             raise click.UsageError("cityblocks-max takes --color, --objective, --from")
         solve_cityblocks_max(player or "blue", objective or "score", start_from,
-                             60.0 if time_limit is None else time_limit, workers or 2, seed,
-                             as_json, output, color)  # fmt: skip
+                             _left(60.0 if time_limit is None else time_limit), workers or 2,
+                             seed, as_json, output, color)  # fmt: skip
         return
     if player is not None:
         raise click.BadParameter(
@@ -368,25 +392,29 @@ def solve(
     if fit_mode:
         _solve_fit(puzzle, touch, board, colors, pieces, seed, time_limit, as_json, output, color)
         return
-    spec = resolve(puzzle, touch, board, colors, pieces)
+    try:
+        spec = resolve(puzzle, touch, board, colors, pieces)
+    except UnknownNameError as exc:  # name solve's own puzzles too, not only the catalogue's
+        if exc.kind != "puzzle":
+            raise
+        raise UnknownNameError("puzzle", exc.name, [*exc.known, *SOLVE_ONLY]) from None
     if engine == "cpsat":
         _solve_teaser_cpsat(spec, seed, time_limit, as_json, output, color)
         return
     start = time.perf_counter()
-    deadline = None if time_limit is None else start + time_limit
+    left = _left(time_limit)
+    deadline = None if left is None else start + left
     stop = None if deadline is None else (lambda: time.perf_counter() >= deadline)
     try:
         first = first_solution(spec.problem, seed=seed, should_stop=stop)
     except KeyboardInterrupt:
-        click.echo(f"{spec.name}: interrupted before a solution was found", err=True)
-        sys.exit(130)
+        _give_up(spec.name, "interrupted", "interrupted before a solution was found", as_json)
     seconds = time.perf_counter() - start
     if first is None:
         if deadline is not None and time.perf_counter() >= deadline:
-            click.echo(f"{spec.name}: no solution found in {time_limit:g} s (unknown)", err=True)
-        else:
-            click.echo(f"{spec.name}: no solution exists", err=True)
-        sys.exit(1)
+            _give_up(spec.name, "unknown", f"no solution found in {time_limit:g} s (unknown)",
+                     as_json)  # fmt: skip
+        _give_up(spec.name, "infeasible", "no solution exists", as_json)
     pl = compile_problem(spec.problem).placements
     sol = spec.to_solution(pl, first, "feasible", seconds=round(seconds, 4))
     _emit_checked(spec, sol, as_json, output, color)
@@ -404,7 +432,9 @@ def _solve_eighty_four(
     from polytile.puzzles.blokus.teasers import check_eighty_four
 
     sol, order = _layout_or_exit(
-        "eighty-four", lambda: solve_eighty_four(seed=seed, time_limit=time_limit or 60.0)
+        "eighty-four",
+        lambda: solve_eighty_four(seed=seed, time_limit=_left(time_limit or 60.0)),
+        as_json,
     )
     reasons = check_eighty_four(sol, order)
     if reasons:
@@ -445,7 +475,7 @@ def _solve_fit(
     )
     hands = [hand] * (colors or 4)
     grid = teaser_board(board) if board else Board(8, 10)
-    limit = time_limit or 60.0
+    limit = _left(time_limit or 60.0) or 60.0
     started = time.perf_counter()
     # When everything might fit, the exact search (a quarter of the time) finds it soonest.
     sol = fit_everything(grid, hands, touch or "local", time_limit=limit / 4, seed=seed)
@@ -454,6 +484,13 @@ def _solve_fit(
         left = max(limit - (time.perf_counter() - started), 0.1)
         sol, result = fit(grid, hands, touch or "local", time_limit=left, seed=seed)
         interrupted = result.stopped_by == "interrupt"
+        if sol.extra.get("objective") is None:  # stopped before its first layout
+            if interrupted:
+                _give_up(puzzle, "interrupted", "--fit: interrupted before a layout was found",
+                         as_json)  # fmt: skip
+            _give_up(puzzle, "unknown", f"--fit: no layout found in {time_limit or 60.0:g} s "
+                     "(the time limit was reached; unknown)",
+                     as_json)  # fmt: skip
     reasons = check_fit(sol, hands, touch or "local")
     if reasons:
         raise SolverError(f"fit answer failed the rules check: {'; '.join(reasons)}")
@@ -488,16 +525,15 @@ def _solve_teaser_cpsat(
         raise click.UsageError("--engine cpsat applies to four-square and its variants")
     limit = 60.0 if time_limit is None else time_limit
     start = time.perf_counter()
-    placed, result = tile(spec.board, spec.pieces, spec.touch, time_limit=limit, seed=seed)
+    placed, result = tile(spec.board, spec.pieces, spec.touch, time_limit=_left(limit),
+                          seed=seed)  # fmt: skip
     if placed is None:
         if result.stopped_by == "interrupt":
-            click.echo(f"{spec.name}: interrupted before a solution was found", err=True)
-            sys.exit(130)
+            _give_up(spec.name, "interrupted", "interrupted before a solution was found",
+                     as_json)  # fmt: skip
         if result.status == "infeasible":
-            click.echo(f"{spec.name}: no solution exists (proven by CP-SAT)", err=True)
-        else:
-            click.echo(f"{spec.name}: no solution found in {limit:g} s (unknown)", err=True)
-        sys.exit(1)
+            _give_up(spec.name, "infeasible", "no solution exists (proven by CP-SAT)", as_json)
+        _give_up(spec.name, "unknown", f"no solution found in {limit:g} s (unknown)", as_json)
     seconds = round(time.perf_counter() - start, 4)
     sol = Solution(spec.name, spec.board.rows, spec.board.cols, placed, "feasible",
                    blocked=tuple(sorted(spec.board.blocked)),
@@ -527,7 +563,8 @@ def _solve_one_color(
         size = b.rows
     sol, order = _layout_or_exit(
         f"one-color {size}x{size}",
-        lambda: solve_one_color(size, seed=seed, time_limit=time_limit or 60.0),
+        lambda: solve_one_color(size, seed=seed, time_limit=_left(time_limit or 60.0)),
+        as_json,
     )
     reasons = check_one_color(sol, order, size)
     if reasons:
@@ -535,7 +572,27 @@ def _solve_one_color(
     _emit(sol, as_json, output, color)
 
 
-def _layout_or_exit(name: str, search: Callable[[], Any]) -> Any:
+def _left(limit: float | None) -> float | None:
+    """What remains of a whole-command time limit for a search of ``solve``, keeping a
+    moment back for checking and printing its answer."""
+    from polytile.cli.clock import budget
+
+    return budget(limit, reserve=0.25)
+
+
+def _give_up(name: str, status: str, message: str, as_json: bool) -> NoReturn:
+    """End ``solve`` without a solution: ``message`` on stderr and, with --json, a result
+    ``{"puzzle", "status", "solution": null, "message"}`` on stdout. Exit 130 when
+    ``status`` is "interrupted", else 1 ("infeasible": none exists; "unknown": none found in
+    the time limit)."""
+    click.echo(f"{printable(name)}: {message}", err=True)
+    if as_json:
+        doc = {"puzzle": name, "status": status, "solution": None, "message": message}
+        click.echo(json.dumps(doc))
+    sys.exit(130 if status == "interrupted" else 1)
+
+
+def _layout_or_exit(name: str, search: Callable[[], Any], as_json: bool = False) -> Any:
     """``search()`` (a layout search of :mod:`polytile.puzzles.blokus.eighty_four`); running out
     of time exits 1 and Ctrl-C exits 130, each with a message naming ``name``."""
     from polytile.puzzles.blokus.eighty_four import LayoutNotFound
@@ -543,11 +600,9 @@ def _layout_or_exit(name: str, search: Callable[[], Any]) -> Any:
     try:
         return search()
     except LayoutNotFound as exc:
-        click.echo(f"{name}: {exc}", err=True)
-        sys.exit(1)
+        _give_up(name, "unknown", str(exc), as_json)
     except KeyboardInterrupt:
-        click.echo(f"{name}: interrupted before a layout was found", err=True)
-        sys.exit(130)
+        _give_up(name, "interrupted", "interrupted before a layout was found", as_json)
 
 
 def _emit_checked(spec: Any, sol: Any, as_json: bool, output: str | None,
@@ -565,9 +620,11 @@ def _emit(sol: Any, as_json: bool, output: str | None, color: bool | None) -> No
     if output:
         if output.lower().endswith(".json"):
             formats.save(sol, output)
+            click.echo(f"saved {output}", err=True)
         else:
             render.save_picture(sol, output)
-        click.echo(f"saved {output}", err=True)
+            click.echo(f"saved {output} (a picture: no command reads it back; -o with .json "
+                       "saves a file that validate and render read)", err=True)  # fmt: skip
     if as_json:
         click.echo(formats.dumps(sol))
     else:

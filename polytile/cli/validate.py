@@ -10,6 +10,7 @@ from polytile.cli.render import read_document
 from polytile.cli.solve import variant_options
 from polytile.errors import UnknownNameError
 from polytile.formats import Position, Solution
+from polytile.text import printable
 
 __all__ = ["COMMANDS", "validate_command"]
 
@@ -112,6 +113,16 @@ def validate_command(
             reasons = _check_eighty_four(obj)
             _report(ctx, file, kind, "eighty-four", reasons, as_json)
             return
+        if puzzle_name is None and not placements_only and (touch, board, colors, pieces) == (
+            None, None, None, None
+        ):  # fmt: skip
+            # a teaser variant, --fit or one-color answer: the file records its puzzle
+            from polytile.puzzles.tiling.recorded import check_recorded
+
+            recorded = check_recorded(obj)
+            if recorded is not None:
+                _report(ctx, file, kind, recorded[0], recorded[1], as_json)
+                return
         # A teaser solution records its touch rule; --touch overrides it.
         recorded = obj.extra.get("touch") if isinstance(obj.extra.get("touch"), str) else None
         if puzzle_name is not None:
@@ -185,7 +196,7 @@ def _validate_store(ctx: click.Context, file: str, as_json: bool) -> None:
     else:
         for pid, reasons in bad.items():
             for reason in reasons:
-                click.echo(f"puzzle {pid}: {reason}")
+                click.echo(f"puzzle {pid}: {printable(reason)}")
         click.echo(f"{file}: {len(bad)} of {len(results)} puzzles have problems", err=True)
     if bad:
         ctx.exit(1)
@@ -205,11 +216,11 @@ def _report(
         doc = {"valid": valid, "reasons": reasons, "file": file, "kind": kind, "puzzle": puzzle}
         click.echo(json.dumps(doc, indent=2))
     elif valid:
-        against = f" for puzzle {puzzle}" if puzzle is not None else ""
+        against = f" for puzzle {printable(puzzle)}" if puzzle is not None else ""
         click.echo(f"{file}: valid {kind}{against}")
     else:
         for reason in reasons:
-            click.echo(reason)
+            click.echo(printable(reason))  # reasons quote names read from the file
         click.echo(f"{file}: invalid, {len(reasons)} problem(s)", err=True)
     if not valid:
         ctx.exit(1)

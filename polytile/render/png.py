@@ -9,6 +9,7 @@ import os
 from collections.abc import Iterable
 
 from polytile._files import write_atomic
+from polytile.errors import BoardError
 from polytile.geometry import Cell
 from polytile.render.scene import (
     BLOCKED_FILL,
@@ -27,7 +28,11 @@ from polytile.render.scene import (
     under_highlight,
 )
 
-__all__ = ["png_bytes", "to_png"]
+__all__ = ["MAX_PNG_PIXELS", "png_bytes", "to_png"]
+
+#: Largest PNG drawn, in pixels (3 bytes each while drawing): a 200 x 200 board at the
+#: default cell size fits; bigger pictures are refused before any memory is taken.
+MAX_PNG_PIXELS = 30_000_000
 
 
 def png_bytes(
@@ -44,6 +49,12 @@ def png_bytes(
 
     scene = decorated(obj, marks, mark_color, highlight, highlight_color)
     lay = layout(scene, cell, title)
+    if lay.width * lay.height > MAX_PNG_PIXELS:
+        raise BoardError(
+            f"a PNG of {lay.width:,} x {lay.height:,} pixels is more than the "
+            f"{MAX_PNG_PIXELS:,} pixels polytile draws; use a smaller cell size (--cell), a "
+            "shorter title, or an .svg picture"
+        )
     image = Image.new("RGB", (lay.width, lay.height), "#ffffff")
     draw = ImageDraw.Draw(image)
 
@@ -149,6 +160,8 @@ def to_png(
     ------
     ValueError
         If ``cell`` is out of range, or a colour is not a colour name.
+    BoardError
+        If the picture would have more than :data:`MAX_PNG_PIXELS` pixels.
     OSError
         If the file cannot be written.
     """

@@ -165,11 +165,18 @@ def _solution_scene(s: Any) -> Scene:
     shapes = []
     for i, p in enumerate(s.placements):
         player = p.color is not None and p.color in COLORS
-        letter = COLORS[p.color] if player and p.color else (p.piece[:1] or "?")
+        letter = COLORS[p.color] if player and p.color else _letter(p.piece)
         fill = PLAYER_FILLS[letter] if player else fills[i]
         shapes.append(Shape(p.piece, letter, fill, inside[i], player))
     blocked = frozenset((r, c) for r, c in s.blocked if 0 <= r < s.rows and 0 <= c < s.cols)
     return Scene(s.rows, s.cols, blocked, tuple(shapes))
+
+
+def _letter(name: str) -> str:
+    """The letter a piece shows: its name's first character, or ``?`` when that would not
+    print as one visible character (a control character read from a file, a space)."""
+    first = name[:1]
+    return first if first.isprintable() and not first.isspace() else "?"
 
 
 def _position_scene(p: Any) -> Scene:

@@ -36,6 +36,7 @@ from polytile.render.scene import (
     outline,
     under_highlight,
 )
+from polytile.text import xml_safe
 
 __all__ = ["to_svg"]
 
@@ -84,6 +85,7 @@ def to_svg(
         If ``cell`` is out of range, or a colour is not a colour name.
     """
     scene = decorated(obj, marks, mark_color, highlight, highlight_color)
+    title = xml_safe(title) if title else title  # names from files may hold control characters
     lay = layout(scene, cell, title)
     bx0, by0 = lay.x(0), lay.y(0)
     bx1, by1 = lay.x(scene.cols), lay.y(scene.rows)
@@ -113,7 +115,8 @@ def to_svg(
     for i, shape in enumerate(scene.shapes):
         if shape.cells:
             out.append(
-                f'<path class="piece" data-index="{i}" data-piece={quoteattr(shape.label)} '
+                f'<path class="piece" data-index="{i}" '
+                f"data-piece={quoteattr(xml_safe(shape.label))} "
                 f'fill="{shape.fill}" d="{_squares(lay, shape.cells)}"/>'
             )
     out.append("</g>")
@@ -138,7 +141,8 @@ def to_svg(
     for i, shape in enumerate(scene.shapes):
         d = _segments_d(lay, outline(shape.cells))
         out.append(
-            f'<path class="outline" data-index="{i}" data-piece={quoteattr(shape.label)} d="{d}"/>'
+            f'<path class="outline" data-index="{i}" '
+            f'data-piece={quoteattr(xml_safe(shape.label))} d="{d}"/>'
         )
     out.append("</g>")
     conflicts = scene.conflicts()

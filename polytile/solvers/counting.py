@@ -8,12 +8,16 @@ summed; the totals are therefore the same for any number of workers or any clust
 
 from __future__ import annotations
 
+import multiprocessing
+import signal
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from polytile.solvers.parallel import Executor, SerialExecutor
+from polytile.solvers.parallel import Executor, LocalExecutor, SerialExecutor
 from polytile.solvers.tiling import (
     CountPlan,
     Task,
@@ -59,13 +63,66 @@ class CountResult:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+#: Set by the first Ctrl-C during :func:`count_tiling` in this process. Worker processes
+#: ignore Ctrl-C, so there it stays False.
+_interrupted = threading.Event()
+
+
+def _shared_flag() -> Any:
+    """A byte in shared memory that local worker processes, forked after this module is
+    imported, see too: the parent sets it at Ctrl-C, and the subproblems running stop and
+    return their counts so far. None where processes are not forked."""
+    try:
+        return multiprocessing.get_context("fork").RawValue("b", 0)
+    except (ValueError, OSError):  # pragma: no cover - no fork (Windows)
+        return None
+
+
+_stop_all = _shared_flag()
+
+
+def _stopping() -> bool:
+    return _interrupted.is_set() or (_stop_all is not None and bool(_stop_all.value))
+
+
 def _run(job: tuple[Task, float | None]) -> TaskCount:
     task, deadline = job
-    if deadline is None:
-        return count_task(task)
-    if time.time() >= deadline:
+    if deadline is not None and time.time() >= deadline:
         return TaskCount(0, 0, 0, False)
-    return count_task(task, lambda: time.time() >= deadline)
+    if _stopping():
+        return TaskCount(0, 0, 0, False)
+    # A subproblem stops at Ctrl-C (in this process, or on a forked worker) with its count
+    # so far, as at the deadline.
+    return count_task(
+        task, lambda: _stopping() or (deadline is not None and time.time() >= deadline)
+    )
+
+
+@contextmanager
+def _catch_ctrl_c() -> Iterator[None]:
+    """While counting, the first Ctrl-C only asks the search to stop (so the solutions counted
+    so far are kept); a second one interrupts at once."""
+    _interrupted.clear()
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) is signal.SIG_IGN  # a worker: Ctrl-C is not ours
+    ):
+        yield
+        return
+    if _stop_all is not None:
+        _stop_all.value = 0
+
+    def first(signum: int, frame: object) -> None:
+        _interrupted.set()
+        if _stop_all is not None:
+            _stop_all.value = 1
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    previous = signal.signal(signal.SIGINT, first)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _split(tasks: list[Task], target: int) -> list[Task]:
@@ -116,9 +173,27 @@ def count_tiling(
     ``stopped_by="interrupt"``. Memory is constant in the number of solutions.
     """
     executor = executor or SerialExecutor()
+    with _catch_ctrl_c():
+        return _count(problem, executor, symmetry, time_limit, progress, trial_seconds)
+
+
+def _count(
+    problem: TilingProblem,
+    executor: Executor,
+    symmetry: bool,
+    time_limit: float | None,
+    progress: Callable[[Progress], None] | None,
+    trial_seconds: float,
+) -> CountResult:
     start = time.perf_counter()
     deadline = None if time_limit is None else time.time() + time_limit
     plan = plan_count(problem, symmetry)
+    if deadline is not None and time.time() >= deadline:
+        # The limit is already spent (a whole-command limit used up by start-up): answer at
+        # once rather than load the search kernel only to stop it.
+        nothing = [TaskCount(0, 0, 0, False)] * len(plan.tasks)
+        return _result(plan, list(plan.tasks), nothing, start, executor.workers, "time limit",
+                       None)  # fmt: skip
     if executor.workers > 1 and trial_seconds > 0:
         # Most counts finish in well under a second, where starting workers and splitting
         # the tree costs more than it saves: try serially first, briefly.
@@ -128,15 +203,25 @@ def count_tiling(
         kept: list[Task] = []
         kept_results: list[TaskCount] = []
         todo: list[Task] = []
+        partial: list[TaskCount] = []  # what the trial counted of each task left to do
         for t in plan.tasks:
-            r = count_task(t, lambda: time.time() >= trial_end) if not todo else None
+            r = (
+                count_task(t, lambda: _interrupted.is_set() or time.time() >= trial_end)
+                if not todo
+                else None
+            )
             if r is not None and r.complete:
                 kept.append(t)
                 kept_results.append(r)
             else:
                 todo.append(t)  # unfinished or not started: split and run on the workers
+                partial.append(TaskCount(0, 0, 0, False) if r is None else r)
         if not todo:
             return _result(plan, kept, kept_results, start, 1, None, progress)
+        if _interrupted.is_set():  # stopped during the trial: report what it counted
+            tasks = kept + todo
+            results = kept_results + partial
+            return _result(plan, tasks, results, start, 1, "interrupt", None)
     else:
         kept, kept_results, todo = [], [], list(plan.tasks)
     # One worker gains nothing from splitting beyond the plan's own tasks.
@@ -146,7 +231,12 @@ def count_tiling(
     done = len(kept)
     stopped_by = None
     try:
-        for i, result in executor.imap_unordered(_run, [(t, deadline) for t in pending]):
+        jobs = [(t, deadline) for t in pending]
+        # Local workers hear Ctrl-C through the shared flag and return their counts so far,
+        # so keep collecting; elsewhere (Dask) stop collecting at once.
+        shared = _stop_all is not None and isinstance(executor, (SerialExecutor, LocalExecutor))
+        poll = None if shared else _interrupted.is_set
+        for i, result in executor.imap_unordered(_run, jobs, poll=poll):
             results[len(kept) + i] = result
             done += 1
             if not result.complete:
@@ -163,6 +253,8 @@ def count_tiling(
                     )
                 )
     except KeyboardInterrupt:
+        stopped_by = "interrupt"
+    if _interrupted.is_set():
         stopped_by = "interrupt"
     if stopped_by is None and not all(r.complete for r in results):
         stopped_by = "time limit"

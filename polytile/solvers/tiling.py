@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
@@ -587,10 +588,21 @@ def count_task(task: Task, should_stop: Callable[[], bool] | None = None) -> Tas
     """
     kernel = compile_problem(task.problem, task.symmetry)
     state = kernel.state(task.forced)
-    while kernel.run(state) == bitboard.PAUSED:
-        if should_stop is not None and should_stop():
+    if should_stop is None:
+        while kernel.run(state) == bitboard.PAUSED:
+            pass
+        return TaskCount(state.solutions, state.stabilizers, state.nodes, True)
+    # Nodes cost from ~0.1 to several microseconds (colour rules, a busy machine): size the
+    # chunks by the clock, about a tenth of a second each, so a stop is heard promptly.
+    budget = 20_000
+    while True:
+        began = time.perf_counter()
+        if kernel.run(state, budget) != bitboard.PAUSED:
+            return TaskCount(state.solutions, state.stabilizers, state.nodes, True)
+        if should_stop():
             return TaskCount(state.solutions, state.stabilizers, state.nodes, False)
-    return TaskCount(state.solutions, state.stabilizers, state.nodes, True)
+        took = max(time.perf_counter() - began, 1e-4)
+        budget = int(min(max(budget * min(0.1 / took, 4.0), 1_000), CHUNK))
 
 
 def solutions(

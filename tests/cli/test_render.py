@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -230,3 +231,75 @@ def test_game_record_picture_file_has_marks_and_highlight(
     rows = [line.replace(" ", "") for line in text.read_text().splitlines()]
     assert _cells(rows, "y") == {(12, 5), (12, 6), (11, 6), (11, 7), (10, 6)}
     assert len(rows) == 14  # no legend in the file
+
+
+# -- hostile inputs (#17) ----------------------------------------------------------------------
+HOSTILE = "\x1b[2J\x1b]0;owned\x07"
+
+
+def _example_with(examples: Path, tmp_path: Path, change: Any) -> Path:
+    doc = json.loads((examples / "pentomino-6x10.json").read_text())
+    change(doc)
+    path = tmp_path / "changed.json"
+    path.write_text(json.dumps(doc))
+    return path
+
+
+@pytest.mark.parametrize(
+    "cell", [[2, -5], [-1, 0], [6, 0], [0, 10], [10**30, 1], [1, -(10**30)]], ids=str
+)
+@pytest.mark.parametrize("suffix", ["", ".svg", ".png", ".txt"])
+def test_cells_off_the_board_are_refused_as_validate_does(
+    invoke: Invoke, examples: Path, tmp_path: Path, cell: list[int], suffix: str
+) -> None:
+    """#17 item 5: a picture cannot show a cell off the board, so render refuses it (exit 2)
+    instead of drawing the solution without it; validate rejects the same file."""
+
+    def move(doc: dict[str, Any]) -> None:
+        doc["placements"][0]["cells"][0] = cell
+
+    path = _example_with(examples, tmp_path, move)
+    out = tmp_path / f"picture{suffix}"
+    result = invoke("render", str(path), *(("-o", str(out)) if suffix else ()))
+    assert_clean_failure(result)
+    assert "placements[0].cells[0]" in result.stderr and "outside the 6x10 board" in result.stderr
+    assert not out.exists()
+    assert invoke("validate", str(path)).exit_code == 1
+
+
+def test_overlapping_pieces_still_draw(invoke: Invoke, examples: Path, tmp_path: Path) -> None:
+    """Only cells off the board are refused: an overlap draws, marked '*'."""
+
+    def overlap(doc: dict[str, Any]) -> None:
+        doc["placements"][0]["cells"][0] = doc["placements"][1]["cells"][0]
+
+    result = invoke("render", str(_example_with(examples, tmp_path, overlap)), "--no-color")
+    assert result.exit_code == 0 and "*" in result.stdout
+
+
+@pytest.mark.parametrize("where", ["puzzle", "piece"])
+def test_control_characters_in_names_never_reach_the_terminal_or_the_svg(
+    invoke: Invoke, examples: Path, tmp_path: Path, where: str
+) -> None:
+    """#17 item 10: a name holding ESC[2J or a title-setting ESC]0;...BEL."""
+
+    def poison(doc: dict[str, Any]) -> None:
+        if where == "puzzle":
+            doc["puzzle"] = "p" + HOSTILE
+        else:
+            doc["placements"][0]["piece"] = HOSTILE + "F5"
+
+    path = _example_with(examples, tmp_path, poison)
+    for args in ((), ("--color",), ("--no-color",)):
+        result = invoke("render", str(path), *args)
+        assert result.exit_code == 0, result.stderr
+        text = result.stdout + result.stderr
+        assert "\x1b[2J" not in text and "\x1b]" not in text and "\x07" not in text
+    svg = tmp_path / "p.svg"
+    title = "t" + HOSTILE
+    result = invoke("render", str(path), "-o", str(svg), "--title", title)
+    assert result.exit_code == 0, result.stderr
+    root = ET.fromstring(svg.read_bytes())  # valid XML
+    labels = [e.get("data-piece") or "" for e in root.iter("{http://www.w3.org/2000/svg}path")]
+    assert all("\x1b" not in label and "\x07" not in label for label in labels)
+    assert "\x1b" not in svg.read_text()

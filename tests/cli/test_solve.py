@@ -181,7 +181,8 @@ def test_bad_board_files_are_named(invoke: Invoke, tmp_path, content, message) -
 def test_layout_search_out_of_time_exits_1(invoke: Invoke) -> None:
     result = invoke("solve", "one-color", "--board", "10x10", "--time-limit", "0.2")
     assert result.exit_code == 1, result.stderr
-    assert "one-color 10x10: no layout found in 0.2 s" in result.stderr
+    # the limit covers the whole command: the search had what start-up left of 0.2 s
+    assert "one-color 10x10: no layout found in 0." in result.stderr
     assert "internal error" not in result.stderr
 
 
@@ -262,7 +263,11 @@ def test_ctrl_c_during_fit_shows_the_best_so_far(tmp_path) -> None:
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
-    assert "interrupted: the layout above is the best found so far" in err
     assert "Traceback" not in err
     doc = json.loads(out)
+    if doc.get("solution", True) is None:  # a busy machine: no layout found in 4 s yet
+        assert doc["status"] == "interrupted"
+        assert "interrupted before a layout was found" in err
+        return
+    assert "interrupted: the layout above is the best found so far" in err
     assert doc["placements"] and doc["status"] in ("feasible", "optimal")

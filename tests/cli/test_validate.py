@@ -125,3 +125,20 @@ def test_unreadable_files_exit_2(invoke: Invoke, tmp_path: Path) -> None:
     assert_clean_failure(result)
     assert "unsupported version 2" in result.stderr
     assert_clean_failure(invoke("validate", str(tmp_path / "missing.json")))
+
+
+HOSTILE = "\x1b[2J\x1b]0;owned\x07"
+
+
+def test_control_characters_in_names_are_escaped(invoke: Invoke, tmp_path: Path) -> None:
+    """#17 item 10: names read from the file reach the reasons printed; their control
+    characters are shown escaped, never sent to the terminal."""
+    path = tmp_path / "hostile.json"
+    save(Solution("p" + HOSTILE, 2, 2, (PlacedPiece("Q" + HOSTILE, ((0, 0), (0, 1))),)), path)
+    for args in ((), ("--json",), ("--placements-only",)):
+        result = invoke("validate", str(path), *args)
+        assert result.exit_code == 1, result.stderr
+        text = result.stdout + result.stderr
+        assert "\x1b" not in text and "\x07" not in text, text
+        assert "owned" in text  # the name is still shown, escaped
+    assert "\\x1b" in invoke("validate", str(path)).stdout

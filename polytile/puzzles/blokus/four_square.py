@@ -138,8 +138,13 @@ class Teaser:
             placements=placed,
             status=status,
             blocked=tuple(sorted(self.board.blocked)),
-            extra={"touch": self.touch, **extra},
+            # the hands with the board and touch rule: enough to check the answer from the file
+            extra={"touch": self.touch, "hands": self.hand_names(), **extra},
         )
+
+    def hand_names(self) -> list[list[str]]:
+        """Each colour's piece names, colour 0 (blue) first."""
+        return [[p.name for p in hand] for hand in self.pieces]
 
     def check(self, solution: Solution) -> list[str]:
         """Every rule the solution breaks; empty when it is a valid answer.

@@ -50,6 +50,7 @@ from polytile.errors import FormatError, IllegalMoveError, PolytileError
 from polytile.formats import Position
 from polytile.geometry import Cell, Polyomino, piece_set
 from polytile.puzzles.blokus.rules import VARIANTS, Blokus, Move
+from polytile.text import printable
 
 __all__ = ["GAME_NAMES", "GameRecord", "cell_name", "parse_cell", "read_blksgf", "write_blksgf"]
 
@@ -91,6 +92,11 @@ _PL: dict[str, dict[str, str]] = {
     "classic": {str(i + 1): c for i, c in enumerate(_FOUR)},
 }
 _IDENT = re.compile(r"[A-Za-z0-9]+")
+_SPACE = re.compile(r"\s*")
+#: Largest record read: Pentobi writes a game in a few kilobytes.
+MAX_RECORD_BYTES = 4 * 1024 * 1024
+#: Most nodes read in one record (the main line and every variation).
+MAX_NODES = 100_000
 _CELL = re.compile(r"([a-zA-Z])([0-9]+)")
 
 
@@ -154,48 +160,80 @@ class _Node:
 
 
 class _Parser:
-    """Just enough SGF 4: ``(;A[v][w]B[x](;C[y])(;D[z]))``, escapes in values, any spacing."""
+    """Just enough SGF 4: ``(;A[v][w]B[x](;C[y])(;D[z]))``, escapes in values, any spacing.
+
+    Linear in the text: no recursion (variations may nest as deep as the file allows), line
+    numbers counted once as the reading moves on, values cut out by ``str.find``. At most
+    :data:`MAX_NODES` nodes are read.
+    """
 
     def __init__(self, text: str, source: str) -> None:
         self.text, self.source, self.i = text, source, 0
+        self.nodes = 0
+        self._line, self._line_at = 1, 0  # line number of offset _line_at
+
+    def line(self) -> int:
+        """The line of the current offset (offsets only grow while a node is read)."""
+        if self.i < self._line_at:  # pragma: no cover - an error after stepping back
+            return self.text.count("\n", 0, self.i) + 1
+        self._line += self.text.count("\n", self._line_at, self.i)
+        self._line_at = self.i
+        return self._line
 
     def error(self, message: str) -> FormatError:
-        return FormatError(message, self.source, f"line {self.text.count(chr(10), 0, self.i) + 1}")
+        return FormatError(message, self.source, f"line {self.line()}")
 
     def skip(self) -> None:
-        while self.i < len(self.text) and self.text[self.i].isspace():
-            self.i += 1
+        self.i = _SPACE.match(self.text, self.i).end()  # type: ignore[union-attr]
 
     def peek(self) -> str:
         self.skip()
         return self.text[self.i] if self.i < len(self.text) else ""
 
     def tree(self) -> _Node:
+        """The first game tree of the text: its root node, children linked."""
         if self.peek() != "(":
             raise self.error("an SGF game record starts with '('")
         self.i += 1
-        first: _Node | None = None
-        last: _Node | None = None
-        while self.peek() == ";":
-            node = self.node()
-            if last is None:
-                first = node
+        root: _Node | None = None
+        parent: _Node | None = None
+        open_trees: list[_Node] = []  # per open '(': the last node of its sequence
+        while True:
+            if self.peek() != ";":
+                raise self.error("expected ';' starting a node")
+            last = self.node()
+            if parent is None:
+                root = last
             else:
+                parent.children.append(last)
+            while self.peek() == ";":
+                node = self.node()
                 last.children.append(node)
-            last = node
-        if first is None or last is None:
-            raise self.error("expected ';' starting a node")
-        while self.peek() == "(":
-            last.children.append(self.tree())
-        if self.peek() != ")":
-            what = repr(self.peek()) if self.peek() else "the end of the file"
-            raise self.error(f"expected ')' closing the game tree, got {what}")
-        self.i += 1
-        return first
+                last = node
+            open_trees.append(last)
+            while True:  # variations of this sequence, then the ')' of each finished tree
+                ch = self.peek()
+                if ch == "(":
+                    self.i += 1
+                    parent = open_trees[-1]
+                    break
+                if ch != ")":
+                    what = repr(ch) if ch else "the end of the file"
+                    raise self.error(f"expected ')' closing the game tree, got {what}")
+                self.i += 1
+                open_trees.pop()
+                if not open_trees and root is not None:
+                    return root
 
     def node(self) -> _Node:
+        self.nodes += 1
+        if self.nodes > MAX_NODES:
+            raise self.error(
+                f"more than {MAX_NODES:,} nodes: not a game record polytile reads (a Blokus "
+                "game has at most 84 moves)"
+            )
         self.i += 1  # ';'
-        node = _Node({}, self.text.count("\n", 0, self.i) + 1)
+        node = _Node({}, self.line())
         while True:
             self.skip()
             m = _IDENT.match(self.text, self.i)
@@ -203,30 +241,35 @@ class _Parser:
                 return node
             ident = m.group().upper()
             if ident in node.props:
-                raise self.error(f"property {ident} repeated in one node")
+                raise self.error(f"property {printable(ident)} repeated in one node")
             self.i = m.end()
             values = node.props[ident] = []
             while self.peek() == "[":
                 values.append(self.value())
             if not values:
-                raise self.error(f"property {ident} has no value")
+                raise self.error(f"property {printable(ident)} has no value")
 
     def value(self) -> str:
-        start, self.i = self.i, self.i + 1
-        out: list[str] = []
-        while self.i < len(self.text):
-            ch = self.text[self.i]
-            if ch == "\\" and self.i + 1 < len(self.text):
-                out.append(self.text[self.i + 1])
-                self.i += 2
-            elif ch == "]":
-                self.i += 1
-                return "".join(out)
-            else:
-                out.append(ch)
-                self.i += 1
-        self.i = start
-        raise self.error("property value not closed by ']'")
+        """The value opened by the ``[`` at the current offset, escapes resolved."""
+        text, start = self.text, self.i
+        parts: list[str] = []
+        i = start + 1
+        close = -1
+        while True:
+            if close < i:  # the ']' found last time was escaped: look further
+                close = text.find("]", i)
+                if close < 0:
+                    raise self.error("property value not closed by ']'")
+            slash = text.find("\\", i, close)
+            if slash < 0:
+                parts.append(text[i:close])
+                self.i = close + 1
+                return "".join(parts)
+            parts.append(text[i:slash])
+            if slash + 1 >= len(text):  # pragma: no cover - a ']' follows, so it cannot end
+                raise self.error("property value not closed by ']'")
+            parts.append(text[slash + 1])
+            i = slash + 2
 
 
 def _escape(text: str) -> str:
@@ -349,16 +392,31 @@ def _source_text(
     text_or_path: str | bytes | os.PathLike[str], source: str | None
 ) -> tuple[str, str]:
     if isinstance(text_or_path, bytes):
+        _check_size(len(text_or_path), source or "<string>")
         return decode_text(text_or_path, source or "<string>"), source or "<string>"
     if isinstance(text_or_path, str) and text_or_path.lstrip().startswith("("):
+        _check_size(len(text_or_path), source or "<string>")
         return text_or_path, source or "<string>"
     path = Path(text_or_path)
     name = source or str(path)
     try:
-        data = path.read_bytes()
+        with path.open("rb") as f:
+            _check_size(os.fstat(f.fileno()).st_size, name)
+            data = f.read(MAX_RECORD_BYTES + 1)  # a file may grow after the check
     except OSError as exc:
         raise FormatError(f"cannot read the file: {exc.strerror or exc}", name) from exc
+    _check_size(len(data), name)
     return decode_text(data, name), name
+
+
+def _check_size(size: int, source: str) -> None:
+    """Refuse a record over :data:`MAX_RECORD_BYTES` before reading or parsing it."""
+    if size > MAX_RECORD_BYTES:
+        raise FormatError(
+            f"record is {size / 2**20:.1f} MB; polytile reads game records of at most "
+            f"{MAX_RECORD_BYTES // 2**20} MB",
+            source,
+        )
 
 
 def _cells(value: str, size: int, source: str, where: str) -> tuple[str, tuple[Cell, ...]]:
@@ -369,7 +427,9 @@ def _cells(value: str, size: int, source: str, where: str) -> tuple[str, tuple[C
     try:
         return _piece_of(cells), cells
     except ValueError as exc:
-        raise FormatError(f"points {value} do not form a piece: {exc}", source, where) from exc
+        raise FormatError(
+            f"points {printable(value)} do not form a piece: {exc}", source, where
+        ) from exc
 
 
 def read_blksgf(
@@ -403,7 +463,11 @@ def read_blksgf(
         if game_name in _UNSUPPORTED:
             why = f"the Pentobi variant {game_name!r} is not supported"
         else:
-            why = f"GM[{game_name}] is not a Pentobi Blokus game" if game_name else "no GM property"
+            why = (
+                f"GM[{printable(game_name)}] is not a Pentobi Blokus game"
+                if game_name
+                else "no GM property"
+            )
         raise FormatError(f"{why}; supported: {', '.join(GAME_NAMES)}", source, "GM")
     variant, players = GAME_NAMES[game_name]
     size = VARIANTS[variant].size
@@ -419,7 +483,9 @@ def read_blksgf(
                 setup.append(Move(setup_ids[ident], name, cells))
         elif ident == "PL":
             if values[0] not in _PL[variant]:
-                raise FormatError(f"PL[{values[0]}] names no colour of {game_name}", source, "PL")
+                raise FormatError(
+                    f"PL[{printable(values[0])}] names no colour of {game_name}", source, "PL"
+                )
             to_move = _PL[variant][values[0]]
         elif ident == "AE":
             raise FormatError("removing pieces (AE) is not supported", source, "AE")
@@ -427,6 +493,7 @@ def read_blksgf(
             properties[ident] = "\n".join(values)
     moves: list[Move] = []
     comments: dict[int, str] = {}
+    most = len(VARIANTS[variant].colors) * len(piece_set("blokus"))  # every piece placed
     node: _Node | None = root
     while node is not None:
         found = [i for i in node.props if i in move_ids]
@@ -443,6 +510,12 @@ def read_blksgf(
             where = f"move {len(moves) + 1} ({ident}, line {node.line})"
             if len(values) != 1 or not values[0]:
                 raise FormatError("a move is one value listing its points", source, where)
+            if len(moves) == most:
+                raise FormatError(
+                    f"more than {most} moves: {game_name} has {most} pieces to place",
+                    source,
+                    where,
+                )
             name, cells = _cells(values[0], size, source, where)
             moves.append(Move(move_ids[ident], name, cells))
             if "C" in node.props:

@@ -69,6 +69,7 @@ Examples
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -425,7 +426,8 @@ def max_layout(
         The colour's start cell; by default its board corner. The first piece must cover it;
         once the colour holds it, pieces go anywhere.
     time_limit, workers, seed
-        CP-SAT search limits (seconds, workers, random seed).
+        CP-SAT search limits (seconds, workers, random seed); the seconds count from this
+        call, building the model included.
     use_bound
         Use the closed-form bound (:func:`theoretical_bound`): as the upper end of the
         objective in the model (a proven inequality, so it never removes a layout; CP-SAT
@@ -464,6 +466,7 @@ def max_layout(
     """
     if objective not in OBJECTIVES:
         raise UnknownNameError("objective", objective, list(OBJECTIVES))
+    started = time.perf_counter()
     setup = _setup(color, position, hand, start)
     board = setup.board
     pl = placements(board, setup.hand)
@@ -490,6 +493,8 @@ def max_layout(
     if chosen is not None:
         complete_hint(lm, chosen)
         lm.model.add_hint(value, _value(setup, pl, chosen, objective))
+    if time_limit is not None:  # building the model spent part of it
+        time_limit = max(time_limit - (time.perf_counter() - started), 0.01)
     cp = solve(lm, time_limit=time_limit, workers=workers, seed=seed, progress=progress,
                stop=stop, parameters={**SOLVER_DEFAULTS, **(parameters or {})})  # fmt: skip
     return _result(setup, pl, objective, bound, use_bound, cp, chosen)

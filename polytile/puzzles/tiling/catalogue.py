@@ -6,7 +6,6 @@ Both kinds answer the same questions (``name``, ``problem``, known counts, ``to_
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from polytile.board import Board
@@ -20,6 +19,9 @@ __all__ = ["TEASERS", "Puzzle", "load_puzzle", "names", "resolve", "teaser_board
 Puzzle = TilingPuzzle | Teaser
 
 #: The coloured teasers by name, with what they are.
+#: The largest puzzle file read, in bytes.
+MAX_PUZZLE_BYTES = 16 * 2**20
+
 TEASERS = {
     "four-square": "Blokus: the 20 tetrominoes of four colours tile 8x10, same colours never "
     "share an edge, every piece corner-touches its colour (--touch connected: one group)",
@@ -38,15 +40,16 @@ def load_puzzle(path: str | Path) -> Puzzle:
     OSError
         If it cannot be read.
     """
+    from polytile._files import decode_text, parse_json
+
     source = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise FormatError("not UTF-8 text", source) from exc
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise FormatError(exc.msg, source, f"line {exc.lineno} column {exc.colno}") from exc
+    with open(path, "rb") as f:  # a file may grow after a size check: read one byte more
+        data = f.read(MAX_PUZZLE_BYTES + 1)
+    if len(data) > MAX_PUZZLE_BYTES:
+        raise FormatError(f"larger than {MAX_PUZZLE_BYTES // 2**20} MB: not a puzzle file "
+                          "polytile reads (a 200x200 board with its pieces is far smaller)",
+                          source)  # fmt: skip
+    doc = parse_json(decode_text(data, source), source)  # deep nesting, NaN: exit 2, located
     if isinstance(doc, dict) and doc.get("format") == "polytile/teaser@1":
         from polytile.puzzles.tiling.generate_teasers import parse_teaser
 

@@ -147,6 +147,7 @@ def fit(
         blocked=tuple(sorted(board.blocked)),
         extra={
             "touch": touch,
+            "hands": [[p.name for p in hand] for hand in hands],
             "objective": None if result.objective is None else round(result.objective),
             "bound": bound,
         },
@@ -189,7 +190,12 @@ def fit_everything(
         whole.placements,
         "optimal",
         blocked=tuple(sorted(board.blocked)),
-        extra={"touch": touch, "objective": board.n_open, "bound": board.n_open},
+        extra={
+            "touch": touch,
+            "hands": teaser.hand_names(),
+            "objective": board.n_open,
+            "bound": board.n_open,
+        },
     )
 
 

@@ -90,6 +90,7 @@ KINDS: dict[str, str] = {
     "packing": "pieces from a named set that fill a rectangle or a random shape in one way",
     "blokus-teaser": "coloured pieces that tile a board in one way under the teaser rules",
     "henning": "City Blocks (Henning) positions where exactly one move wins, or is best",
+    "gridblock-solo": "Gridblock solitaires (one colour, known cards) with one optimal plan",
 }
 #: Kinds named by the issue that are not built, and why.
 UNBUILT: dict[str, str] = {
@@ -164,6 +165,10 @@ def _params_class(kind: str) -> type:
         from polytile.puzzles.henning.generate import HenningParams
 
         return HenningParams
+    if kind == "gridblock-solo":
+        from polytile.puzzles.gridblock.generate import GridblockSoloParams
+
+        return GridblockSoloParams
     return PackingParams
 
 
@@ -543,4 +548,8 @@ def make_candidate(kind: str, params: Any, seed: int, index: int) -> Candidate:
         from polytile.puzzles.henning.generate import make_henning_candidate
 
         return make_henning_candidate(params, seed, index)
+    if kind == "gridblock-solo":
+        from polytile.puzzles.gridblock.generate import make_gridblock_solo_candidate
+
+        return make_gridblock_solo_candidate(params, seed, index)
     return _packing(params, seed, index)

@@ -171,6 +171,15 @@ def parse_teaser(doc: Any, source: str = "<string>") -> Teaser:
     rows = doc.get("board")
     if not isinstance(rows, list) or not all(isinstance(r, str) for r in rows):
         raise FormatError("'board' must be a list of rows of '.' and '#'", source, "board")
+    for r, row in enumerate(rows):  # a teaser starts empty: no colour owns a cell yet
+        for c, ch in enumerate(row):
+            if ch not in ".#":
+                raise FormatError(
+                    f"{ch!r} at row {r}, column {c} (counted from 0): a teaser board holds "
+                    "only '.' (open) and '#' (blocked); no colour has a piece on it yet",
+                    source,
+                    f"board[{r}]",
+                )
     hands = doc.get("hands")
     if not isinstance(hands, list) or not all(
         isinstance(h, list) and all(isinstance(n, str) for n in h) for h in hands

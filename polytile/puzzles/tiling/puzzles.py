@@ -173,7 +173,34 @@ def _field(doc: Mapping[str, Any], key: str, kind: type | tuple[type, ...], sour
     return value
 
 
-def _piece_entry(entry: Any, where: str, source: str) -> list[tuple[Polyomino, int]]:
+def _check_fits(shape: list[str], board: Board, where: str, source: str) -> None:
+    """Refuse a drawn piece that cannot fit on ``board`` before building it: its extent
+    longer than the board's longer side or wider than its shorter side, or more squares
+    than the board has open (a huge drawing would otherwise take minutes to turn)."""
+    rows = [i for i, r in enumerate(shape) if "#" in r]
+    if not rows:
+        return  # an empty drawing: Polyomino.from_text says what is wrong
+    left = min(r.index("#") for r in shape if "#" in r)
+    right = max(r.rindex("#") for r in shape if "#" in r)
+    height, width = rows[-1] - rows[0] + 1, right - left + 1
+    squares = sum(r.count("#") for r in shape)
+    open_cells = board.rows * board.cols - len(board.blocked)
+    if (
+        max(height, width) > max(board.rows, board.cols)
+        or min(height, width) > min(board.rows, board.cols)
+        or squares > open_cells
+    ):
+        raise FormatError(
+            f"the piece drawn is {height}x{width} with {squares} squares: it cannot fit on "
+            f"the {board.rows}x{board.cols} board ({open_cells} open cells)",
+            source,
+            where,
+        )
+
+
+def _piece_entry(
+    entry: Any, where: str, source: str, board: Board | None = None
+) -> list[tuple[Polyomino, int]]:
     """Pieces from one ``pieces`` entry: a piece name, a set name, or a {name, shape, count}."""
     try:
         if isinstance(entry, str):
@@ -191,6 +218,8 @@ def _piece_entry(entry: Any, where: str, source: str) -> list[tuple[Polyomino, i
                 shape = entry["shape"]
                 if not isinstance(shape, list) or not all(isinstance(r, str) for r in shape):
                     raise FormatError("'shape' must be a list of strings", source, where)
+                if board is not None:
+                    _check_fits(shape, board, where, source)
                 return [(Polyomino.from_text(shape, name), count)]
             return [(piece(name), count)]
     except (ShapeError, UnknownNameError) as exc:
@@ -232,7 +261,7 @@ def parse_puzzle(doc: Any, source: str = "<string>") -> TilingPuzzle:
         raise FormatError("'one_sided' must be true or false", source, "one_sided")
     types: dict[Polyomino, Polyomino] = {}
     for i, entry in enumerate(entries):
-        for shape, n in _piece_entry(entry, f"pieces[{i}]", source):
+        for shape, n in _piece_entry(entry, f"pieces[{i}]", source, board):
             key = shape.canonical_one_sided() if one_sided else shape.canonical()
             if key in types and types[key].name != shape.name:
                 raise FormatError(

@@ -210,14 +210,19 @@ def verify_store(store: PuzzleStore) -> Iterator[tuple[int, list[str]]]:
     Checks the stored solution with the rules engine, uniqueness by a full search, and that
     the stored key is the puzzle's canonical key (so the store's unique index really keeps
     out turned and flipped copies). City Blocks (Henning) puzzles are checked by
-    :func:`~polytile.puzzles.henning.generate.verify_henning`.
+    :func:`~polytile.puzzles.henning.generate.verify_henning`, Gridblock solitaires by
+    :func:`~polytile.puzzles.gridblock.generate.verify_gridblock_solo`.
     """
+    from polytile.puzzles.gridblock.generate import GridblockSoloPuzzle, verify_gridblock_solo
     from polytile.puzzles.henning.generate import HenningPuzzle, verify_henning
     from polytile.puzzles.tiling.generate import puzzle_key
 
     for sp in store.puzzles():
         if isinstance(sp.puzzle, HenningPuzzle):  # exact values of every move, and its key
             yield sp.id, verify_henning(sp.puzzle, sp.solution(), sp.key)
+            continue
+        if isinstance(sp.puzzle, GridblockSoloPuzzle):  # both searches again, and its key
+            yield sp.id, verify_gridblock_solo(sp.puzzle, sp.solution(), sp.key)
             continue
         reasons = verify_puzzle(sp.puzzle, sp.solution())
         if puzzle_key(sp.kind, sp.puzzle) != sp.key:

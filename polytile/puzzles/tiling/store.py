@@ -33,16 +33,20 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
+import re
 import sqlite3
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from polytile._files import parse_json, short
 from polytile.errors import FormatError, PolytileError, StoreLockedError
 from polytile.formats import dumps, loads
 from polytile.puzzles.tiling.generate import Candidate
 from polytile.puzzles.tiling.puzzles import parse_puzzle, puzzle_doc
+from polytile.text import printable
 
 __all__ = ["LOCK_NOTICE", "LOCK_TIMEOUT", "Job", "PuzzleStore", "StoredPuzzle"]
 
@@ -109,7 +113,8 @@ class StoredPuzzle:
     seed: int
     candidate: int
     key: str
-    puzzle: Any  # a TilingPuzzle, a Teaser (kind blokus-teaser) or a HenningPuzzle (henning)
+    puzzle: Any  # a TilingPuzzle, a Teaser (kind blokus-teaser), a HenningPuzzle (henning) or
+    # a GridblockSoloPuzzle (gridblock-solo)
     puzzle_json: dict[str, Any]
     solution_json: str
     solutions: int
@@ -118,47 +123,96 @@ class StoredPuzzle:
 
     def solution(self) -> Any:
         """The stored solution as a :class:`polytile.formats.Solution` (for kind ``henning``,
-        the :class:`~polytile.puzzles.henning.generate.HenningAnswer`)."""
+        the :class:`~polytile.puzzles.henning.generate.HenningAnswer`; for
+        ``gridblock-solo``, the
+        :class:`~polytile.puzzles.gridblock.generate.GridblockSoloAnswer`)."""
+        from polytile.puzzles.gridblock import generate as gridblock
         from polytile.puzzles.henning.generate import ANSWER_FORMAT, parse_answer
 
         doc = json.loads(self.solution_json)  # found readable when the row was read
         if isinstance(doc, dict) and doc.get("format") == ANSWER_FORMAT:
             return parse_answer(doc, self.puzzle, f"puzzle {self.id} solution")
+        if isinstance(doc, dict) and doc.get("format") == gridblock.ANSWER_FORMAT:
+            return gridblock.parse_solo_answer(doc, self.puzzle, f"puzzle {self.id} solution")
         return loads(self.solution_json, f"puzzle {self.id}")
 
 
 def document(puzzle: Any) -> dict[str, Any]:
-    """The JSON document of a tiling puzzle, a teaser or a City Blocks (Henning) puzzle."""
+    """The JSON document of a tiling puzzle, a teaser, a City Blocks (Henning) puzzle or a
+    Gridblock solitaire."""
     from polytile.puzzles.blokus.four_square import Teaser
+    from polytile.puzzles.gridblock import generate as gridblock
     from polytile.puzzles.henning.generate import HenningPuzzle
     from polytile.puzzles.henning.generate import puzzle_doc as henning_doc
     from polytile.puzzles.tiling.generate_teasers import teaser_doc
 
     if isinstance(puzzle, HenningPuzzle):
         return henning_doc(puzzle)
+    if isinstance(puzzle, gridblock.GridblockSoloPuzzle):
+        return gridblock.puzzle_doc(puzzle)
     return teaser_doc(puzzle) if isinstance(puzzle, Teaser) else puzzle_doc(puzzle)
 
 
 def solution_text(puzzle: Any, solution: Any) -> str:
-    """The stored text of a solution (a City Blocks answer is stored as its document)."""
+    """The stored text of a solution (City Blocks and Gridblock solitaire answers are stored
+    as their documents)."""
+    from polytile.puzzles.gridblock import generate as gridblock
     from polytile.puzzles.henning.generate import HenningAnswer, HenningPuzzle, answer_doc
 
     if isinstance(solution, HenningAnswer) and isinstance(puzzle, HenningPuzzle):
         return json.dumps(answer_doc(puzzle, solution))
+    if isinstance(solution, gridblock.GridblockSoloAnswer):
+        return json.dumps(gridblock.answer_doc(puzzle, solution))
     return dumps(solution)
 
 
 def read_document(doc: Any, source: str) -> Any:
-    """A tiling puzzle, a teaser or a City Blocks puzzle from its document, by its format
-    tag."""
+    """A tiling puzzle, a teaser, a City Blocks puzzle or a Gridblock solitaire from its
+    document, by its format tag."""
+    from polytile.puzzles.gridblock import generate as gridblock
     from polytile.puzzles.henning.generate import PUZZLE_FORMAT, parse_henning_puzzle
     from polytile.puzzles.tiling.generate_teasers import TEASER_FORMAT, parse_teaser
 
+    if isinstance(doc, dict) and doc.get("format") == gridblock.PUZZLE_FORMAT:
+        return gridblock.parse_solo_puzzle(doc, source)
     if isinstance(doc, dict) and doc.get("format") == TEASER_FORMAT:
         return parse_teaser(doc, source)
     if isinstance(doc, dict) and doc.get("format") == PUZZLE_FORMAT:
         return parse_henning_puzzle(doc, source)
     return parse_puzzle(doc, source)
+
+
+#: Longest stored document read (a puzzle on a 200 x 200 board takes some 40 KB).
+MAX_STORED_CHARS = 4 * 1024 * 1024
+
+
+def _integer(value: Any, name: str, path: str, where: str) -> int:
+    """A stored integer column, or an error saying the row is damaged."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise FormatError(f"damaged: {name} {short(value)} is not an integer", path, where)
+    return value
+
+
+def _number(value: Any, name: str, path: str, where: str) -> float:
+    """A stored real column (finite), or an error saying the row is damaged."""
+    if not isinstance(value, int | float) or isinstance(value, bool) or not math.isfinite(value):
+        raise FormatError(f"damaged: {name} {short(value)} is not a number", path, where)
+    return float(value)
+
+
+def _stored_json(text: Any, name: str, path: str, where: str) -> Any:
+    """A stored JSON column, read as strictly as a file (depth, NaN, size), or an error
+    saying the row is damaged."""
+    if not isinstance(text, str):
+        raise FormatError(f"damaged: {name} is not JSON text", path, where)
+    if len(text) > MAX_STORED_CHARS:
+        raise FormatError(
+            f"damaged: {name} is {len(text):,} characters long; polytile reads stored "
+            f"documents of at most {MAX_STORED_CHARS:,}",
+            path,
+            where,
+        )
+    return parse_json(text, f"{path} {where} {name}")
 
 
 def job_id(kind: str, params: dict[str, Any], seed: int) -> str:
@@ -228,8 +282,10 @@ class PuzzleStore:
         except StoreLockedError:
             self._db.close()
             raise
-        except sqlite3.DatabaseError as exc:
-            raise FormatError(f"not a puzzle store (SQLite: {exc})", self.path) from exc
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # the latter: a damaged
+            # schema whose text SQLite hands back undecodable
+            raise FormatError(f"not a puzzle store (SQLite: {printable(str(exc))})",
+                              self.path) from exc  # fmt: skip
         if tables and not {"puzzles", "jobs", "meta"} <= tables:
             self._db.close()
             raise FormatError("an SQLite file, but not a polytile puzzle store", self.path)
@@ -246,6 +302,12 @@ class PuzzleStore:
                 self._db.execute(
                     "INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),)
                 )
+        if row is not None and not re.fullmatch(r"[0-9]{1,9}", str(row[0])):
+            self._db.close()
+            raise FormatError(
+                f"store schema {short(row[0])} is not a version number: a damaged store",
+                self.path,
+            )
         if row is not None and int(row[0]) > SCHEMA_VERSION:
             self._db.close()
             raise FormatError(
@@ -264,6 +326,11 @@ class PuzzleStore:
         self._db.close()
 
     def _open_wal(self) -> set[str]:
+        # Look before switching: another program's SQLite file is refused as it was found,
+        # byte for byte (WAL mode is written into the file's header).
+        tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master")}
+        if tables and not {"puzzles", "jobs", "meta"} <= tables:
+            return tables
         self._db.execute("PRAGMA journal_mode=WAL")  # needs the lock unless already WAL
         return {r[0] for r in self._db.execute("SELECT name FROM sqlite_master")}
 
@@ -330,7 +397,11 @@ class PuzzleStore:
         if row is None:
             raise PolytileError(f"no job {jid} in {self.path}")
         done = self._db.execute("SELECT COUNT(*) FROM puzzles WHERE job=?", (jid,)).fetchone()[0]
-        return Job(row[0], row[1], json.loads(row[2]), row[3], row[4], row[5], done)
+        where = f"job {short(row[0])}"
+        for i, name in ((3, "seed"), (4, "target"), (5, "next_index")):
+            _integer(row[i], name, self.path, where)
+        params = _stored_json(row[2], "params", self.path, where)
+        return Job(row[0], row[1], params, row[3], row[4], row[5], done)
 
     def record(self, job: Job, candidate: Candidate) -> bool:
         """Store a candidate's outcome for ``job`` in one transaction; True if a new puzzle
@@ -390,7 +461,7 @@ class PuzzleStore:
             rows = self._db.execute(
                 "SELECT difficulty FROM puzzles WHERE job=? ORDER BY id", (job,)
             )
-        return [float(r[0]) for r in rows]
+        return [_number(r[0], "difficulty", self.path, "a puzzle") for r in rows]
 
     def count(self, kind: str | None = None) -> int:
         """Number of puzzles (of one kind)."""
@@ -429,14 +500,17 @@ class PuzzleStore:
         if where:
             sql += " WHERE " + " AND ".join(where)
         for row in self._db.execute(sql + " ORDER BY id", args).fetchall():
-            try:
-                doc = json.loads(row[6])
-                params, stats = json.loads(row[2]), json.loads(row[10])
-                json.loads(row[7])
-            except (json.JSONDecodeError, TypeError) as exc:
-                raise FormatError(
-                    f"puzzle {row[0]} is damaged (unreadable JSON: {exc})", self.path
-                ) from exc
+            at = f"puzzle {short(row[0])}"
+            for i, name in ((0, "id"), (3, "seed"), (4, "candidate"), (8, "solutions")):
+                _integer(row[i], name, self.path, at)
+            for i, name in ((1, "kind"), (5, "key")):
+                if not isinstance(row[i], str):
+                    raise FormatError(f"damaged: {name} is not text", self.path, at)
+            _number(row[9], "difficulty", self.path, at)
+            doc = _stored_json(row[6], "puzzle", self.path, at)
+            params = _stored_json(row[2], "params", self.path, at)
+            stats = _stored_json(row[10], "stats", self.path, at)
+            _stored_json(row[7], "solution", self.path, at)
             yield StoredPuzzle(
                 id=row[0],
                 kind=row[1],
@@ -448,7 +522,7 @@ class PuzzleStore:
                 puzzle_json=doc,
                 solution_json=row[7],
                 solutions=row[8],
-                difficulty=row[9],
+                difficulty=float(row[9]),
                 stats=stats,
             )
 
