@@ -40,7 +40,10 @@ the rules engine before it is printed.
 
 A position where a player can still place more than --max-pieces pieces is refused,
 as is one the search cannot finish within --time-limit: then the proven bounds of
-'polytile bounds' are printed instead (exit code 1) and no file is written.
+'polytile bounds' are printed instead (exit code 1) and no file is written. --time-limit
+covers the whole command, counted from when the process started (start-up, the bounds
+after a refusal and printing included): bounds computed after the limit ran out get what
+is left of it, and say so.
 
 Moves are printed as colour letter, piece and cells, each cell as row,column counted
 from 0 at the top left, followed by the same cells in Pentobi's notation (column
@@ -62,6 +65,14 @@ value (it credits the player with knowing the hidden tiles later), and it is pri
 one; only when nothing is hidden from the player are the scores exact values. At
 --time-limit or Ctrl-C the states solved so far are reported, said so.
 
+Gridblock files (polytile/gridblock@1) are solved to the end of the current round: exactly
+when every hand of the round is known (rounds 2, 4 and 6 under the split deal), or with
+--open taking the dealt hands as given (exact for that deal only, and labelled so). With 2
+players the value is blue+red's margin over yellow+green at the round's end; with 3 or 4,
+the score each player (--player) can make sure of against all the others. --view scores the
+mover's moves over every hand the hidden colours can hold (an estimate, as above). The
+set-up, a finished game, and hidden hands without --open or --view are refused (exit 2).
+
 \b
 Examples:
   polytile solve-endgame late.json
@@ -69,6 +80,7 @@ Examples:
   polytile solve-endgame game.blksgf --move 30 -o analysed.blksgf
   polytile solve-endgame henning-game.json --move 36
   polytile solve-endgame henning-game.json --move 30 --view
+  polytile solve-endgame gridblock.json --move 20 --open
 """,
 )
 @click.argument("position", type=click.Path(dir_okay=False, allow_dash=True))
@@ -90,7 +102,8 @@ Examples:
     type=SECONDS,
     default=60.0,
     show_default=True,
-    help="Seconds for the exact search, all players together.",
+    help="Seconds for the whole command, counted from when the process started (start-up "
+    "and printing included); the exact search gets what is left.",
 )
 @click.option(
     "--max-pieces",
@@ -104,21 +117,22 @@ Examples:
     "players",
     multiple=True,
     metavar="NAME",
-    help="3 or 4 players: search only this player (repeatable) [default: all].",
+    help="3 or 4 players (Blokus, Gridblock): search only this player (repeatable) [default: all].",
 )
 @click.option(
     "--bounds-time",
     type=SECONDS,
     default=5.0,
     show_default=True,
-    help="When refused: seconds for each CP-SAT search of the bounds printed instead.",
+    help="When refused: seconds for each CP-SAT search of the bounds printed instead (at "
+    "most a share of what is left of --time-limit).",
 )
 @click.option(
     "--open",
     "open_analysis",
     is_flag=True,
-    help="City Blocks (Henning): solve a position whose reserves still hide tiles, taking "
-    "them as given (exact for that deal only, and said so).",
+    help="City Blocks (Henning), Gridblock: solve a position whose reserves or hands still "
+    "hide tiles or cards, taking them as given (exact for that deal only, and said so).",
 )
 @click.option(
     "--view",
@@ -127,8 +141,17 @@ Examples:
     flag_value="to-move",
     default=None,
     metavar="[PLAYER]",
-    help="City Blocks (Henning): score the moves of the player to move from its view "
-    "(hidden tiles averaged over; an estimate). PLAYER, if given, must be the player to move.",
+    help="City Blocks (Henning), Gridblock: score the moves of the player to move from its "
+    "view (hidden tiles or cards averaged over; an estimate). PLAYER, if given, must be the "
+    "player to move.",
+)
+@click.option(
+    "--plan",
+    is_flag=True,
+    help="Gridblock: the best plan of the colour to move for the rest of its round with the "
+    "other colours held still (they make no move; not a game value): its moves and walks, the "
+    "points they reach, how many plans were compared. Needs only the mover's hand (hidden "
+    "hands, the mover's view file); not with --view, --open or --player.",
 )
 @click.option(
     "--samples",
@@ -164,6 +187,7 @@ def solve_endgame_command(
     bounds_time: float,
     open_analysis: bool,
     view: str | None,
+    plan: bool,
     samples: int,
     max_exact: int,
     seed: int,
@@ -172,21 +196,36 @@ def solve_endgame_command(
     color: bool | None,
     cell: int,
 ) -> None:
-    """Solve a Blokus or City Blocks (Henning) endgame exactly, or refuse with bounds."""
+    """Solve a Blokus, City Blocks (Henning) or Gridblock endgame exactly, or refuse with
+    bounds."""
+    from polytile.cli.clock import budget
+    from polytile.cli.gridblock import is_gridblock
     from polytile.cli.henning import ViewOptions, is_henning, solve_henning
 
+    limit = time_limit  # the whole command's; each search gets what is left of it
     ctx = click.get_current_context()
-    view_only = ("view", "samples", "max_exact", "seed", "workers", "open_analysis")
+    view_only = ("view", "samples", "max_exact", "seed", "workers", "open_analysis", "plan")
     from_line = click.core.ParameterSource.COMMANDLINE
     given = {name for name in view_only if ctx.get_parameter_source(name) == from_line}
+    if "plan" in given and not is_gridblock(position):
+        raise click.UsageError("--plan: only for Gridblock files (the best plan of the colour "
+                               "to move, the other colours held still)")  # fmt: skip
     if is_henning(position):
         options = ViewOptions(view, samples, max_exact, seed, workers, given)
-        solve_henning(position, move, as_json, time_limit, open_analysis, options)
+        solve_henning(position, move, as_json, budget(limit, reserve=0.25) or limit,
+                      open_analysis, options)  # fmt: skip
+        return
+    if is_gridblock(position):
+        from polytile.cli.gridblock_solve import solve_gridblock
+
+        options = ViewOptions(view, samples, max_exact, seed, workers, given)
+        solve_gridblock(position, move, as_json, budget(limit, reserve=0.25) or limit,
+                        open_analysis, options, players=players, plan=plan)  # fmt: skip
         return
     if given:
         flags = ", ".join("--" + n.replace("_", "-").replace("open-analysis", "open")
                           for n in sorted(given))  # fmt: skip
-        raise click.UsageError(f"{flags}: only for City Blocks (Henning) files")
+        raise click.UsageError(f"{flags}: only for City Blocks (Henning) and Gridblock files")
     from polytile.cli.progress import progress_bar
     from polytile.cli.render import is_record, read_blokus, read_position
     from polytile.puzzles.blokus.endgame import (
@@ -233,9 +272,11 @@ def solve_endgame_command(
                     update(state)
 
             result = solve_endgame(game, players=players or None, max_pieces=max_pieces,
-                                   time_limit=time_limit, progress=progress)  # fmt: skip
+                                   time_limit=budget(limit, reserve=0.25) or limit,
+                                   progress=progress)  # fmt: skip
     except EndgameRefused as refused:
-        _refuse(game, f"{refused} (--max-pieces)", as_json, bounds_time, source, output)
+        _refuse(game, f"{refused} (--max-pieces)", as_json, _bounds_time(game, bounds_time,
+                limit), source, output)  # fmt: skip
         sys.exit(1)
     except EndgameStopped as stopped:
         if stopped.reason == "interrupt":
@@ -245,7 +286,25 @@ def solve_endgame_command(
                        + ", ".join(f"{c} {lo}..{hi}" for c, (lo, hi) in ranges.items()),
                        err=True)  # fmt: skip
             sys.exit(130)
-        _refuse(game, f"{stopped} (--time-limit)", as_json, bounds_time, source, output)
+        reason = f"{stopped} (--time-limit {limit:g} s reached)"
+        left = budget(limit, reserve=0.3) or 0.0
+        if left < 0.5 * len(game.colors):
+            # The limit is (nearly) spent: the cheap bounds (pieces each colour can still
+            # reach) instead of CP-SAT searches that would overrun it.
+            ranges = score_ranges(game)
+            click.echo(f"no exact value: {reason}", err=True)
+            click.echo("score ranges from the pieces each colour can still reach (no time "
+                       "left for the CP-SAT bounds): " + ", ".join(
+                           f"{c} {lo}..{hi}" for c, (lo, hi) in ranges.items()),
+                       err=True)  # fmt: skip
+            if as_json:
+                doc = {"game": "blokus", "exact": False, "reason": reason,
+                       "colors": {c: {"score_lower": lo, "score_upper": hi}
+                                  for c, (lo, hi) in ranges.items()}}  # fmt: skip
+                click.echo(json.dumps(doc))
+            sys.exit(1)
+        _refuse(game, reason, as_json, _bounds_time(game, bounds_time, limit), source,
+                output)  # fmt: skip
         sys.exit(1)
     if output is not None and suffix == ".blksgf":
         _write_record(game, record, move, result, output)
@@ -342,6 +401,15 @@ def _print_result(game: Any, obj: Any, result: Any, color: bool | None) -> None:
         for n, m in enumerate(line.pv, start=1):
             click.echo(f"{n:>4}. {_move_text(m, size)}")
     click.echo(f"\nSearched {_many(result.nodes, 'position')} in {result.seconds:.2f} s.")
+
+
+def _bounds_time(game: Any, bounds_time: float, limit: float) -> float:
+    """Seconds for each bounds search after a refusal: --bounds-time, or an equal share of
+    what is left of the whole command's --time-limit when that is less."""
+    from polytile.cli.clock import budget
+
+    left = budget(limit, reserve=0.3) or limit
+    return max(min(bounds_time, left / (2 * len(game.colors))), 0.01)
 
 
 def _refuse(game: Any, reason: str, as_json: bool, seconds: float, source: str,

@@ -1,42 +1,83 @@
-"""``polytile solve gridblock-solo``: one Gridblock colour's best plan, proven by CP-SAT."""
+"""``polytile solve gridblock-solo``: one Gridblock colour's best plan, proven exactly."""
 
 from __future__ import annotations
 
 import json
+import signal
 import sys
+import time
+from typing import Any
 
 import click
 
 __all__ = ["solve_gridblock_solo"]
 
 
+class _StopFlag:
+    """While active, the first Ctrl-C asks the search to stop and report the best plan so
+    far (no exception lands inside the search); a second one stops at once."""
+
+    def __init__(self) -> None:
+        self.asked = False
+        self._old: Any = None
+
+    def __call__(self) -> bool:
+        return self.asked
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        if self.asked:
+            raise KeyboardInterrupt
+        self.asked = True
+
+    def __enter__(self) -> _StopFlag:
+        self._old = signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        signal.signal(signal.SIGINT, self._old)
+
+
 def solve_gridblock_solo(seed: int | None, order: str, time_limit: float | None,
-                         workers: int | None, as_json: bool) -> None:  # fmt: skip
+                         workers: int | None, as_json: bool,
+                         engine: str = "search") -> None:  # fmt: skip
     """Solve the seeded solitaire and print the plan checked by the rules engine.
 
-    Exit 0 when the plan is proven optimal, 1 when the time ran out first (the best plan
-    found and the proven bound are printed, or only the bound when no plan was found).
+    ``time_limit`` is what is left of the command's limit (60 s by default). Exit 0 when
+    the plan is proven optimal; when the time runs out (exit 1) or Ctrl-C stops the search
+    (exit 130) first, the best plan found so far, replayed by the rules engine, is printed
+    as not proven, with the proven bound (or only the bound when there is no plan yet).
     """
     from polytile.puzzles.gridblock.solo import SoloPuzzle, solo_picture, solve_solo
 
+    deadline = time.perf_counter() + (60.0 if time_limit is None else time_limit)
     puzzle = SoloPuzzle.from_seed(0 if seed is None else seed, order)
-    result = solve_solo(puzzle, time_limit=60.0 if time_limit is None else time_limit,
-                        workers=workers or 2, seed=0)  # fmt: skip
     name = f"gridblock-solo (seed {puzzle.seed}, {order} order)"
+    try:
+        with _StopFlag() as stop:
+            result = solve_solo(puzzle, workers=workers or 2, seed=0, engine=engine,
+                                deadline=deadline, should_stop=stop)  # fmt: skip
+    except KeyboardInterrupt:
+        click.echo(f"{name}: interrupted", err=True)
+        sys.exit(130)
+    stopped = result.stopped_by or "stopped"
+    why = {"time limit": "out of time", "interrupt": "interrupted"}.get(stopped, stopped)
     if as_json:
         click.echo(json.dumps(result.to_dict()))
     elif result.start is not None:
         click.echo(solo_picture(result), nl=False)
         verdict = "proven optimal" if result.proven_optimal else (
-            f"NOT proven optimal: out of time, proven bound {result.bound}")  # fmt: skip
+            f"NOT proven optimal ({why}): the best plan found so far, proven bound "
+            f"{result.bound}")  # fmt: skip
         click.echo(f"{name}: score {result.score} = {result.cubes} cubes + {result.bonus} bonus "
                    f"({result.pairs} tiles of 2, {result.triples} of 3 or 4); {verdict} "
-                   f"[{result.seconds:.2f} s]")  # fmt: skip
+                   f"[{result.seconds:.2f} s, {result.effort:,} "
+                   f"{'nodes' if result.engine == 'search' else 'branches'}]")  # fmt: skip
+    code = 130 if result.stopped_by == "interrupt" else 1
     if result.start is None:
-        click.echo(f"{name}: no plan found in {time_limit or 60.0:g} s; proven bound "
-                   f"{result.bound}", err=True)  # fmt: skip
-        sys.exit(1)
+        click.echo(f"{name}: {why} before any plan was found; proven bound {result.bound}",
+                   err=True)  # fmt: skip
+        sys.exit(code)
     if not result.proven_optimal:
-        click.echo(f"{name}: stopped by the time limit before proving optimality "
-                   f"(best {result.score}, bound {result.bound})", err=True)  # fmt: skip
-        sys.exit(1)
+        click.echo(f"{name}: {why} before proving optimality (best {result.score}, bound "
+                   f"{result.bound})", err=True)  # fmt: skip
+        sys.exit(code)

@@ -1,5 +1,6 @@
 """``polytile solve-endgame`` on Gridblock files (``polytile/gridblock@1``): the rest of the
-current round solved exactly, or the moves of the player to move scored from its view."""
+current round solved exactly, the moves of the player to move scored from its view, or
+(``--plan``) the best plan of the colour to move with the other colours held still."""
 
 from __future__ import annotations
 
@@ -22,19 +23,24 @@ def _refuse(file: str, why: str) -> None:
 
 def solve_gridblock(file: str, move: int | None, as_json: bool, time_limit: float,
                     open_analysis: bool, view: ViewOptions | None = None,
-                    players: tuple[str, ...] = ()) -> None:  # fmt: skip
+                    players: tuple[str, ...] = (), plan: bool = False) -> None:  # fmt: skip
     """``polytile solve-endgame`` of a Gridblock file.
 
     The rest of the round as a perfect-information game when every hand is known (the split
     deal's rounds 2, 4 and 6) or ``--open`` is given: the exact value, every optimal move of
     the colour to move and a line, replayed by the rules engine. With ``--view`` (or a view
     file) each move of the player to move is scored over the hands it cannot see: an
-    estimate. Anything else is refused (exit 2) with the reason.
+    estimate. With ``--plan``, the best plan of the colour to move for the rest of its
+    round, every other colour held still (it needs only the mover's hand: hidden hands and
+    the mover's own view file are fine); not a game value, and labelled so. Anything else is
+    refused (exit 2) with the reason.
     """
     from polytile.puzzles.gridblock.endgame import hands_known
     from polytile.puzzles.gridblock.files import load_gridblock
 
     view = view or ViewOptions(None)
+    if plan:
+        _plan_options(open_analysis, view, players)
     doc = load_gridblock(file, move)
     g = doc.state
     if g.is_setup:
@@ -42,6 +48,9 @@ def solve_gridblock(file: str, move: int | None, as_json: bool, time_limit: floa
                       "round 1 on (--move N for a later position of a record)")  # fmt: skip
     if g.is_over():
         _refuse(file, "the game is over; there is no round left to solve")
+    if plan:
+        _solve_plan(file, doc, as_json)
+        return
     if view.player is not None or doc.kind == "view":
         if open_analysis:
             raise click.UsageError("--open solves the dealt hands as if they were known; "
@@ -64,6 +73,75 @@ def solve_gridblock(file: str, move: int | None, as_json: bool, time_limit: floa
     if open_analysis and doc.kind == "view" and not hands_known(g):
         _refuse(file, "a view does not hold the hidden hands; use --view")
     _solve_exact(file, g, as_json, time_limit, _players(g, players))
+
+
+def _plan_options(open_analysis: bool, view: ViewOptions, players: tuple[str, ...]) -> None:
+    """Refuse what ``--plan`` cannot be combined with (a usage error, exit 2)."""
+    clash = [flag for flag, on in (("--view", view.player is not None),
+                                   ("--open", open_analysis), ("--player", bool(players)))
+             if on]  # fmt: skip
+    if clash:
+        raise click.UsageError(f"--plan cannot be combined with {', '.join(clash)}: the plan is "
+                               "the colour to move's, from its own hand, with the other "
+                               "colours held still")  # fmt: skip
+    extra = sorted(set(view.given) - {"plan"})
+    if extra:
+        flags = ", ".join("--" + n.replace("_", "-") for n in extra)
+        raise click.UsageError(f"{flags}: only with --view (the analysis from one player's view)")
+
+
+def _solve_plan(file: str, doc: Any, as_json: bool) -> None:
+    """The colour to move's best plan for the rest of its round, the others held still."""
+    from polytile.puzzles.gridblock.endgame import best_plan, player_label
+    from polytile.puzzles.gridblock.files import move_text
+    from polytile.puzzles.gridblock.grid import card_name
+    from polytile.puzzles.gridblock.rules import COLOR_NAMES, INSTANT_WIN
+
+    g = doc.state
+    if doc.kind == "view" and doc.player != g.to_move:
+        _refuse(file, f"this is {player_label(g, doc.player)}'s view but "
+                      f"{player_label(g, g.to_move)} is to move; --plan needs the hand of the "
+                      "colour to move")  # fmt: skip
+    p = best_plan(g)
+    who = COLOR_NAMES[p.color]
+    side = player_label(g, g.to_move)
+    others = [COLOR_NAMES[c] for c in g.colors if c != p.color]
+    if g.options.players != 2:
+        scored = f"{who}'s points"
+    elif g.options.two_player_score == "weaker":
+        scored = f"{side}'s points, the weaker of its two colours"
+    else:
+        scored = f"{side}'s points, its two colours summed"
+    won = p.score >= INSTANT_WIN
+    if as_json:
+        doc_out = {"game": "gridblock", **p.as_dict(), "kind": "plan-others-held-still",
+                   "round": g.round + 1, "scored_for": side, "scored_as": scored,
+                   "held_still": others, "instant_win": won,
+                   "plan_with_walks": [move_text(m) for m in p.plan]}  # fmt: skip
+        click.echo(json.dumps(doc_out))
+        return
+    cards = " ".join(card_name(c) for c in g.hand(g.to_move_slot))
+    n = len(g.hand(g.to_move_slot))
+    held = " and ".join(filter(None, [", ".join(others[:-1]), others[-1]]))
+    click.echo(f"Gridblock, {g.options.players} players, round {g.round + 1}: {who} to move, "
+               f"{n} card{'s' if n != 1 else ''} in hand ({cards}).")  # fmt: skip
+    click.echo(f"Best plan for {who} with the others held still ({held} make no move): a "
+               "plan for its own cards, not a game value.")  # fmt: skip
+    for i, m in enumerate(p.plan, 1):
+        click.echo(f"  {i}. {move_text(m)}")
+    end = " (it ends the game at once: an instant win)" if won else ""
+    click.echo(f"Points it reaches at the end of the round, others held still: {p.score}, "
+               f"now {p.now} ({scored}){end}.")  # fmt: skip
+    click.echo(f"Plans compared: {p.plans:,} (every order of its cards, every end tile of "
+               f"each; one corner per tile); {p.best_plans:,} reach {p.score}.")  # fmt: skip
+    first = p.plan[0]
+    start = g.mover[g.to_move_slot]
+    picture = _picture(doc.shown_state(), (start, *(first.path or (first.tile,))))
+    if picture:
+        click.echo()
+        click.echo(f"The plan's first walk ({move_text(first)}), not played yet: *0 is where "
+                   f"{who}'s mover stands.")  # fmt: skip
+        click.echo(picture, color="\x1b[" in picture)
 
 
 def _players(g: Any, names: tuple[str, ...]) -> list[int]:

@@ -40,11 +40,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import permutations
-from typing import Any
-
-from ortools.sat.python import cp_model
+from typing import TYPE_CHECKING, Any
 
 from polytile.puzzles.gridblock.grid import Card, end_tiles
+
+if TYPE_CHECKING:  # OR-tools is imported when a model is built: the search needs none of it
+    from ortools.sat.python import cp_model
 
 __all__ = [
     "ORDERS",
@@ -122,6 +123,8 @@ class SoloVars:
     def __init__(self, layout: Sequence[int], setup_symbol: int,
                  hands: Sequence[Sequence[Card]], order: str,
                  model: cp_model.CpModel | None = None) -> None:  # fmt: skip
+        from ortools.sat.python import cp_model
+
         if order not in ORDERS:
             raise ValueError(f"order is 'fixed' or 'free', not {order!r}")
         self.layout = tuple(int(s) for s in layout)

@@ -1,54 +1,33 @@
-"""``solve-endgame`` on Gridblock files (:func:`polytile.cli.gridblock_solve.solve_gridblock`):
-exact rounds, open analysis, the view analysis, and what is refused.
-
-The command is run through a small click command with ``solve-endgame``'s options, so the
-tests hold whether or not the root command already dispatches Gridblock files."""
+"""``polytile solve-endgame`` on Gridblock files, run through the real command
+(:mod:`polytile.cli.endgame` dispatching to :func:`polytile.cli.gridblock_solve.solve_gridblock`):
+exact rounds, open analysis, the view analysis, ``--plan``, what is refused, and a best move
+whose line fails the engine's check reported as an internal error."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-import click
 import numpy as np
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
 
-from polytile.cli.gridblock_solve import solve_gridblock
-from polytile.cli.henning import ViewOptions
-from polytile.puzzles.gridblock.endgame import solve_round
-from polytile.puzzles.gridblock.files import dumps_position, dumps_record, dumps_view
+from polytile.puzzles.gridblock import endgame
+from polytile.puzzles.gridblock.endgame import best_plan, solve_round
+from polytile.puzzles.gridblock.files import dumps_position, dumps_record, dumps_view, move_text
 from polytile.puzzles.gridblock.rules import Gridblock, Options
 
-from .helpers import assert_clean_failure
+from .helpers import EXAMPLES, Invoke, assert_clean_failure
 
 
-@click.command()
-@click.argument("position")
-@click.option("--move", type=int, default=None)
-@click.option("--json", "as_json", is_flag=True)
-@click.option("--time-limit", type=float, default=60.0)
-@click.option("--open", "open_analysis", is_flag=True)
-@click.option("--view", is_flag=False, flag_value="to-move", default=None)
-@click.option("--samples", type=int, default=200)
-@click.option("--max-exact", type=int, default=5000)
-@click.option("--seed", type=int, default=0)
-@click.option("--workers", type=int, default=None)
-@click.option("--player", "players", multiple=True)
-def command(position: str, move: int | None, as_json: bool, time_limit: float,
-            open_analysis: bool, view: str | None, samples: int, max_exact: int, seed: int,
-            workers: int | None, players: tuple[str, ...]) -> None:  # fmt: skip
-    ctx = click.get_current_context()
-    names = ("view", "samples", "max_exact", "seed", "workers", "open_analysis")
-    given = {
-        n for n in names if ctx.get_parameter_source(n) == click.core.ParameterSource.COMMANDLINE
-    }
-    options = ViewOptions(view, samples, max_exact, seed, workers, given)
-    solve_gridblock(position, move, as_json, time_limit, open_analysis, options, players=players)
+@pytest.fixture
+def run(invoke: Invoke) -> Invoke:
+    """``polytile solve-endgame ARGS``."""
 
+    def solve(*args: str) -> Result:
+        return invoke("solve-endgame", *args)
 
-def run(*args: str) -> Result:
-    return CliRunner().invoke(command, list(args), catch_exceptions=False)
+    return solve
 
 
 def played(seed: int, options: Options, turns: int) -> Gridblock:
@@ -69,7 +48,7 @@ def split_record(tmp_path: Path) -> Path:
     return path
 
 
-def test_exact_round_text_and_json(split_record: Path) -> None:
+def test_exact_round_text_and_json(run: Invoke, split_record: Path) -> None:
     g = played(1, Options(players=2, deal="split"), 4 + 12 + 7)
     want = solve_round(g)
     out = run(str(split_record))
@@ -83,12 +62,12 @@ def test_exact_round_text_and_json(split_record: Path) -> None:
     assert len(doc["pv"]) == 5
 
 
-def test_an_earlier_position_of_the_record(split_record: Path) -> None:
+def test_an_earlier_position_of_the_record(run: Invoke, split_record: Path) -> None:
     doc = json.loads(run(str(split_record), "--move", str(4 + 12 + 6), "--json").stdout)
     assert len(doc["pv"]) == 6
 
 
-def test_hidden_hands_are_refused_unless_open(tmp_path: Path) -> None:
+def test_hidden_hands_are_refused_unless_open(run: Invoke, tmp_path: Path) -> None:
     g = played(2, Options(players=2), 4 + 9)
     path = tmp_path / "shuffle.json"
     path.write_text(dumps_position(g))
@@ -102,7 +81,7 @@ def test_hidden_hands_are_refused_unless_open(tmp_path: Path) -> None:
     assert_clean_failure(run(str(path), "--samples", "5"))
 
 
-def test_view_analysis(tmp_path: Path) -> None:
+def test_view_analysis(run: Invoke, tmp_path: Path) -> None:
     g = played(2, Options(players=2), 4 + 9)
     path = tmp_path / "shuffle.json"
     path.write_text(dumps_position(g))
@@ -123,7 +102,7 @@ def test_view_analysis(tmp_path: Path) -> None:
     assert_clean_failure(run(str(path), "--view", "red"))
 
 
-def test_three_players_each_guaranteed_score(tmp_path: Path) -> None:
+def test_three_players_each_guaranteed_score(run: Invoke, tmp_path: Path) -> None:
     g = played(3, Options(players=3), 3 + 6)
     path = tmp_path / "three.json"
     path.write_text(dumps_position(g))
@@ -136,7 +115,7 @@ def test_three_players_each_guaranteed_score(tmp_path: Path) -> None:
     assert_clean_failure(run(str(path), "--open", "--player", "green"))
 
 
-def test_set_up_and_game_over_are_refused(tmp_path: Path) -> None:
+def test_set_up_and_game_over_are_refused(run: Invoke, tmp_path: Path) -> None:
     g = Gridblock.new(seed=1, options=Options(players=2, deal="split"))
     path = tmp_path / "setup.json"
     path.write_text(dumps_position(g))
@@ -150,10 +129,110 @@ def test_set_up_and_game_over_are_refused(tmp_path: Path) -> None:
     assert "over" in out.stderr
 
 
-def test_out_of_time_exits_1(tmp_path: Path) -> None:
+def test_out_of_time_exits_1(run: Invoke, tmp_path: Path) -> None:
     g = played(4, Options(players=2, deal="split"), 4 + 12)
     path = tmp_path / "round.json"
     path.write_text(dumps_position(g))
     out = run(str(path), "--time-limit", "0.01")
     assert_clean_failure(out, 1)
     assert "time" in out.stderr
+
+
+def test_help_offers_the_plan(invoke: Invoke) -> None:
+    out = invoke("solve-endgame", "--help")
+    assert out.exit_code == 0 and "--plan" in out.stdout and "held still" in out.stdout
+
+
+# -- --plan ------------------------------------------------------------------------------------
+def test_plan_text_and_json(run: Invoke, split_record: Path) -> None:
+    g = played(1, Options(players=2, deal="split"), 4 + 12 + 7)
+    want = best_plan(g)
+    out = run(str(split_record), "--plan")
+    assert out.exit_code == 0, out.stderr
+    text = out.stdout
+    assert "with the others held still" in text and "not a game value" in text
+    for i, m in enumerate(want.plan, 1):
+        assert f"  {i}. {move_text(m)}\n" in text
+    assert f"others held still: {want.score}, now {want.now}" in text
+    assert f"Plans compared: {want.plans:,}" in text and f"{want.best_plans:,} reach" in text
+    assert "The plan's first walk" in text and "*0" in text  # the picture, its walk marked
+    assert "Value (exact)" not in text and "Best moves" not in text
+    doc = json.loads(run(str(split_record), "--plan", "--json").stdout)
+    assert doc["kind"] == "plan-others-held-still" and doc["game"] == "gridblock"
+    assert doc["score"] == want.score and doc["now"] == want.now
+    assert doc["plan"] == [str(m) for m in want.plan]
+    assert doc["plan_with_walks"] == [move_text(m) for m in want.plan]
+    assert doc["plans"] == want.plans and doc["best_plans"] == want.best_plans
+    assert doc["round"] == 2 and doc["scored_for"] == ("blue+red", "yellow+green")[g.to_move]
+    assert len(doc["held_still"]) == 3 and not doc["instant_win"]
+    earlier = json.loads(run(str(split_record), "--plan", "--move", "18", "--json").stdout)
+    assert earlier["plan"] == [str(m) for m in best_plan(played(1, Options(players=2,
+                               deal="split"), 18)).plan]  # fmt: skip
+
+
+def test_plan_with_hidden_hands_and_from_a_view(run: Invoke, tmp_path: Path) -> None:
+    """Only the mover's hand is needed: hidden hands need no --open, and the mover's own
+    view file gives the same plan; another player's view is refused."""
+    g = played(2, Options(players=2), 4 + 9)
+    path = tmp_path / "shuffle.json"
+    path.write_text(dumps_position(g))
+    doc = json.loads(run(str(path), "--plan", "--json").stdout)
+    want = best_plan(g)
+    assert doc["score"] == want.score and doc["plan"] == [str(m) for m in want.plan]
+    view = tmp_path / "view.json"
+    view.write_text(dumps_view(g, g.to_move))
+    mine = json.loads(run(str(view), "--plan", "--json").stdout)
+    assert mine == doc
+    text = run(str(view), "--plan").stdout
+    assert "others held still" in text and "The plan's first walk" in text
+    other = tmp_path / "other.json"
+    other.write_text(dumps_view(g, 1 - g.to_move))
+    out = run(str(other), "--plan")
+    assert_clean_failure(out)
+    assert "view" in out.stderr and "hand of the colour to move" in out.stderr
+
+
+def test_plan_three_players(run: Invoke, tmp_path: Path) -> None:
+    g = played(3, Options(players=3), 3 + 6)
+    path = tmp_path / "three.json"
+    path.write_text(dumps_position(g))
+    doc = json.loads(run(str(path), "--plan", "--json").stdout)
+    assert doc["score"] == best_plan(g).score and doc["scored_as"].endswith("'s points")
+
+
+def test_plan_refusals(run: Invoke, invoke: Invoke, split_record: Path, tmp_path: Path) -> None:
+    for extra, word in ((["--view"], "--view"), (["--open"], "--open"),
+                        (["--player", "blue"], "--player"), (["--samples", "5"], "--samples"),
+                        (["--view", "--open"], "--view, --open")):  # fmt: skip
+        out = run(str(split_record), "--plan", *extra)
+        assert_clean_failure(out)
+        assert word in out.stderr, extra
+    out = run(str(EXAMPLES / "duo-endgame.blksgf"), "--plan")
+    assert_clean_failure(out)
+    assert "only for Gridblock files" in out.stderr
+    henning = tmp_path / "henning.json"
+    assert invoke("selfplay", "henning", "--seed", "3", "-o", str(henning)).exit_code == 0
+    out = run(str(henning), "--plan")
+    assert_clean_failure(out)
+    assert "only for Gridblock files" in out.stderr
+    g = Gridblock.new(seed=1, options=Options(players=2, deal="split"))
+    setup = tmp_path / "setup.json"
+    setup.write_text(dumps_position(g))
+    out = run(str(setup), "--plan")
+    assert_clean_failure(out)
+    assert "set-up" in out.stderr
+
+
+# -- every best move printed is checked by the engine ------------------------------------------
+def test_a_best_move_failing_its_replay_is_an_internal_error(
+    run: Invoke, split_record: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A best move whose line does not replay to the value is never printed: exit 3."""
+    monkeypatch.setattr(endgame, "_corner_twin", lambda move, line: (move, *line[1:-1]))
+    for extra in ([], ["--json"]):
+        out = run(str(split_record), *extra)
+        assert_clean_failure(out, 3)
+        assert "internal error" in out.stderr and "fails the engine's check" in out.stderr
+        assert out.stdout == ""
+    monkeypatch.undo()
+    assert run(str(split_record)).exit_code == 0

@@ -57,6 +57,7 @@ from polytile.puzzles.gridblock.rules import INSTANT_WIN, TURNS_PER_ROUND, Gridb
 from polytile.solvers.alphabeta import Hooks, Objective
 
 __all__ = [
+    "PinnedHooks",
     "RoundGame",
     "RoundHooks",
     "RoundObjective",
@@ -432,3 +433,23 @@ class RoundHooks(Hooks):
                        for o in vecs):  # fmt: skip
                 keep.append(item)
         return keep
+
+
+class PinnedHooks(RoundHooks):
+    """:class:`RoundHooks` for a search whose first position's value is already proven
+    (``value``, at step ``step``): that position answers with it at once, and the search's
+    line is then read off with narrow windows only, much cheaper than solving it again.
+
+    Used to find a line for every optimal move another search has listed: the line is what
+    gets checked (replayed through the engine to the value), so nothing rests on the pin.
+    """
+
+    def __init__(self, layout: Sequence[int], step: int, value: int) -> None:
+        super().__init__(layout)
+        self.step, self.value = step, float(value)
+
+    def bounds(self, state: State) -> tuple[float, float] | None:
+        st: RoundState = state  # type: ignore[assignment]
+        if st.board.step == self.step:  # only the first position: every other is deeper
+            return self.value, self.value
+        return super().bounds(state)

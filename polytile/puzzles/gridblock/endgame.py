@@ -31,7 +31,10 @@ before the end (:mod:`polytile.puzzles.gridblock._round_bounds`); tiles and colo
 no longer change the value are left out of the key, and such a colour's moves are searched
 once; of a colour's last-card moves that nobody else can interfere with, only the best. The
 principal variation is replayed through the engine's checked :meth:`Gridblock.push` and must
-end the round on the value (as the engine's returns count it) before anything is returned.
+end the round on the value (as the engine's returns count it) before anything is returned;
+so must a line of every optimal move listed (found by a search after the move that only
+reads the line off, or, for a move that differs from one already checked only in its
+corner, that move's line with the corners swapped).
 
 A whole round of 2 players (12 colour-turns) takes some thousands of positions, a few
 seconds (``benchmarks/bench_gridblock_round.py``).
@@ -60,6 +63,7 @@ from typing import Any
 from polytile.errors import IllegalMoveError, PolytileError, SolverError
 from polytile.puzzles.gridblock._round_bounds import tile_table
 from polytile.puzzles.gridblock._round_search import (
+    PinnedHooks,
     RoundHooks,
     RoundObjective,
     RoundState,
@@ -152,7 +156,8 @@ class RoundSolution:
     to_move
         The colour to move (0 blue, 1 yellow, 2 red, 3 green).
     best_moves
-        Every legal move of the colour to move that keeps the value (each corner listed).
+        Every legal move of the colour to move that keeps the value (each corner listed);
+        a line of each was replayed by the engine to the value.
     pv
         A principal variation to the end of the round, replayed by the engine.
     pv_value
@@ -238,7 +243,9 @@ def solve_round(
         Solve even though the players do not all know every hand (the hands dealt in ``g``
         taken as given; :attr:`RoundSolution.open` says so).
     all_best
-        Also list every optimal move (one narrow search each).
+        Also list every optimal move (one narrow search each), each checked by a line of
+        its own replayed through the engine (a search that reads the line off, unless the
+        move differs from one already checked only in its corner).
     time_limit, node_limit, stop, progress
         As :func:`polytile.solvers.alphabeta.alphabeta`.
 
@@ -251,7 +258,14 @@ def solve_round(
     RoundStopped
         When a limit, a stop request or Ctrl-C ends the search first.
     SolverError
-        If the principal variation does not replay through the engine to the value.
+        If the principal variation, or the line of a listed optimal move, does not replay
+        through the engine to the value.
+
+    Notes
+    -----
+    With ``all_best``, reading a line for each optimal move adds up to about a quarter to
+    the positions searched, a seventh at the median of whole two-player rounds
+    (``benchmarks/bench_gridblock_round.py --all-best``).
     """
     _check_round(g)
     hidden = not hands_known(g)
@@ -272,9 +286,110 @@ def solve_round(
         raise RoundStopped(halt.reason, halt.nodes, time.perf_counter() - started) from None
     value = int(found.value)
     end = replay_line(g, found.pv, obj, value)
-    return RoundSolution(value, obj.mode, obj.player, g.to_move_color,
-                         tuple(found.optimal_moves or ()), tuple(found.pv), value, end.scores(),
-                         hidden, found.nodes, time.perf_counter() - started)  # fmt: skip
+    best = tuple(found.optimal_moves or ())
+    limits = _Limits(started, time_limit, node_limit, stop, progress, found.nodes)
+    _check_best_moves(g, obj, best, tuple(found.pv), value, limits)
+    return RoundSolution(value, obj.mode, obj.player, g.to_move_color, best, tuple(found.pv),
+                         value, end.scores(), hidden, limits.nodes,
+                         time.perf_counter() - started)  # fmt: skip
+
+
+@dataclass
+class _Limits:
+    """What is left of one :func:`solve_round` call's limits, and its positions so far."""
+
+    started: float
+    time_limit: float | None
+    node_limit: int | None
+    stop: Callable[[], bool] | None
+    progress: Callable[[int, float], None] | None
+    nodes: int
+
+    def left(self) -> tuple[float | None, int | None]:
+        """Seconds and positions left for the next search (RoundStopped when none is)."""
+        seconds = time.perf_counter() - self.started
+        secs = None if self.time_limit is None else self.time_limit - seconds
+        nodes = None if self.node_limit is None else self.node_limit - self.nodes
+        if secs is not None and secs <= 0:
+            raise RoundStopped("time", self.nodes, seconds)
+        if nodes is not None and nodes <= 0:
+            raise RoundStopped("nodes", self.nodes, seconds)
+        return secs, nodes
+
+    def report(self, nodes: int, _seconds: float) -> None:
+        """A later search's progress, counted on from the work before it."""
+        if self.progress is not None:
+            self.progress(self.nodes + nodes, time.perf_counter() - self.started)
+
+
+def _check_best_moves(g: Gridblock, obj: RoundObjective, best: Sequence[Move],
+                      pv: Sequence[Move], value: int, limits: _Limits) -> None:  # fmt: skip
+    """Replay a line of every move of ``best`` through the engine's checked push: each must
+    end the round on ``value``, or :class:`SolverError`.
+
+    The narrow re-searches that list the optimal moves keep no line. A move's line is the
+    principal variation when it starts the latter; a move that only takes another corner of
+    a tile than a move already checked gets that move's line with the two corners swapped
+    (corners are interchangeable, which the replay confirms); any other move's line comes
+    from a search after it, with its value pinned (:class:`PinnedHooks`), which only reads
+    the line off.
+    """
+    lines: dict[tuple[Card | None, int, bool], tuple[Move, ...]] = {}
+    if pv:
+        lines[_tile_key(pv[0])] = tuple(pv)
+    for move in best:
+        known = lines.get(_tile_key(move))
+        if known is None:
+            line = lines[_tile_key(move)] = _line_after(g, obj, move, value, limits)
+        else:
+            line = _corner_twin(move, known)
+        try:
+            replay_line(g, line, obj, value)
+        except SolverError as exc:
+            raise SolverError(f"the best move {move} fails the engine's check: {exc}") from exc
+
+
+def _tile_key(move: Move) -> tuple[Card | None, int, bool]:
+    """Moves with one key differ at most in the corner of their cube."""
+    return move.card, move.tile, move.corner is None
+
+
+def _corner_twin(move: Move, line: Sequence[Move]) -> tuple[Move, ...]:
+    """``line`` with ``move`` first instead of ``line[0]`` (the same card and tile, another
+    corner), the two corners swapped in the later moves on that tile."""
+    a, b = line[0].corner, move.corner
+    swap = {a: b, b: a}
+    out = [move]
+    for m in line[1:]:
+        if m.tile == move.tile and m.corner in swap:
+            m = Move(m.card, m.tile, swap[m.corner], m.path)
+        out.append(m)
+    return tuple(out)
+
+
+def _line_after(g: Gridblock, obj: RoundObjective, move: Move, value: int,
+                limits: _Limits) -> tuple[Move, ...]:  # fmt: skip
+    """``move``, then a line from the position after it that keeps ``value`` (the value the
+    narrow re-search gave it, pinned there: the search only reads the line off)."""
+    state = RoundState(g.copy(), obj)
+    try:
+        state.push(move)
+    except IllegalMoveError as exc:
+        raise SolverError(f"the engine rejects the best move {move}: {exc}") from exc
+    secs, nodes = limits.left()
+    hooks = PinnedHooks(g.layout, state.board.step, value)
+    try:
+        found = alphabeta(state, obj.as_objective(), hooks, time_limit=secs, node_limit=nodes,
+                          stop=limits.stop, progress=limits.report)  # fmt: skip
+    except SearchStopped as halt:
+        limits.nodes += halt.nodes
+        raise RoundStopped(halt.reason, limits.nodes,
+                           time.perf_counter() - limits.started) from None  # fmt: skip
+    limits.nodes += found.nodes
+    if found.value != value:
+        raise SolverError(f"the best move {move} ends the round at {found.value:g}, not at the "
+                          f"value {value}")  # fmt: skip
+    return (move, *found.pv)
 
 
 def replay_line(g: Gridblock, line: Sequence[Move], obj: RoundObjective, value: int) -> Gridblock:

@@ -2,11 +2,14 @@
 
 A :class:`SoloPuzzle` is a layout, the colour's deck, the symbol it drew at set-up and its
 hand in each round (3 cards), played in the dealt order (``"fixed"``) or in any order
-inside each round (``"free"``). :func:`solve_solo` builds the CP-SAT model of
-:mod:`polytile.models.gridblock`, solves it and replays the plan through the rules engine
+inside each round (``"free"``). :func:`solve_solo` finds the best plan with one of two exact
+engines, ``"search"`` (the default: the branch and bound of
+:mod:`polytile.puzzles.gridblock.solo_search`) or ``"cpsat"`` (the CP-SAT model of
+:mod:`polytile.models.gridblock`), and replays the plan through the rules engine
 (:class:`~polytile.puzzles.gridblock.rules.Gridblock`, which checks every move and scores
 the end position) before returning it; a plan the engine rejects or scores differently
-raises :class:`~polytile.errors.SolverError`.
+raises :class:`~polytile.errors.SolverError`. Stopped early (a time limit, a node limit,
+Ctrl-C), it returns the best plan seen, replayed the same way, with the proven bound.
 
 The most a colour can score is 19 cubes (set-up and 18 turns) plus 12 bonus points: a tile
 bonus is worth at most 2 points for 3 cubes, so 19 cubes earn at most ``floor(2 * 19 / 3)
@@ -15,20 +18,22 @@ bonus is worth at most 2 points for 3 cubes, so 19 cubes earn at most ``floor(2 
 Examples
 --------
 >>> p = SoloPuzzle.from_seed(1).shortened(1)
->>> r = solve_solo(p, workers=1)
+>>> r = solve_solo(p)
 >>> r.proven_optimal, r.score == r.cubes + r.bonus, len(r.turns)
 (True, True, 3)
+>>> solve_solo(p, engine="cpsat", workers=1).score == r.score
+True
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from ortools.sat.python import cp_model
 
 from polytile.errors import IllegalMoveError, SolverError
 from polytile.models.gridblock import ORDERS, SoloPlanValues, build_solo_model
@@ -43,8 +48,13 @@ from polytile.puzzles.gridblock.grid import (
 )
 from polytile.puzzles.gridblock.moves import Move
 from polytile.puzzles.gridblock.rules import ROUNDS, TURNS_PER_ROUND, Gridblock, Options
+from polytile.puzzles.gridblock.solo_search import search_solo
+
+if TYPE_CHECKING:  # OR-tools is imported by the "cpsat" engine only
+    from ortools.sat.python import cp_model
 
 __all__ = [
+    "ENGINES",
     "MAX_SCORE",
     "SoloPuzzle",
     "SoloResult",
@@ -59,7 +69,10 @@ __all__ = [
 #: 19 cubes plus at most 12 bonus points (see the module notes).
 MAX_SCORE = 19 + 12
 
-#: progress(best score, bound, seconds), called at each improving solution.
+#: The exact engines of :func:`solve_solo`.
+ENGINES = ("search", "cpsat")
+
+#: progress(best score, bound, seconds), called as the best plan or the bound improves.
 ProgressFn = Callable[[int, int, float], None]
 
 
@@ -166,9 +179,16 @@ class SoloResult:
         The score and its parts as the rules engine counted them: cubes on corners, tiles
         with exactly 2 cubes (+1 each) and with 3 or 4 (+2 each).
     bound
-        CP-SAT's proven upper bound on the score.
+        The proven upper bound on the score (the score itself when optimal).
     seconds
         Wall time of the search.
+    engine
+        ``"search"`` or ``"cpsat"``.
+    effort
+        The engine's deterministic effort: search nodes, or CP-SAT branches.
+    stopped_by
+        Why a search that is not ``"optimal"`` stopped: ``"time limit"``, ``"interrupt"``
+        or ``"node limit"`` (None when optimal).
     """
 
     puzzle: SoloPuzzle
@@ -182,6 +202,9 @@ class SoloResult:
     triples: int
     bound: int
     seconds: float
+    engine: str = "search"
+    effort: int = 0
+    stopped_by: str | None = None
 
     @property
     def proven_optimal(self) -> bool:
@@ -217,6 +240,9 @@ class SoloResult:
             "bound": self.bound,
             "max_score": MAX_SCORE,
             "seconds": round(self.seconds, 4),
+            "engine": self.engine,
+            "effort": self.effort,
+            "stopped_by": self.stopped_by,
             "start": None if self.start is None else tile_name(self.start),
             "start_corner": None if self.start_corner is None else CORNERS[self.start_corner],
             "turns": [
@@ -316,20 +342,23 @@ def replay_solo(puzzle: SoloPuzzle, start: int, start_corner: int,
     return g.scores()[0], cubes, pairs, triples
 
 
-class _Watch(cp_model.CpSolverSolutionCallback):
-    def __init__(self, progress: ProgressFn | None, started: float) -> None:
-        super().__init__()
-        self.progress = progress
-        self.started = started
+def _watch(progress: ProgressFn | None, started: float) -> cp_model.CpSolverSolutionCallback:
+    """A CP-SAT callback that reports each improving plan to ``progress``."""
+    from ortools.sat.python import cp_model
 
-    def on_solution_callback(self) -> None:
-        if self.progress is not None:
-            self.progress(round(self.objective_value), int(self.best_objective_bound),
-                          time.perf_counter() - self.started)  # fmt: skip
+    class _Watch(cp_model.CpSolverSolutionCallback):
+        def on_solution_callback(self) -> None:
+            if progress is not None:
+                progress(round(self.objective_value), int(self.best_objective_bound + 1e-6),
+                         time.perf_counter() - started)  # fmt: skip
+
+    return _Watch()
 
 
 def solve_solo(puzzle: SoloPuzzle, time_limit: float | None = None, workers: int = 2,
-               seed: int = 0, progress: ProgressFn | None = None) -> SoloResult:  # fmt: skip
+               seed: int = 0, progress: ProgressFn | None = None, engine: str = "search", *,
+               deadline: float | None = None, should_stop: Callable[[], bool] | None = None,
+               node_limit: int | None = None) -> SoloResult:  # fmt: skip
     """The best plan of a solitaire, proven optimal when the search ends in time.
 
     Parameters
@@ -337,58 +366,101 @@ def solve_solo(puzzle: SoloPuzzle, time_limit: float | None = None, workers: int
     puzzle
         The solitaire.
     time_limit
-        Seconds of search; None for no limit.
-    workers
-        CP-SAT workers.
-    seed
-        CP-SAT's random seed.
+        Seconds of search from this call; None for no limit.
+    workers, seed
+        CP-SAT's workers and random seed (``engine="cpsat"`` only).
     progress
-        Called as ``progress(best, bound, seconds)`` at each improving plan (solver thread).
+        Called as ``progress(best, bound, seconds)`` as the best plan or the bound improves
+        (from a solver thread for CP-SAT).
+    engine
+        ``"search"`` (branch and bound, :func:`~polytile.puzzles.gridblock.solo_search.
+        search_solo`) or ``"cpsat"`` (:func:`~polytile.models.gridblock.build_solo_model`).
+    deadline
+        A ``time.perf_counter()`` instant to stop at (with ``time_limit``, the earlier).
+    should_stop
+        ``"search"`` only: polled every 5,000 nodes; True stops the search, as Ctrl-C does.
+        (CP-SAT stops on Ctrl-C by itself.)
+    node_limit
+        ``"search"`` only: nodes to visit at most.
 
     Returns
     -------
     SoloResult
-        Its plan replayed and scored by the rules engine.
+        Its plan replayed and scored by the rules engine; when stopped early, the best plan
+        found so far (``status="feasible"``) or none (``"unknown"``), with the proven bound.
 
     Raises
     ------
+    ValueError
+        For an unknown engine.
     SolverError
         If CP-SAT fails, or the rules engine rejects the plan or scores it differently from
-        the model.
+        the engine.
 
     Notes
     -----
-    The model has one table constraint per turn (36 x 3 rows at most) and a cube count per
-    tile; 6 rounds take well under a second in fixed order on 2 workers (see
-    ``benchmarks/bench_gridblock_solo.py``).
+    The search proves the 6-round seeded solitaires optimal in 10^2 to 10^4.5 nodes (well
+    under a second); CP-SAT takes seconds in fixed order and can take minutes in free order
+    (see ``benchmarks/bench_gridblock_solo.py``).
     """
-    v = build_solo_model(puzzle.layout, puzzle.setup_symbol, puzzle.hands, puzzle.order)
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = int(workers)
-    solver.parameters.random_seed = int(seed)
-    if time_limit is not None:
-        solver.parameters.max_time_in_seconds = float(time_limit)
+    if engine not in ENGINES:
+        raise ValueError(f"engine is one of {', '.join(ENGINES)}, not {engine!r}")
     started = time.perf_counter()
-    status = solver.solve(v.model, _Watch(progress, started))
-    seconds = time.perf_counter() - started
-    if status == cp_model.MODEL_INVALID:
-        raise SolverError(f"CP-SAT rejected the gridblock model: {v.model.validate()}")
-    if status == cp_model.INFEASIBLE:
-        raise SolverError("CP-SAT found no plan, but every solitaire has one")
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        # Stopped before any plan: CP-SAT's bound may not be set yet; the rules' 31 holds.
+    end = math.inf if deadline is None else deadline
+    if time_limit is not None:
+        end = min(end, started + time_limit)
+    if engine == "search":
+        relay: Callable[[int, int, int], None] | None = None
+        if progress is not None:
+            tell = progress
+
+            def _relay(best: int, bound: int, nodes: int) -> None:
+                tell(best, bound, time.perf_counter() - started)
+
+            relay = _relay
+        found = search_solo(puzzle, None if end == math.inf else end, should_stop, node_limit,
+                            relay)  # fmt: skip
+        status, values, claimed = found.status, found.plan, found.score
+        bound, effort, stopped = found.bound, found.nodes, found.stopped_by
+    else:
+        from ortools.sat.python import cp_model
+
+        v = build_solo_model(puzzle.layout, puzzle.setup_symbol, puzzle.hands, puzzle.order)
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = int(workers)
+        solver.parameters.random_seed = int(seed)
+        if end != math.inf:
+            solver.parameters.max_time_in_seconds = max(0.0, end - time.perf_counter())
+        code = solver.solve(v.model, _watch(progress, started))
+        if code == cp_model.MODEL_INVALID:
+            raise SolverError(f"CP-SAT rejected the gridblock model: {v.model.validate()}")
+        if code == cp_model.INFEASIBLE:
+            raise SolverError("CP-SAT found no plan, but every solitaire has one")
+        # CP-SAT stops on Ctrl-C by itself and returns what it has: before the deadline, a
+        # stop can only be that.
+        stopped = "time limit" if time.perf_counter() >= end - 0.05 else "interrupt"
+        effort = int(solver.num_branches)
+        status = {cp_model.OPTIMAL: "optimal", cp_model.FEASIBLE: "feasible"}.get(code, "unknown")
+        # Before any plan CP-SAT's bound may not be set yet; the rules' 31 holds.
         bound = int(solver.best_objective_bound + 1e-6)
         bound = bound if 1 <= bound < MAX_SCORE else MAX_SCORE
-        return SoloResult(puzzle, "unknown", None, None, (), 0, 0, 0, 0, bound, seconds)
-    values = v.extract(solver)
+        values = v.extract(solver) if status != "unknown" else None
+        claimed = round(solver.objective_value) if values is not None else 0
+    seconds = time.perf_counter() - started
+    stopped = None if status == "optimal" else stopped
+    if values is None:
+        return SoloResult(puzzle, "unknown", None, None, (), 0, 0, 0, 0, bound, seconds, engine,
+                          effort, stopped)  # fmt: skip
     start_corner, turns = plan_moves(puzzle, values)
     score, cubes, pairs, triples = replay_solo(puzzle, values.start, start_corner, turns)
-    claimed = round(solver.objective_value)
     if score != claimed:
-        raise SolverError(f"the rules engine scores the plan {score}, the model said {claimed}")
+        raise SolverError(f"the rules engine scores the plan {score}, the {engine} engine "
+                          f"said {claimed}")  # fmt: skip
+    if score > bound:
+        raise SolverError(f"the plan scores {score}, above the proven bound {bound}")
     return SoloResult(
         puzzle=puzzle,
-        status="optimal" if status == cp_model.OPTIMAL else "feasible",
+        status=status,
         start=values.start,
         start_corner=start_corner,
         turns=tuple(turns),
@@ -396,8 +468,11 @@ def solve_solo(puzzle: SoloPuzzle, time_limit: float | None = None, workers: int
         cubes=cubes,
         pairs=pairs,
         triples=triples,
-        bound=int(solver.best_objective_bound + 1e-6),
+        bound=bound,
         seconds=seconds,
+        engine=engine,
+        effort=effort,
+        stopped_by=stopped,
     )
 
 

@@ -3,14 +3,15 @@ colour's best plan against brute force through the engine."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pytest
 
 from polytile.errors import SolverError
+from polytile.puzzles.gridblock import endgame
 from polytile.puzzles.gridblock._round_bounds import Layout, value_bounds
-from polytile.puzzles.gridblock._round_search import RoundHooks, RoundState
+from polytile.puzzles.gridblock._round_search import RoundHooks, RoundObjective, RoundState
 from polytile.puzzles.gridblock.endgame import (
     HiddenCardsError,
     RoundStopped,
@@ -321,3 +322,52 @@ def test_best_plan_counts_every_plan() -> None:
     p = best_plan(g)
     assert 1 < p.plans <= 3072
     assert p.as_dict()["note"].startswith("the other colours held")
+
+
+# -- every listed best move checked by the engine ----------------------------------------------
+@pytest.mark.parametrize("name", ["2p", "2p-weaker", "2p-win", "3p", "4p"])
+def test_every_best_move_is_replayed_by_the_engine(name: str, monkeypatch: pytest.MonkeyPatch
+                                                   ) -> None:  # fmt: skip
+    """The principal variation first, then a line for each listed best move in turn, each
+    starting with that very move (its corner included) and passing the engine's replay."""
+    replayed: list[tuple[Move, ...]] = []
+    real = endgame.replay_line
+
+    def spy(g: Gridblock, line: Sequence[Move], obj: RoundObjective, value: int) -> Gridblock:
+        end = real(g, line, obj, value)
+        replayed.append(tuple(line))
+        return end
+
+    monkeypatch.setattr(endgame, "replay_line", spy)
+    for seed in range(4):
+        g = late(seed, OPTIONS[name], 5)
+        replayed.clear()
+        r = solve_round(g, open_analysis=True)
+        assert r.best_moves and replayed[0] == r.pv
+        assert [line[0] for line in replayed[1:]] == list(r.best_moves)
+        assert all(line[1:] == r.pv[1:] for line in replayed[1:] if line[0] == r.pv[0])
+
+
+def test_a_best_move_whose_line_fails_is_an_internal_error(monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:  # fmt: skip
+    g = late(4, OPTIONS["2p"], 5)  # best moves on several tiles: some lines come from a search
+    monkeypatch.setattr(endgame, "_line_after", lambda g, obj, move, value, limits: (move,))
+    with pytest.raises(SolverError, match=r"the best move .* fails the engine's check"):
+        solve_round(g, open_analysis=True)
+    monkeypatch.undo()
+    solve_round(g, open_analysis=True)
+    monkeypatch.setattr(endgame, "_corner_twin", lambda move, line: (move, *line[1:-1]))
+    with pytest.raises(SolverError, match=r"the best move .* fails .*not with the round"):
+        solve_round(g, open_analysis=True)
+
+
+def test_the_limits_cover_the_lines_of_the_best_moves(monkeypatch: pytest.MonkeyPatch) -> None:
+    g = late(4, OPTIONS["2p"], 5)
+    with monkeypatch.context() as m:
+        m.setattr(endgame, "_check_best_moves", lambda *args: None)
+        searched = solve_round(g, open_analysis=True).nodes
+    assert solve_round(g, open_analysis=True).nodes > searched  # lines were searched
+    with pytest.raises(RoundStopped) as info:
+        solve_round(g, open_analysis=True, node_limit=searched)
+    assert info.value.reason == "nodes"
+    assert solve_round(g, open_analysis=True, all_best=False).best_moves == ()
