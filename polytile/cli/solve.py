@@ -484,7 +484,8 @@ def _solve_fit(
         left = max(limit - (time.perf_counter() - started), 0.1)
         sol, result = fit(grid, hands, touch or "local", time_limit=left, seed=seed)
         interrupted = result.stopped_by == "interrupt"
-        if sol.extra.get("objective") is None:  # stopped before its first layout
+        if sol.extra.get("objective") is None or not sol.placements:
+            # stopped before its first layout, or with only the empty one (nothing placed)
             if interrupted:
                 _give_up(puzzle, "interrupted", "--fit: interrupted before a layout was found",
                          as_json)  # fmt: skip
