@@ -281,23 +281,23 @@ def _read_state(doc: dict[str, Any], source: str, view: int | None) -> Henning:
         except ValueError as e:
             raise FormatError(str(e), source, "city") from None
         for p in (0, 1):
-            r = sizes.get(p)
-            if not isinstance(r, int) or isinstance(r, bool) or r < 0:
-                raise FormatError(f"needs a count, got {r!r}", source,
+            kept = sizes.get(p)
+            if not isinstance(kept, int) or isinstance(kept, bool) or kept < 0:
+                raise FormatError(f"needs a count, got {kept!r}", source,
                                   f"reserve_sizes.{PLAYER_NAMES[p]}")  # fmt: skip
             if p != view:
                 h = hand_sizes.get(p)
                 if not isinstance(h, int) or isinstance(h, bool) or not 0 <= h <= HAND_SIZE:
                     raise FormatError(f"needs a count from 0 to {HAND_SIZE}, got {h!r}",
                                       source, f"hand_sizes.{PLAYER_NAMES[p]}")  # fmt: skip
-                if h + r != len(left[p]):
+                if h + kept != len(left[p]):
                     raise FormatError(f"{PLAYER_NAMES[p]} has {len(left[p])} tiles off the "
-                                      f"city, not {h} + {r}", source, "hand_sizes")  # fmt: skip
+                                      f"city, not {h} + {kept}", source, "hand_sizes")  # fmt: skip
                 hand[p], reserve[p] = left[p][:h], left[p][h:]
             else:
                 rest = Counter(left[p])
                 rest.subtract(hand[p])
-                if any(n < 0 for n in rest.values()) or sum(rest.values()) != r:
+                if any(n < 0 for n in rest.values()) or sum(rest.values()) != kept:
                     raise FormatError(f"{PLAYER_NAMES[p]}'s hand and reserve size do not add "
                                       "up to its tiles off the city", source, "hands")  # fmt: skip
                 reserve[p] = sorted(rest.elements())

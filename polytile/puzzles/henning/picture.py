@@ -171,6 +171,13 @@ _INKS = ("#1f5fbf", "#d6312b")
 _NAMES = {"SC": "school", "PP": "power", "MA": "mall", "CH": "court"}
 
 
+
+def _street_xy(s: int, left: float, top: float, cell: float) -> tuple[float, float]:
+    """Where street ``s``'s token is written: left of its row, or above its column."""
+    if s < ROWS:
+        return left / 2, top + s * cell + cell / 2
+    return left + (s - ROWS) * cell + cell / 2, top / 2
+
 def _geometry(cell: int) -> tuple[int, int, int, int]:
     """(left margin, top margin, width, height) of the picture for blocks of ``cell``."""
     left, top = int(cell * 1.3), int(cell * 1.1)
@@ -214,18 +221,15 @@ def to_svg(game: Henning, cell: int = 64, highlight: tuple[int, int] | None = No
                 out.append(f'<rect x="{x + 1}" y="{y + 1}" width="{cell - 2}" height="{cell - 2}" '
                            f'fill="none" stroke="#111111" stroke-width="4"/>')  # fmt: skip
     for s in range(11):
-        if s < ROWS:
-            x, y = left / 2, top + s * cell + cell / 2
-        else:
-            x, y = left + (s - ROWS) * cell + cell / 2, top / 2
+        sx, sy = _street_xy(s, left, top, cell)
         award = game.award(s)
         ink = "#333333" if award in (OPEN, TIED) else _INKS[award]
         weight = "normal" if award == OPEN else "bold"
         label = f"${game.tokens[s]}"
-        out.append(f'<text x="{x}" y="{y + font / 3}" font-size="{font}" text-anchor="middle" '
+        out.append(f'<text x="{sx}" y="{sy + font / 3}" font-size="{font}" text-anchor="middle" '
                    f'fill="{ink}" font-weight="{weight}">{label}</text>')  # fmt: skip
         if award == TIED:
-            out.append(f'<line x1="{x - font}" y1="{y}" x2="{x + font}" y2="{y}" '
+            out.append(f'<line x1="{sx - font}" y1="{sy}" x2="{sx + font}" y2="{sy}" '
                        f'stroke="#333333" stroke-width="2"/>')  # fmt: skip
     names = "abcdef"
     for c in range(6):
@@ -271,15 +275,12 @@ def to_png(game: Henning, cell: int = 64, highlight: tuple[int, int] | None = No
                 draw.rectangle([x + 1, y + 1, x + cell - 2, y + cell - 2], outline="#111111",
                                width=4)  # fmt: skip
     for s in range(11):
-        if s < ROWS:
-            x, y = left / 2, top + s * cell + cell / 2
-        else:
-            x, y = left + (s - ROWS) * cell + cell / 2, top / 2
+        sx, sy = _street_xy(s, left, top, cell)
         award = game.award(s)
         ink = "#333333" if award in (OPEN, TIED) else _INKS[award]
-        draw.text((x, y), f"${game.tokens[s]}", fill=ink, anchor="mm", font=big)
+        draw.text((sx, sy), f"${game.tokens[s]}", fill=ink, anchor="mm", font=big)
         if award == TIED:
-            draw.line([x - 12, y, x + 12, y], fill="#333333", width=2)
+            draw.line([sx - 12, sy, sx + 12, sy], fill="#333333", width=2)
     for c in range(6):
         draw.text((left + c * cell + cell / 2, top - 4), "abcdef"[c], fill="#888888",
                   anchor="md", font=small)  # fmt: skip
