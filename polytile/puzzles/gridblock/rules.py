@@ -283,10 +283,11 @@ class Gridblock:
         return tuple(out)
 
     def state_key(self) -> tuple[Any, ...]:
-        """Everything the rest of the game depends on (for transposition tables)."""
+        """Everything the rest of the game depends on (for transposition tables). The cards
+        played this round are sorted: only which are left in hand matters, not their order."""
         r = self.round
         hands = tuple(tuple(d[r:]) for d in self.deals)
-        played = tuple(tuple(p[r]) for p in self.played)
+        played = tuple(tuple(sorted(p[r])) for p in self.played)
         return (tuple(self.corners), tuple(self.mover), self.step, hands, played, self.winner)
 
     @property
