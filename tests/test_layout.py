@@ -130,3 +130,14 @@ def test_click_only_in_the_cli() -> None:
 def test_modules_stay_readable(name: str) -> None:
     lines = MODULES[name].read_text(encoding="utf-8").count("\n")
     assert lines <= MAX_LINES, f"{name} has {lines} lines; split it by concern"
+
+
+def test_every_package_is_listed_for_installation() -> None:
+    """A package missing from pyproject's explicit list is left out of a non-editable
+    install (setuptools installs only what is listed)."""
+    import tomllib
+
+    config = tomllib.loads((ROOT.parent / "pyproject.toml").read_text())
+    listed = set(config["tool"]["setuptools"]["packages"])
+    found = {".".join(p.parent.relative_to(ROOT.parent).parts) for p in ROOT.rglob("__init__.py")}
+    assert found - listed == set(), "add these to [tool.setuptools] packages in pyproject.toml"

@@ -39,6 +39,7 @@ __all__ = [
     "SIDE",
     "UNCLAIMED",
     "drop_table",
+    "flood_region",
     "largest_regions",
     "legal_drops",
     "seeded_boards",
@@ -105,33 +106,41 @@ def legal_drops(cells: npt.NDArray[np.int8], name: str) -> npt.NDArray[np.int16]
     return table[(cells[table] == UNCLAIMED).all(axis=1)]
 
 
+@njit(cache=True)
+def flood_region(work, color, start, label, n, stack):
+    """Give the region of ``color`` around ``start`` the label ``n`` (its cells must be
+    unlabelled, -1, so far); its size."""
+    label[start] = n
+    stack[0] = start
+    top, count = 1, 0
+    while top:
+        top -= 1
+        g = stack[top]
+        count += 1
+        r, c = (g % 100) // SIDE, g % SIDE
+        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+            rr, cc = r + dr, c + dc
+            if 0 <= rr < SIDE and 0 <= cc < SIDE:
+                h = g - r * SIDE - c + rr * SIDE + cc
+                if label[h] < 0 and work[h] == color:
+                    label[h] = n
+                    stack[top] = h
+                    top += 1
+    return count
+
+
 @njit("int64[:, ::1](int8[::1])", cache=True)
 def largest_regions(cells):
     """``out[p, b]``: the size of the largest edge-connected region of player ``p``'s cells
     (0 red, 1 blue) on board ``b``; 0 when it has none there."""
     out = np.zeros((2, BOARDS), dtype=np.int64)
-    seen = np.zeros(CELLS, dtype=np.bool_)
+    label = np.full(CELLS, -1, dtype=np.int64)
     stack = np.empty(CELLS, dtype=np.int64)
     for start in range(CELLS):
         own = cells[start]
-        if seen[start] or (own != RED and own != BLUE):
+        if label[start] >= 0 or (own != RED and own != BLUE):
             continue
-        seen[start] = True
-        stack[0] = start
-        top, size = 1, 0
-        while top:
-            top -= 1
-            g = stack[top]
-            size += 1
-            r, c = (g % 100) // SIDE, g % SIDE
-            for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-                rr, cc = r + dr, c + dc
-                if 0 <= rr < SIDE and 0 <= cc < SIDE:
-                    h = g - r * SIDE - c + rr * SIDE + cc
-                    if not seen[h] and cells[h] == own:
-                        seen[h] = True
-                        stack[top] = h
-                        top += 1
+        size = flood_region(cells, own, start, label, 0, stack)
         p, b = own - RED, start // 100
         if size > out[p, b]:
             out[p, b] = size
