@@ -469,7 +469,8 @@ def test_the_examples_in_docs_formats_md_load() -> None:
                                                          "polytile/henning-answer@1"]  # fmt: skip
     henning = [b for b in blocks if '"polytile/henning@1"' in b and b not in stored]
     gridblock = [b for b in blocks if '"polytile/gridblock@1"' in b]
-    others = puzzles + henning + stored + gridblock
+    walkable = [b for b in blocks if '"polytile/walkable@1"' in b]
+    others = puzzles + henning + stored + gridblock + walkable
     loaded = [loads(b, "docs/formats.md") for b in blocks if b not in others]
     kinds = [type(x).__name__ for x in loaded]
     assert kinds == ["Solution", "Position", "Position"]
@@ -487,3 +488,6 @@ def test_the_examples_in_docs_formats_md_load() -> None:
     from polytile.puzzles.gridblock.files import read_gridblock
 
     assert [read_gridblock(b, "docs/formats.md").kind for b in gridblock] == ["record", "view"]
+    from polytile.puzzles.walkable.files import read_walkable
+
+    assert [read_walkable(b, "docs/formats.md").kind for b in walkable] == ["record", "position"]

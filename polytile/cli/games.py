@@ -9,9 +9,11 @@ from typing import Any
 
 import click
 
+from polytile.cli.walkable import walkable_options
+
 __all__ = ["COMMANDS"]
 
-_NEW_GAMES = ("henning", "blokus", "cityblocks", "gridblock")
+_NEW_GAMES = ("henning", "blokus", "cityblocks", "gridblock", "walkable")
 SEED = click.IntRange(0, 2**31 - 1)
 _ENGINES = ("greedy", "random")
 
@@ -71,6 +73,8 @@ GAME is one of:
                the set-up draws, every colour's hand in every round) and no moves yet;
                --players 2|3|4 (with 2, blue+red play yellow+green), --deal, --score,
                --instant-win
+  walkable     Walkable Cities: a game record with three seeded boards (--dead N dead
+               cells each, default 10) and no rounds yet; --pass-limit 3|4, --tiebreak
 
 The file goes to standard output unless -o names one. The same --seed gives the same
 set-up.
@@ -86,6 +90,7 @@ Examples:
   polytile play game.json S4@b3
   polytile render game.json
   polytile new gridblock --seed 3 --players 2 --deal split -o grid.json
+  polytile new walkable --seed 7 --dead 12 --tiebreak R -o walk.json
 """,
 )
 @click.argument("game", type=click.Choice(_NEW_GAMES))
@@ -104,12 +109,20 @@ Examples:
 @click.option("--instant-win", is_flag=True, default=None,
               help="Gridblock: 3 corners of a tile whose 4th is not another colour's win "
                    "at once.")  # fmt: skip
+@walkable_options
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the file here (atomically) instead of to standard output.")  # fmt: skip
 def new(game: str, seed: int, variant: str, players: str | None, deal: str | None,
-        two_player_score: str | None, instant_win: bool | None,
-        output: Path | None) -> None:  # fmt: skip
+        two_player_score: str | None, instant_win: bool | None, dead: int | None,
+        pass_limit: str | None, tiebreak: str | None, output: Path | None) -> None:  # fmt: skip
     """Write a new game of ``game``."""
+    from polytile.cli.walkable import new_walkable, refuse_walkable_options
+
+    if game == "walkable":
+        _refuse_gridblock_options(game, deal, two_player_score, instant_win)
+        new_walkable(seed, dead, pass_limit, tiebreak, output)
+        return
+    refuse_walkable_options(game, dead, pass_limit, tiebreak)
     if game == "gridblock":
         from polytile.puzzles.gridblock.files import dumps_record as dumps_gridblock
         from polytile.puzzles.gridblock.rules import Gridblock
@@ -171,6 +184,12 @@ A Gridblock move may be given as one quoted word or as several: a new move start
 'setup' and each word with '@'.
 
 \b
+Walkable Cities rounds (one quoted MOVE a round: red's part | blue's part):
+  "T4 1:c4,d4 2:e4 3:d5 | L4 pass"   red picked T4 and drops c4,d4 on board 1, e4 on
+                                     board 2, d5 on board 3; blue picked L4 and passes
+Cells are a column a-j and a row 1-10 from the top; each board named once.
+
+\b
 Exit codes:
   0  played and written
   2  an illegal move, an unreadable record, or bad usage
@@ -190,9 +209,13 @@ Examples:
 def play(record: Path, moves: tuple[str, ...], color: bool | None) -> None:
     """Append ``moves`` to ``record``."""
     from polytile.cli.gridblock import is_gridblock
+    from polytile.cli.walkable import is_walkable, play_walkable
 
     if is_gridblock(str(record)):
         _play_gridblock(record, moves, color)
+        return
+    if is_walkable(str(record)):
+        play_walkable(record, moves, color)
         return
     from polytile.errors import IllegalMoveError
     from polytile.puzzles.henning.files import dumps_record, load_henning
@@ -254,6 +277,11 @@ colour. Both read only their own hands. Each colour has its player (--blue, --ye
 --red, --green; yellow and green are Gridblock's); with --players 2 in Gridblock, blue and
 red are one player's colours and yellow and green the other's.
 
+In Walkable Cities (--red, --blue) greedy drops where its cells touch the most of its own
+cells and picks the piece with the best such drop; random passes only when it has no drop.
+--dead, --pass-limit and --tiebreak are as for 'polytile new'; --stop-before-end counts
+rounds.
+
 --games N writes N records GAME-1.json ... with seeds --seed, --seed+1, ... into the folder
 -o names.
 
@@ -268,9 +296,10 @@ Examples:
   polytile selfplay henning --games 20 --seed 100 -o records/
   polytile selfplay gridblock --yellow random --green random -o grid.json
   polytile selfplay gridblock --players 2 --score weaker --games 10 -o grid-records/
+  polytile selfplay walkable --red greedy --blue random --games 5 -o walk-records/
 """,
 )
-@click.argument("game", type=click.Choice(["henning", "gridblock"]))
+@click.argument("game", type=click.Choice(["henning", "gridblock", "walkable"]))
 @click.option("--blue", type=click.Choice(_ENGINES), default="greedy",
               show_default=True, help="Blue's player.")  # fmt: skip
 @click.option("--yellow", type=click.Choice(_ENGINES),
@@ -296,15 +325,29 @@ Examples:
               help="How many games; several go to GAME-i.json in the -o folder.")  # fmt: skip
 @click.option("--stop-before-end", type=click.IntRange(0, 100), default=0, show_default=True,
               help="Stop this many moves before the end (positions left to analyse).")  # fmt: skip
+@walkable_options
 @click.option("-o", "--output", type=click.Path(path_type=Path),
               help="The record file, or a folder with --games N [default: stdout].")  # fmt: skip
 def selfplay(game: str, blue: str, yellow: str | None, red: str, green: str | None,
              players: str | None, deal: str | None, two_player_score: str | None,
              instant_win: bool | None, seed: int, games: int, stop_before_end: int,
+             dead: int | None, pass_limit: str | None, tiebreak: str | None,
              output: Path | None) -> None:  # fmt: skip
     """Self-play ``games`` games."""
+    from polytile.cli.walkable import refuse_walkable_options, selfplay_walkable
+
     if games > 1 and output is None:
         raise click.BadParameter("several games need a folder", param_hint="-o/--output")
+    if game == "walkable":
+        _refuse_gridblock_options(game, deal, two_player_score, instant_win)
+        given = [n for n, v in (("--yellow", yellow), ("--green", green), ("--players", players))
+                 if v is not None]  # fmt: skip
+        if given:
+            raise click.UsageError(f"{', '.join(given)}: not Walkable Cities options")
+        selfplay_walkable(red, blue, seed, games, stop_before_end, dead, pass_limit, tiebreak,
+                          output)  # fmt: skip
+        return
+    refuse_walkable_options(game, dead, pass_limit, tiebreak)
     if game == "gridblock":
         options = _gridblock_options(players, deal, two_player_score, instant_win)
         engines = {"blue": blue, "yellow": yellow or "greedy", "red": red,

@@ -166,7 +166,9 @@ FILE is a polytile solution or position JSON file, a plain text board (rows of
 '. # B Y R G'), or a Pentobi game record (.blksgf: the position after --move N, by
 default the end); '-' reads standard input. A Gridblock file (polytile/gridblock@1: a
 record, position or view) shows the grid, the cubes on the tiles' corners, the movers and
-the walk of the last move (with --move N, of move N). Without -o the picture goes to stdout as
+the walk of the last move (with --move N, of move N). A Walkable Cities file
+(polytile/walkable@1) shows the three boards side by side with each player's largest
+regions marked (with --move N, after N rounds). Without -o the picture goes to stdout as
 text, two characters per cell: colour blocks on a terminal, letters otherwise. With -o it
 is written to a file whose suffix picks the kind: .svg, .png or .txt (plain letters).
 A solution with a cell off its board is refused (exit 2), as 'polytile validate' rejects
@@ -231,6 +233,11 @@ def render_command(
         return
     if is_gridblock(file):  # Gridblock: its own picture, with the last move's walk
         render_gridblock(file, move, output, color, cell)
+        return
+    from polytile.cli.walkable import is_walkable, render_walkable
+
+    if is_walkable(file):  # Walkable Cities: three boards, largest regions marked
+        render_walkable(file, move, output, color, cell)
         return
     if attach or best or is_record(file):
         obj, game, record = read_blokus(file, move)

@@ -22,7 +22,9 @@ A City Blocks (Henning) file (polytile/henning@1: a record, position or view) ge
 player's money and every street's standing: its token, the totals on it, who leads and by
 how much, or who won it. A Gridblock file (polytile/gridblock@1) gets each colour's cubes
 on corners, tile bonuses and total, each player's points (with 2 players, two colours
-summed or the weaker one) and who leads or won.
+summed or the weaker one) and who leads or won. A Walkable Cities file
+(polytile/walkable@1) gets, per board, each player's largest region and who wins it, the
+boards won and the result.
 
 POSITION is a polytile/position@1 file of game "cityblocks", or a plain text board of 20
 rows of 20 cells ('. B Y R G'; the four centre squares in place); '-' reads standard input.
@@ -79,6 +81,11 @@ def score(
         return
     if is_gridblock(position):  # Gridblock: cubes, tile bonuses, players' points
         score_gridblock(position, None, as_json, color)
+        return
+    from polytile.cli.walkable import is_walkable, score_walkable
+
+    if is_walkable(position):  # Walkable Cities: largest regions, boards won
+        score_walkable(position, as_json, color)
         return
     from polytile.cli.render import read_position
     from polytile.puzzles.cityblocks.picture import save_score_picture, score_table, score_text

@@ -29,9 +29,9 @@ the puzzle check, give --placements-only.
 A position is checked by its game's rules engine (hands, passes, the board against the
 hands); a plain text board is valid once it loads (board characters and sizes).
 
-A City Blocks (Henning) or Gridblock file (a record, position or view) is checked as it is
-read: every field against the rules, and every move of a record replayed by the rules
-engine; a file that breaks them exits 2 with the field or move named.
+A City Blocks (Henning), Gridblock or Walkable Cities file (a record, position or view)
+is checked as it is read: every field against the rules, and every move of a record
+replayed by the rules engine; a file that breaks them exits 2 with the field or move named.
 
 A puzzle store made by 'polytile generate' (an SQLite file) is re-verified puzzle by
 puzzle: the stored solution passes the rules check, a full search finds exactly one
@@ -93,6 +93,11 @@ def validate_command(
         return
     if is_gridblock(file):  # Gridblock: reading checks every rule and replays every move
         validate_gridblock(file, as_json)
+        return
+    from polytile.cli.walkable import is_walkable, validate_walkable
+
+    if is_walkable(file):  # Walkable Cities: reading checks every field and every round
+        validate_walkable(file, as_json)
         return
     from polytile.puzzles.tiling.catalogue import resolve
     from polytile.puzzles.tiling.puzzles import check_solution

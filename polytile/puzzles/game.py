@@ -520,6 +520,7 @@ GAMES: dict[str, str] = {
     "cityblocks": "polytile.puzzles.cityblocks.game:CityBlocksGame",
     "gridblock": "polytile.puzzles.gridblock.game:GridblockGame",
     "henning": "polytile.puzzles.henning.game:HenningGame",
+    "walkable": "polytile.puzzles.walkable.game:WalkableGame",
 }
 
 

@@ -1,0 +1,205 @@
+"""Walkable Cities on the shared verbs (``new``, ``play``, ``selfplay``, ``render``,
+``score``, ``validate``), chosen by the game name or the file's format
+(``polytile/walkable@1``)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+__all__ = [
+    "is_walkable",
+    "new_walkable",
+    "play_walkable",
+    "refuse_walkable_options",
+    "render_walkable",
+    "score_walkable",
+    "selfplay_walkable",
+    "validate_walkable",
+    "walkable_options",
+]
+
+_TAG = b'"polytile/walkable@1"'
+
+
+def is_walkable(file: str) -> bool:
+    """True when ``file`` is a Walkable Cities document (its first bytes say so)."""
+    if file == "-" or not Path(file).is_file():
+        return False
+    with open(file, "rb") as f:
+        return _TAG in f.read(4096)
+
+
+def walkable_options(command: F) -> F:
+    """The Walkable Cities rule options of ``new`` and ``selfplay``: ``--dead``,
+    ``--pass-limit``, ``--tiebreak`` (None when not given)."""
+    for option in reversed([
+        click.option("--dead", type=click.IntRange(0, 100),
+                     help="Walkable Cities: dead cells per board at seeded places "
+                          "[default: 10]."),
+        click.option("--pass-limit", type=click.Choice(["3", "4"]),
+                     help="Walkable Cities: passes in a row that end the game [default: 3]."),
+        click.option("--tiebreak", type=click.Choice(["none", "R", "B"]),
+                     help="Walkable Cities: who wins equal boards won [default: none, a "
+                          "draw]."),
+    ]):  # fmt: skip
+        command = option(command)
+    return command
+
+
+def _options(pass_limit: str | None, tiebreak: str | None) -> Any:
+    from polytile.puzzles.walkable.rules import Options
+
+    return Options(int(pass_limit or 3), tiebreak or "none")
+
+
+def refuse_walkable_options(game: str, dead: int | None, pass_limit: str | None,
+                            tiebreak: str | None) -> None:  # fmt: skip
+    """Refuse the Walkable Cities options for another ``game``."""
+    given = [n for n, v in (("--dead", dead), ("--pass-limit", pass_limit),
+                            ("--tiebreak", tiebreak)) if v is not None]  # fmt: skip
+    if given:
+        raise click.UsageError(f"{', '.join(given)}: Walkable Cities options, not {game}'s")
+
+
+def _write(text: str, output: Path | None) -> None:
+    """``text`` to standard output, or atomically to ``output``."""
+    from polytile.formats import write_atomic
+
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    write_atomic(output, text)
+    click.echo(f"wrote {output}", err=True)
+
+
+def new_walkable(seed: int, dead: int | None, pass_limit: str | None, tiebreak: str | None,
+                 output: Path | None) -> None:  # fmt: skip
+    """``polytile new walkable``: a record of a seeded set-up and no rounds yet."""
+    from polytile.puzzles.walkable.files import dumps_record
+    from polytile.puzzles.walkable.rules import Walkable
+
+    count = 10 if dead is None else dead
+    g = Walkable.new(seed, count, _options(pass_limit, tiebreak))
+    _write(dumps_record(g, {"seed": seed, "dead": count}), output)
+
+
+def play_walkable(record: Path, moves: tuple[str, ...], color: bool | None) -> None:
+    """``polytile play`` on a Walkable Cities record: each MOVE one round, ``RED | BLUE``;
+    nothing is written unless every round is legal."""
+    from polytile.errors import IllegalMoveError
+    from polytile.puzzles.walkable.files import dumps_record, load_walkable
+    from polytile.puzzles.walkable.picture import to_text
+
+    doc = load_walkable(record)
+    if doc.kind != "record":
+        raise click.BadParameter(f"{record} is a {doc.kind}; play continues a game record",
+                                 param_hint="RECORD")  # fmt: skip
+    g = doc.state
+    for i, text in enumerate(moves, 1):
+        if g.is_over():
+            raise click.BadParameter(f"round {i} ({text!r}): the game is over; nothing was "
+                                     "written", param_hint="MOVES")  # fmt: skip
+        try:
+            g.play_round(text)
+        except (ValueError, IllegalMoveError) as e:
+            raise click.BadParameter(f"round {i} ({text!r}): {e}; nothing was written",
+                                     param_hint="MOVES") from None  # fmt: skip
+    _write(dumps_record(g, doc.setup, doc.extra), record)
+    click.echo(to_text(g, color=color))
+
+
+def selfplay_walkable(red: str, blue: str, seed: int, games: int, stop_before_end: int,
+                      dead: int | None, pass_limit: str | None, tiebreak: str | None,
+                      output: Path | None) -> None:  # fmt: skip
+    """``polytile selfplay walkable``: ``games`` records, seeds ``seed``, ``seed + 1``, ..."""
+    from polytile.puzzles.walkable.files import dumps_record
+    from polytile.puzzles.walkable.players import self_play
+    from polytile.puzzles.walkable.rules import PLAYER_NAMES, Walkable
+
+    if games > 1 and output is not None:
+        output.mkdir(parents=True, exist_ok=True)
+    count = 10 if dead is None else dead
+    for i in range(games):
+        g = Walkable.new(seed + i, count, _options(pass_limit, tiebreak))
+        self_play(g, (red, blue), seed=seed + i)
+        for _ in range(min(stop_before_end, g.round)):
+            g.pop_round()
+        extra = {"players": {"red": red, "blue": blue}}
+        target = output if games == 1 else output / f"walkable-{i + 1}.json"  # type: ignore[operator]
+        _write(dumps_record(g, {"seed": seed + i, "dead": count}, extra), target)
+        if output is not None:
+            res = g.result()
+            won = f"boards {res.won[0]}-{res.won[1]}"
+            if not g.is_over():
+                result = "not finished"
+            elif res.winner is None:
+                result = "a draw"
+            else:
+                result = f"{PLAYER_NAMES[res.winner]} wins" + (" (tiebreak)" if res.by_tiebreak
+                                                               else "")  # fmt: skip
+            click.echo(f"game {i + 1}: {g.round} rounds, {won}: {result}", err=True)
+
+
+def render_walkable(file: str, move: int | None, output: Path | None, color: bool | None,
+                    cell: int) -> None:  # fmt: skip
+    """``polytile render`` of a Walkable Cities file: the three boards side by side, each
+    player's largest region marked (after round ``move`` of a record when given)."""
+    from polytile.formats import write_atomic
+    from polytile.puzzles.walkable.files import load_walkable
+    from polytile.puzzles.walkable.picture import to_png, to_svg, to_text
+
+    g = load_walkable(file, move).state
+    if output is None:
+        click.echo(to_text(g, color=color))
+        return
+    suffix = output.suffix.lower()
+    if suffix in (".svg", ".png") and not 6 <= cell <= 128:
+        raise click.BadParameter(f"a Walkable Cities cell is 6 to 128 pixels, not {cell}",
+                                 param_hint="--cell")  # fmt: skip
+    if suffix == ".svg":
+        write_atomic(output, to_svg(g, cell))
+    elif suffix == ".png":
+        write_atomic(output, to_png(g, cell))
+    elif suffix == ".txt":
+        write_atomic(output, to_text(g, color=False) + "\n")
+    else:
+        raise click.BadParameter(f"{output}: use .svg, .png or .txt", param_hint="-o")
+    click.echo(f"wrote {output}", err=True)
+
+
+def score_walkable(file: str, as_json: bool, color: bool | None) -> None:
+    """``polytile score`` of a Walkable Cities file: per board each player's largest region
+    and who wins it, boards won, the result."""
+    from polytile.puzzles.walkable.files import load_walkable
+    from polytile.puzzles.walkable.picture import score_doc, score_table, to_text
+
+    g = load_walkable(file).state
+    if as_json:
+        click.echo(json.dumps(score_doc(g)))
+        return
+    click.echo(to_text(g, color=color))
+    click.echo()
+    click.echo(score_table(g))
+
+
+def validate_walkable(file: str, as_json: bool) -> None:
+    """``polytile validate`` of a Walkable Cities file: reading it checks every field and
+    replays every round."""
+    from polytile.puzzles.walkable.files import load_walkable
+
+    doc = load_walkable(file)
+    if as_json:
+        click.echo(json.dumps({"file": file, "valid": True, "game": "walkable",
+                               "kind": doc.kind}))  # fmt: skip
+        return
+    n = len(doc.rounds)
+    what = (f"game record, {n} round{'' if n == 1 else 's'}, all legal" if doc.kind == "record"
+            else "position")  # fmt: skip
+    click.echo(f"{file}: valid Walkable Cities {what}")

@@ -1,0 +1,232 @@
+"""Pictures of a Walkable Cities state: the three boards side by side, each player's largest
+region marked, in the terminal (text, coloured or plain), SVG and PNG; and the score table.
+
+In text a cell is ``.`` unclaimed, ``#`` dead, and ``R``/``B`` for a cell of its player's
+largest region on that board (every region of that size when several tie), ``r``/``b`` for
+its other cells. In SVG and PNG the largest regions carry a white dot.
+
+Examples
+--------
+>>> from polytile.puzzles.walkable.rules import Walkable
+>>> g = Walkable.new(seed=1, dead=0)
+>>> g.play_round("T4 1:c4,d4 2:e4 3:d5 | L4 1:a1,a2 3:a3,b3")
+>>> print(to_text(g, color=False).splitlines()[4])
+ 3  . . . . . . . . . .    . . . . . . . . . .    B B . . . . . . . .
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from typing import Any
+from xml.sax.saxutils import escape
+
+import numpy as np
+import numpy.typing as npt
+
+from polytile.puzzles.walkable.board import BLUE, BOARDS, DEAD, RED, SIDE, UNCLAIMED
+from polytile.puzzles.walkable.rules import PLAYER_NAMES, Walkable
+
+__all__ = ["largest_cells", "score_doc", "score_table", "to_png", "to_svg", "to_text"]
+
+_FILL = {UNCLAIMED: "#f4f1e8", DEAD: "#3b3b3b", RED: "#d1453b", BLUE: "#3b6fd1"}
+_STYLE = {UNCLAIMED: "", DEAD: "bright_black", RED: "red", BLUE: "blue"}
+_INK = "#222222"
+
+
+def largest_cells(cells: npt.NDArray[np.int8]) -> npt.NDArray[np.bool_]:
+    """True on the cells of each player's largest region on each board (all regions of that
+    size when several tie)."""
+    out = np.zeros(len(cells), dtype=np.bool_)
+    for b in range(BOARDS):
+        for owner in (RED, BLUE):
+            regions = list(_regions(cells, b, owner))
+            top = max((len(r) for r in regions), default=0)
+            for r in regions:
+                if len(r) == top:
+                    out[r] = True
+    return out
+
+
+def _regions(cells: npt.NDArray[np.int8], b: int, owner: int) -> Iterator[list[int]]:
+    seen: set[int] = set()
+    for start in range(b * 100, b * 100 + 100):
+        if cells[start] != owner or start in seen:
+            continue
+        seen.add(start)
+        todo, region = [start], []
+        while todo:
+            g = todo.pop()
+            region.append(g)
+            r, c = divmod(g % 100, SIDE)
+            for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                h = b * 100 + rr * SIDE + cc
+                if 0 <= rr < SIDE and 0 <= cc < SIDE and h not in seen and cells[h] == owner:
+                    seen.add(h)
+                    todo.append(h)
+        yield region
+
+
+def _status(g: Walkable) -> list[str]:
+    res = g.result()
+    lines = []
+    for p, name in enumerate(PLAYER_NAMES):
+        paths = " ".join(str(x) for x in res.paths[p])
+        lines.append(f"{name}: largest regions {paths}, boards won {res.won[p]}, "
+                     f"passes in a row {g.passes[p]}")  # fmt: skip
+    if g.is_over():
+        who = "a draw" if res.winner is None else f"{PLAYER_NAMES[res.winner]} wins"
+        tb = " (tiebreak)" if res.by_tiebreak else ""
+        lines.append(f"game over after round {g.round}: {who}{tb}")
+    else:
+        rot = " ".join(g.rotation) or "empty (refills)"
+        picks = "" if g.picks is None else f"; picks: red {g.picks[0]}, blue {g.picks[1]}"
+        lines.append(f"round {g.round + 1}, rotation: {rot}{picks}")
+    return lines
+
+
+def to_text(g: Walkable, color: bool | None = None) -> str:
+    """The three boards side by side (see the module notes), then each player's largest
+    regions and boards won, and where the game stands."""
+    if color is None:
+        color = sys.stdout.isatty()
+    marked = largest_cells(g.cells)
+    parts: list[tuple[str, str]] = []
+    head = "    " + "    ".join(f"board {b + 1}".ljust(19) for b in range(BOARDS))
+    cols = "    " + "    ".join(" ".join("abcdefghij") + " " for _ in range(BOARDS))
+    parts += [(head.rstrip() + "\n", ""), (cols.rstrip() + "\n", "")]
+    for r in range(SIDE):
+        parts.append((f"{r + 1:>2}  ", ""))
+        for b in range(BOARDS):
+            for c in range(SIDE):
+                gcell = b * 100 + r * SIDE + c
+                v = int(g.cells[gcell])
+                ch = ".#rb"[v]
+                style = _STYLE[v]
+                if marked[gcell]:
+                    ch, style = ch.upper(), "bold bright_" + style
+                parts.append((ch, style))
+                parts.append((" " if c < SIDE - 1 else "", ""))
+            parts.append(("    " if b < BOARDS - 1 else "\n", ""))
+    parts.append(("\n".join(_status(g)), ""))
+    plain = "".join(t for t, _ in parts)
+    if not color:
+        return plain
+    from rich.console import Console
+    from rich.text import Text
+
+    styled = Text()
+    for text, style in parts:
+        styled.append(text, style)
+    console = Console(force_terminal=True, color_system="standard", width=400)
+    with console.capture() as cap:
+        console.print(styled, end="", soft_wrap=True)
+    return cap.get()
+
+
+# -- SVG and PNG from one list of shapes -------------------------------------------------------
+def _shapes(g: Walkable, cell: int) -> tuple[int, int, list[tuple[Any, ...]]]:
+    """Width, height and the shapes: ``("rect", x, y, w, h, fill)``, ``("dot", x, y, radius)``
+    and ``("text", x, y, size, text)`` (left-aligned, baseline at ``y``)."""
+    pad, gap = cell, cell
+    top = 2 * cell
+    width = 2 * pad + BOARDS * SIDE * cell + (BOARDS - 1) * gap
+    lines = _status(g)
+    height = top + SIDE * cell + pad + len(lines) * cell
+    marked = largest_cells(g.cells)
+    out: list[tuple[Any, ...]] = []
+    font = max(8, cell * 2 // 3)
+    for b in range(BOARDS):
+        x0 = pad + b * (SIDE * cell + gap)
+        out.append(("text", x0, top - cell * 0.5, font, f"board {b + 1}"))
+        for r in range(SIDE):
+            for c in range(SIDE):
+                gcell = b * 100 + r * SIDE + c
+                x, y = x0 + c * cell, top + r * cell
+                out.append(("rect", x, y, cell, cell, _FILL[int(g.cells[gcell])]))
+                if marked[gcell]:
+                    out.append(("dot", x + cell / 2, y + cell / 2, cell / 6))
+    for i, line in enumerate(lines):
+        out.append(("text", pad, top + SIDE * cell + pad * 0.8 + i * cell, font, line))
+    return width, height, out
+
+
+def to_svg(g: Walkable, cell: int = 24) -> str:
+    """The boards as an SVG picture, ``cell`` pixels a cell."""
+    width, height, shapes = _shapes(g, cell)
+    body = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}">',
+            f'<rect width="{width}" height="{height}" fill="#ffffff"/>']  # fmt: skip
+    for s in shapes:
+        if s[0] == "rect":
+            body.append(f'<rect x="{s[1]}" y="{s[2]}" width="{s[3]}" height="{s[4]}" '
+                        f'fill="{s[5]}" stroke="#999999"/>')  # fmt: skip
+        elif s[0] == "dot":
+            body.append(f'<circle cx="{s[1]}" cy="{s[2]}" r="{s[3]}" fill="#ffffff"/>')
+        else:
+            body.append(f'<text x="{s[1]}" y="{s[2]}" font-family="sans-serif" '
+                        f'font-size="{s[3]}" fill="{_INK}">{escape(s[4])}</text>')  # fmt: skip
+    body.append("</svg>")
+    return "\n".join(body) + "\n"
+
+
+def to_png(g: Walkable, cell: int = 24) -> bytes:
+    """The picture of :func:`to_svg` as PNG bytes, drawn with Pillow."""
+    import io
+
+    from PIL import Image, ImageDraw, ImageFont
+
+    width, height, shapes = _shapes(g, cell)
+    img = Image.new("RGB", (width, height), "#ffffff")
+    draw = ImageDraw.Draw(img)
+    for s in shapes:
+        if s[0] == "rect":
+            draw.rectangle((s[1], s[2], s[1] + s[3], s[2] + s[4]), fill=s[5], outline="#999999")
+        elif s[0] == "dot":
+            draw.ellipse((s[1] - s[3], s[2] - s[3], s[1] + s[3], s[2] + s[3]), fill="#ffffff")
+        else:
+            font = ImageFont.load_default(size=s[3])
+            draw.text((s[1], s[2]), s[4], fill=_INK, anchor="ls", font=font)
+    buf = io.BytesIO()
+    img.save(buf, format="PNG")
+    return buf.getvalue()
+
+
+# -- the score ---------------------------------------------------------------------------------
+def _name(player: int | None) -> str | None:
+    return None if player is None else PLAYER_NAMES[player]
+
+
+def score_doc(g: Walkable) -> dict[str, Any]:
+    """The score as JSON: per board each player's largest region and who wins it, boards won,
+    the margin and the result."""
+    res = g.result()
+    names = PLAYER_NAMES
+    return {
+        "game": "walkable",
+        "round": g.round,
+        "over": g.is_over(),
+        "boards": [
+            {"board": b + 1, "red": res.paths[0][b], "blue": res.paths[1][b], "winner": _name(w)}
+            for b, w in enumerate(res.board_winners)
+        ],
+        "won": dict(zip(names, res.won, strict=True)),
+        "margin": res.margin,
+        "winner": _name(res.winner),
+        "by_tiebreak": res.by_tiebreak,
+        "passes": dict(zip(names, g.passes, strict=True)),
+    }
+
+
+def score_table(g: Walkable) -> str:
+    """The score as a table: a row per board, then boards won and the result."""
+    doc = score_doc(g)
+    rows = ["board  red  blue  winner"]
+    for b in doc["boards"]:
+        rows.append(f"{b['board']:>5}  {b['red']:>3}  {b['blue']:>4}  {b['winner'] or 'tied'}")
+    rows.append(f"boards won: red {doc['won']['red']}, blue {doc['won']['blue']}")
+    result = "a draw" if doc["winner"] is None else f"{doc['winner']} wins"
+    if doc["by_tiebreak"]:
+        result += " (tiebreak)"
+    rows.append(("result: " if doc["over"] else "if the game ended now: ") + result)
+    return "\n".join(rows)
