@@ -3,14 +3,18 @@
 Only this package turns library errors into messages and exit codes:
 0 success, 1 "no" (no solution, invalid position), 2 bad input or usage, 3 internal error.
 No traceback unless ``--debug``.
+
+Commands are loaded on demand (:data:`COMMANDS` maps each name to where it lives), so a
+command imports only what it uses: ``polytile --help`` lists them all without importing any.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import sqlite3
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -18,7 +22,40 @@ from polytile import __version__
 from polytile.errors import PolytileError, SolverError
 from polytile.text import printable
 
-__all__ = ["InputError", "cli", "main"]
+__all__ = ["COMMANDS", "InputError", "cli", "main"]
+
+#: Every command: its name, where it lives (``module:attribute``, imported on first use) and
+#: the first paragraph of its help, which ``polytile --help`` shortens as click would, so that
+#: listing the commands imports none of them (tests check each summary against its command).
+#: A new command is one line here.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "count": ("polytile.cli.solve:count",
+              "Count every solution of PUZZLE, raw and up to symmetry."),
+    "solve": ("polytile.cli.solve:solve", "Find one solution of PUZZLE and show it."),
+    "generate": ("polytile.cli.generate:generate",
+                 "Generate a set of puzzles, each with exactly one solution, into a store."),
+    "puzzles": ("polytile.cli.puzzle_sets:puzzles",
+                "The catalogue of named puzzles, or a generated puzzle set."),
+    "pieces": ("polytile.cli.pieces:pieces_command",
+               "List the pieces of a named set: name, size, free orientations and a picture."),
+    "new": ("polytile.cli.games:new", "Set up a new game and write it as a file."),
+    "play": ("polytile.cli.games:play",
+             "Play moves in a City Blocks (Henning) or Gridblock game record, in place."),
+    "selfplay": ("polytile.cli.games:selfplay",
+                 "Let engine players play City Blocks (Henning) or Gridblock games and write "
+                 "their records."),
+    "render": ("polytile.cli.render:render_command", "Draw a solution or position file."),
+    "validate": ("polytile.cli.validate:validate_command", "Check a solution or position file."),
+    "score": ("polytile.cli.score:score",
+              "Score a City Blocks position (Jeremy Ritchie's, or J. Alan Henning's), or a "
+              "Gridblock game."),
+    "bounds": ("polytile.cli.bounds:bounds_command",
+               "Bound how a colour can still end a City Blocks or Blokus game."),
+    "solve-endgame": ("polytile.cli.endgame:solve_endgame_command",
+                      "Play the rest of a Blokus game perfectly: its exact value and best line."),
+    "analyse": ("polytile.cli.analyse:analyse_command",
+                "Analyse a Blokus game record exactly: what each move of the endgame lost."),
+}  # fmt: skip
 
 
 class InputError(click.ClickException):
@@ -34,7 +71,30 @@ class InternalError(click.ClickException):
 
 
 class _Root(click.Group):
-    """Translates polytile errors into exit codes, unless ``--debug`` asks for tracebacks."""
+    """Translates polytile errors into exit codes, unless ``--debug`` asks for tracebacks,
+    and loads the commands of :data:`COMMANDS` when they are first asked for (click's
+    documented lazy-loading group)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands, *COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            self.add_command(_load(cmd_name), cmd_name)
+        return self.commands.get(cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        # A command not yet loaded is listed from its summary in COMMANDS: a stand-in
+        # command with that help gives the short help click would make from the real one.
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.commands.get(name) or click.Command(name, help=COMMANDS[name][1])
+            if not command.hidden:
+                rows.append((name, command))
+        if rows:
+            limit = formatter.width - 6 - max(len(name) for name, _ in rows)
+            with formatter.section("Commands"):
+                formatter.write_dl([(name, c.get_short_help_str(limit)) for name, c in rows])
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -127,35 +187,17 @@ def cli(ctx: click.Context, debug: bool) -> None:
 _AS_PROGRAM = False
 
 
-def _register() -> None:
-    # One module per command family; each exposes COMMANDS.
-    from polytile.cli import (
-        bounds,
-        endgame,
-        games,
-        generate,
-        pieces,
-        puzzle_sets,
-        render,
-        score,
-        solve,
-        validate,
-    )
+def _load(name: str) -> click.Command:
+    module, _, attribute = COMMANDS[name][0].partition(":")
+    command = getattr(importlib.import_module(module), attribute)
+    if not isinstance(command, click.Command):  # pragma: no cover - a wrong COMMANDS line
+        raise TypeError(f"{COMMANDS[name][0]} is not a click command")
+    return command
 
-    for module in (
-        solve,
-        generate,
-        puzzle_sets,
-        pieces,
-        games,
-        render,
-        validate,
-        score,
-        bounds,
-        endgame,
-    ):
-        for command in module.COMMANDS:
-            cli.add_command(command)
+
+def _register() -> None:
+    """Kept for callers that registered the commands before running :data:`cli` (tests):
+    the group now finds each command in :data:`COMMANDS` when it is first asked for."""
 
 
 def main() -> None:
@@ -163,7 +205,41 @@ def main() -> None:
     global _AS_PROGRAM
     _AS_PROGRAM = True
     _register()
-    cli(prog_name="polytile")
+    try:
+        cli(prog_name="polytile")
+    except SystemExit as done:
+        _exit(done.code)
+    _exit(0)  # pragma: no cover - click always ends with SystemExit
+
+
+def _exit(code: object) -> NoReturn:
+    """End the process as a normal exit does, less the interpreter's teardown.
+
+    Runs the ``atexit`` handlers (worker pools, temporary files, finalizers registered to
+    run at exit), then leaves with :func:`os._exit`: clearing every module of numba,
+    llvmlite and OR-tools one by one costs 0.2-0.6 s that a ``--time-limit`` counts and
+    nobody needs. While a thread that is not a daemon still runs (a worker pool's manager
+    left open, say), the ordinary exit is taken instead: only the interpreter's own shutdown
+    tells such threads to stop before it waits for them.
+    """
+    import atexit
+    import contextlib
+    import threading
+
+    if code is None:
+        status = 0
+    elif isinstance(code, int):
+        status = code
+    else:  # SystemExit("message"): printed, status 1, as the interpreter does
+        print(code, file=sys.stderr)
+        status = 1
+    if any(t is not threading.current_thread() and not t.daemon for t in threading.enumerate()):
+        sys.exit(status)
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # a closed pipe: nothing more to say
+            stream.flush()
+    os._exit(status)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,4 +1,4 @@
-"""``polytile bounds``: how well a City Blocks colour can still end, at best and for sure."""
+"""``polytile bounds``: how well a colour can still end: at best, and what it can make sure of."""
 
 from __future__ import annotations
 
@@ -12,9 +12,22 @@ import click
 from polytile.cli.options import SECONDS
 from polytile.formats import Position
 
-__all__ = ["COMMANDS", "blokus_bounds", "blokus_table", "bounds_command"]
+__all__ = ["COMMANDS", "blokus_bounds", "blokus_table", "bounds_command", "bounds_json"]
 
 _COLORS = ("blue", "yellow", "red", "green")
+
+#: JSON names of the lower bound that say what it is (#18): what the colour can make sure of
+#: if it plays well, not what it will get (a colour that blunders ends below it). The old
+#: names are kept beside them for one version.
+CAN_ENSURE = {"lower": "can_ensure", "lower_proven": "can_ensure_proven",
+              "score_lower": "score_can_ensure"}  # fmt: skip
+
+
+def bounds_json(b: Any) -> dict[str, Any]:
+    """The JSON document of one colour's bounds: ``b.as_dict()`` and the names of
+    :data:`CAN_ENSURE`."""
+    doc: dict[str, Any] = b.as_dict()
+    return doc | {new: doc[old] for old, new in CAN_ENSURE.items() if old in doc}
 
 
 def _mark(value: int, proven: bool) -> str:
@@ -58,9 +71,11 @@ City Blocks (Jeremy Ritchie), for the colour, from the position:
   upper  its best final score if every other colour passes from now on: its
          pieces laid out for the best score (CP-SAT). Other colours can only
          lower a colour's score, so no continuation ends above it.
-  lower  the score it keeps if it passes from now on while the others place
+  lower  the score it can make sure of if it plays well, however the others
+         play: what it keeps if it passes from now on while the others place
          their pieces to hurt it most (CP-SAT). It can always pass, so it can
-         always keep this much.
+         always keep this much. Not what it will get: a colour that plays
+         badly (covering its own free edges, say) can end below it.
   exact  its best final score when the others all play against it, by a full
          search of the legal moves, when few pieces can still be placed
          (--exact-pieces).
@@ -69,24 +84,34 @@ The picture shows the colour's best layout if the others pass (counted areas dot
 in capitals in plain text).
 
 \b
-Blokus, for the colour: the squares it will still place
+Blokus, for the colour: the squares it can still place
   at most   if every other colour passed from now on (CP-SAT over its
             reachable pieces): nobody else can add to it.
-  at least  what it places for sure: a layout inside territory no other
-            colour's pieces can ever reach, or, when it is to move, its
-            biggest placement now, whichever is more.
+  at least  what it can make sure of placing if it plays well, however the
+            others play: a layout inside territory no other colour's pieces
+            can ever reach, or, when it is to move, its biggest placement
+            now, whichever is more. Not what it will place: a colour that
+            blunders (blocking its own territory) can end below it.
 and the final-score range these give (-squares left in hand, +15 for placing all 21
 pieces, +5 more when I1 goes last). For the exact rest of a small Blokus game use
 'polytile solve-endgame'.
 
+JSON: per colour, "upper" and "can_ensure" (with "can_ensure_proven" and, for Blokus,
+"score_can_ensure"); the older names "lower", "lower_proven" and "score_lower" hold the
+same numbers and will be removed in the next version.
+
 A bound marked '?' was not proven tight within --time-limit, but is still a valid bound.
-The time limit covers the whole command, counted from when the process started: it is
-shared among the colours and their searches. Ctrl-C prints the colours bounded so far,
-said to be incomplete. Every layout is replayed and scored by the rules engine first.
+The time limit covers the whole command, counted from when the process started (start-up,
+reading the position, every colour's searches and the building of their models, checking
+and printing): it is shared among the colours and their searches, and when it runs out in
+the middle of one the colours not yet bounded are named (exit code 1). Ctrl-C prints the
+colours bounded so far, said to be incomplete. Every layout is replayed and scored by the
+rules engine first.
 
 \b
 Exit codes:
   0  bounds found
+  1  the time limit ran out before every colour was bounded (those bounded are printed)
   2  unreadable file, not a City Blocks or Blokus position, or bad usage
   3  internal error: an answer failed the rules engine's check
   130  interrupted (Ctrl-C); the colours finished before it are printed
@@ -111,7 +136,7 @@ Examples:
     "--json",
     "as_json",
     is_flag=True,
-    help='Print {"game", "to_move", "players", "colors": {name: {"upper", "lower", ...}}}.',
+    help='Print {"game", "to_move", "players", "colors": {name: {"upper", "can_ensure", ...}}}.',
 )
 @click.option(
     "--time-limit",
@@ -158,13 +183,15 @@ def bounds_command(
     if obj.game == "blokus":
         _blokus(obj, color, as_json, time_limit, workers, seed, source)
         return
-    from polytile.cli.clock import budget
+    from polytile.cli.clock import Deadline, budget
 
     if color == "all":
         colors: tuple[str, ...] = _COLORS
     else:
         colors = (color or obj.to_move or "blue",)
     results = []
+    # Building a model does not watch the clock: the deadline stops it, as Ctrl-C would.
+    deadline = Deadline.of_limit(time_limit)
     started = time.perf_counter()
     state = SimpleNamespace(done=0, total=2 * len(colors), seconds=0.0, note="", color="")
 
@@ -182,15 +209,17 @@ def bounds_command(
 
         searches = 3 if exact_pieces else 2  # upper, lower, perhaps the exact value
         try:
-            for k, name in enumerate(colors):
-                state.color = name
-                left = budget(time_limit, reserve=0.3) or time_limit
-                each = max(left / ((len(colors) - k) * searches), 0.01)
-                found = bounds(obj, name, time_limit=each, workers=workers, seed=seed,
-                               exact_pieces=exact_pieces, progress=report,
-                               source=source)  # fmt: skip
-                results.append(found)
-                state.done += 2
+            with deadline:
+                for k, name in enumerate(colors):
+                    deadline.check()
+                    state.color = name
+                    left = budget(time_limit, reserve=0.3) or time_limit
+                    each = max(left / ((len(colors) - k) * searches), 0.01)
+                    found = bounds(obj, name, time_limit=each, workers=workers, seed=seed,
+                                   exact_pieces=exact_pieces, progress=report,
+                                   source=source)  # fmt: skip
+                    results.append(found)
+                    state.done += 2
         except KeyboardInterrupt:
             missing = [name for name in colors if name not in {b.color for b in results}]
         else:
@@ -200,12 +229,13 @@ def bounds_command(
             "game": "cityblocks",
             "to_move": obj.to_move or "blue",
             "players": obj.extra.get("players", 4),
-            "colors": {b.color: b.as_dict() for b in results},
+            "colors": {b.color: bounds_json(b) for b in results},
         }
         if missing:
-            doc |= {"complete": False, "stopped_by": "interrupt", "not_bounded": missing}
+            doc |= {"complete": False, "stopped_by": "time" if deadline.fired else "interrupt",
+                    "not_bounded": missing}  # fmt: skip
         click.echo(json.dumps(doc))
-        _interrupted(missing)
+        _interrupted(missing, deadline.fired)
         return
     for b in results:
         rows = b.upper.rows
@@ -217,15 +247,17 @@ def bounds_command(
         click.echo(_table(results))
     for line in _notes(results):
         click.echo(line)
-    _interrupted(missing)
+    _interrupted(missing, deadline.fired)
 
 
-def _interrupted(missing: list[str]) -> None:
-    """After Ctrl-C: say which colours were not bounded, and exit 130."""
+def _interrupted(missing: list[str], by_time: bool = False) -> None:
+    """After Ctrl-C (exit 130) or the end of the time limit in work that does not watch it,
+    such as building a model (exit 1): say which colours were not bounded."""
     if missing:
-        click.echo(f"interrupted: the bounds are incomplete; not bounded: {', '.join(missing)}",
+        why = "the time limit ran out" if by_time else "interrupted"
+        click.echo(f"{why}: the bounds are incomplete; not bounded: {', '.join(missing)}",
                    err=True)  # fmt: skip
-        raise SystemExit(130)
+        raise SystemExit(1 if by_time else 130)
 
 
 def _blokus(obj: Position, color: str | None, as_json: bool, time_limit: float, workers: int,
@@ -243,29 +275,33 @@ def _blokus(obj: Position, color: str | None, as_json: bool, time_limit: float, 
             raise click.BadParameter(f"{name} does not play {game.variant.name} Blokus; "
                                      f"colours: {', '.join(game.colors)}",
                                      param_hint="--color")  # fmt: skip
-    from polytile.cli.clock import budget
+    from polytile.cli.clock import Deadline, budget
 
     results: list[Any] = []
+    deadline = Deadline.of_limit(time_limit)
     try:
-        for k, name in enumerate(colors):
-            left = budget(time_limit, reserve=0.3) or time_limit
-            each = max(left / ((len(colors) - k) * 2), 0.01)  # two searches a colour
-            results += blokus_bounds(game, (name,), each, workers, seed, source)
+        with deadline:
+            for k, name in enumerate(colors):
+                deadline.check()
+                left = budget(time_limit, reserve=0.3) or time_limit
+                each = max(left / ((len(colors) - k) * 2), 0.01)  # two searches a colour
+                results += blokus_bounds(game, (name,), each, workers, seed, source)
     except KeyboardInterrupt:
         missing = [name for name in colors if name not in {b.color for b in results}]
     else:
         missing = []
     if as_json:
         doc: dict[str, Any] = {"game": "blokus",
-                               "colors": {b.color: b.as_dict() for b in results}}  # fmt: skip
+                               "colors": {b.color: bounds_json(b) for b in results}}  # fmt: skip
         if missing:
-            doc |= {"complete": False, "stopped_by": "interrupt", "not_bounded": missing}
+            doc |= {"complete": False, "stopped_by": "time" if deadline.fired else "interrupt",
+                    "not_bounded": missing}  # fmt: skip
         click.echo(json.dumps(doc))
-        _interrupted(missing)
+        _interrupted(missing, deadline.fired)
         return
     if results:
         click.echo(blokus_table(results))
-    _interrupted(missing)
+    _interrupted(missing, deadline.fired)
 
 
 def blokus_bounds(game: Any, colors: tuple[str, ...], time_limit: float, workers: int,
@@ -279,7 +315,7 @@ def blokus_bounds(game: Any, colors: tuple[str, ...], time_limit: float, workers
 
 def blokus_table(results: list[Any]) -> str:
     """The text table of Blokus bounds (``polytile bounds`` and ``solve-endgame``)."""
-    lines = [f"{'':<8}{'score':>7}{'squares it will place':>25}{'final':>12}",
+    lines = [f"{'':<8}{'score':>7}{'squares it can place':>25}{'final':>12}",
              f"{'colour':<8}{'now':>7}{'at least':>13}{'at most':>12}{'score':>12}"]  # fmt: skip
     for b in results:
         scores = f"{b.score_lower}..{b.score_upper}"

@@ -22,6 +22,7 @@ def solve_cityblocks_max(
     as_json: bool,
     output: str | None,
     color: bool | None,
+    whole_limit: float | None = None,
 ) -> None:
     """Lay out ``player``'s pieces for the best ``objective``; print the checked result.
 
@@ -29,6 +30,7 @@ def solve_cityblocks_max(
     130 after Ctrl-C without a layout.
     """
     from polytile import formats
+    from polytile.cli.clock import Deadline
     from polytile.cli.progress import progress_bar
     from polytile.cli.render import read_position
     from polytile.puzzles.cityblocks.bounds import replay_layout
@@ -51,19 +53,28 @@ def solve_cityblocks_max(
             self.count = "-" if best is None else f"{best:g}"
             self.nodes = "-" if bound is None else f"{bound:g}"
 
+    # time_limit is what is left of the whole command's limit, whole_limit that limit:
+    # building the model does not watch it, so a deadline stops that too, as a Ctrl-C would
+    # (CP-SAT keeps its best layout).
+    deadline = Deadline.of_limit(whole_limit)
     with progress_bar(f"cityblocks-max {player}", not as_json, describe) as update:
         report = None if update is None else (lambda o, b, s: update(_Shown(o, b, s)))
         try:
-            result = max_layout(
-                player,
-                objective,
-                position=game.to_position(),
-                time_limit=time_limit,
-                workers=workers,
-                seed=0 if seed is None else seed,  # reproducible by default
-                progress=report,
-            )
+            with deadline:
+                result = max_layout(
+                    player,
+                    objective,
+                    position=game.to_position(),
+                    time_limit=time_limit,
+                    workers=workers,
+                    seed=0 if seed is None else seed,  # reproducible by default
+                    progress=report,
+                )
         except KeyboardInterrupt:  # pragma: no cover - the runner keeps the best found
+            if deadline.fired:  # still building the model when the limit ran out
+                click.echo(f"cityblocks-max {player}: no layout found in the time limit "
+                           "(it ran out while the model was being built)", err=True)  # fmt: skip
+                sys.exit(1)
             click.echo("interrupted before a layout was found", err=True)
             sys.exit(130)
     if result.solution is None:

@@ -2,15 +2,29 @@
 
 Start-up (imports, OR-tools, compiling the kernels) is part of what a user waits for, so each
 command turns its limit into the seconds still left for its searches with :func:`budget`,
-keeping back a little for checking and printing the answer.
+keeping back a little for checking and printing the answer. Work that does not watch the
+clock itself (building a CP-SAT model, a bounds search between its checks) runs inside a
+:class:`Deadline`, which stops it like a Ctrl-C when the command runs 10% past its limit.
 """
 
 from __future__ import annotations
 
 import os
+import signal
+import threading
 import time
+from types import TracebackType
 
-__all__ = ["EXIT_RESERVE", "budget", "elapsed", "process_start", "start_command"]
+__all__ = [
+    "EXIT_RESERVE",
+    "Deadline",
+    "DeadlineReached",
+    "StopFlag",
+    "budget",
+    "elapsed",
+    "process_start",
+    "start_command",
+]
 
 _IMPORTED = time.time()
 
@@ -67,3 +81,103 @@ def budget(limit: float | None, reserve: float = 0.0, floor: float = 0.01) -> fl
     if limit is None:
         return None
     return max(limit - elapsed() - reserve - EXIT_RESERVE, floor)
+
+
+class DeadlineReached(KeyboardInterrupt):
+    """A whole-command time limit ran out in work that does not watch the clock.
+
+    A :class:`KeyboardInterrupt`, so that everything that keeps its work on Ctrl-C (CP-SAT
+    keeps its best solution, ``bounds`` the colours already bounded) keeps it here too.
+    """
+
+
+class Deadline:
+    """Stop the enclosed work like a Ctrl-C once ``seconds`` (plus ``grace``) have passed.
+
+    A backstop, not the budget: searches are given :func:`budget` and normally stop by
+    themselves, well before it. :meth:`of_limit` is the usual one: it goes off when the
+    whole command has run 10% past its limit, which leaves the 0.5 s a command may overrun
+    by for stopping, printing what was found and exiting. The alarm (SIGALRM, in the main
+    thread) raises :class:`DeadlineReached` in whatever runs then, such as a model being
+    built. Libraries that turn a Ctrl-C into a plain :class:`KeyboardInterrupt` lose the
+    subclass: ``fired`` tells the command that it was the clock, not the user. Does nothing
+    when ``seconds`` is None, outside the main thread, or where ``setitimer`` is missing.
+
+    Examples
+    --------
+    >>> with Deadline(None) as d:
+    ...     pass
+    >>> d.fired
+    False
+    """
+
+    def __init__(self, seconds: float | None, grace: float = 0.0) -> None:
+        self.seconds, self.grace = seconds, grace
+        self.fired = False
+        self._old: object = None
+        self._armed = False
+        self._ends: float | None = None
+
+    @classmethod
+    def of_limit(cls, limit: float | None) -> Deadline:
+        """The deadline of a whole-command ``limit``: when the command has run 10% past it
+        (counted as :func:`elapsed` counts), not before now."""
+        return cls(None if limit is None else max(1.1 * limit - elapsed(), 0.0))
+
+    def __enter__(self) -> Deadline:
+        self.fired = False
+        if (self.seconds is None or not hasattr(signal, "setitimer")
+                or threading.current_thread() is not threading.main_thread()):  # fmt: skip
+            return self
+        self._old = signal.signal(signal.SIGALRM, self._fire)
+        signal.setitimer(signal.ITIMER_REAL, max(self.seconds + self.grace, 0.001))
+        self._armed = True
+        self._ends = time.monotonic() + self.seconds + self.grace
+        return self
+
+    def check(self) -> None:
+        """Raise :class:`DeadlineReached` at once if the deadline has passed: before work the
+        alarm cannot cut short (importing OR-tools holds it for a second), or not worth
+        starting."""
+        if self._ends is not None and time.monotonic() >= self._ends:
+            self.fired = True
+            raise DeadlineReached
+
+    def _fire(self, signum: int, frame: object) -> None:
+        self.fired = True
+        raise DeadlineReached
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:  # fmt: skip
+        if self._armed:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self._old)  # type: ignore[arg-type]
+            self._armed = False
+
+
+class StopFlag:
+    """While active, the first Ctrl-C (and SIGTERM, with ``terminate=True``) only sets the
+    flag, so no exception lands inside a search or a worker pool: the caller polls it and
+    stops with its best so far. A second Ctrl-C stops at once (``KeyboardInterrupt``)."""
+
+    def __init__(self, terminate: bool = False) -> None:
+        self.asked = False
+        self._signals = (signal.SIGINT, signal.SIGTERM) if terminate else (signal.SIGINT,)
+        self._old: dict[int, object] = {}
+
+    def __call__(self) -> bool:
+        return self.asked
+
+    def _handle(self, signum: int, frame: object) -> None:
+        if self.asked and signum == signal.SIGINT:
+            raise KeyboardInterrupt
+        self.asked = True
+
+    def __enter__(self) -> StopFlag:
+        for sig in self._signals:
+            self._old[sig] = signal.signal(sig, self._handle)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for sig, old in self._old.items():
+            signal.signal(sig, old)  # type: ignore[arg-type]

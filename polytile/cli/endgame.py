@@ -6,12 +6,13 @@ import json
 import sys
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
 from polytile.cli.options import SECONDS
 from polytile.cli.render import picture_options
+from polytile.puzzles.blokus._endgame_limits import DEFAULT_MAX_PIECES
 
 __all__ = ["COMMANDS", "solve_endgame_command"]
 
@@ -275,9 +276,12 @@ def solve_endgame_command(
                                    time_limit=budget(limit, reserve=0.25) or limit,
                                    progress=progress)  # fmt: skip
     except EndgameRefused as refused:
-        _refuse(game, f"{refused} (--max-pieces)", as_json, _bounds_time(game, bounds_time,
-                limit), source, output)  # fmt: skip
-        sys.exit(1)
+        reason = f"{refused} (--max-pieces)"
+        if (budget(limit, reserve=0.3) or 0.0) >= 0.5 * len(game.colors):
+            _refuse(game, reason, as_json, _bounds_time(game, bounds_time, limit), source,
+                    output, limit)  # fmt: skip
+            sys.exit(1)
+        _cheap_ranges(game, reason, as_json)  # start-up took the limit: no CP-SAT bounds
     except EndgameStopped as stopped:
         if stopped.reason == "interrupt":
             ranges = score_ranges(game)
@@ -289,22 +293,9 @@ def solve_endgame_command(
         reason = f"{stopped} (--time-limit {limit:g} s reached)"
         left = budget(limit, reserve=0.3) or 0.0
         if left < 0.5 * len(game.colors):
-            # The limit is (nearly) spent: the cheap bounds (pieces each colour can still
-            # reach) instead of CP-SAT searches that would overrun it.
-            ranges = score_ranges(game)
-            click.echo(f"no exact value: {reason}", err=True)
-            click.echo("score ranges from the pieces each colour can still reach (no time "
-                       "left for the CP-SAT bounds): " + ", ".join(
-                           f"{c} {lo}..{hi}" for c, (lo, hi) in ranges.items()),
-                       err=True)  # fmt: skip
-            if as_json:
-                doc = {"game": "blokus", "exact": False, "reason": reason,
-                       "colors": {c: {"score_lower": lo, "score_upper": hi}
-                                  for c, (lo, hi) in ranges.items()}}  # fmt: skip
-                click.echo(json.dumps(doc))
-            sys.exit(1)
+            _cheap_ranges(game, reason, as_json)
         _refuse(game, reason, as_json, _bounds_time(game, bounds_time, limit), source,
-                output)  # fmt: skip
+                output, limit)  # fmt: skip
         sys.exit(1)
     if output is not None and suffix == ".blksgf":
         _write_record(game, record, move, result, output)
@@ -403,6 +394,25 @@ def _print_result(game: Any, obj: Any, result: Any, color: bool | None) -> None:
     click.echo(f"\nSearched {_many(result.nodes, 'position')} in {result.seconds:.2f} s.")
 
 
+def _cheap_ranges(game: Any, reason: str, as_json: bool) -> NoReturn:
+    """The limit is (nearly) spent: print the cheap bounds (from the pieces each colour can
+    still reach) instead of CP-SAT searches that would overrun it, and exit 1."""
+    from polytile.puzzles.blokus.endgame import score_ranges
+
+    ranges = score_ranges(game)
+    click.echo(f"no exact value: {reason}", err=True)
+    click.echo("score ranges from the pieces each colour can still reach (no time left for "
+               "the CP-SAT bounds): " + ", ".join(f"{c} {lo}..{hi}"
+                                                  for c, (lo, hi) in ranges.items()),
+               err=True)  # fmt: skip
+    if as_json:
+        doc = {"game": "blokus", "exact": False, "reason": reason,
+               "colors": {c: {"score_lower": lo, "score_can_ensure": lo, "score_upper": hi}
+                          for c, (lo, hi) in ranges.items()}}  # fmt: skip
+        click.echo(json.dumps(doc))
+    sys.exit(1)
+
+
 def _bounds_time(game: Any, bounds_time: float, limit: float) -> float:
     """Seconds for each bounds search after a refusal: --bounds-time, or an equal share of
     what is left of the whole command's --time-limit when that is less."""
@@ -413,22 +423,39 @@ def _bounds_time(game: Any, bounds_time: float, limit: float) -> float:
 
 
 def _refuse(game: Any, reason: str, as_json: bool, seconds: float, source: str,
-            output: Path | None) -> None:  # fmt: skip
+            output: Path | None, limit: float | None = None) -> None:  # fmt: skip
     """Say why there is no exact value, and print the proven bounds instead."""
-    from polytile.cli.bounds import blokus_bounds, blokus_table
+    from polytile.cli.bounds import blokus_bounds, blokus_table, bounds_json
+    from polytile.cli.clock import Deadline
 
     unwritten = "" if output is None else f"; nothing written to {output}"
     searches = 2 * len(game.colors)
     click.echo(f"no exact value: {reason}{unwritten}", err=True)
     click.echo(f"computing the bounds instead ({searches} CP-SAT searches of up to "
                f"{seconds:g} s, --bounds-time)", err=True)  # fmt: skip
-    results = blokus_bounds(game, game.colors, seconds, 2, 0, source)
+    results: list[Any] = []
+    # Building the models does not watch the clock: a deadline stops it, as Ctrl-C would.
+    deadline = Deadline.of_limit(limit)
+    try:
+        with deadline:
+            for name in game.colors:
+                deadline.check()
+                results += blokus_bounds(game, (name,), seconds, 2, 0, source)
+    except KeyboardInterrupt:
+        if not deadline.fired:
+            raise
+    missing = [name for name in game.colors if name not in {b.color for b in results}]
+    if missing:
+        click.echo(f"the time limit ran out: not bounded: {', '.join(missing)}", err=True)
     if as_json:
         doc = {"game": "blokus", "exact": False, "reason": reason,
-               "colors": {b.color: b.as_dict() for b in results}}  # fmt: skip
+               "colors": {b.color: bounds_json(b) for b in results}}  # fmt: skip
+        if missing:
+            doc["not_bounded"] = missing
         click.echo(json.dumps(doc))
         return
-    click.echo(blokus_table(results))
+    if results:
+        click.echo(blokus_table(results))
 
 
 def _write_record(game: Any, record: Any, move: int | None, result: Any, output: Path) -> None:

@@ -200,6 +200,7 @@ Examples:
   polytile play game.json "CH@a2 swap 1,c" --no-color
   polytile play grid.json setup b3 NE setup e1 SW "setup a4 NW" "setup f6 SE"
   polytile play grid.json C3@d4 NE
+  polytile play walk.json "T4 1:c4,d4 2:e4 3:d5 | L4 1:a1,a2 3:a3,b3"
 """,
 )
 @click.argument("record", type=click.Path(exists=True, dir_okay=False, path_type=Path))

@@ -4,13 +4,13 @@ best answer), into a puzzle store."""
 from __future__ import annotations
 
 import json
-import signal
 import statistics
 from pathlib import Path
 from typing import Any
 
 import click
 
+from polytile.cli.clock import StopFlag
 from polytile.cli.options import SECONDS
 
 __all__ = ["COMMANDS", "DB_HELP", "say", "summary"]
@@ -289,7 +289,7 @@ def generate(
     else:
         values |= {"region": region, "holes": holes, "max_given": max_given}
     params = parse_params(kind, values)
-    stop = _StopFlag()
+    stop = StopFlag(terminate=True)
     with PuzzleStore(db, on_wait=say) as store, _executor(workers, scheduler) as ex, stop:
         with progress_bar("generating", not as_json, _note) as update:
             report = build_set(
@@ -350,32 +350,6 @@ def generate(
             err=True,
         )
         raise SystemExit(1)
-
-
-class _StopFlag:
-    """While active, Ctrl-C and SIGTERM ask the build to stop after the current candidate
-    (so no exception lands inside the worker pool); a second Ctrl-C stops at once."""
-
-    def __init__(self) -> None:
-        self.asked = False
-        self._old: dict[int, Any] = {}
-
-    def __call__(self) -> bool:
-        return self.asked
-
-    def _handle(self, signum: int, frame: Any) -> None:
-        if self.asked and signum == signal.SIGINT:
-            raise KeyboardInterrupt
-        self.asked = True
-
-    def __enter__(self) -> _StopFlag:
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            self._old[sig] = signal.signal(sig, self._handle)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        for sig, old in self._old.items():
-            signal.signal(sig, old)
 
 
 def summary(values: list[float]) -> dict[str, Any]:

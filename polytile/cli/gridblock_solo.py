@@ -3,38 +3,14 @@
 from __future__ import annotations
 
 import json
-import signal
 import sys
 import time
-from typing import Any
 
 import click
 
+from polytile.cli.clock import StopFlag
+
 __all__ = ["solve_gridblock_solo"]
-
-
-class _StopFlag:
-    """While active, the first Ctrl-C asks the search to stop and report the best plan so
-    far (no exception lands inside the search); a second one stops at once."""
-
-    def __init__(self) -> None:
-        self.asked = False
-        self._old: Any = None
-
-    def __call__(self) -> bool:
-        return self.asked
-
-    def _handle(self, signum: int, frame: Any) -> None:
-        if self.asked:
-            raise KeyboardInterrupt
-        self.asked = True
-
-    def __enter__(self) -> _StopFlag:
-        self._old = signal.signal(signal.SIGINT, self._handle)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        signal.signal(signal.SIGINT, self._old)
 
 
 def solve_gridblock_solo(seed: int | None, order: str, time_limit: float | None,
@@ -53,7 +29,7 @@ def solve_gridblock_solo(seed: int | None, order: str, time_limit: float | None,
     puzzle = SoloPuzzle.from_seed(0 if seed is None else seed, order)
     name = f"gridblock-solo (seed {puzzle.seed}, {order} order)"
     try:
-        with _StopFlag() as stop:
+        with StopFlag() as stop:
             result = solve_solo(puzzle, workers=workers or 2, seed=0, engine=engine,
                                 deadline=deadline, should_stop=stop)  # fmt: skip
     except KeyboardInterrupt:

@@ -11,6 +11,7 @@ import click
 from polytile._files import short
 from polytile.errors import FormatError
 from polytile.formats import MAX_FILE_BYTES, Position, Solution, load, loads
+from polytile.puzzles.blokus._endgame_limits import DEFAULT_MAX_PIECES
 from polytile.render import save_picture, to_text
 from polytile.text import printable
 
@@ -205,7 +206,8 @@ Examples:
     "--best",
     is_flag=True,
     help="Blokus: highlight the best move of the colour to move instead, found by the exact "
-    "endgame search of 'polytile solve-endgame' with its defaults (at most 10 pieces still "
+    "endgame search of 'polytile solve-endgame' with its defaults (at most "
+    f"{DEFAULT_MAX_PIECES} pieces still "
     "placeable per player, 60 s); exit 1 when it has no answer.",
 )
 @click.option(

@@ -367,10 +367,15 @@ def solve(
 
         if any(x is not None for x in (touch, board, colors, pieces)) or fit_mode:
             raise click.UsageError("cityblocks-max takes --color, --objective, --from")
-        solve_cityblocks_max(player or "blue", objective or "score", start_from,
-                             _left(60.0 if time_limit is None else time_limit), workers or 2,
-                             seed, as_json, output, color)  # fmt: skip
+        whole = 60.0 if time_limit is None else time_limit
+        solve_cityblocks_max(player or "blue", objective or "score", start_from, _left(whole),
+                             workers or 2, seed, as_json, output, color, whole)  # fmt: skip
         return
+    # the tiling solvers (numba kernels) only now: the games above do not use them
+    from polytile.puzzles.tiling.catalogue import resolve
+    from polytile.solvers.symmetric import first_solution
+    from polytile.solvers.tiling import compile_problem
+
     if player is not None:
         raise click.BadParameter(
             f"--color {player}: a colour to lay out is for cityblocks-max; use --color alone "

@@ -118,10 +118,13 @@ class Hooks:
 
     Subclasses override what they can do better. ``tick`` (set by the search before it runs)
     counts a unit of work against the search's limits: call it from expensive hooks that
-    search on their own.
+    search on their own; ``window`` tells :meth:`bounds` how precise it needs to be.
     """
 
     tick: Callable[[], None] = staticmethod(lambda: None)
+    #: The search's window at the node whose :meth:`bounds` are asked (set just before):
+    #: bounds that already fall outside it may stop refining.
+    window: tuple[float, float] = (-_INF, _INF)
 
     def key(self, state: State) -> Hashable:
         """The transposition key (default :meth:`State.state_key`)."""
@@ -238,6 +241,7 @@ class _Search:
             return hi
         if lo == hi:
             return lo
+        hooks.window = (max(alpha, lo), min(beta, hi))
         bounds = hooks.bounds(s)
         if bounds is not None:
             lo, hi = max(lo, bounds[0]), min(hi, bounds[1])

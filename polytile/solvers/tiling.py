@@ -30,6 +30,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -37,7 +38,9 @@ import numpy.typing as npt
 from polytile.board import Board, Placements, placements
 from polytile.errors import BoardError, SolverError
 from polytile.geometry import Polyomino, invert_transform
-from polytile.solvers import bitboard
+
+if TYPE_CHECKING:
+    from polytile.solvers import bitboard
 
 __all__ = [
     "Coloring",
@@ -204,6 +207,8 @@ class TilingKernel:
 
     def state(self, forced: Sequence[int] = (), record: bool = False, buffer: int = 1024):
         """A fresh :class:`bitboard.SearchState` below the forced options."""
+        from polytile.solvers import bitboard  # numba: imported when a search runs
+
         return bitboard.SearchState(
             self.masks,
             self.ptype,
@@ -224,6 +229,8 @@ class TilingKernel:
         but costs more time than it saves (6x10: 0.37 s pruned vs 0.28 s plain), because a
         node of the bitboard search costs only ~100 ns.
         """
+        from polytile.solvers import bitboard  # numba: imported when a search runs
+
         return bitboard.run(
             state, self.arrays, self.colors, self.width, budget, split_depth, self.prune
         )
@@ -343,6 +350,8 @@ def _colors(
     words: int,
 ) -> bitboard.Colors:
     """The kernel's colour arrays: option colours, edge halos, corner cells, orbit maps."""
+    from polytile.solvers import bitboard
+
     coloring = problem.coloring
     if coloring is None:
         return bitboard.Colors.none(len(options), words)
@@ -557,6 +566,8 @@ def plan_count(problem: TilingProblem, symmetry: bool = True) -> CountPlan:
 
 def split_task(task: Task, depth: int) -> list[Task]:
     """Split a task into the subtrees at ``depth`` more levels (a partition of its search)."""
+    from polytile.solvers import bitboard
+
     kernel = compile_problem(task.problem, task.symmetry)
     state = kernel.state(task.forced, record=True, buffer=1 << 16)
     target = len(task.forced) + depth
@@ -586,6 +597,8 @@ def count_task(task: Task, should_stop: Callable[[], bool] | None = None) -> Tas
     ``should_stop`` is polled between kernel chunks; when it answers True the count so far is
     returned with ``complete`` False.
     """
+    from polytile.solvers import bitboard
+
     kernel = compile_problem(task.problem, task.symmetry)
     state = kernel.state(task.forced)
     if should_stop is None:
@@ -630,6 +643,8 @@ def solutions(
     Memory stays constant: the kernel pauses whenever its buffer of solutions fills. The
     first call pauses at the first solution, so the first answer comes at once.
     """
+    from polytile.solvers import bitboard
+
     kernel = compile_problem(problem)
     if seed is not None:
         kernel = kernel.shuffled(seed)

@@ -60,7 +60,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import networkx as nx
 import numpy as np
 import numpy.typing as npt
 
@@ -192,6 +191,8 @@ def _usable(game: Blokus, color: str, allowed: Mask | None = None) -> tuple[Mask
     The cells are empty, not beside ``color``, in 4-components big enough for its smallest
     piece in hand, and 8-connected (inside them) to an attach point.
     """
+    import networkx as nx  # on first use: 0.1-0.2 s that solve-endgame rarely needs
+
     grid = _grid(game)
     own = grid == COLORS[color]
     ok = (grid == ".") & ~_shift_or(own, _ORTHO)

@@ -15,15 +15,21 @@ What keeps it small:
 
 * **Bounds at every node.** A colour's final score only grows; it can grow at most to what
   its reachable pieces allow (:mod:`polytile.puzzles.blokus.reach`: the pieces and cells it
-  may still place, whoever plays what). These bounds cut the search when they cannot change
-  the result, and end it when no colour can place again.
+  may still place, whoever plays what). It is sure to reach what a greedy layout of its
+  pieces inside its *territory* (reach cells no other colour can ever cover) makes, and when
+  it is to move, its biggest legal placement now (as in
+  :mod:`polytile.puzzles.blokus.bounds`). These bounds cut the search when they cannot
+  change the result, and end it when no colour can place again.
 * **Independent colours.** When a colour's reach shares no cell with any other colour's,
   nothing it does affects anyone else, and nothing anyone does affects it. Its best play is
-  then its best solitaire layout (found once, by a small search of its own), and the main
-  search follows that line instead of branching over its moves.
+  then its best solitaire layout (a branch and bound of its own, searched only when the
+  bounds above do not already settle the node), and the main search follows that line
+  instead of branching over its moves. Solitaire positions are remembered by the board
+  inside the colour's reach only, so the other colours' moves elsewhere reuse them.
 * **A transposition table** over :meth:`~polytile.puzzles.blokus.rules.Blokus.state_key`, so
-  move orders that reach one position are searched once; and move ordering (the table's
-  best move, then bigger pieces first).
+  move orders that reach one position are searched once (the facts above are kept per
+  position too); and move ordering: the table's best move, then the placements covering
+  the most contested cells (cells two colours may still take), then bigger pieces.
 
 The principal variation is replayed by the rules engine, and the final scores it reaches
 must equal the value found, before anything is returned (else
@@ -41,8 +47,9 @@ import numpy as np
 import numpy.typing as npt
 
 from polytile.errors import PolytileError, SolverError
+from polytile.puzzles.blokus._endgame_limits import DEFAULT_MAX_PIECES
 from polytile.puzzles.blokus.game import BlokusGame
-from polytile.puzzles.blokus.moves import generate, place, placement_table
+from polytile.puzzles.blokus.moves import generate, pack_cells, place, placement_table
 from polytile.puzzles.blokus.reach import reach_arrays
 from polytile.puzzles.blokus.rules import COLOR_NAMES, PIECE_NAMES, PIECE_SIZES, Blokus, Move
 from polytile.puzzles.blokus.scoring import ALL_PLACED_BONUS, I1_LAST_BONUS, player_names
@@ -50,6 +57,7 @@ from polytile.puzzles.game import State
 from polytile.solvers.alphabeta import Hooks, Objective, SearchStopped, alphabeta
 
 __all__ = [
+    "DEFAULT_MAX_PIECES",
     "Endgame",
     "EndgameRefused",
     "EndgameStopped",
@@ -62,6 +70,7 @@ __all__ = [
 _SIZES = np.array(PIECE_SIZES, dtype=np.int64)
 _I1 = PIECE_NAMES.index("I1")
 _INF = 10**6
+_PENDING = -3  # an independent colour whose solitaire is not searched yet
 
 
 class EndgameRefused(PolytileError, ValueError):
@@ -261,10 +270,14 @@ class _Hooks(Hooks):
         self.info = _Colors(game)
         self.weights = list(weights)
         self.table = placement_table(game.size)
-        self.solo_memo: dict[bytes, tuple[int, int]] = {}
+        self.solo_memo: dict[bytes, tuple[int, int, bool]] = {}
+        self.greedy_memo: dict[bytes, int] = {}
+        self.facts_memo: dict[bytes, tuple[list[int], list[int], list[int], list[int],
+                                           npt.NDArray[np.bool_]]] = {}  # fmt: skip
         self._node: bytes | None = None  # the key of the node being searched
         self._key: bytes | None = None  # the node whose facts are cached
         self._solo: list[int] = []
+        self._contested = np.zeros(0, dtype=bool)  # cells two live colours may both take
 
     def key(self, state: State) -> bytes:
         board: Blokus = state.board  # type: ignore[attr-defined]
@@ -272,8 +285,15 @@ class _Hooks(Hooks):
         return self._node
 
     # -- facts at the node -------------------------------------------------------------------
-    def facts(self, g: Blokus) -> tuple[list[int], list[int], list[int]]:
-        """(now, best, solitaire first placement or -1 for an independent colour else -2)."""
+    def facts(self, g: Blokus) -> tuple[list[int], list[int], list[int], list[int]]:
+        """(now, best, sure, solitaire first placement or -1 for an independent colour,
+        :data:`_PENDING` before its solitaire is searched, else -2); ``sure`` is the least
+        score the colour can make sure of (see the module notes).
+        Kept per position: a position searched again (another window) reuses them."""
+        hit = self.facts_memo.get(self._node) if self._node is not None else None
+        if hit is not None:
+            self._key, self._solo, self._contested = self._node, hit[3], hit[4]
+            return hit[0], hit[1], hit[2], hit[3]
         info = self.info
         grid = g.grid_codes()
         hands = _hands(g)
@@ -283,26 +303,100 @@ class _Hooks(Hooks):
             nows.append(now)
             bests.append(best)
             reaches.append(cells)
+        sure = list(nows)
         solo = [-2] * info.k
-        for ci in range(info.k):
-            if bests[ci] == nows[ci]:
-                continue
-            others = [reaches[cj] for cj in range(info.k) if cj != ci and bests[cj] > nows[cj]]
+        live = [ci for ci in range(info.k) if bests[ci] > nows[ci]]
+        for ci in live:
+            others = [reaches[cj] for cj in live if cj != ci]
             if all(not (reaches[ci] & r).any() for r in others):
-                value, first = self.solitaire(g, ci, grid, hands[ci])
-                nows[ci] = bests[ci] = value
-                solo[ci] = first
-        self._key, self._solo = self._node, solo
-        return nows, bests, solo
+                solo[ci] = _PENDING  # its solitaire is searched when the bounds need it
+                sure[ci] = self._sure(g, ci, grid, hands[ci], reaches[ci], [])
+            elif info.owner[ci] >= 0:
+                sure[ci] = self._sure(g, ci, grid, hands[ci], reaches[ci], others)
+        contested = np.zeros(info.n * info.n + 1, dtype=bool)  # + the -1 padding, False
+        for i, ci in enumerate(live):
+            for cj in live[i + 1 :]:
+                contested[:-1] |= reaches[ci] & reaches[cj]
+        self._key, self._solo, self._contested = self._node, solo, contested
+        if self._node is not None:
+            self.facts_memo[self._node] = (nows, bests, sure, solo, contested)
+        return nows, bests, sure, solo
+
+    def _sure(self, g: Blokus, ci: int, grid: npt.NDArray[np.uint8],
+              hand: npt.NDArray[np.uint8], cells: npt.NDArray[np.bool_],
+              others: list[npt.NDArray[np.bool_]]) -> int:  # fmt: skip
+        """The least final score colour ``ci`` can make sure of: a greedy layout inside its
+        territory (cells no other colour can ever cover: nothing can spoil it, and a colour
+        that can place is never skipped), or when it is to move, its biggest legal
+        placement now."""
+        mine = cells.copy()
+        for r in others:
+            mine &= ~r
+        sure = self._greedy(g, ci, hand, mine) if mine.any() else -_INF
+        now = _now(hand, g.last_piece(g.colors[ci]) == "I1")
+        if g.colors[ci] == g.to_move:
+            placeable = g._placeable(ci)  # engine internals: indices
+            if len(placeable):
+                now += int(_SIZES[self.table.piece[placeable]].max())
+        return max(sure, now)
 
     def bounds(self, state: State) -> tuple[float, float]:
-        """The objective's least and greatest possible values (scores only grow)."""
-        nows, bests, _ = self.facts(state.board)  # type: ignore[attr-defined]
-        lo = hi = 0
-        for w, now, best in zip(self.weights, nows, bests, strict=True):
-            lo += w * (now if w > 0 else best)
-            hi += w * (best if w > 0 else now)
+        """The objective's least and greatest possible values (scores only grow). The
+        solitaires of independent colours are searched only when the bounds without them
+        do not already settle the search's window."""
+        g: Blokus = state.board  # type: ignore[attr-defined]
+        nows, bests, sure, solo = self.facts(g)
+        lo, hi = self._range(bests, sure)
+        if _PENDING in solo and lo < hi and self.window[0] < hi and lo < self.window[1]:
+            self._resolve(g, nows, bests, sure, solo)
+            lo, hi = self._range(bests, sure)
         return lo, hi
+
+    def _range(self, bests: list[int], sure: list[int]) -> tuple[int, int]:
+        lo = hi = 0
+        for w, low, best in zip(self.weights, sure, bests, strict=True):
+            lo += w * (low if w > 0 else best)
+            hi += w * (best if w > 0 else low)
+        return lo, hi
+
+    def _resolve(self, g: Blokus, nows: list[int], bests: list[int], sure: list[int],
+                 solo: list[int]) -> None:  # fmt: skip
+        """Search the pending solitaires of the node (in place: the memo holds these lists)."""
+        grid = g.grid_codes()
+        for ci, first in enumerate(solo):
+            if first == _PENDING:
+                value, solo[ci] = self.solitaire(g, ci, grid, g.hand_mask(g.colors[ci]))
+                nows[ci] = bests[ci] = sure[ci] = value
+
+    def _greedy(
+        self, g: Blokus, ci: int, hand: npt.NDArray[np.uint8], cells: npt.NDArray[np.bool_]
+    ) -> int:
+        """The final score of colour ``ci`` placing, again and again, its biggest legal
+        placement inside ``cells`` (a layout, not the best one)."""
+        t, k = self.table, self.info.k
+        bits = g._bits  # engine internals: the engine's own bitboards, read only
+        state = np.stack([bits[0], bits[1 + ci], bits[1 + k + ci]])
+        inside = pack_cells(cells.reshape(self.info.n, self.info.n), t.words)
+        last = g.last_piece(self.info.colors[ci])
+        key = (bytes((ci, last == "I1")) + inside.tobytes() + (state & inside).tobytes()
+               + hand.tobytes())  # fmt: skip
+        hit = self.greedy_memo.get(key)
+        if hit is None:
+            hand = hand.copy()
+            out = np.empty(len(t.piece), dtype=np.int64)
+            while True:
+                count = int(generate(t.masks, t.piece, t.cell_ptr, t.cell_placements,
+                                     state[0], state[1], state[2], hand, out))  # fmt: skip
+                moves = out[:count]
+                moves = moves[~(t.masks[moves] & ~inside).any(axis=1)]
+                if len(moves) == 0:
+                    break
+                p = int(moves[np.argmax(_SIZES[t.piece[moves]])])
+                place(state, 0, 1, p, t.masks, t.edge_masks, t.corner_masks)
+                hand[t.piece[p]] = 0
+                last = PIECE_NAMES[t.piece[p]]
+            hit = self.greedy_memo[key] = _now(hand, last == "I1")
+        return hit
 
     def solitaire(self, g: Blokus, ci: int, grid: npt.NDArray[np.uint8],
                   hand: npt.NDArray[np.uint8]) -> tuple[int, int]:  # fmt: skip
@@ -314,23 +408,35 @@ class _Hooks(Hooks):
                                  g.last_piece(self.info.colors[ci]))  # fmt: skip
 
     def _solo_search(self, ci: int, state: npt.NDArray[np.uint64], grid: npt.NDArray[np.uint8],
-                     hand: npt.NDArray[np.uint8], last: str | None) -> tuple[int, int]:  # fmt: skip
+                     hand: npt.NDArray[np.uint8], last: str | None,
+                     floor: float = -_INF) -> tuple[int, int]:  # fmt: skip
+        """(best final score, first placement) by branch and bound: exact when the score is
+        above ``floor``, else only a bound no greater than ``floor``.
+
+        Everything the colour can still place lies in its reach, so only the board inside
+        the reach matters: the memo keys on that, and solitaires that differ only outside
+        it (another colour's moves there) share their work."""
         info, t = self.info, self.table
-        key = bytes((ci,)) + state[0].tobytes() + hand.tobytes() + bytes((last == "I1",))
+        now = _now(hand, last == "I1")
+        reach, pieces, cells = info.reach(grid, ci, hand)
+        inside = pack_cells(reach.reshape(info.n, info.n), t.words)
+        key = (bytes((ci, last == "I1")) + inside.tobytes() + (state & inside).tobytes()
+               + hand.tobytes())  # fmt: skip
         hit = self.solo_memo.get(key)
-        if hit is not None:
-            return hit
+        if hit is not None and (hit[2] or hit[0] <= floor):
+            return hit[0], hit[1]
         self.tick()
         out = np.empty(len(t.piece), dtype=np.int64)
         count = int(generate(t.masks, t.piece, t.cell_ptr, t.cell_placements, state[0],
                              state[1], state[2], hand, out))  # fmt: skip
-        if count == 0:
-            result = (_now(hand, last == "I1"), -1)
-            self.solo_memo[key] = result
-            return result
-        _, pieces, cells = info.reach(grid, ci, hand)
-        ceiling = _best(hand, pieces, cells, _now(hand, last == "I1"))
         moves = out[:count]
+        if len(moves) == 0:
+            self.solo_memo[key] = (now, -1, True)
+            return now, -1
+        ceiling = _best(hand, pieces, cells, now)
+        if ceiling <= floor:
+            self.solo_memo[key] = (ceiling, -1, False)
+            return ceiling, -1
         moves = moves[np.argsort(-_SIZES[t.piece[moves]], kind="stable")]
         best, best_p = -_INF, -1
         for p in moves.tolist():
@@ -340,26 +446,30 @@ class _Hooks(Hooks):
             piece = int(t.piece[p])
             grid[cells_p] = info.codes[ci]
             hand[piece] = 0
-            value, _ = self._solo_search(ci, after, grid, hand, PIECE_NAMES[piece])
+            value, _ = self._solo_search(ci, after, grid, hand, PIECE_NAMES[piece],
+                                         max(floor, best))  # fmt: skip
             hand[piece] = 1
             grid[cells_p] = 0
             if value > best:
                 best, best_p = value, p
                 if best >= ceiling:
                     break
-        self.solo_memo[key] = (best, best_p)
-        return best, best_p
+        self.solo_memo[key] = (int(best), best_p, best > floor)
+        return int(best), best_p
 
     # -- moves -------------------------------------------------------------------------------
     def moves(self, state: State, hint: Any) -> list[Move]:
         """The moves to search: an independent colour's solitaire move only; else every
-        placement, the table's move first, then bigger pieces first."""
+        placement, the table's move first, then those covering more contested cells, then
+        bigger pieces."""
         g: Blokus = state.board  # type: ignore[attr-defined]
         t = self.table
         if self._key is None or self._key is not self._node:
             self._node = g.state_key()
             self.facts(g)
         ci = g.colors.index(g.to_move)
+        if self._solo[ci] == _PENDING:
+            self._resolve(g, *self.facts(g))
         solo_first = self._solo[ci]
         if solo_first >= -1:  # an independent colour: its solitaire line only
             if solo_first < 0:
@@ -368,7 +478,10 @@ class _Hooks(Hooks):
         placeable = g._placeable(ci)  # engine internals: indices, ascending
         if len(placeable) == 0:
             return [Move.pass_turn(g.to_move)]
-        order = np.argsort(-_SIZES[t.piece[placeable]], kind="stable")
+        # Most contested cells first (cells another colour may also take: what the
+        # opponent's reply will fight over), then bigger pieces.
+        hot = self._contested[t.flat[placeable]].sum(axis=1)
+        order = np.lexsort((-_SIZES[t.piece[placeable]], -hot))
         idx = placeable[order].tolist()
         first = -2 if hint is None or hint.piece is None else t.index.get(hint.cells, -2)
         if first in idx:
@@ -406,7 +519,7 @@ def solve_endgame(
     game: Blokus,
     *,
     players: Sequence[str] | None = None,
-    max_pieces: int | None = 10,
+    max_pieces: int | None = DEFAULT_MAX_PIECES,
     time_limit: float | None = 60.0,
     node_limit: int | None = None,
     progress: Callable[[int, float], None] | None = None,
@@ -421,8 +534,8 @@ def solve_endgame(
         Max-own mode: the players to search (default: all, the player to move first).
         Ignored with 2 players.
     max_pieces
-        Refuse when a player can still place more pieces than this (:func:`endgame_size`);
-        None never refuses.
+        Refuse when a player can still place more pieces than this (:func:`endgame_size`;
+        default :data:`DEFAULT_MAX_PIECES`, also the command line's); None never refuses.
     time_limit, node_limit
         Stop with :class:`EndgameStopped` after this many seconds or positions, all
         searches together.

@@ -130,3 +130,40 @@ def test_a_finished_game_has_an_empty_line() -> None:
     totals = game.score().player_totals
     assert result.value == totals["blue"] - totals["yellow"]
     assert result.best_move is None and result.lines["blue"].pv == ()
+
+
+def child_values(game: Blokus, player: str) -> tuple[list[int], list[int]]:
+    """The value after each legal move, by the exact search and by brute force."""
+    exact, brute = [], []
+    for move in game.legal_moves():
+        game.push(move)
+        child = game.copy()
+        game.pop()
+        found = solve_endgame(child, players=[player], max_pieces=None, time_limit=None)
+        exact.append(found.lines[player].value)
+        brute.append(minimax(child.copy(), player, {}))
+    return exact, brute
+
+
+# Small random endgames (a few hundred brute-force positions at most), for every mode: the
+# value after every root move must agree, so the sets of optimal moves agree too.
+SMALL = [
+    *(("duo", 2, seed, 2, 3) for seed in range(40, 52)),
+    *(("classic", 2, seed, 2, 2) for seed in range(3)),
+    *(("classic", "teams", seed, 1, 2) for seed in range(3)),
+    *(("classic", 4, seed, 1, 2) for seed in range(4)),
+    *(("classic", 3, seed, 1, 2) for seed in range(4)),
+]
+
+
+@pytest.mark.parametrize(("variant", "players", "seed", "low", "high"), SMALL)
+def test_every_root_move_keeps_its_brute_force_value(
+    variant: str, players: int | str, seed: int, low: int, high: int
+) -> None:
+    game = contested(variant, players, seed, low, high)
+    names = player_names(game.players, game.variant.name)
+    for name in names[:1] if len(names) == 2 else names:
+        exact, brute = child_values(game, name)
+        assert exact == brute, name
+        result = solve_endgame(game, players=[name], max_pieces=None, time_limit=None)
+        assert result.lines[name].value == minimax(game.copy(), name, {})
