@@ -74,6 +74,12 @@ the score each player (--player) can make sure of against all the others. --view
 mover's moves over every hand the hidden colours can hold (an estimate, as above). The
 set-up, a finished game, and hidden hands without --open or --view are refused (exit 2).
 
+Walkable Cities files (polytile/walkable@1) are solved to the end of the game by backward
+induction (a matrix game at every selection and drop): red's exact boards-won margin, both
+players' mixed strategies and the most likely line. With more than --max-drops legal drops
+of a piece, this round's matrix game is solved instead and labelled "one-round horizon
+(payoff if the game ended after this round)", not the game's value (exit 1).
+
 \b
 Examples:
   polytile solve-endgame late.json
@@ -109,9 +115,16 @@ Examples:
 @click.option(
     "--max-pieces",
     type=click.IntRange(0),
-    default=8,
+    default=DEFAULT_MAX_PIECES,
     show_default=True,
     help="Refuse when a player can still place more pieces than this.",
+)
+@click.option(
+    "--max-drops",
+    type=click.IntRange(0),
+    default=6,
+    show_default=True,
+    help="Walkable Cities: refuse the exact solve when a piece has more legal drops than this.",
 )
 @click.option(
     "--player",
@@ -184,6 +197,7 @@ def solve_endgame_command(
     as_json: bool,
     time_limit: float,
     max_pieces: int,
+    max_drops: int,
     players: tuple[str, ...],
     bounds_time: float,
     open_analysis: bool,
@@ -227,6 +241,15 @@ def solve_endgame_command(
         flags = ", ".join("--" + n.replace("_", "-").replace("open-analysis", "open")
                           for n in sorted(given))  # fmt: skip
         raise click.UsageError(f"{flags}: only for City Blocks (Henning) and Gridblock files")
+    from polytile.cli.walkable import is_walkable
+
+    if is_walkable(position):
+        from polytile.cli.walkable_solve import solve_walkable
+
+        if output is not None or players:
+            raise click.UsageError("-o, --player: not for Walkable Cities files")
+        solve_walkable(position, move, as_json, budget(limit, reserve=0.25) or limit, max_drops)
+        return
     from polytile.cli.progress import progress_bar
     from polytile.cli.render import is_record, read_blokus, read_position
     from polytile.puzzles.blokus.endgame import (

@@ -12,13 +12,14 @@ import click
 
 from polytile.cli.options import SECONDS
 from polytile.cli.progress import progress_bar
+from polytile.cli.walkable_path import walkable_path_options
 from polytile.errors import SolverError, UnknownNameError
 from polytile.text import printable
 
 __all__ = ["COMMANDS"]
 
 #: What ``solve`` knows beyond the catalogue and the teasers that ``count`` also takes.
-SOLVE_ONLY = ("eighty-four", "one-color", "cityblocks-max", "gridblock-solo")
+SOLVE_ONLY = ("eighty-four", "one-color", "cityblocks-max", "gridblock-solo", "walkable-path")
 
 PUZZLE_HELP = "a catalogue name (see 'polytile puzzles') or a puzzle file (.json)"
 
@@ -298,6 +299,7 @@ def count(
     "--time-limit defaults to 60 s).",
 )
 @variant_options
+@walkable_path_options
 def solve(
     puzzle: str,
     touch: str | None,
@@ -316,6 +318,7 @@ def solve(
     fit_mode: bool,
     engine: str,
     order: str | None,
+    **walkable: Any,
 ) -> None:
     """Find one solution of PUZZLE and show it.
 
@@ -338,13 +341,24 @@ def solve(
       polytile solve cityblocks-max --color red --objective area
       polytile solve cityblocks-max --from game.json --color yellow --json
       polytile solve gridblock-solo --seed 3 --order free
+      polytile solve walkable-path --seed 2 --pieces 4 --time-limit 60
     """
-    from polytile.puzzles.tiling.catalogue import resolve
-    from polytile.solvers.symmetric import first_solution
-    from polytile.solvers.tiling import compile_problem
-
     color = False if no_color else (True if color_opt == "always" else None)
     player = color_opt.lower() if color_opt not in (None, "always") else None
+    if puzzle == "walkable-path":
+        from polytile.cli.walkable_path import solve_walkable_path
+
+        if any(x is not None for x in (touch, board, colors, objective, start_from, output,
+                                       player, order)) or fit_mode:  # fmt: skip
+            raise click.UsageError("walkable-path takes --seed, --pieces N or --sequence, "
+                                   "--dead, --opponent-cells, --own-cells, --targets, "
+                                   "--time-limit, --workers, --json")  # fmt: skip
+        solve_walkable_path(seed, pieces, walkable, _left(60.0 if time_limit is None
+                            else time_limit) or 60.0, workers, as_json)  # fmt: skip
+        return
+    from polytile.cli.walkable_path import refuse_walkable_options
+
+    refuse_walkable_options(walkable)
     if puzzle == "gridblock-solo":
         from polytile.cli.gridblock_solo import solve_gridblock_solo
 

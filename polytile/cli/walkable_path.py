@@ -1,0 +1,134 @@
+"""``polytile solve walkable-path``: red's best drops of known pieces, Walkable Cities.
+
+The options are added to ``solve`` by :func:`walkable_path_options`; ``solve`` hands them to
+:func:`solve_walkable_path` when the puzzle is ``walkable-path`` and refuses them otherwise
+(:func:`refuse_walkable_options`).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+
+from polytile.cli.clock import StopFlag
+
+__all__ = ["refuse_walkable_options", "solve_walkable_path", "walkable_path_options"]
+
+_OPTIONS = ("sequence", "dead", "opponent_cells", "own_cells", "targets")
+
+
+def walkable_path_options(f: Any) -> Any:
+    """The options of ``solve walkable-path`` beyond those ``solve`` already has."""
+    f = click.option("--targets", metavar="A,B,C", default=None,
+                     help="walkable-path: maximise the boards whose largest region reaches "
+                     "these sizes instead of the sum.")(f)  # fmt: skip
+    f = click.option("--own-cells", type=click.IntRange(0, 200), default=None,
+                     help="walkable-path: red cells already there [default: 16].")(f)  # fmt: skip
+    f = click.option("--opponent-cells", type=click.IntRange(0, 200), default=None,
+                     help="walkable-path: blue cells on the boards [default: 24].")(f)  # fmt: skip
+    f = click.option("--dead", type=click.IntRange(0, 100), default=None,
+                     help="walkable-path: dead cells per board [default: 10].")(f)  # fmt: skip
+    f = click.option("--sequence", metavar="NAMES", default=None,
+                     help="walkable-path: red's pieces in order, e.g. I4,L4,T4,O4 (instead "
+                     "of --pieces N seeded ones).")(f)  # fmt: skip
+    return f
+
+
+def refuse_walkable_options(given: dict[str, Any]) -> None:
+    """Refuse the walkable-path options for any other puzzle (exit 2)."""
+    used = [k for k in _OPTIONS if given.get(k) is not None]
+    if used:
+        names = ", ".join("--" + k.replace("_", "-") for k in used)
+        raise click.UsageError(f"{names}: only for walkable-path")
+
+
+def _ints(text: str, what: str) -> list[int]:
+    try:
+        return [int(part) for part in text.split(",")]
+    except ValueError:
+        raise click.BadParameter(f"{text!r} is not comma-separated numbers",
+                                 param_hint=what) from None  # fmt: skip
+
+
+def solve_walkable_path(seed: int | None, pieces: str | None, given: dict[str, Any],
+                        time_limit: float, workers: int | None, as_json: bool) -> None:  # fmt: skip
+    """Build the seeded puzzle, solve it, print the replayed answer.
+
+    Exit 0 when proven optimal; when the time runs out first (exit 1) or Ctrl-C stops the
+    search (exit 130), the best drops so far, replayed, are printed as not proven with the
+    proven bound.
+    """
+    from polytile.puzzles.walkable.board import PIECES
+    from polytile.puzzles.walkable.path import PathPuzzle, path_picture, solve_path
+
+    sequence = given.get("sequence")
+    if sequence is not None and pieces is not None:
+        raise click.UsageError("walkable-path: --pieces N or --sequence NAMES, not both")
+    count: int | list[str] = 4
+    if sequence is not None:
+        count = [p.strip().upper() for p in sequence.split(",") if p.strip()]
+        bad = [p for p in count if p not in PIECES]
+        if bad or not 1 <= len(count) <= 20:
+            raise click.BadParameter(f"1..20 names of {', '.join(PIECES)}, got {sequence!r}",
+                                     param_hint="--sequence")  # fmt: skip
+    elif pieces is not None:
+        if not pieces.isdigit() or not 1 <= int(pieces) <= 20:
+            raise click.BadParameter(f"walkable-path: a number of pieces 1..20, not {pieces!r}",
+                                     param_hint="--pieces")  # fmt: skip
+        count = int(pieces)
+    targets = None
+    if given.get("targets") is not None:
+        targets = _ints(given["targets"], "--targets")
+        if len(targets) != 3 or not all(0 <= t <= 100 for t in targets):
+            raise click.BadParameter("three region sizes 0..100, one per board",
+                                     param_hint="--targets")  # fmt: skip
+    puzzle = PathPuzzle.from_seed(
+        0 if seed is None else seed, pieces=count,
+        dead=10 if given.get("dead") is None else given["dead"],
+        opponent_cells=24 if given.get("opponent_cells") is None else given["opponent_cells"],
+        own_cells=16 if given.get("own_cells") is None else given["own_cells"],
+        targets=targets,
+    )  # fmt: skip
+    name = f"walkable-path (seed {puzzle.seed}, {','.join(puzzle.sequence)})"
+    try:
+        with StopFlag() as stop:
+            # keep a second back: the replay, the picture and unloading OR-tools and numba
+            result = solve_path(puzzle, time_limit=max(0.05, time_limit - 1.0),
+                                workers=workers or 2, stop=stop)  # fmt: skip
+    except KeyboardInterrupt:
+        click.echo(f"{name}: interrupted", err=True)
+        sys.exit(130)
+    if stop.asked and result.stopped_by in (None, "stop"):
+        result = _relabel(result)
+    why = {"time": "out of time", "interrupt": "interrupted"}.get(result.stopped_by or "",
+                                                                  "stopped")  # fmt: skip
+    if as_json:
+        click.echo(json.dumps(result.to_dict()))
+    else:
+        click.echo(path_picture(result), nl=False)
+        for k, (piece, drop) in enumerate(zip(puzzle.sequence, result.drops, strict=True)):
+            where = "pass" if drop is None else " ".join(
+                f"{g // 100 + 1}:{g % 100 // 10},{g % 10}" for g in drop)  # fmt: skip
+            click.echo(f"{k + 1}. {piece}  {where}")
+        what = "boards on target" if puzzle.targets else "sum of largest regions"
+        verdict = "proven optimal" if result.proven else (
+            f"NOT proven optimal ({why}): the best found so far, bound {result.bound}")  # fmt: skip
+        click.echo(f"{name}: regions {'/'.join(map(str, result.regions))} (before "
+                   f"{'/'.join(map(str, puzzle.base_regions()))}); {what} {result.objective}; "
+                   f"{verdict} [{result.seconds:.2f} s]")  # fmt: skip
+    if not result.proven:
+        click.echo(f"{name}: {why} before proving optimality (best {result.objective}, bound "
+                   f"{result.bound})", err=True)  # fmt: skip
+        sys.exit(130 if result.stopped_by == "interrupt" else 1)
+
+
+def _relabel(result: Any) -> Any:
+    """A search the Ctrl-C flag stopped was interrupted, whatever the runner called it."""
+    import dataclasses
+
+    if result.proven:
+        return result
+    return dataclasses.replace(result, stopped_by="interrupt")

@@ -1,0 +1,184 @@
+"""``polytile solve-endgame`` on Walkable Cities files (``polytile/walkable@1``): the rest of
+the game solved exactly by backward induction when few drops are left, else the current
+round's one-round horizon matrix game, labelled as such."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from typing import Any
+
+import click
+
+__all__ = ["ONE_ROUND", "solve_walkable"]
+
+#: How the fallback answer is labelled, in text and JSON.
+ONE_ROUND = "one-round horizon (payoff if the game ended after this round)"
+_SHOWN = 12  # actions listed per mix in the text report (--json lists them all)
+
+
+def solve_walkable(file: str, move: int | None, as_json: bool, time_limit: float,
+                   max_drops: int) -> None:  # fmt: skip
+    """``polytile solve-endgame`` of a Walkable Cities record or position.
+
+    The exact value (red's final boards-won margin; the tiebreak holder's equal count worth
+    half a board) and both players' equilibrium mixes at the root by backward induction
+    (:func:`polytile.puzzles.walkable.endgame.solve_endgame`), with the most likely line. When
+    a piece has more than ``max_drops`` legal drops, the round's matrix game with the one-round
+    horizon payoff instead, labelled so (exit 1: not the game's value). At the time limit or
+    Ctrl-C nothing partial is printed as a value (exit 1 or 130).
+    """
+    from polytile.cli.progress import progress_bar
+    from polytile.puzzles.walkable.endgame import EndgameRefused, EndgameStopped, solve_endgame
+    from polytile.puzzles.walkable.files import load_walkable
+
+    started = time.perf_counter()
+    g = load_walkable(file, move).state
+    if g.is_over():
+        raise click.BadParameter(f"{file}: the game is over; nothing is left to solve "
+                                 "('polytile score' shows the result)",
+                                 param_hint="POSITION")  # fmt: skip
+    note = type("Note", (), {"done": 0, "total": 1, "seconds": 0.0, "nodes": 0})()
+
+    def describe(p: Any) -> str:
+        return f"{p.nodes:,} positions, {p.nodes / max(p.seconds, 1e-9):,.0f}/s"
+
+    try:
+        with progress_bar("backward induction", not as_json, describe) as update:
+
+            def progress(nodes: int, seconds: float) -> None:
+                if update is not None:
+                    note.nodes, note.seconds = nodes, seconds
+                    update(note)
+
+            sol = solve_endgame(g, max_drops=max_drops, time_limit=time_limit,
+                                progress=progress)  # fmt: skip
+    except EndgameRefused as refused:
+        reason = f"{refused} (--max-drops)"
+        left = max(time_limit - (time.perf_counter() - started), 0.01)
+        _one_round(file, g, as_json, reason, left)
+        sys.exit(1)
+    except EndgameStopped as stopped:
+        why = "--time-limit" if stopped.reason == "time" else "Ctrl-C"
+        click.echo(f"{file}: no exact value: {stopped} ({why})", err=True)
+        if as_json:
+            click.echo(json.dumps({"game": "walkable", "exact": False, "reason": str(stopped),
+                                   "positions": stopped.positions}))  # fmt: skip
+        sys.exit(130 if stopped.reason == "interrupt" else 1)
+    if as_json:
+        click.echo(json.dumps({"game": "walkable", "exact": True, "kind": "backward-induction",
+                               **_where(g), **sol.as_dict()}))  # fmt: skip
+        return
+    _head(g)
+    size = sol.size
+    drops = ", ".join(f"{p} {n}" for p, n in size.drops.items())
+    click.echo(f"Legal drops now: {drops}; at most {size.drop_rounds} more "
+               f"round{'s' if size.drop_rounds != 1 else ''} with a drop.")  # fmt: skip
+    click.echo(f"Value (exact, backward induction to the end of the game): red {sol.value:+.4g} "
+               f"({_objective(g)}).")  # fmt: skip
+    _strategies(sol.selection, sol.drop_games)
+    click.echo("Best line (the most likely actions), replayed by the rules engine:")
+    for n, rnd in enumerate(sol.line, start=g.round + 1):
+        click.echo(f"  {n:>3}. {rnd}")
+    click.echo(f"Value at the end of that line: {sol.line_value:+g}.")
+    click.echo(f"Solved {sol.positions:,} positions in {sol.seconds:.2f} s; equilibrium checked "
+               f"(no pure deviation gains more than {max(sol.gap, 0.0):.1g}).")  # fmt: skip
+
+
+def _where(g: Any) -> dict[str, Any]:
+    return {"round": g.round + 1, "rotation": list(g.rotation), "passes": list(g.passes),
+            "picks": list(g.picks) if g.picks is not None else None,
+            "options": {"pass_limit": g.options.pass_limit,
+                        "tiebreak": g.options.tiebreak}}  # fmt: skip
+
+
+def _objective(g: Any) -> str:
+    if g.options.tiebreak == "none":
+        return "red's boards won minus blue's at the end, both playing the equilibrium"
+    holder = "red" if g.options.tiebreak == "R" else "blue"
+    return ("red's boards won minus blue's at the end, an equal count worth half a board to "
+            f"{holder} (the tiebreak holder), both playing the equilibrium")  # fmt: skip
+
+
+def _head(g: Any) -> None:
+    step = "the drop" if g.picks is not None else "the selection"
+    picks = f"; picks red {g.picks[0]}, blue {g.picks[1]}" if g.picks is not None else ""
+    rotation = " ".join(g.rotation) or "empty (refilled at the selection)"
+    click.echo(f"Walkable Cities, round {g.round + 1}, {step}: rotation {rotation}{picks}; "
+               f"passes red {g.passes[0]}, blue {g.passes[1]} (the game ends at "
+               f"{g.options.pass_limit}).")  # fmt: skip
+
+
+def _mix(who: str, mix: list[tuple[Any, float]]) -> None:
+    for k, (action, p) in enumerate(mix):
+        if k == _SHOWN:
+            click.echo(f"    ... {len(mix) - _SHOWN} more (--json lists them all)")
+            break
+        click.echo(f"    {who if k == 0 else '':<5} {p:6.3f}  {action}")
+
+
+def _strategies(selection: Any, drop_games: list[Any]) -> None:
+    if selection is not None:
+        click.echo("Selection (mixed strategies):")
+        _mix("red", selection[0])
+        _mix("blue", selection[1])
+    for d in drop_games:
+        click.echo(f"Drop phase after red {d.picks[0]}, blue {d.picks[1]} (value "
+                   f"{d.value:+.4g}; {d.red_actions} and {d.blue_actions} actions, the pass "
+                   "included):")  # fmt: skip
+        _mix("red", d.red)
+        _mix("blue", d.blue)
+
+
+def _one_round(file: str, g: Any, as_json: bool, reason: str, seconds: float) -> None:
+    """The current round's matrix game with the one-round horizon payoff (phase.py)."""
+    from polytile.errors import SolverError
+    from polytile.puzzles.walkable.endgame import DropGame
+    from polytile.puzzles.walkable.phase import solve_drop_phase, solve_round
+    from polytile.puzzles.walkable.rules import PASS, Drop
+
+    click.echo(f"{file}: no exact value: {reason}", err=True)
+    click.echo(f"solving this round's matrix game instead: {ONE_ROUND}, not the game's value",
+               err=True)  # fmt: skip
+    started = time.perf_counter()
+    try:
+        if g.picks is not None:
+            ph = solve_drop_phase(g.cells, *g.picks, time_limit=seconds)
+            value, selection, phases, gap = ph.value, None, {g.picks: ph}, ph.gap
+        else:
+            rs = solve_round(g.cells, g.rotation, time_limit=seconds)
+            value, gap = rs.value, rs.gap
+            selection = (rs.red, rs.blue) if len(rs.rotation) > 1 else None
+            phases = {(r, b): rs.phases[(r, b)] for r, _ in rs.red for b, _ in rs.blue}
+    except SolverError:
+        if time.perf_counter() - started < seconds:
+            raise
+        click.echo(f"{file}: the one-round matrix game was not solved within --time-limit "
+                   "either", err=True)  # fmt: skip
+        if as_json:
+            click.echo(json.dumps({"game": "walkable", "exact": False, "reason": reason}))
+        return
+
+    def text(piece: str, mix: list[tuple[Any, float]]) -> list[tuple[Drop | str, float]]:
+        return [(PASS if a is None else Drop(piece, tuple(sorted(a))), p)
+                for a, p in mix]  # fmt: skip
+
+    games = [DropGame((r, b), ph.value, text(r, ph.red), text(b, ph.blue), ph.red_drops + 1,
+                      ph.blue_drops + 1) for (r, b), ph in phases.items()]  # fmt: skip
+    if as_json:
+        sel = None if selection is None else {
+            who: [{"pick": p, "p": q} for p, q in m]
+            for who, m in zip(("red", "blue"), selection, strict=True)}  # fmt: skip
+        click.echo(json.dumps({"game": "walkable", "exact": False, "kind": "one-round-horizon",
+                               "label": ONE_ROUND, "reason": reason, **_where(g),
+                               "value": value, "selection": sel,
+                               "drop_phases": [d.as_dict() for d in games], "gap": gap,
+                               "seconds": time.perf_counter() - started}))  # fmt: skip
+        return
+    _head(g)
+    click.echo(f"Value, {ONE_ROUND}: red {value:+.4g} (boards won margin; NOT the game's "
+               "value: later rounds are not looked at).")  # fmt: skip
+    _strategies(selection, games)
+    click.echo(f"Solved in {time.perf_counter() - started:.2f} s; equilibrium checked (no pure "
+               f"deviation gains more than {max(gap, 0.0):.1g}).")  # fmt: skip

@@ -1,0 +1,383 @@
+"""The Walkable Cities largest-path puzzle: seeded instances, solving, replay, pictures.
+
+Red alone drops a known sequence of pieces on the three boards (blue's cells fixed) to make
+the sum of its largest regions as large as possible, or to reach per-board targets on as
+many boards as possible. :func:`solve_path` runs the CP-SAT model of
+:mod:`polytile.models.walkable_path`; every answer is replayed by :func:`replay` (each drop
+checked legal, in order, against :func:`~polytile.puzzles.walkable.board.drop_table`, the
+regions recomputed by :func:`~polytile.puzzles.walkable.board.largest_regions`) before it is
+returned.
+
+Examples
+--------
+>>> p = PathPuzzle.from_seed(3, pieces=1, dead=10, opponent_cells=24, own_cells=16)
+>>> p.sequence
+('L4',)
+>>> r = solve_path(p, time_limit=30, workers=1)
+>>> r.status, r.objective == sum(r.regions)
+('optimal', True)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from polytile.errors import BoardError, IllegalMoveError, SolverError
+from polytile.puzzles.walkable.board import (
+    BLUE,
+    BOARDS,
+    CELLS,
+    DEAD,
+    PIECES,
+    RED,
+    SIDE,
+    UNCLAIMED,
+    drop_table,
+    largest_regions,
+    legal_drops,
+    seeded_boards,
+)
+
+__all__ = [
+    "PathPuzzle",
+    "PathResult",
+    "board_rows",
+    "greedy_drops",
+    "path_picture",
+    "replay",
+    "solve_path",
+]
+
+ProgressFn = Callable[[float | None, float | None, float], None]
+#: A drop as its 4 global cells (a row of :func:`drop_table`, or any sequence of them).
+Drop = Sequence[int] | npt.NDArray[np.int16]
+_MARK = {UNCLAIMED: ".", 1: "#", RED: "R", BLUE: "B"}
+
+
+@dataclass(frozen=True)
+class PathPuzzle:
+    """A largest-path puzzle: the position (red to drop) and the pieces, in order.
+
+    Attributes
+    ----------
+    cells
+        The 300 cells (read-only copy).
+    sequence
+        Red's pieces in order.
+    targets
+        Per board a target region size, or None: maximise the sum of the regions.
+    seed
+        The seed it was made from, if any.
+    """
+
+    cells: npt.NDArray[np.int8]
+    sequence: tuple[str, ...]
+    targets: tuple[int, int, int] | None = None
+    seed: int | None = None
+
+    def __post_init__(self) -> None:
+        arr = np.array(self.cells, dtype=np.int8)
+        if arr.shape != (CELLS,) or arr.min() < 0 or arr.max() > 3:
+            raise BoardError(f"a Walkable Cities position is {CELLS} cells of 0..3")
+        arr.flags.writeable = False
+        object.__setattr__(self, "cells", arr)
+        bad = [p for p in self.sequence if p not in PIECES]
+        if bad or not self.sequence:
+            raise BoardError(f"pieces must be a non-empty sequence of {PIECES}, got "
+                             f"{list(self.sequence)}")  # fmt: skip
+        if self.targets is not None and (
+            len(self.targets) != BOARDS or any(not 0 <= t <= SIDE * SIDE for t in self.targets)
+        ):
+            raise BoardError(f"targets are {BOARDS} region sizes 0..100, got {self.targets}")
+
+    @classmethod
+    def from_seed(cls, seed: int, *, pieces: int | Sequence[str] = 4, dead: int = 10,
+                  opponent_cells: int = 24, own_cells: int = 16,
+                  targets: Sequence[int] | None = None) -> PathPuzzle:  # fmt: skip
+        """A seeded puzzle: :func:`seeded_boards`, then ``opponent_cells`` blue and
+        ``own_cells`` red cells placed by random legal drops (alternating, the last one of
+        each side cut short when the count is not a multiple of 4), and ``pieces`` drawn
+        from the rotation (all five in a random order, refilled) unless given by name.
+
+        Raises
+        ------
+        BoardError
+            For a count out of range, or when the boards fill up before the cells are placed.
+        """
+        if not 0 <= opponent_cells <= 200 or not 0 <= own_cells <= 200:
+            raise BoardError("opponent and own cells must each be 0..200")
+        rng = np.random.default_rng([seed, 16])
+        cells = seeded_boards(seed, dead).copy()
+        left = {BLUE: opponent_cells, RED: own_cells}
+        while left[BLUE] or left[RED]:
+            for side in (BLUE, RED):
+                if not left[side]:
+                    continue
+                rows = legal_drops(cells, PIECES[int(rng.integers(len(PIECES)))])
+                if len(rows) == 0:
+                    raise BoardError("the boards filled up before every cell was placed")
+                row = rows[int(rng.integers(len(rows)))][: left[side]]
+                cells[row] = side
+                left[side] -= len(row)
+        if isinstance(pieces, int):
+            if not 1 <= pieces <= 20:
+                raise BoardError(f"1..20 pieces, not {pieces}")
+            names: list[str] = []
+            while len(names) < pieces:
+                names += [PIECES[int(k)] for k in rng.permutation(len(PIECES))]
+            sequence = tuple(names[:pieces])
+        else:
+            sequence = tuple(pieces)
+        tg = None if targets is None else (int(targets[0]), int(targets[1]), int(targets[2]))
+        return cls(cells, sequence, tg, seed)
+
+    def base_regions(self) -> list[int]:
+        """Red's largest region per board before any drop."""
+        return [int(v) for v in largest_regions(np.array(self.cells))[0]]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The puzzle as JSON-ready data (boards as rows of ``.#RB``)."""
+        return {"seed": self.seed, "sequence": list(self.sequence),
+                "targets": None if self.targets is None else list(self.targets),
+                "boards": board_rows(self.cells)}  # fmt: skip
+
+
+def board_rows(cells: npt.NDArray[np.int8]) -> list[list[str]]:
+    """Per board, its 10 rows as strings of ``.#RB``."""
+    return [["".join(_MARK[int(cells[b * 100 + r * SIDE + c])] for c in range(SIDE))
+             for r in range(SIDE)] for b in range(BOARDS)]  # fmt: skip
+
+
+def replay(puzzle: PathPuzzle, drops: Sequence[Drop | None]) -> npt.NDArray[np.int64]:
+    """Play the drops in order (None: a pass) and return red's largest region per board.
+
+    Independent of the model: each drop must be a row of the piece's
+    :func:`drop_table` whose cells are all unclaimed when it is played, and no drop may
+    follow three passes in a row (the game would be over).
+
+    Raises
+    ------
+    IllegalMoveError
+        If a drop is not legal when played.
+    """
+    if len(drops) != len(puzzle.sequence):
+        raise IllegalMoveError(f"{len(drops)} drops for {len(puzzle.sequence)} pieces")
+    cells = np.array(puzzle.cells, dtype=np.int8)
+    passes = 0
+    for name, drop in zip(puzzle.sequence, drops, strict=True):
+        if drop is None:
+            passes += 1
+            continue
+        if passes >= 3:
+            raise IllegalMoveError(f"{name} drops after {passes} passes in a row: game over")
+        passes = 0
+        row = np.array(sorted(int(g) for g in drop), dtype=np.int16)
+        table = drop_table(name)
+        if len(row) != 4 or not (table == row).all(axis=1).any():
+            raise IllegalMoveError(f"{drop} is not a drop of {name}")
+        if (cells[row] != UNCLAIMED).any():
+            raise IllegalMoveError(f"{name} drops on claimed cells {row.tolist()}")
+        cells[row] = RED
+    return largest_regions(cells)[0]
+
+
+@dataclass(frozen=True)
+class PathResult:
+    """A solved (or stopped) largest-path puzzle, its drops replayed.
+
+    Attributes
+    ----------
+    status
+        ``"optimal"`` (proven), ``"feasible"`` (best found, not proven) or ``"unknown"``.
+    drops
+        Per piece its drop's 4 global cells, or None for a pass.
+    regions
+        Red's largest region per board after the drops (from the replay).
+    objective
+        The replayed objective: the sum of ``regions``, or the boards reaching the targets.
+    bound
+        CP-SAT's proven upper bound on the objective.
+    """
+
+    puzzle: PathPuzzle
+    status: str
+    drops: tuple[tuple[int, ...] | None, ...]
+    regions: tuple[int, ...]
+    objective: int | None
+    bound: int | None
+    seconds: float
+    stopped_by: str | None = None
+    stats: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def proven(self) -> bool:
+        """True when the objective is proven optimal."""
+        return self.status == "optimal"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: the puzzle, the drops (cells as ``[board, row, col]``), the result."""
+        return {
+            "puzzle": "walkable-path",
+            **self.puzzle.to_dict(),
+            "status": self.status,
+            "proven_optimal": self.proven,
+            "objective": self.objective,
+            "bound": self.bound,
+            "regions": list(self.regions),
+            "base_regions": self.puzzle.base_regions(),
+            "drops": [None if d is None else {"piece": name, "cells": [_coords(g) for g in d]}
+                      for name, d in zip(self.puzzle.sequence, self.drops, strict=True)],
+            "seconds": round(self.seconds, 4),
+            "stopped_by": self.stopped_by,
+            **self.stats,
+        }  # fmt: skip
+
+
+def _coords(g: int) -> list[int]:
+    return [g // 100, g % 100 // SIDE, g % SIDE]
+
+
+def _score(puzzle: PathPuzzle, regions: Sequence[int] | npt.NDArray[np.int64]) -> int:
+    if puzzle.targets is None:
+        return int(sum(regions))
+    return sum(int(r >= t) for r, t in zip(regions, puzzle.targets, strict=True))
+
+
+def greedy_drops(puzzle: PathPuzzle) -> list[npt.NDArray[np.int16] | None]:
+    """Each piece in turn makes the legal drop that scores best at once (the first such
+    drop; a pass when none is legal): the incumbent the exact search must beat."""
+    cells = np.array(puzzle.cells, dtype=np.int8)
+    out: list[npt.NDArray[np.int16] | None] = []
+    for name in puzzle.sequence:
+        rows = legal_drops(cells, name)
+        best, pick = -1, None
+        for row in rows:
+            cells[row] = RED
+            score = _score(puzzle, largest_regions(cells)[0])
+            cells[row] = UNCLAIMED
+            if score > best:
+                best, pick = score, row
+        if pick is not None:
+            cells[pick] = RED
+        out.append(pick)
+    return out
+
+
+def _fill_passes(puzzle: PathPuzzle, drops: list[Any]) -> list[Any]:
+    """Passes that would end the game before a later drop (3 in a row) become legal drops
+    that avoid every chosen drop's cells (they can only add to the regions)."""
+    last = max((i for i, d in enumerate(drops) if d is not None), default=-1)
+    cells = np.array(puzzle.cells, dtype=np.int8)
+    for d in drops:
+        if d is not None:
+            cells[np.asarray(d)] = DEAD  # reserved: no filler may take them
+    out, run = list(drops), 0
+    for i, (name, d) in enumerate(zip(puzzle.sequence, drops, strict=True)):
+        run = run + 1 if d is None else 0
+        if run >= 3 and i < last:
+            rows = legal_drops(cells, name)
+            if len(rows):
+                out[i] = rows[0]
+                cells[rows[0]] = DEAD
+                run = 0
+    return out
+
+
+def solve_path(puzzle: PathPuzzle, *, time_limit: float | None = None, workers: int = 2,
+               seed: int = 0, progress: ProgressFn | None = None,
+               stop: Callable[[], bool] | None = None) -> PathResult:  # fmt: skip
+    """The best drops for the puzzle, proven optimal when CP-SAT ends in time.
+
+    For the sum objective the greedy drops (:func:`greedy_drops`) are the incumbent and
+    CP-SAT solves the model that asks for more (``at_least``, which prunes every cell that
+    cannot help to beat it): an infeasible answer proves the incumbent optimal. With
+    targets the whole model is solved.
+
+    Parameters
+    ----------
+    time_limit
+        Seconds of search; None for no limit.
+    workers, seed
+        CP-SAT's workers and random seed.
+    progress
+        ``progress(objective, bound, seconds)`` at each improving solution.
+    stop
+        Polled during the search; True stops it (the best so far is returned).
+
+    Returns
+    -------
+    PathResult
+        Replayed: its regions and objective come from :func:`replay`, not from the model.
+
+    Raises
+    ------
+    SolverError
+        If the replay rejects the drops, scores them below the model's claim, a proven
+        optimum differently from the claim, or above the proven bound.
+
+    Notes
+    -----
+    A stopped search may hold a region that is not the largest of its drops: the replay
+    then scores the drops higher than the claim (still at most the bound), and that higher
+    score is reported.
+    """
+    from polytile.models.walkable_path import build_path_model, caps_bound, region_caps
+    from polytile.solvers.cpsat import solve
+
+    started = time.perf_counter()
+    incumbent: list[Any] = [None] * len(puzzle.sequence)
+    floor = _score(puzzle, puzzle.base_regions())
+    at_least = None
+    if puzzle.targets is None:
+        incumbent = greedy_drops(puzzle)
+        floor = _score(puzzle, replay(puzzle, incumbent))
+        at_least = floor + 1
+    v = build_path_model(puzzle.cells, puzzle.sequence, targets=puzzle.targets,
+                         at_least=at_least)  # fmt: skip
+    ceiling = caps_bound(v, region_caps(v)) if puzzle.targets is None else BOARDS
+    left = None if time_limit is None else max(0.05, time_limit - (time.perf_counter() - started))
+    r = solve(v.runner(), time_limit=left, workers=workers, seed=seed, progress=progress,
+              stop=stop)  # fmt: skip
+    seconds = time.perf_counter() - started
+    stats = {"drop_variables": sum(len(t) for t in v.drops),
+             "nodes": sum(len(g.nodes) for g in v.graphs),
+             "branches": r.branches, "incumbent": floor}  # fmt: skip
+    if r.found:
+        drops = _fill_passes(puzzle, v.chosen(r.placements))
+        status, claim = r.status, round(r.objective or 0)
+        bound = None if r.bound is None else int(r.bound + 1e-6)
+    elif r.status == "infeasible" or (at_least is not None and at_least > ceiling):
+        drops, status, claim, bound = incumbent, "optimal", floor, floor
+    else:
+        drops, status, claim, bound = incumbent, "feasible", floor, ceiling
+    regions = replay(puzzle, drops)
+    score = _score(puzzle, regions)
+    if score < claim or (status == "optimal" and score != claim):
+        raise SolverError(f"the replay scores the drops {score}, the model said {claim}")
+    if bound is not None and score > bound:
+        raise SolverError(f"the drops score {score}, above the proven bound {bound}")
+    return PathResult(puzzle, status, tuple(None if d is None else tuple(int(g) for g in d)
+                                            for d in drops),
+                      tuple(int(x) for x in regions), score, bound, seconds,
+                      None if status == "optimal" else r.stopped_by, stats)  # fmt: skip
+
+
+def path_picture(result: PathResult) -> str:
+    """The three boards side by side after the drops: new cells as the piece's number
+    (``1``, ``2``, ...), old red ``R``, blue ``B``, dead ``#``, unclaimed ``.``."""
+    cells = np.array(result.puzzle.cells, dtype=np.int8)
+    marks = [[_MARK[int(cells[b * 100 + i])] for i in range(SIDE * SIDE)] for b in range(BOARDS)]
+    for k, drop in enumerate(result.drops):
+        for g in drop or ():
+            marks[g // 100][g % 100] = str((k + 1) % 10)
+    lines = ["   ".join(f"board {b + 1}".ljust(SIDE) for b in range(BOARDS))]
+    for r in range(SIDE):
+        lines.append("   ".join("".join(marks[b][r * SIDE : (r + 1) * SIDE])
+                                for b in range(BOARDS)))  # fmt: skip
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,86 @@
+"""``polytile solve walkable-path``: JSON shape, text, time-outs and refused options."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from polytile.puzzles.walkable.path import PathPuzzle, replay
+
+from .helpers import Invoke, assert_clean_failure
+
+
+def test_help_mentions_the_options(invoke: Invoke) -> None:
+    result = invoke("solve", "--help")
+    assert result.exit_code == 0
+    for option in ("--sequence", "--dead", "--opponent-cells", "--own-cells", "--targets"):
+        assert option in result.stdout
+
+
+def test_json(invoke: Invoke) -> None:
+    result = invoke("solve", "walkable-path", "--seed", "1", "--pieces", "2", "--json")
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    assert doc["puzzle"] == "walkable-path" and doc["seed"] == 1
+    assert doc["status"] == "optimal" and doc["proven_optimal"]
+    assert doc["objective"] == doc["bound"] == sum(doc["regions"])
+    assert len(doc["sequence"]) == len(doc["drops"]) == 2
+    assert len(doc["boards"]) == 3 and all(len(b) == 10 for b in doc["boards"])
+    # the drops replay to the regions printed
+    puzzle = PathPuzzle.from_seed(1, pieces=2)
+    drops = [None if d is None else [b * 100 + r * 10 + c for b, r, c in d["cells"]]
+             for d in doc["drops"]]  # fmt: skip
+    assert list(replay(puzzle, drops)) == doc["regions"]
+
+
+def test_text_with_a_sequence(invoke: Invoke) -> None:
+    result = invoke("solve", "walkable-path", "--seed", "2", "--sequence", "o4,i4",
+                    "--dead", "20", "--opponent-cells", "30", "--own-cells", "12")  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    assert "board 1" in result.stdout and "1. O4" in result.stdout and "2. I4" in result.stdout
+    assert "proven optimal" in result.stdout
+
+
+def test_targets(invoke: Invoke) -> None:
+    result = invoke("solve", "walkable-path", "--seed", "1", "--pieces", "1",
+                    "--targets", "4,4,4", "--json")  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    assert doc["targets"] == [4, 4, 4]
+    assert doc["objective"] == sum(r >= 4 for r in doc["regions"])
+
+
+def test_time_limit_reports_best_so_far(invoke: Invoke) -> None:
+    result = invoke("solve", "walkable-path", "--seed", "0", "--pieces", "4",
+                    "--time-limit", "2", "--json")  # fmt: skip
+    doc = json.loads(result.stdout)
+    if doc["proven_optimal"]:
+        assert result.exit_code == 0
+    else:
+        assert result.exit_code == 1 and "before proving" in result.stderr
+        assert doc["objective"] <= doc["bound"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--sequence", "I4,X9"],
+        ["--sequence", "I4", "--pieces", "2"],
+        ["--pieces", "many"],
+        ["--pieces", "0"],
+        ["--targets", "1,2"],
+        ["--targets", "a,b,c"],
+        ["--dead", "101"],
+        ["--board", "8x8"],
+        ["--order", "free"],
+        ["--opponent-cells", "-1"],
+    ],
+)
+def test_refusals(invoke: Invoke, args: list[str]) -> None:
+    assert_clean_failure(invoke("solve", "walkable-path", *args))
+
+
+def test_other_puzzles_refuse_the_options(invoke: Invoke) -> None:
+    assert_clean_failure(invoke("solve", "pentomino-6x10", "--dead", "5"))
+    assert_clean_failure(invoke("solve", "gridblock-solo", "--targets", "1,2,3"))
