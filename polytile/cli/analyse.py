@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from polytile.cli.options import SECONDS
+from polytile.puzzles.blokus._endgame_limits import DEFAULT_MAX_PIECES
 
 __all__ = ["COMMANDS", "analyse_command"]
 
@@ -76,7 +77,7 @@ Examples:
 @click.option(
     "--max-pieces",
     type=click.IntRange(0),
-    default=8,
+    default=DEFAULT_MAX_PIECES,
     show_default=True,
     help="Analyse from the first position where no player can place more pieces than this.",
 )

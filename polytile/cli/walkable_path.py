@@ -62,7 +62,7 @@ def solve_walkable_path(seed: int | None, pieces: str | None, given: dict[str, A
     proven bound.
     """
     from polytile.puzzles.walkable.board import PIECES
-    from polytile.puzzles.walkable.path import PathPuzzle, path_picture, solve_path
+    from polytile.puzzles.walkable.path import PathPuzzle, drop_text, path_picture, solve_path
 
     sequence = given.get("sequence")
     if sequence is not None and pieces is not None:
@@ -110,9 +110,8 @@ def solve_walkable_path(seed: int | None, pieces: str | None, given: dict[str, A
     else:
         click.echo(path_picture(result), nl=False)
         for k, (piece, drop) in enumerate(zip(puzzle.sequence, result.drops, strict=True)):
-            where = "pass" if drop is None else " ".join(
-                f"{g // 100 + 1}:{g % 100 // 10},{g % 10}" for g in drop)  # fmt: skip
-            click.echo(f"{k + 1}. {piece}  {where}")
+            text = "pass" if drop is None else drop_text(piece, drop)
+            click.echo(f"{k + 1}. {text}")
         what = "boards on target" if puzzle.targets else "sum of largest regions"
         verdict = "proven optimal" if result.proven else (
             f"NOT proven optimal ({why}): the best found so far, bound {result.bound}")  # fmt: skip

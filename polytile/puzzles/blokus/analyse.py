@@ -32,6 +32,7 @@ from typing import Any
 
 from polytile.errors import SolverError
 from polytile.puzzles.blokus.endgame import (
+    DEFAULT_MAX_PIECES,
     Endgame,
     EndgameRefused,
     EndgameStopped,
@@ -198,7 +199,7 @@ def _first_solvable(
 def analyse_record(
     record: GameRecord,
     *,
-    max_pieces: int | None = 8,
+    max_pieces: int | None = DEFAULT_MAX_PIECES,
     time_limit: float | None = 60.0,
     node_limit: int | None = None,
     progress: Callable[[int, int, int, float], None] | None = None,

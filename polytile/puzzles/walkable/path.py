@@ -43,11 +43,13 @@ from polytile.puzzles.walkable.board import (
     legal_drops,
     seeded_boards,
 )
+from polytile.puzzles.walkable.rules import Drop as RulesDrop
 
 __all__ = [
     "PathPuzzle",
     "PathResult",
     "board_rows",
+    "drop_text",
     "greedy_drops",
     "path_picture",
     "replay",
@@ -231,12 +233,19 @@ class PathResult:
             "bound": self.bound,
             "regions": list(self.regions),
             "base_regions": self.puzzle.base_regions(),
-            "drops": [None if d is None else {"piece": name, "cells": [_coords(g) for g in d]}
+            "drops": [None if d is None else {"piece": name, "cells": [_coords(g) for g in d],
+                                              "text": drop_text(name, d)}
                       for name, d in zip(self.puzzle.sequence, self.drops, strict=True)],
             "seconds": round(self.seconds, 4),
             "stopped_by": self.stopped_by,
             **self.stats,
         }  # fmt: skip
+
+
+def drop_text(name: str, drop: Drop) -> str:
+    """The drop in the rules' text form (``L4 1:d4,e4 3:d5 2:d6``)."""
+    a, b, c, d = sorted(int(g) for g in drop)
+    return str(RulesDrop(name, (a, b, c, d)))
 
 
 def _coords(g: int) -> list[int]:
