@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any, NoReturn
 
 import click
@@ -96,7 +95,8 @@ Examples:
     type=click.IntRange(0),
     default=None,
     metavar="N",
-    help="For a .blksgf game record: the position after move N [default: the end].",
+    help="For a game record: the position after move N (Walkable Cities: after N rounds) "
+    "[default: the end].",
 )
 @click.option(
     "--json",
@@ -250,7 +250,7 @@ def solve_endgame_command(
             raise click.UsageError("-o, --player: not for Walkable Cities files")
         solve_walkable(position, move, as_json, budget(limit, reserve=0.25) or limit, max_drops)
         return
-    from polytile.cli.progress import progress_bar
+    from polytile.cli.progress import search_progress
     from polytile.cli.render import is_record, read_blokus, read_position
     from polytile.puzzles.blokus.endgame import (
         EndgameRefused,
@@ -282,19 +282,8 @@ def solve_endgame_command(
     if len(names) == 2 and players:
         raise click.BadParameter("--player is for 3 or 4 players; with 2 the value is the first "
                                  "player's lead", param_hint="--player")  # fmt: skip
-    state = SimpleNamespace(done=0, total=1, seconds=0.0, nodes=0)
-
-    def describe(p: Any) -> str:
-        return f"{p.nodes:,} positions, {p.nodes / max(p.seconds, 1e-9):,.0f}/s"
-
     try:
-        with progress_bar("exact search", not as_json, describe) as update:
-
-            def progress(nodes: int, seconds: float) -> None:
-                if update is not None:
-                    state.nodes, state.seconds = nodes, seconds
-                    update(state)
-
+        with search_progress("exact search", not as_json) as progress:
             result = solve_endgame(game, players=players or None, max_pieces=max_pieces,
                                    time_limit=budget(limit, reserve=0.25) or limit,
                                    progress=progress)  # fmt: skip

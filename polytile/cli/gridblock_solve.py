@@ -167,27 +167,16 @@ def _players(g: Any, names: tuple[str, ...]) -> list[int]:
 
 
 def _solve_exact(file: str, g: Any, as_json: bool, time_limit: float, players: list[int]) -> None:
-    from polytile.cli.progress import progress_bar
+    from polytile.cli.progress import search_progress
     from polytile.puzzles.gridblock.endgame import RoundStopped, player_label, solve_round
     from polytile.puzzles.gridblock.files import last_walk
     from polytile.puzzles.gridblock.rules import COLOR_NAMES
 
     deadline = time.perf_counter() + time_limit
     results = []
-    note = type("Note", (), {"done": 0, "total": 1, "seconds": 0.0, "nodes": 0})()
-
-    def describe(p: Any) -> str:
-        return f"{p.nodes:,} positions, {p.nodes / max(p.seconds, 1e-9):,.0f}/s"
-
     try:
-        with progress_bar("exact search", not as_json, describe) as update:
+        with search_progress("exact search", not as_json) as progress:
             for p in players:
-
-                def progress(nodes: int, seconds: float) -> None:
-                    if update is not None:
-                        note.nodes, note.seconds = nodes, seconds
-                        update(note)
-
                 left = max(deadline - time.perf_counter(), 1e-3)
                 results.append(solve_round(g, player=None if g.options.players == 2 else p,
                                            open_analysis=True,

@@ -6,9 +6,10 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from types import SimpleNamespace
 from typing import Any
 
-__all__ = ["progress_bar"]
+__all__ = ["progress_bar", "search_progress"]
 
 
 @contextmanager
@@ -65,3 +66,22 @@ def progress_bar(
 def _search_note(p: Any) -> str:
     rate = p.nodes / max(p.seconds, 1e-9)
     return f"{p.count:,} found, {rate / 1e6:.1f}M nodes/s"
+
+
+@contextmanager
+def search_progress(label: str, enabled: bool) -> Iterator[Callable[[int, float], None]]:
+    """:func:`progress_bar` for a search that reports the positions it has visited: yields
+    the ``progress(positions, seconds)`` callback the searches take."""
+    note = SimpleNamespace(done=0, total=1, seconds=0.0, nodes=0)
+    with progress_bar(label, enabled, _positions_note) as update:
+
+        def progress(nodes: int, seconds: float) -> None:
+            if update is not None:
+                note.nodes, note.seconds = nodes, seconds
+                update(note)
+
+        yield progress
+
+
+def _positions_note(p: Any) -> str:
+    return f"{p.nodes:,} positions, {p.nodes / max(p.seconds, 1e-9):,.0f}/s"

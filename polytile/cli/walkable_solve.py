@@ -29,7 +29,7 @@ def solve_walkable(file: str, move: int | None, as_json: bool, time_limit: float
     horizon payoff instead, labelled so (exit 1: not the game's value). At the time limit or
     Ctrl-C nothing partial is printed as a value (exit 1 or 130).
     """
-    from polytile.cli.progress import progress_bar
+    from polytile.cli.progress import search_progress
     from polytile.puzzles.walkable.endgame import EndgameRefused, EndgameStopped, solve_endgame
     from polytile.puzzles.walkable.files import load_walkable
 
@@ -39,19 +39,8 @@ def solve_walkable(file: str, move: int | None, as_json: bool, time_limit: float
         raise click.BadParameter(f"{file}: the game is over; nothing is left to solve "
                                  "('polytile score' shows the result)",
                                  param_hint="POSITION")  # fmt: skip
-    note = type("Note", (), {"done": 0, "total": 1, "seconds": 0.0, "nodes": 0})()
-
-    def describe(p: Any) -> str:
-        return f"{p.nodes:,} positions, {p.nodes / max(p.seconds, 1e-9):,.0f}/s"
-
     try:
-        with progress_bar("backward induction", not as_json, describe) as update:
-
-            def progress(nodes: int, seconds: float) -> None:
-                if update is not None:
-                    note.nodes, note.seconds = nodes, seconds
-                    update(note)
-
+        with search_progress("backward induction", not as_json) as progress:
             sol = solve_endgame(g, max_drops=max_drops, time_limit=time_limit,
                                 progress=progress)  # fmt: skip
     except EndgameRefused as refused:
