@@ -12,6 +12,7 @@ import contextlib
 import json
 import math
 import os
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -121,7 +122,9 @@ def parse_json(text: str, source: str) -> Any:
         )
     except json.JSONDecodeError as exc:
         raise FormatError(
-            f"not valid JSON: {exc.msg}", source, f"line {exc.lineno}, column {exc.colno}"
+            f"not valid JSON: {exc.msg.removesuffix(' at')}",
+            source,
+            f"line {exc.lineno}, column {exc.colno}",
         ) from None
     except RecursionError:
         raise FormatError("JSON nested too deeply", source, "line 1") from None
@@ -249,3 +252,46 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+#: The most standard input any reader takes; each reader refuses more than its own limit.
+STDIN_CAP = 64 * 1024 * 1024
+_stdin: tuple[Any, bytes] | None = None
+
+
+def read_stdin() -> bytes:
+    """Standard input, read once (at most :data:`STDIN_CAP` + 1 bytes) and kept: a command
+    looks at the first bytes to tell which game a document is, then its reader reads it.
+    Kept per ``sys.stdin`` object, so a test runner that swaps it reads the new one."""
+    global _stdin
+    if _stdin is None or _stdin[0] is not sys.stdin:
+        _stdin = (sys.stdin, sys.stdin.buffer.read(STDIN_CAP + 1))
+    return _stdin[1]
+
+
+def read_input(path: str | os.PathLike[str], limit: int) -> tuple[bytes, str]:
+    """The bytes of ``path`` (``-``: standard input) and the name to report it by, refused
+    past ``limit`` bytes before reading more than that."""
+    source = os.fspath(path)
+    if source == "-":
+        data, source = read_stdin(), "<stdin>"
+    else:
+        if os.path.getsize(source) > limit:
+            raise FormatError(f"larger than {limit // 1_000_000} MB", source)
+        with open(source, "rb") as f:
+            data = f.read(limit + 1)
+    if len(data) > limit:
+        raise FormatError(f"larger than {limit // 1_000_000} MB", source)
+    return data, source
+
+
+def has_tag(path: str, tag: bytes) -> bool:
+    """True when the first 4 kB of ``path`` (``-``: standard input) hold ``tag``, such as a
+    format name; False for a file that cannot be read (its reader says why)."""
+    if path == "-":
+        return tag in read_stdin()[:4096]
+    try:
+        with open(path, "rb") as f:
+            return tag in f.read(4096)
+    except OSError:
+        return False

@@ -23,12 +23,11 @@ _TAG = '"polytile/henning@1"'
 
 
 def is_henning(file: str) -> bool:
-    """True when ``file`` is a City Blocks (Henning) document (its first bytes say so)."""
-    if file == "-" or not Path(file).is_file():
-        return False
-    with open(file, "rb") as f:
-        head = f.read(4096)
-    return _TAG.encode() in head
+    """True when ``file`` is a City Blocks (Henning) document (its first bytes say so;
+    ``-`` is standard input)."""
+    from polytile._files import has_tag
+
+    return has_tag(file, _TAG.encode())
 
 
 def _load(file: str, move: int | None) -> Any:

@@ -59,7 +59,9 @@ def read_document(file: str, move: int | None = None) -> Solution | Position:
     if move is not None:
         raise click.BadParameter("--move applies to game records (.blksgf)", param_hint="--move")
     if file == "-":
-        data = sys.stdin.buffer.read()
+        from polytile._files import read_stdin
+
+        data = read_stdin()
         _refuse_record(data, "<stdin>")
         return loads(data, "<stdin>")
     return load(file)
@@ -138,7 +140,9 @@ def read_position(
         obj, is_text = read_document(file, move), False
     else:
         if file == "-":
-            data = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+            from polytile._files import read_stdin
+
+            data = read_stdin()  # loads refuses more than MAX_FILE_BYTES
         else:
             with open(file, "rb") as f:
                 data = f.read(MAX_FILE_BYTES + 1)  # loads refuses more

@@ -29,11 +29,11 @@ _TAG = b'"polytile/walkable@1"'
 
 
 def is_walkable(file: str) -> bool:
-    """True when ``file`` is a Walkable Cities document (its first bytes say so)."""
-    if file == "-" or not Path(file).is_file():
-        return False
-    with open(file, "rb") as f:
-        return _TAG in f.read(4096)
+    """True when ``file`` is a Walkable Cities document (its first bytes say so;
+    ``-`` is standard input)."""
+    from polytile._files import has_tag
+
+    return has_tag(file, _TAG)
 
 
 def walkable_options(command: F) -> F:
@@ -104,12 +104,13 @@ def play_walkable(record: Path, moves: tuple[str, ...], color: bool | None) -> N
     g = doc.state
     for i, text in enumerate(moves, 1):
         if g.is_over():
-            raise click.BadParameter(f"round {i} ({text!r}): the game is over; nothing was "
+            raise click.BadParameter(f"move {i} ({text!r}): the game is over; nothing was "
                                      "written", param_hint="MOVES")  # fmt: skip
         try:
             g.play_round(text)
         except (ValueError, IllegalMoveError) as e:
-            raise click.BadParameter(f"round {i} ({text!r}): {e}; nothing was written",
+            raise click.BadParameter(f"move {i} ({text!r}, round {len(g.rounds()) + 1}): {e}; "
+                                     "nothing was written",
                                      param_hint="MOVES") from None  # fmt: skip
     _write(dumps_record(g, doc.setup, doc.extra), record)
     click.echo(to_text(g, color=color))
@@ -136,7 +137,7 @@ def selfplay_walkable(red: str, blue: str, seed: int, games: int, stop_before_en
         _write(dumps_record(g, {"seed": seed + i, "dead": count}, extra), target)
         if output is not None:
             res = g.result()
-            won = f"boards {res.won[0]}-{res.won[1]}"
+            won = f"boards won: red {res.won[0]}, blue {res.won[1]}"
             if not g.is_over():
                 result = "not finished"
             elif res.winner is None:

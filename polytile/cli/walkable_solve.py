@@ -52,11 +52,11 @@ def solve_walkable(file: str, move: int | None, as_json: bool, time_limit: float
         why = "--time-limit" if stopped.reason == "time" else "Ctrl-C"
         click.echo(f"{file}: no exact value: {stopped} ({why})", err=True)
         if as_json:
-            click.echo(json.dumps({"game": "walkable", "exact": False, "reason": str(stopped),
+            click.echo(_dumps({"game": "walkable", "exact": False, "reason": str(stopped),
                                    "positions": stopped.positions}))  # fmt: skip
         sys.exit(130 if stopped.reason == "interrupt" else 1)
     if as_json:
-        click.echo(json.dumps({"game": "walkable", "exact": True, "kind": "backward-induction",
+        click.echo(_dumps({"game": "walkable", "exact": True, "kind": "backward-induction",
                                **_where(g), **sol.as_dict()}))  # fmt: skip
         return
     _head(g)
@@ -146,7 +146,7 @@ def _one_round(file: str, g: Any, as_json: bool, reason: str, seconds: float) ->
         click.echo(f"{file}: the one-round matrix game was not solved within --time-limit "
                    "either", err=True)  # fmt: skip
         if as_json:
-            click.echo(json.dumps({"game": "walkable", "exact": False, "reason": reason}))
+            click.echo(_dumps({"game": "walkable", "exact": False, "reason": reason}))
         return
 
     def text(piece: str, mix: list[tuple[Any, float]]) -> list[tuple[Drop | str, float]]:
@@ -159,7 +159,7 @@ def _one_round(file: str, g: Any, as_json: bool, reason: str, seconds: float) ->
         sel = None if selection is None else {
             who: [{"pick": p, "p": q} for p, q in m]
             for who, m in zip(("red", "blue"), selection, strict=True)}  # fmt: skip
-        click.echo(json.dumps({"game": "walkable", "exact": False, "kind": "one-round-horizon",
+        click.echo(_dumps({"game": "walkable", "exact": False, "kind": "one-round-horizon",
                                "label": ONE_ROUND, "reason": reason, **_where(g),
                                "value": value, "selection": sel,
                                "drop_phases": [d.as_dict() for d in games], "gap": gap,
@@ -171,3 +171,19 @@ def _one_round(file: str, g: Any, as_json: bool, reason: str, seconds: float) ->
     _strategies(selection, games)
     click.echo(f"Solved in {time.perf_counter() - started:.2f} s; equilibrium checked (no pure "
                f"deviation gains more than {max(gap, 0.0):.1g}).")  # fmt: skip
+
+
+def _dumps(doc: Any) -> str:
+    """JSON with every value and probability rounded to 9 decimals: the linear programs'
+    floating-point noise (-1.0000000000000002) says nothing a reader needs."""
+
+    def clean(x: Any) -> Any:
+        if isinstance(x, float):
+            return round(x, 9) + 0.0  # + 0.0: no -0.0
+        if isinstance(x, dict):
+            return {k: clean(v) for k, v in x.items()}
+        if isinstance(x, list | tuple):
+            return [clean(v) for v in x]
+        return x
+
+    return json.dumps(clean(doc))

@@ -59,7 +59,9 @@ def test_play_adds_rounds_and_refuses_illegal_ones(invoke: Invoke, tmp_path: Pat
                 "O4 pass | X4 pass"):  # fmt: skip
         result = invoke("play", str(path), "I4 pass | O4 pass", bad)
         assert_clean_failure(result)
-        assert "round 2" in result.stderr and "nothing was written" in result.stderr
+        # the second MOVES argument, the game's third round
+        assert "move 2 (" in result.stderr and "round 3)" in result.stderr
+        assert "nothing was written" in result.stderr
         assert path.read_bytes() == before
     assert len(load_walkable(path).rounds) == 1
 
@@ -126,3 +128,19 @@ def test_broken_files_exit_2_naming_the_field(invoke: Invoke, tmp_path: Path) ->
         result = invoke(command, str(path))
         assert_clean_failure(result)
         assert "rounds[1]" in result.stderr and "not in the rotation" in result.stderr
+
+
+@pytest.mark.parametrize("game", ["walkable", "henning", "gridblock"])
+def test_standard_input_is_read_as_the_game_it_says_it_is(
+    invoke: Invoke, tmp_path: Path, game: str
+) -> None:
+    # The game is told from the document's first bytes; on standard input those are read
+    # once and kept for the reader.
+    path = tmp_path / f"{game}.json"
+    assert invoke("new", game, "--seed", "2", "-o", str(path)).exit_code == 0
+    data = path.read_bytes()
+    for command in ("score", "validate", "render"):
+        by_name, piped = invoke(command, str(path)), invoke(command, "-", input=data)
+        assert piped.exit_code == by_name.exit_code == 0, (command, piped.output)
+        if command != "validate":  # validate names its file
+            assert piped.stdout == by_name.stdout

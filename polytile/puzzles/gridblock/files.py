@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from polytile._files import decode_text, get_string, kind_of, parse_json, require
+from polytile._files import decode_text, get_string, kind_of, parse_json, read_input, require
 from polytile.errors import FormatError
 from polytile.puzzles.gridblock._reading import CUBE_LETTERS, Reader
 from polytile.puzzles.gridblock.grid import (
@@ -176,11 +176,8 @@ def load_gridblock(path: str | os.PathLike[str], move: int | None = None) -> Gri
     OSError
         If it cannot be read.
     """
-    source = os.fspath(path)
-    if os.path.getsize(source) > _MAX_BYTES:
-        raise FormatError(f"larger than {_MAX_BYTES // 1_000_000} MB", source)
-    with open(source, "rb") as f:
-        return read_gridblock(f.read(), source, move)
+    data, source = read_input(path, _MAX_BYTES)
+    return read_gridblock(data, source, move)
 
 
 def read_gridblock(text: str | bytes, source: str = "<string>",

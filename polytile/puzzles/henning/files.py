@@ -32,7 +32,15 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from polytile._files import decode_text, get_list, get_string, kind_of, parse_json, require
+from polytile._files import (
+    decode_text,
+    get_list,
+    get_string,
+    kind_of,
+    parse_json,
+    read_input,
+    require,
+)
 from polytile.errors import FormatError, IllegalMoveError
 from polytile.puzzles.henning.moves import Move
 from polytile.puzzles.henning.rules import HAND_SIZE, OPEN, TIED, Henning
@@ -102,11 +110,8 @@ def load_henning(path: str | os.PathLike[str], move: int | None = None) -> Henni
     OSError
         If it cannot be read.
     """
-    source = os.fspath(path)
-    if os.path.getsize(source) > _MAX_BYTES:
-        raise FormatError(f"larger than {_MAX_BYTES // 1_000_000} MB", source)
-    with open(source, "rb") as f:
-        return read_henning(f.read(), source, move)
+    data, source = read_input(path, _MAX_BYTES)
+    return read_henning(data, source, move)
 
 
 def read_henning(

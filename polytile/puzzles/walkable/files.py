@@ -36,7 +36,15 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from polytile._files import decode_text, get_list, get_string, kind_of, parse_json, require
+from polytile._files import (
+    decode_text,
+    get_list,
+    get_string,
+    kind_of,
+    parse_json,
+    read_input,
+    require,
+)
 from polytile.errors import FormatError, IllegalMoveError
 from polytile.puzzles.walkable.board import (
     BLUE,
@@ -105,11 +113,8 @@ def load_walkable(path: str | os.PathLike[str], move: int | None = None) -> Walk
     OSError
         If it cannot be read.
     """
-    source = os.fspath(path)
-    if os.path.getsize(source) > _MAX_BYTES:
-        raise FormatError(f"larger than {_MAX_BYTES // 1_000_000} MB", source)
-    with open(source, "rb") as f:
-        return read_walkable(f.read(), source, move)
+    data, source = read_input(path, _MAX_BYTES)
+    return read_walkable(data, source, move)
 
 
 def read_walkable(text: str | bytes, source: str = "<string>",

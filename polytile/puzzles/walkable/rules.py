@@ -407,8 +407,10 @@ class Walkable:
                 raise IllegalMoveError(f"{who}'s {d} is not a drop of {pick}")
             taken = [g for g in d.cells if self.cells[g] != UNCLAIMED]
             if taken:
-                where = ", ".join(f"{cell_name(g)} on board {g // 100 + 1}" for g in taken)
-                raise IllegalMoveError(f"{who}'s {d}: {where} is not unclaimed")
+                state = {DEAD: "dead", RED: "red's", BLUE: "blue's"}
+                where = ", ".join(f"{cell_name(g)} on board {g // 100 + 1} is "
+                                  f"{state[int(self.cells[g])]}" for g in taken)  # fmt: skip
+                raise IllegalMoveError(f"{who}'s {d}: {where}, not unclaimed")
         self.push_legal((red, blue))
 
     def push_legal(self, drops: tuple[Drop | str, Drop | str]) -> None:
