@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from polytile.cli import _register, cli
+from polytile.cli import cli
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 ESCAPES = "\x1b[2J\x1b]0;owned\x07\x9b"
@@ -37,7 +37,6 @@ Variant = tuple[str, bytes]  # (label, content)
 # -- running ---------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def run() -> Callable[..., Result]:
-    _register()
     runner = CliRunner()
     return lambda *args: runner.invoke(cli, list(args), catch_exceptions=False)
 

@@ -19,7 +19,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from polytile.board import MAX_SIDE
-from polytile.cli import _register, cli
+from polytile.cli import cli
 from polytile.errors import BoardError, FormatError
 from polytile.formats import Solution, loads
 from polytile.puzzles.blokus import sgf
@@ -32,7 +32,6 @@ DUO = "(;GM[Blokus Duo]FF[4]"
 
 @pytest.fixture
 def run() -> Callable[..., Result]:
-    _register()
     runner = CliRunner()
     return lambda *args: runner.invoke(cli, list(args), catch_exceptions=False)
 

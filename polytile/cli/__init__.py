@@ -195,16 +195,10 @@ def _load(name: str) -> click.Command:
     return command
 
 
-def _register() -> None:
-    """Kept for callers that registered the commands before running :data:`cli` (tests):
-    the group now finds each command in :data:`COMMANDS` when it is first asked for."""
-
-
 def main() -> None:
     """Entry point of the ``polytile`` console script."""
     global _AS_PROGRAM
     _AS_PROGRAM = True
-    _register()
     try:
         cli(prog_name="polytile")
     except SystemExit as done:

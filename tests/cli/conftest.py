@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from polytile.cli import _register, cli
+from polytile.cli import cli
 
 from .helpers import EXAMPLES, Invoke
 
@@ -15,7 +15,6 @@ from .helpers import EXAMPLES, Invoke
 @pytest.fixture
 def invoke() -> Invoke:
     """Run ``polytile ARGS`` and return the result (stdout and stderr kept apart)."""
-    _register()
     runner = CliRunner()
 
     def run(*args: str, input: str | bytes | None = None) -> Result:

@@ -20,6 +20,7 @@ a shared index, and the region sizes that decide the game are one compiled flood
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from itertools import permutations
 
@@ -42,6 +43,7 @@ __all__ = [
     "flood_region",
     "largest_regions",
     "legal_drops",
+    "resolve_drops",
     "seeded_boards",
 ]
 
@@ -145,6 +147,16 @@ def largest_regions(cells):
         if size > out[p, b]:
             out[p, b] = size
     return out
+
+
+def resolve_drops(cells: npt.NDArray[np.int8], red: Sequence[int], blue: Sequence[int]) -> None:
+    """Resolve red's and blue's dropped cells together, in ``cells`` (rules 3.3): a cell
+    both drop on the same board becomes dead, every other dropped cell its dropper's. A pass
+    drops no cell. Legality is the caller's to check."""
+    both = set(map(int, red)) & set(map(int, blue))
+    for own, who in ((red, RED), (blue, BLUE)):
+        for g in own:
+            cells[g] = DEAD if int(g) in both else who
 
 
 def seeded_boards(seed: int, dead: int = 10) -> npt.NDArray[np.int8]:

@@ -43,7 +43,14 @@ import numpy.typing as npt
 
 from polytile.errors import BoardError, SolverError, UnknownNameError
 from polytile.puzzles.walkable._phase_kernel import pair_margins, response_values
-from polytile.puzzles.walkable.board import BLUE, CELLS, DEAD, PIECES, RED, legal_drops
+from polytile.puzzles.walkable.board import (
+    BLUE,
+    CELLS,
+    PIECES,
+    RED,
+    legal_drops,
+    resolve_drops,
+)
 from polytile.solvers.matrix_game import double_oracle, solve_matrix
 
 __all__ = [
@@ -120,10 +127,7 @@ def resolve(cells: npt.ArrayLike, red: Action, blue: Action) -> npt.NDArray[np.i
     are not checked for legality here (see :func:`best_response` for checked input)."""
     work = _check_cells(cells).copy()
     r, b = _row(red)[0], _row(blue)[0]
-    if r[0] >= 0:
-        work[r] = RED
-    if b[0] >= 0:
-        work[b] = np.where(work[b] == RED, DEAD, BLUE).astype(np.int8)
+    resolve_drops(work, r if r[0] >= 0 else (), b if b[0] >= 0 else ())
     return work
 
 

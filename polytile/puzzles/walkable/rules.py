@@ -50,6 +50,7 @@ from polytile.puzzles.walkable.board import (
     drop_table,
     largest_regions,
     legal_drops,
+    resolve_drops,
     seeded_boards,
 )
 
@@ -417,10 +418,8 @@ class Walkable:
         """:meth:`drop` without the checks (for drops just listed by :meth:`legal_drops`)."""
         assert self.picks is not None
         self.steps.append(_Step("drop", self.picks, drops=drops, passes=self.passes))
-        mine = [set() if d == PASS else set(d.cells) for d in drops]  # type: ignore[union-attr]
-        for p, own in enumerate(mine):
-            for g in own:
-                self.cells[g] = DEAD if g in mine[1 - p] else (RED, BLUE)[p]
+        red_cells, blue_cells = (() if d == PASS else d.cells for d in drops)  # type: ignore[union-attr]
+        resolve_drops(self.cells, red_cells, blue_cells)
         red, blue = (n + 1 if d == PASS else 0 for n, d in zip(self.passes, drops, strict=True))
         self.passes = (red, blue)
         self.picks = None
