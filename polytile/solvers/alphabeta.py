@@ -210,9 +210,9 @@ class _Search:
 
     def tick(self) -> None:
         self.nodes += 1
-        if self.nodes & 1023 == 0:
+        if self.nodes & 127 == 0:  # a node takes 10 us to 1 ms: the clock costs 60 ns
             now = time.perf_counter()
-            if self.progress is not None:
+            if self.progress is not None and self.nodes & 1023 == 0:
                 self.progress(self.nodes, now - self.started)
             if self.deadline is not None and now >= self.deadline:
                 self.reason = "time"

@@ -47,9 +47,10 @@ import numpy as np
 import numpy.typing as npt
 
 from polytile.errors import PolytileError, SolverError
+from polytile.puzzles.blokus import kernels
 from polytile.puzzles.blokus._endgame_limits import DEFAULT_MAX_PIECES
 from polytile.puzzles.blokus.game import BlokusGame
-from polytile.puzzles.blokus.moves import generate, pack_cells, place, placement_table
+from polytile.puzzles.blokus.moves import pack_cells, placement_table
 from polytile.puzzles.blokus.reach import reach_arrays
 from polytile.puzzles.blokus.rules import COLOR_NAMES, PIECE_NAMES, PIECE_SIZES, Blokus, Move
 from polytile.puzzles.blokus.scoring import ALL_PLACED_BONUS, I1_LAST_BONUS, player_names
@@ -385,14 +386,14 @@ class _Hooks(Hooks):
             hand = hand.copy()
             out = np.empty(len(t.piece), dtype=np.int64)
             while True:
-                count = int(generate(t.masks, t.piece, t.cell_ptr, t.cell_placements,
+                count = int(kernels.generate(t.masks, t.piece, t.cell_ptr, t.cell_placements,
                                      state[0], state[1], state[2], hand, out))  # fmt: skip
                 moves = out[:count]
                 moves = moves[~(t.masks[moves] & ~inside).any(axis=1)]
                 if len(moves) == 0:
                     break
                 p = int(moves[np.argmax(_SIZES[t.piece[moves]])])
-                place(state, 0, 1, p, t.masks, t.edge_masks, t.corner_masks)
+                kernels.place(state, 0, 1, p, t.masks, t.edge_masks, t.corner_masks)
                 hand[t.piece[p]] = 0
                 last = PIECE_NAMES[t.piece[p]]
             hit = self.greedy_memo[key] = _now(hand, last == "I1")
@@ -427,7 +428,7 @@ class _Hooks(Hooks):
             return hit[0], hit[1]
         self.tick()
         out = np.empty(len(t.piece), dtype=np.int64)
-        count = int(generate(t.masks, t.piece, t.cell_ptr, t.cell_placements, state[0],
+        count = int(kernels.generate(t.masks, t.piece, t.cell_ptr, t.cell_placements, state[0],
                              state[1], state[2], hand, out))  # fmt: skip
         moves = out[:count]
         if len(moves) == 0:
@@ -441,7 +442,7 @@ class _Hooks(Hooks):
         best, best_p = -_INF, -1
         for p in moves.tolist():
             after = state.copy()
-            place(after, 0, 1, p, t.masks, t.edge_masks, t.corner_masks)
+            kernels.place(after, 0, 1, p, t.masks, t.edge_masks, t.corner_masks)
             cells_p = [x for x in t.flat[p].tolist() if x >= 0]
             piece = int(t.piece[p])
             grid[cells_p] = info.codes[ci]
@@ -579,11 +580,15 @@ def solve_endgame(
         me = names.index(name)
         # The objective: the first player's lead (2 players), else the player's own score.
         weights = [1 if o == me else (-1 if two and o >= 0 else 0) for o in info.owner]
+
         # The player to move is read from the engine (the protocol's to_move would also ask
         # whether the game is over, which costs a move generation per colour).
+        def maximizing(s: State, name: str = name) -> bool:
+            return bool(s.board.player_to_move == name)  # type: ignore[attr-defined]
+
         objective = Objective(
             Objective.margin(0, 1).value if two else Objective.guaranteed(me).value,
-            lambda s, name=name: s.board.player_to_move == name,  # type: ignore[attr-defined]
+            maximizing,
             "lead of the first player" if two else f"score {name} can make sure of",
         )
         hooks = _Hooks(game, weights)

@@ -8,12 +8,12 @@ pieces on the empty board of a given side (:func:`polytile.board.placements`) wi
 bitmasks each (its cells, the cells sharing an edge with it, the cells touching it only at a
 corner) and, per cell, the placements covering it.
 
-Move generation (:func:`generate`, compiled with numba) starts from the colour's *attach
-points*: the empty cells that corner-touch the colour and share no edge with it (before its
-first piece, only its start cell). Only the placements covering an attach point are tried,
-each against the colour's *forbidden* cells (occupied, or edge-adjacent to the colour) word by
-word. A placement covering several attach points is reported once: it is skipped for every
-attach point after the first one it covers.
+Move generation (``generate`` in :mod:`polytile.puzzles.blokus.kernels`) starts from the
+colour's *attach points*: the empty cells that corner-touch the colour and share no edge with
+it (before its first piece, only its start cell). Only the placements covering an attach
+point are tried, each against the colour's *forbidden* cells (occupied, or edge-adjacent to
+the colour) word by word. A placement covering several attach points is reported once: it
+is skipped for every attach point after the first one it covers.
 
 :mod:`polytile.puzzles.blokus.rules` re-exports :class:`Move`, :data:`PIECE_NAMES` and
 :data:`VARIANTS`.
@@ -37,7 +37,6 @@ from typing import ClassVar
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit
 
 from polytile.board import Board, placements
 from polytile.formats import COLORS
@@ -52,9 +51,7 @@ __all__ = [
     "Move",
     "PlacementTable",
     "Variant",
-    "generate",
     "move_cache",
-    "placement_status",
     "placement_table",
 ]
 
@@ -244,7 +241,7 @@ def placement_table(size: int) -> PlacementTable:
     pl = placements(Board(size, size), piece_set("blokus"))
     n = len(pl)
     words = pl.words
-    cells = tuple(tuple(sorted(pl.coords_of(i))) for i in range(n))
+    cells = pl.sorted_coords()
     flat_grid = np.zeros((n, size * size), dtype=bool)
     rows_idx = np.repeat(np.arange(n), pl.cells.shape[1]).reshape(pl.cells.shape)
     live = pl.cells >= 0
@@ -275,102 +272,3 @@ def move_cache(size: int, color: str) -> list[Move | None]:
     """Shared, lazily filled list: entry ``i`` is placement ``i`` of the ``size`` table in
     ``color``, once some game has needed it (moves are immutable, so games share them)."""
     return [None] * len(placement_table(size).cells)
-
-
-# -- the compiled kernels ----------------------------------------------------------------------
-# Bitboards are 1-d uint64 arrays of `words` words; `masks`, `edge_masks`, `corner_masks` are
-# the table's (placements x words) arrays; `hand` is uint8 per piece (1 = in hand).
-
-_ONE = np.uint64(1)
-_ZERO = np.uint64(0)
-
-
-@njit(cache=True)
-def generate(
-    masks: npt.NDArray[np.uint64],
-    piece: npt.NDArray[np.int32],
-    cell_ptr: npt.NDArray[np.int64],
-    cell_placements: npt.NDArray[np.int64],
-    occupied: npt.NDArray[np.uint64],
-    edge: npt.NDArray[np.uint64],
-    corner: npt.NDArray[np.uint64],
-    hand: npt.NDArray[np.uint8],
-    out: npt.NDArray[np.int64],
-) -> int:  # pragma: no cover - compiled
-    """Write the legal placements of one colour into ``out``; return how many.
-
-    ``edge`` and ``corner`` are the colour's edge and corner neighbourhoods (``corner`` holds
-    the start cell before the first piece). The indices come grouped by attach point, each
-    group ascending. ``out`` needs room for every placement.
-    """
-    words = occupied.shape[0]
-    forbidden = np.empty(words, dtype=np.uint64)
-    seen = np.zeros(words, dtype=np.uint64)
-    for w in range(words):
-        forbidden[w] = occupied[w] | edge[w]
-    n = 0
-    for w in range(words):
-        attach = corner[w] & ~forbidden[w]
-        b = 0
-        while attach != _ZERO:
-            if attach & _ONE:
-                cell = w * 64 + b
-                for k in range(cell_ptr[cell], cell_ptr[cell + 1]):
-                    p = cell_placements[k]
-                    if hand[piece[p]] == 0:
-                        continue
-                    ok = True
-                    for v in range(words):
-                        if masks[p, v] & (forbidden[v] | seen[v]):
-                            ok = False
-                            break
-                    if ok:
-                        out[n] = p
-                        n += 1
-                seen[w] |= _ONE << np.uint64(b)
-            attach >>= _ONE
-            b += 1
-    return n
-
-
-@njit(cache=True)
-def placement_status(
-    masks: npt.NDArray[np.uint64],
-    p: int,
-    occupied: npt.NDArray[np.uint64],
-    edge: npt.NDArray[np.uint64],
-    corner: npt.NDArray[np.uint64],
-) -> int:  # pragma: no cover - compiled
-    """0 if placement ``p`` fits: 1 overlap, 2 shares an edge with the colour, 3 no corner."""
-    words = occupied.shape[0]
-    touches = False
-    for v in range(words):
-        if masks[p, v] & occupied[v]:
-            return 1
-    for v in range(words):
-        if masks[p, v] & edge[v]:
-            return 2
-        if masks[p, v] & corner[v]:
-            touches = True
-    return 0 if touches else 3
-
-
-@njit(cache=True)
-def place(
-    bits: npt.NDArray[np.uint64],
-    color: int,
-    colors: int,
-    p: int,
-    masks: npt.NDArray[np.uint64],
-    edge_masks: npt.NDArray[np.uint64],
-    corner_masks: npt.NDArray[np.uint64],
-) -> None:  # pragma: no cover - compiled
-    """Add placement ``p`` of colour ``color`` to the state ``bits`` in place.
-
-    ``bits`` rows: 0 occupied, ``1 + i`` colour ``i``'s edge neighbourhood, ``1 + colors + i``
-    its corner neighbourhood.
-    """
-    for v in range(bits.shape[1]):
-        bits[0, v] |= masks[p, v]
-        bits[1 + color, v] |= edge_masks[p, v]
-        bits[1 + colors + color, v] |= corner_masks[p, v]

@@ -38,9 +38,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit
 
 from polytile.geometry import Cell
+from polytile.puzzles.blokus import kernels
 from polytile.puzzles.blokus.moves import placement_table
 from polytile.puzzles.blokus.rules import COLOR_NAMES, PIECE_NAMES, PIECE_SIZES, Blokus
 
@@ -70,105 +70,6 @@ class Reach:
         return min(len(self.cells), sum(PIECE_SIZES[PIECE_NAMES.index(p)] for p in self.pieces))
 
 
-@njit(cache=True)
-def _reach(
-    grid: npt.NDArray[np.uint8],
-    n: int,
-    code: int,
-    start: int,
-    hand: npt.NDArray[np.uint8],
-    flat: npt.NDArray[np.int32],
-    piece: npt.NDArray[np.int32],
-    cell_ptr: npt.NDArray[np.int64],
-    cell_placements: npt.NDArray[np.int64],
-    reach: npt.NDArray[np.bool_],
-    pieces: npt.NDArray[np.uint8],
-) -> int:  # pragma: no cover - compiled
-    """Fill ``reach`` (per flat cell) and ``pieces`` (per piece index); return the number of
-    reach cells. ``grid`` holds colour codes (0 empty), ``start`` the flat start cell before
-    the first piece, else -1."""
-    size = n * n
-    usable = np.zeros(size, dtype=np.bool_)
-    own = False
-    for f in range(size):
-        if grid[f] == code:
-            own = True
-        if grid[f] != 0:
-            continue
-        r = f // n
-        c = f - r * n
-        beside = (
-            (r > 0 and grid[f - n] == code)
-            or (r < n - 1 and grid[f + n] == code)
-            or (c > 0 and grid[f - 1] == code)
-            or (c < n - 1 and grid[f + 1] == code)
-        )
-        usable[f] = not beside
-    reach[:] = False
-    pieces[:] = 0
-    queued = np.zeros(size, dtype=np.bool_)
-    todo = np.empty(size, dtype=np.int64)
-    top = 0
-    held = False
-    for k in range(hand.shape[0]):
-        if hand[k]:
-            held = True
-    if not held:
-        return 0
-    for f in range(size):  # the attach points
-        if not usable[f]:
-            continue
-        r = f // n
-        c = f - r * n
-        seed = f == start and not own
-        for dr in (-1, 1):
-            for dc in (-1, 1):
-                y, x = r + dr, c + dc
-                if 0 <= y < n and 0 <= x < n and grid[y * n + x] == code:
-                    seed = True
-        if seed:
-            queued[f] = True
-            todo[top] = f
-            top += 1
-    marked = np.zeros(piece.shape[0], dtype=np.bool_)
-    count = 0
-    while top > 0:
-        top -= 1
-        d = todo[top]
-        for k in range(cell_ptr[d], cell_ptr[d + 1]):
-            p = cell_placements[k]
-            if marked[p] or hand[piece[p]] == 0:
-                continue
-            ok = True
-            for j in range(flat.shape[1]):
-                x = flat[p, j]
-                if x >= 0 and not usable[x]:
-                    ok = False
-                    break
-            if not ok:
-                continue
-            marked[p] = True
-            pieces[piece[p]] = 1
-            for j in range(flat.shape[1]):
-                x = flat[p, j]
-                if x < 0 or reach[x]:
-                    continue
-                reach[x] = True
-                count += 1
-                r = x // n
-                c = x - r * n
-                for dr in (-1, 1):
-                    for dc in (-1, 1):
-                        y, z = r + dr, c + dc
-                        if 0 <= y < n and 0 <= z < n:
-                            e = y * n + z
-                            if usable[e] and not queued[e]:
-                                queued[e] = True
-                                todo[top] = e
-                                top += 1
-    return count
-
-
 def reach_arrays(
     grid: npt.NDArray[np.uint8], size: int, code: int, start: int, hand: npt.NDArray[np.uint8]
 ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.uint8], int]:
@@ -189,7 +90,7 @@ def reach_arrays(
     t = placement_table(size)
     reach = np.empty(size * size, dtype=np.bool_)
     pieces = np.empty(len(PIECE_NAMES), dtype=np.uint8)
-    count = _reach(grid, size, code, start, hand, t.flat, t.piece, t.cell_ptr,
+    count = kernels.reach(grid, size, code, start, hand, t.flat, t.piece, t.cell_ptr,
                    t.cell_placements, reach, pieces)  # fmt: skip
     return reach, pieces, int(count)
 

@@ -43,6 +43,7 @@ import numpy.typing as npt
 from polytile.errors import FormatError, IllegalMoveError, UnknownNameError
 from polytile.formats import Position
 from polytile.geometry import Cell
+from polytile.puzzles.blokus import kernels
 from polytile.puzzles.blokus.moves import (
     COLOR_NAMES,
     PIECE_NAMES,
@@ -50,12 +51,9 @@ from polytile.puzzles.blokus.moves import (
     VARIANTS,
     Move,
     Variant,
-    generate,
     move_cache,
     neighbour_masks,
     pack_cells,
-    place,
-    placement_status,
     placement_table,
 )
 from polytile.puzzles.blokus.scoring import (
@@ -254,7 +252,7 @@ class Blokus:
         """Write colour ``ci``'s legal placements into ``self._out``; return how many."""
         t, bits, k = self._table, self._bits, len(self._colors)
         args = (bits[0], bits[1 + ci], bits[1 + k + ci], self._hand[ci], self._out)
-        return int(generate(t.masks, t.piece, t.cell_ptr, t.cell_placements, *args))
+        return int(kernels.generate(t.masks, t.piece, t.cell_ptr, t.cell_placements, *args))
 
     def _placeable(self, ci: int) -> npt.NDArray[np.int64]:
         """Placement indices legal for colour ``ci`` now, ascending."""
@@ -390,7 +388,7 @@ class Blokus:
         if not self._hand[ci, _PIECE_INDEX[actual]]:
             return None, f"{move.color} has already placed its {actual}"
         k, bits = len(self._colors), self._bits
-        status = placement_status(t.masks, p, bits[0], bits[1 + ci], bits[1 + k + ci])
+        status = kernels.placement_status(t.masks, p, bits[0], bits[1 + ci], bits[1 + k + ci])
         if status == 0:
             return p, ""
         if status == 1:
@@ -437,7 +435,9 @@ class Blokus:
             t = self._table
             saved = self._bits
             self._bits = saved.copy()
-            place(self._bits, ci, len(self._colors), p, t.masks, t.edge_masks, t.corner_masks)
+            kernels.place(
+                self._bits, ci, len(self._colors), p, t.masks, t.edge_masks, t.corner_masks
+            )
             code = self._codes[ci]
             for f in t.flat_cells[p]:
                 self._grid[f] = code
