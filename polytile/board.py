@@ -241,6 +241,16 @@ class Placements:
         """Cells ``(row, col)`` of placement ``i``."""
         return [self.board.cell(j) for j in self.cells_of(i)]
 
+    def sorted_coords(self) -> tuple[tuple[Cell, ...], ...]:
+        """Every placement's cells ``(row, col)``, sorted: ``tuple(sorted(coords_of(i)))`` for
+        each ``i`` at once (flat indices are row-major, so sorting them sorts the cells)."""
+        flat = np.sort(np.where(self.cells >= 0, self.cells, np.iinfo(np.int32).max), axis=1)
+        cell = [self.board.cell(j) for j in range(self.board.size)]
+        return tuple(
+            tuple(map(cell.__getitem__, row[:k]))
+            for row, k in zip(flat.tolist(), self.size.tolist(), strict=True)
+        )
+
     def csr(self) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int64]]:
         """Cells as compressed rows: placement ``i`` covers ``flat[ptr[i]:ptr[i+1]]``."""
         ptr = np.zeros(len(self) + 1, dtype=np.int64)

@@ -107,7 +107,7 @@ class PlacementTable:
 def placement_table() -> PlacementTable:
     """The placement table, built on first call (some 50 ms) and kept."""
     pl = placements(Board(BOARD_SIZE, BOARD_SIZE), piece_set("cityblocks"))
-    cells = tuple(tuple(sorted(pl.coords_of(i))) for i in range(len(pl)))
+    cells = pl.sorted_coords()
     starts = tuple(
         np.flatnonzero((pl.cells == r * BOARD_SIZE + c).any(axis=1))
         for r, c in START_CELLS.values()
