@@ -60,6 +60,7 @@ __all__ = [
     "MAX_FILE_BYTES",
     "MAX_JSON_VALUES",
     "POSITION_FORMAT",
+    "READ_FORMATS",
     "SOLUTION_FORMAT",
     "STATUSES",
     "PlacedPiece",
@@ -96,6 +97,39 @@ _POSITION_KEYS = ("format", "game", "board", "to_move", "hands")
 _PLACEMENT_KEYS = ("piece", "color", "cells")
 _TAG = re.compile(r"polytile/([a-z]+)@(\d{1,9})")
 _VERSIONS = {"solution": 1, "position": 1}
+#: Every format polytile reads, with what such a file is and what reads it: an unknown
+#: format's message lists them, and a known one given where it is not read is named.
+READ_FORMATS = {
+    SOLUTION_FORMAT: "a solution (polytile render, validate)",
+    POSITION_FORMAT: "a Blokus, City Blocks (Ritchie) or tiling position (polytile render, "
+    "validate, and as its game allows score, bounds, solve-endgame)",
+    "polytile/henning@1": "a City Blocks (Henning) game (polytile play, render, score, "
+    "validate, solve-endgame)",
+    "polytile/gridblock@1": "a Gridblock game (polytile play, render, score, validate, "
+    "solve-endgame)",
+    "polytile/walkable@1": "a Walkable Cities game (polytile play, render, score, validate, "
+    "solve-endgame)",
+    "polytile/puzzle@1": "a tiling puzzle (polytile count, solve, validate --puzzle)",
+    "polytile/teaser@1": "a Blokus teaser (polytile count, solve, validate --puzzle)",
+    "polytile/henning-puzzle@1": "a City Blocks (Henning) puzzle, kept in a puzzle set "
+    "(polytile puzzles)",
+    "polytile/henning-answer@1": "a City Blocks (Henning) puzzle's answer, kept in a puzzle "
+    "set (polytile puzzles)",
+    "polytile/gridblock-solo-puzzle@1": "a Gridblock solitaire, kept in a puzzle set "
+    "(polytile puzzles)",
+    "polytile/gridblock-solo-answer@1": "a Gridblock solitaire's answer, kept in a puzzle set "
+    "(polytile puzzles)",
+}
+
+
+def _unknown_format(tag: str) -> str:
+    """Why a solution or position reader refuses ``tag``: what the file is, if polytile
+    reads it elsewhere, else every format polytile reads."""
+    if tag in READ_FORMATS:
+        return (f"{tag!r} is {READ_FORMATS[tag]}, not a solution or position; "
+                "give it to a command that reads it")  # fmt: skip
+    return (f"unknown format {short(tag)}; polytile reads {', '.join(READ_FORMATS)} "
+            "(docs/formats.md describes each)")  # fmt: skip
 
 
 # -- the values ------------------------------------------------------------------------------
@@ -341,11 +375,7 @@ def _from_document(doc: Any, source: str) -> Solution | Position:
         raise FormatError(f"must be a string, got {kind_of(tag)}", source, "format")
     match = _TAG.fullmatch(tag)
     if not match or match.group(1) not in _VERSIONS:
-        raise FormatError(
-            f"unknown format {short(tag)}; expected {SOLUTION_FORMAT!r} or {POSITION_FORMAT!r}",
-            source,
-            "format",
-        )
+        raise FormatError(_unknown_format(tag), source, "format")
     kind, version = match.group(1), int(match.group(2))
     if version != _VERSIONS[kind]:
         raise FormatError(

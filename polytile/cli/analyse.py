@@ -103,8 +103,8 @@ def analyse_command(
         raise click.BadParameter(f"{output}: the suffix must be .blksgf (the annotated record)",
                                  param_hint="-o")  # fmt: skip
     if not is_record(record):
-        raise FormatError("polytile analyse reads Pentobi game records (.blksgf); a position "
-                          "has no moves to analyse (its exact value: 'polytile solve-endgame')",
+        raise FormatError(f"polytile analyse needs a Blokus game record (Pentobi, .blksgf); "
+                          f"this is {_what_it_is(record)}",
                           "<stdin>" if record == "-" else record)  # fmt: skip
     game = read_blksgf(Path(record))
     state = SimpleNamespace(done=0, total=1, seconds=0.0, nodes=0)
@@ -225,6 +225,48 @@ def _write(record: Any, analysis: Any, output: Path) -> None:
     text = write_blksgf(record, comments=_comments(record, analysis))
     write_atomic(output, text.encode("utf-8"))
     click.echo(f"wrote {output}", err=True)
+
+
+#: Format tags of the other games' files, for the refusal of one.
+_OTHERS = (
+    (b'"polytile/walkable@1"', "Walkable Cities"),
+    (b'"polytile/henning@1"', "City Blocks (Henning)"),
+    (b'"polytile/gridblock@1"', "Gridblock"),
+)
+
+
+def _what_it_is(file: str) -> str:
+    """``file`` (not a ``.blksgf``) in words, from its first 4 kB, for the refusal; with the
+    command that solves its endgame when there is one."""
+    import re
+
+    from polytile._files import read_stdin
+
+    try:
+        if file == "-":
+            head = read_stdin()[:4096]
+        else:
+            with open(file, "rb") as f:
+                head = f.read(4096)
+    except OSError as e:
+        return f"a file that cannot be read ({e.strerror or e})"
+    if head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"(":
+        return ("a Pentobi game record on standard input or under another name: give it as a "
+                "file named *.blksgf")  # fmt: skip
+    kind = re.search(rb'"kind"\s*:\s*"(record|position|view)"', head)
+    what = {b"record": "game record", b"position": "position", b"view": "player's view"}[
+        kind[1]] if kind else "file"  # fmt: skip
+    for tag, game in _OTHERS:
+        if tag in head:
+            return (f"a {game} {what}: analyse is for Blokus only ('polytile solve-endgame' "
+                    "solves its endgame)")  # fmt: skip
+    if b'"polytile/position@1"' in head:
+        return ("a position: it has no moves to analyse (its exact value: 'polytile "
+                "solve-endgame')")  # fmt: skip
+    found = re.search(rb'"format"\s*:\s*"([^"]{1,60})"', head)
+    if found:
+        return f"a {found[1].decode('utf-8', 'replace')} file"
+    return "not a game record (a record's name ends in .blksgf)"
 
 
 COMMANDS = [analyse_command]

@@ -77,7 +77,13 @@ Walkable Cities files (polytile/walkable@1) are solved to the end of the game by
 induction (a matrix game at every selection and drop): red's exact boards-won margin, both
 players' mixed strategies and the most likely line. With more than --max-drops legal drops
 of a piece, this round's matrix game is solved instead and labelled "one-round horizon
-(payoff if the game ended after this round)", not the game's value (exit 1).
+(payoff if the game ended after this round)", not the game's value (exit 1). Rounds are
+written as in 'polytile play' (red's pick and drop | blue's). With an exact value, -o
+FILE.json writes the game with the best line played (a record: its rounds up to --move,
+then the line, and a "solve_endgame" field saying from which round; a position: the
+position at the line's end), and -o .svg/.png/.txt the picture at the line's end. --json:
+"round" counts the rounds played and "passes" is {"red": n, "blue": n}, as in 'polytile
+score --json'; "next_round" is the round the line starts with (see docs/formats.md).
 
 \b
 Examples:
@@ -87,6 +93,7 @@ Examples:
   polytile solve-endgame henning-game.json --move 36
   polytile solve-endgame henning-game.json --move 30 --view
   polytile solve-endgame gridblock.json --move 20 --open
+  polytile solve-endgame walk.json --move 30 -o best-line.json
 """,
 )
 @click.argument("position", type=click.Path(dir_okay=False, allow_dash=True))
@@ -246,9 +253,11 @@ def solve_endgame_command(
     if is_walkable(position):
         from polytile.cli.walkable_solve import solve_walkable
 
-        if output is not None or players:
-            raise click.UsageError("-o, --player: not for Walkable Cities files")
-        solve_walkable(position, move, as_json, budget(limit, reserve=0.25) or limit, max_drops)
+        if players:
+            raise click.UsageError("--player: not for Walkable Cities files (the value is "
+                                   "red's margin over blue)")  # fmt: skip
+        solve_walkable(position, move, as_json, budget(limit, reserve=0.25) or limit, max_drops,
+                       output, cell)  # fmt: skip
         return
     from polytile.cli.progress import search_progress
     from polytile.cli.render import is_record, read_blokus, read_position

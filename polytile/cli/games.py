@@ -157,12 +157,13 @@ def new(game: str, seed: int, variant: str, players: str | None, deal: str | Non
 
 @click.command(
     "play",
-    help="""Play moves in a City Blocks (Henning) or Gridblock game record, in place.
+    help="""Play moves in a City Blocks (Henning), Gridblock or Walkable Cities game record, in
+place.
 
-RECORD is a game record (polytile new henning, polytile new gridblock); its format says
-which game it is. Each MOVE is checked by the rules engine before anything is written; if
-one is illegal, nothing is written and the reason is given. Then the city or the grid is
-shown.
+RECORD is a game record (polytile new henning, polytile new gridblock, polytile new
+walkable); its format says which game it is. Each MOVE is checked by the rules engine
+before anything is written; if one is illegal, nothing is written and the reason is given.
+Then the city, the grid or the three boards are shown.
 
 \b
 City Blocks (Henning) moves:
@@ -267,8 +268,8 @@ def _play_gridblock(record: Path, moves: tuple[str, ...], color: bool | None) ->
 
 @click.command(
     "selfplay",
-    help="""Let engine players play City Blocks (Henning) or Gridblock games and write their
-records.
+    help="""Let engine players play City Blocks (Henning), Gridblock or Walkable Cities games and
+write their records.
 
 Players: 'random' (a uniformly random legal move) and 'greedy'. In City Blocks (Henning),
 greedy takes the best immediate money margin, then the best street leads. In Gridblock it

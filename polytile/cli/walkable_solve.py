@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import click
@@ -16,10 +17,12 @@ __all__ = ["ONE_ROUND", "solve_walkable"]
 #: How the fallback answer is labelled, in text and JSON.
 ONE_ROUND = "one-round horizon (payoff if the game ended after this round)"
 _SHOWN = 12  # actions listed per mix in the text report (--json lists them all)
+_PICTURES = (".svg", ".png", ".txt")
 
 
 def solve_walkable(file: str, move: int | None, as_json: bool, time_limit: float,
-                   max_drops: int) -> None:  # fmt: skip
+                   max_drops: int, output: Path | None = None,
+                   cell: int = 24) -> None:  # fmt: skip
     """``polytile solve-endgame`` of a Walkable Cities record or position.
 
     The exact value (red's final boards-won margin; the tiebreak holder's equal count worth
@@ -28,13 +31,21 @@ def solve_walkable(file: str, move: int | None, as_json: bool, time_limit: float
     a piece has more than ``max_drops`` legal drops, the round's matrix game with the one-round
     horizon payoff instead, labelled so (exit 1: not the game's value). At the time limit or
     Ctrl-C nothing partial is printed as a value (exit 1 or 130).
+
+    With an exact value, ``output`` (``.json``) gets the game with the best line played: a
+    record's rounds up to ``move`` then the line (with a ``solve_endgame`` note), or for a
+    position the position at the line's end; ``.svg``, ``.png`` or ``.txt`` get the picture
+    at the line's end (``cell`` pixels a cell). Without one nothing is written.
     """
     from polytile.cli.progress import search_progress
     from polytile.puzzles.walkable.endgame import EndgameRefused, EndgameStopped, solve_endgame
     from polytile.puzzles.walkable.files import load_walkable
 
     started = time.perf_counter()
-    g = load_walkable(file, move).state
+    if output is not None:
+        _check_output(output, cell)
+    doc = load_walkable(file, move)
+    g = doc.state
     if g.is_over():
         raise click.BadParameter(f"{file}: the game is over; nothing is left to solve "
                                  "('polytile score' shows the result)",
@@ -47,14 +58,18 @@ def solve_walkable(file: str, move: int | None, as_json: bool, time_limit: float
         reason = f"{refused} (--max-drops)"
         left = max(time_limit - (time.perf_counter() - started), 0.01)
         _one_round(file, g, as_json, reason, left)
+        _unwritten(output)
         sys.exit(1)
     except EndgameStopped as stopped:
         why = "--time-limit" if stopped.reason == "time" else "Ctrl-C"
         click.echo(f"{file}: no exact value: {stopped} ({why})", err=True)
+        _unwritten(output)
         if as_json:
             click.echo(_dumps({"game": "walkable", "exact": False, "reason": str(stopped),
                                    "positions": stopped.positions}))  # fmt: skip
         sys.exit(130 if stopped.reason == "interrupt" else 1)
+    if output is not None:
+        _write_line(doc, sol, output, cell)
     if as_json:
         click.echo(_dumps({"game": "walkable", "exact": True, "kind": "backward-induction",
                                **_where(g), **sol.as_dict()}))  # fmt: skip
@@ -75,8 +90,58 @@ def solve_walkable(file: str, move: int | None, as_json: bool, time_limit: float
                f"(no pure deviation gains more than {max(sol.gap, 0.0):.1g}).")  # fmt: skip
 
 
+def _check_output(output: Path, cell: int) -> None:
+    """Refuse a bad ``-o`` before solving, not after."""
+    suffix = output.suffix.lower()
+    if suffix not in (".json", *_PICTURES):
+        raise click.BadParameter(f"{output}: the suffix must be .json (the game with the best "
+                                 "line played) or .svg, .png, .txt (its picture at the line's "
+                                 "end)", param_hint="-o")  # fmt: skip
+    if suffix in (".svg", ".png") and not 6 <= cell <= 128:
+        raise click.BadParameter(f"a Walkable Cities cell is 6 to 128 pixels, not {cell}",
+                                 param_hint="--cell")  # fmt: skip
+
+
+def _unwritten(output: Path | None) -> None:
+    if output is not None:
+        click.echo(f"nothing written to {output} (no exact value, so no best line)", err=True)
+
+
+def _write_line(doc: Any, sol: Any, output: Path, cell: int) -> None:
+    """The game with the best line played (see :func:`solve_walkable`), or its picture."""
+    from polytile.formats import write_atomic
+    from polytile.puzzles.walkable.files import dumps_position, dumps_record
+    from polytile.puzzles.walkable.picture import to_png, to_svg, to_text
+
+    g = doc.state.copy()
+    first = g.round + 1
+    for rnd in sol.line:  # replayed by the engine already; a drop phase lacks the selection
+        if g.picks is None:
+            g.play_round(rnd)
+        else:
+            g.drop(*rnd.drops)
+    suffix = output.suffix.lower()
+    if suffix == ".svg":
+        data: str | bytes = to_svg(g, cell)
+    elif suffix == ".png":
+        data = to_png(g, cell)
+    elif suffix == ".txt":
+        data = to_text(g, color=False) + "\n"
+    elif doc.kind == "record":
+        note = {"best_line_from_round": first, "value": round(sol.value, 9) + 0.0,
+                "objective": sol.objective}  # fmt: skip
+        data = dumps_record(g, doc.setup, {**doc.extra, "solve_endgame": note})
+    else:
+        data = dumps_position(g)
+    write_atomic(output, data)
+    click.echo(f"wrote {output}", err=True)
+
+
 def _where(g: Any) -> dict[str, Any]:
-    return {"round": g.round + 1, "rotation": list(g.rotation), "passes": list(g.passes),
+    """Where the game stands, with the names and shapes of ``polytile score --json``:
+    ``round`` counts the rounds played, ``passes`` is ``{"red": n, "blue": n}``."""
+    return {"round": g.round, "next_round": g.round + 1, "rotation": list(g.rotation),
+            "passes": {"red": g.passes[0], "blue": g.passes[1]},
             "picks": list(g.picks) if g.picks is not None else None,
             "options": {"pass_limit": g.options.pass_limit,
                         "tiebreak": g.options.tiebreak}}  # fmt: skip

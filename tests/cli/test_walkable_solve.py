@@ -80,7 +80,8 @@ def test_record_with_move(invoke: Invoke, tmp_path: Path) -> None:
     r = invoke("solve-endgame", str(path), "--move", "0", "--json")
     assert r.exit_code == 0, r.stderr
     doc = json.loads(r.stdout)
-    assert doc["round"] == 1 and doc["exact"] is True
+    # as in 'polytile score --json': rounds played; the line starts with next_round
+    assert doc["round"] == 0 and doc["next_round"] == 1 and doc["exact"] is True
 
 
 def test_bad_input(invoke: Invoke, tmp_path: Path) -> None:

@@ -3,7 +3,9 @@ region marked, in the terminal (text, coloured or plain), SVG and PNG; and the s
 
 In text a cell is ``.`` unclaimed, ``#`` dead, and ``R``/``B`` for a cell of its player's
 largest region on that board (every region of that size when several tie), ``r``/``b`` for
-its other cells. In SVG and PNG the largest regions carry a white dot.
+its other cells; a legend line under the boards says so. In SVG and PNG the largest regions
+carry a white dot, said by a legend line too. Every picture labels the columns ``a``..``j``
+over each board and the rows ``1``..``10`` at the left, as cells are written (``d4``).
 
 Examples
 --------
@@ -27,11 +29,25 @@ import numpy.typing as npt
 from polytile.puzzles.walkable.board import BLUE, BOARDS, DEAD, RED, SIDE, UNCLAIMED
 from polytile.puzzles.walkable.rules import PLAYER_NAMES, Walkable
 
-__all__ = ["largest_cells", "score_doc", "score_table", "to_png", "to_svg", "to_text"]
+__all__ = [
+    "PICTURE_LEGEND",
+    "TEXT_LEGEND",
+    "largest_cells",
+    "score_doc",
+    "score_table",
+    "to_png",
+    "to_svg",
+    "to_text",
+]
 
 _FILL = {UNCLAIMED: "#f4f1e8", DEAD: "#3b3b3b", RED: "#d1453b", BLUE: "#3b6fd1"}
 _STYLE = {UNCLAIMED: "", DEAD: "bright_black", RED: "red", BLUE: "blue"}
 _INK = "#222222"
+_COLUMNS = "abcdefghij"
+#: The legend lines under the boards.
+TEXT_LEGEND = ("cells: . unclaimed, # dead; R B a player's largest region on that board, "
+               "r b its other cells")  # fmt: skip
+PICTURE_LEGEND = "white dot: a player's largest region on that board"
 
 
 def largest_cells(cells: npt.NDArray[np.int8]) -> npt.NDArray[np.bool_]:
@@ -93,7 +109,7 @@ def to_text(g: Walkable, color: bool | None = None) -> str:
     marked = largest_cells(g.cells)
     parts: list[tuple[str, str]] = []
     head = "    " + "    ".join(f"board {b + 1}".ljust(19) for b in range(BOARDS))
-    cols = "    " + "    ".join(" ".join("abcdefghij") + " " for _ in range(BOARDS))
+    cols = "    " + "    ".join(" ".join(_COLUMNS) + " " for _ in range(BOARDS))
     parts += [(head.rstrip() + "\n", ""), (cols.rstrip() + "\n", "")]
     for r in range(SIDE):
         parts.append((f"{r + 1:>2}  ", ""))
@@ -108,7 +124,7 @@ def to_text(g: Walkable, color: bool | None = None) -> str:
                 parts.append((ch, style))
                 parts.append((" " if c < SIDE - 1 else "", ""))
             parts.append(("    " if b < BOARDS - 1 else "\n", ""))
-    parts.append(("\n".join(_status(g)), ""))
+    parts.append(("\n".join([TEXT_LEGEND, *_status(g)]), ""))
     plain = "".join(t for t, _ in parts)
     if not color:
         return plain
@@ -127,18 +143,25 @@ def to_text(g: Walkable, color: bool | None = None) -> str:
 # -- SVG and PNG from one list of shapes -------------------------------------------------------
 def _shapes(g: Walkable, cell: int) -> tuple[int, int, list[tuple[Any, ...]]]:
     """Width, height and the shapes: ``("rect", x, y, w, h, fill)``, ``("dot", x, y, radius)``
-    and ``("text", x, y, size, text)`` (left-aligned, baseline at ``y``)."""
-    pad, gap = cell, cell
-    top = 2 * cell
-    width = 2 * pad + BOARDS * SIDE * cell + (BOARDS - 1) * gap
-    lines = _status(g)
+    and ``("text", x, y, size, text, anchor)`` (baseline at ``y``; ``x`` is the text's start,
+    middle or end as ``anchor`` says)."""
+    left, pad, gap = cell + cell // 2, cell, cell  # left: room for the row numbers
+    top = 3 * cell  # the board titles, then the column letters
+    width = left + pad + BOARDS * SIDE * cell + (BOARDS - 1) * gap
+    lines = [PICTURE_LEGEND, *_status(g)]
     height = top + SIDE * cell + pad + len(lines) * cell
     marked = largest_cells(g.cells)
     out: list[tuple[Any, ...]] = []
     font = max(8, cell * 2 // 3)
+    for r in range(SIDE):  # at the left only, as in the terminal picture
+        out.append(("text", left - cell * 0.25, top + (r + 0.5) * cell + font * 0.35, font,
+                    str(r + 1), "end"))  # fmt: skip
     for b in range(BOARDS):
-        x0 = pad + b * (SIDE * cell + gap)
-        out.append(("text", x0, top - cell * 0.5, font, f"board {b + 1}"))
+        x0 = left + b * (SIDE * cell + gap)
+        out.append(("text", x0, top - cell * 1.4, font, f"board {b + 1}", "start"))
+        for c in range(SIDE):
+            out.append(("text", x0 + (c + 0.5) * cell, top - cell * 0.3, font, _COLUMNS[c],
+                        "middle"))  # fmt: skip
         for r in range(SIDE):
             for c in range(SIDE):
                 gcell = b * 100 + r * SIDE + c
@@ -147,7 +170,8 @@ def _shapes(g: Walkable, cell: int) -> tuple[int, int, list[tuple[Any, ...]]]:
                 if marked[gcell]:
                     out.append(("dot", x + cell / 2, y + cell / 2, cell / 6))
     for i, line in enumerate(lines):
-        out.append(("text", pad, top + SIDE * cell + pad * 0.8 + i * cell, font, line))
+        out.append(("text", left, top + SIDE * cell + pad * 0.8 + i * cell, font, line,
+                    "start"))  # fmt: skip
     return width, height, out
 
 
@@ -164,8 +188,9 @@ def to_svg(g: Walkable, cell: int = 24) -> str:
         elif s[0] == "dot":
             body.append(f'<circle cx="{s[1]}" cy="{s[2]}" r="{s[3]}" fill="#ffffff"/>')
         else:
-            body.append(f'<text x="{s[1]}" y="{s[2]}" font-family="sans-serif" '
-                        f'font-size="{s[3]}" fill="{_INK}">{escape(s[4])}</text>')  # fmt: skip
+            body.append(f'<text x="{s[1]:g}" y="{s[2]:g}" font-family="sans-serif" '
+                        f'font-size="{s[3]}" text-anchor="{s[5]}" '
+                        f'fill="{_INK}">{escape(s[4])}</text>')  # fmt: skip
     body.append("</svg>")
     return "\n".join(body) + "\n"
 
@@ -186,7 +211,8 @@ def to_png(g: Walkable, cell: int = 24) -> bytes:
             draw.ellipse((s[1] - s[3], s[2] - s[3], s[1] + s[3], s[2] + s[3]), fill="#ffffff")
         else:
             font = ImageFont.load_default(size=s[3])
-            draw.text((s[1], s[2]), s[4], fill=_INK, anchor="ls", font=font)
+            anchor = {"start": "ls", "middle": "ms", "end": "rs"}[s[5]]
+            draw.text((s[1], s[2]), s[4], fill=_INK, anchor=anchor, font=font)
     buf = io.BytesIO()
     img.save(buf, format="PNG")
     return buf.getvalue()

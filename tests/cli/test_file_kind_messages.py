@@ -1,0 +1,67 @@
+"""Messages about what kind of file was given (issue #16): an unknown format names every
+format polytile reads, a known one given to the wrong reader is named, ``analyse`` says it
+needs a Blokus record and what it got, and ``play`` / ``selfplay`` say which games they
+play."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from polytile.formats import READ_FORMATS
+
+from .helpers import Invoke, assert_clean_failure
+
+PACKAGE = Path(__file__).resolve().parents[2] / "polytile"
+
+
+def test_every_format_in_the_source_is_listed() -> None:
+    written = set()
+    for path in PACKAGE.rglob("*.py"):
+        written |= set(re.findall(r"polytile/[a-z-]+@\d+", path.read_text(encoding="utf-8")))
+    assert written <= set(READ_FORMATS), sorted(written - set(READ_FORMATS))
+
+
+@pytest.mark.parametrize("command", ["render", "score", "validate", "solve-endgame"])
+def test_unknown_format_lists_every_format(invoke: Invoke, tmp_path: Path, command: str) -> None:
+    path = tmp_path / "odd.json"
+    path.write_text('{"format": "polytile/odd@1"}')
+    r = invoke(command, str(path))
+    assert_clean_failure(r)
+    assert "unknown format 'polytile/odd@1'" in r.stderr
+    for name in READ_FORMATS:
+        assert name in r.stderr
+
+
+def test_a_known_format_given_where_it_is_not_read_is_named(invoke: Invoke,
+                                                            tmp_path: Path) -> None:  # fmt: skip
+    path = tmp_path / "puzzle.json"
+    path.write_text('{"format": "polytile/puzzle@1"}')
+    r = invoke("render", str(path))
+    assert_clean_failure(r)
+    assert "'polytile/puzzle@1' is a tiling puzzle" in r.stderr and "unknown" not in r.stderr
+
+
+@pytest.mark.parametrize(("game", "words"), [
+    ("walkable", "a Walkable Cities game record"),
+    ("henning", "a City Blocks (Henning) game record"),
+    ("gridblock", "a Gridblock game record"),
+    ("cityblocks", "a position: it has no moves to analyse"),
+])  # fmt: skip
+def test_analyse_says_it_needs_a_blokus_record(invoke: Invoke, tmp_path: Path, game: str,
+                                               words: str) -> None:  # fmt: skip
+    path = tmp_path / f"{game}.json"
+    assert invoke("new", game, "-o", str(path)).exit_code == 0
+    for r in (invoke("analyse", str(path)), invoke("analyse", "-", input=path.read_bytes())):
+        assert_clean_failure(r)
+        assert "needs a Blokus game record (Pentobi, .blksgf)" in r.stderr
+        assert f"this is {words}" in r.stderr
+
+
+@pytest.mark.parametrize("command", ["play", "selfplay"])
+def test_play_and_selfplay_name_every_game_first(invoke: Invoke, command: str) -> None:
+    out = invoke(command, "--help").stdout
+    first = " ".join(out.split("\n\n")[1].split())  # the first paragraph, unwrapped
+    assert all(g in first for g in ("City Blocks (Henning)", "Gridblock", "Walkable Cities"))
