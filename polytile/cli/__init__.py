@@ -48,12 +48,12 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "render": ("polytile.cli.render:render_command", "Draw a solution or position file."),
     "validate": ("polytile.cli.validate:validate_command", "Check a solution or position file."),
     "score": ("polytile.cli.score:score",
-              "Score a City Blocks position (Jeremy Ritchie's, or J. Alan Henning's), or a "
-              "Gridblock game."),
+              "Score a City Blocks (Ritchie's or Henning's), Gridblock or Walkable Cities "
+              "game."),
     "bounds": ("polytile.cli.bounds:bounds_command",
                "Bound how a colour can still end a City Blocks or Blokus game."),
     "solve-endgame": ("polytile.cli.endgame:solve_endgame_command",
-                      "Play the rest of a Blokus game perfectly: its exact value and best line."),
+                      "Play the rest of a game perfectly: its exact value and best line."),
     "analyse": ("polytile.cli.analyse:analyse_command",
                 "Analyse a Blokus game record exactly: what each move of the endgame lost."),
 }  # fmt: skip

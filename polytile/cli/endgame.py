@@ -1,7 +1,9 @@
-"""``polytile solve-endgame``: play a Blokus endgame perfectly and show the best line."""
+"""``polytile solve-endgame``: play the rest of a game perfectly and show the best line
+(Blokus here; City Blocks (Henning), Gridblock and Walkable Cities in their own modules)."""
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 from pathlib import Path
@@ -20,11 +22,13 @@ _PICTURES = (".svg", ".png", ".txt")
 
 @click.command(
     "solve-endgame",
-    help="""Play the rest of a Blokus game perfectly: its exact value and best line.
+    help="""Play the rest of a game perfectly: its exact value and best line.
 
-POSITION is a polytile/position@1 file of game "blokus" or a Pentobi game record
-(.blksgf, the position after --move N; default the end); '-' reads a position from
-standard input.
+POSITION is a Blokus position (polytile/position@1 of game "blokus") or a Pentobi game
+record (.blksgf, the position after --move N; default the end), or a City Blocks (Henning),
+Gridblock or Walkable Cities file (see below); '-' reads standard input.
+
+Blokus:
 
 \b
 What is solved:
@@ -197,7 +201,12 @@ Examples:
     default=None,
     help="--view: worker processes [default: every core].",
 )
-@picture_options
+@functools.partial(
+    picture_options,
+    output_help="Blokus: write the game with the best line played (.blksgf) or the picture "
+    "(.svg, .png, .txt); Walkable Cities: the game with the best line played (.json) or its "
+    "picture at the line's end. Nothing is written without an exact value.",
+)
 def solve_endgame_command(
     position: str,
     move: int | None,
@@ -232,6 +241,10 @@ def solve_endgame_command(
     if "plan" in given and not is_gridblock(position):
         raise click.UsageError("--plan: only for Gridblock files (the best plan of the colour "
                                "to move, the other colours held still)")  # fmt: skip
+    if output is not None and (is_henning(position) or is_gridblock(position)):
+        raise click.UsageError("-o: only for Blokus and Walkable Cities files (City Blocks "
+                               "(Henning) and Gridblock answers are printed, --json for "
+                               "machines)")  # fmt: skip
     if is_henning(position):
         options = ViewOptions(view, samples, max_exact, seed, workers, given)
         solve_henning(position, move, as_json, budget(limit, reserve=0.25) or limit,

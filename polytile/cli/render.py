@@ -100,9 +100,12 @@ def read_blokus(
     return obj, Blokus.from_position(obj, "<stdin>" if file == "-" else file), None
 
 
-def picture_options(f: Any) -> Any:
+_PICTURE_HELP = "Write the picture here (.svg, .png or .txt) instead of printing it."
+
+
+def picture_options(f: Any, output_help: str = _PICTURE_HELP) -> Any:
     """The picture options shared by commands that draw: ``-o``, ``--color/--no-color``,
-    ``--cell``."""
+    ``--cell``; ``output_help`` says what ``-o`` writes."""
     f = click.option(
         "--cell",
         type=click.IntRange(4, 200),
@@ -120,7 +123,7 @@ def picture_options(f: Any) -> Any:
         "-o",
         "--output",
         type=click.Path(dir_okay=False, writable=True, path_type=Path),
-        help="Write the picture here (.svg, .png or .txt) instead of printing it.",
+        help=output_help,
     )(f)
 
 

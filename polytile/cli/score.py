@@ -15,8 +15,8 @@ __all__ = ["COMMANDS", "score"]
 
 @click.command(
     "score",
-    help="""Score a City Blocks position (Jeremy Ritchie's, or J. Alan Henning's), or a
-Gridblock game.
+    help="""Score a City Blocks (Ritchie's or Henning's), Gridblock or Walkable Cities
+game.
 
 A City Blocks (Henning) file (polytile/henning@1: a record, position or view) gets each
 player's money and every street's standing: its token, the totals on it, who leads and by

@@ -184,3 +184,14 @@ def test_henning_view_file_and_bad_view_options(invoke: Invoke, tmp_path: Path) 
     assert_clean_failure(invoke("solve-endgame", str(path), "--view", "--open", "--move", str(n)))
     assert_clean_failure(invoke("solve-endgame", str(RECORD), "--view"))
     assert_clean_failure(invoke("solve-endgame", str(path), "--view"))  # the game is over
+
+
+def test_output_is_refused_where_nothing_would_be_written(invoke: Invoke, tmp_path: Path) -> None:
+    for game in ("henning", "gridblock"):
+        path = tmp_path / f"{game}.json"
+        assert invoke("new", game, "--seed", "3", "-o", str(path)).exit_code == 0
+        out = tmp_path / "out.json"
+        result = invoke("solve-endgame", str(path), "-o", str(out))
+        assert_clean_failure(result)
+        assert "-o: only for Blokus and Walkable Cities files" in result.stderr
+        assert not out.exists()
