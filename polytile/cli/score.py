@@ -24,7 +24,10 @@ how much, or who won it. A Gridblock file (polytile/gridblock@1) gets each colou
 on corners, tile bonuses and total, each player's points (with 2 players, two colours
 summed or the weaker one) and who leads or won. A Walkable Cities file
 (polytile/walkable@1) gets, per board, each player's largest region and who wins it, the
-boards won and the result.
+boards won and the result. A Blokus position or Pentobi record (.blksgf, its last
+position) gets each colour's squares still in hand, its bonus (+15 all placed, +5 more
+with I1 last) and total, the players' totals (--players regroups the colours) and who
+leads or won.
 
 POSITION is a polytile/position@1 file of game "cityblocks", or a plain text board of 20
 rows of 20 cells ('. B Y R G'; the four centre squares in place); '-' reads standard input.
@@ -87,6 +90,8 @@ def score(
     if is_walkable(position):  # Walkable Cities: largest regions, boards won
         score_walkable(position, as_json, color)
         return
+    if _score_blokus(position, players, as_json, output, color, cell):
+        return
     from polytile.cli.render import read_position
     from polytile.puzzles.cityblocks.picture import save_score_picture, score_table, score_text
     from polytile.puzzles.cityblocks.rules import players_of
@@ -110,6 +115,62 @@ def score(
         click.echo(picture, nl=False, color="\x1b[" in picture)
         click.echo()
     click.echo(score_table(sheet))
+
+
+def _score_blokus(file: str, players: str | None, as_json: bool, output: Path | None,
+                  color: bool | None, cell: int) -> bool:  # fmt: skip
+    """Score ``file`` when it is a Blokus record or position (and say so): each colour's
+    squares left, bonus and total, the players' totals, who leads or won. False (nothing
+    printed) for any other file."""
+    from polytile.cli.render import is_record, read_blokus, read_document
+    from polytile.formats import Position
+
+    if not is_record(file):
+        obj = read_document(file)  # standard input is read once and kept for the next reader
+        if not isinstance(obj, Position) or obj.game != "blokus":
+            return False
+    from polytile.puzzles.blokus.scoring import check_players, score_hands
+    from polytile.render import save_picture, to_text
+
+    obj, game, _ = read_blokus(file)
+    assert game is not None  # a Blokus position or record gives its game
+    sheet = game.score()
+    if players is not None:
+        count: int | str = int(players)
+        try:
+            check_players(count, game.variant.name)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--players") from None
+        sheet = score_hands(sheet.hands or {}, sheet.last_pieces or {}, count, game.variant.name)
+    over = game.is_game_over()
+    totals = sheet.player_totals
+    best = max(totals.values())
+    leaders = [name for name, t in totals.items() if t == best]
+    if output is not None:
+        save_picture(obj, output, cell, None)
+        click.echo(f"wrote {output}", err=True)
+    if as_json:
+        doc = {**sheet.as_dict(), "over": over, "to_move": None if over else game.to_move,
+               ("winners" if over else "leaders"): leaders}  # fmt: skip
+        click.echo(json.dumps(doc))
+        return True
+    if output is None:
+        picture = to_text(obj, color)
+        click.echo(picture, nl=False, color="\x1b[" in picture)
+    state = "game over" if over else f"{game.to_move} to move"
+    click.echo(f"Blokus {game.variant.name}, players {sheet.players}; {state}")
+    click.echo(f"{'colour':8} {'left':>5} {'bonus':>6} {'total':>6}")
+    for name, c in sheet.colors.items():
+        click.echo(f"{name:8} {c.left:5} {c.bonus:6} {c.total:6}")
+    click.echo("players: " + ", ".join(f"{name} {t:+d}" for name, t in totals.items()))
+    others = [t for name, t in totals.items() if name not in leaders]
+    lead = f" by {best - max(others)}" if others else ""
+    if len(leaders) > 1:
+        verb = "share the win" if over else "are level"
+        click.echo(f"{' and '.join(leaders)} {verb} at {best:+d}")
+    else:
+        click.echo(f"{leaders[0]} {'wins' if over else 'leads'}{lead}")
+    return True
 
 
 COMMANDS = [score]

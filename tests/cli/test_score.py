@@ -126,9 +126,8 @@ def test_writes_a_picture(invoke: Invoke, game_file: Path, tmp_path: Path, suffi
 
 
 def test_bad_inputs_exit_2(invoke: Invoke, tmp_path: Path, examples: Path) -> None:
-    blokus = invoke("score", str(examples / "blokus-opening.json"))
-    assert_clean_failure(blokus)
-    assert "game 'blokus'" in blokus.stderr
+    blokus = invoke("score", str(examples / "blokus-opening.json"))  # scored, as Blokus
+    assert blokus.exit_code == 0 and "Blokus classic" in blokus.stdout, blokus.stderr
     solution = invoke("score", str(examples / "pentomino-6x10.json"))
     assert_clean_failure(solution)
     assert "found a solution" in solution.stderr
