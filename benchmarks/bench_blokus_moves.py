@@ -49,8 +49,10 @@ def polytile_games(games: int, seed: int, variant: str = "classic") -> dict[str,
     """Random games through the public API; games per second and placements per game."""
     import numpy as np
 
+    from polytile.puzzles.blokus import kernels
     from polytile.puzzles.blokus.rules import Blokus
 
+    kernels.use_compiled()  # as every long run ends up doing (see polytile.puzzles.blokus.kernels)
     Blokus(variant).play_random(seed)  # JIT cache, placement table and moves warmed
     rng = np.random.default_rng(seed)
     plies = 0
@@ -97,9 +99,17 @@ def peer_games(games: int, seed: int) -> dict[str, float]:
     return {"games_per_s": games / elapsed, "plies": plies / games, "start_moves": start_moves}
 
 
-def micro(repeat: int) -> dict[str, float]:
-    """Microseconds per call of move generation and push/pop."""
+def micro(repeat: int, compiled: bool = True) -> dict[str, float]:
+    """Microseconds per call of move generation and push/pop, with the compiled kernels or
+    (``compiled=False``) the numpy ones, which short commands use."""
+    from polytile.puzzles.blokus import kernels
     from polytile.puzzles.blokus.rules import Blokus
+
+    if compiled:
+        kernels.use_compiled()
+    else:
+        kernels.use_numpy()
+        kernels.SWITCH_AFTER = float("inf")  # stay on numpy for the measurement
 
     def per_call(fn: Any) -> float:
         times = []
@@ -163,9 +173,13 @@ def main(argv: list[str] | None = None) -> None:
     else:
         print(f"no peer: {PEER_PYTHON} missing (see the docstring to install it)", file=sys.stderr)
     print()
-    for name, value in micro(200).items():
-        unit = "" if name.startswith("moves") else " us"
-        print(f"{name:<28} {value:10.1f}{unit}")
+    fast, slow = micro(200), micro(200, compiled=False)
+    print(f"{'per call':<28} {'compiled':>10} {'numpy':>10} {'ratio':>7}")
+    for name, value in fast.items():
+        if name.startswith("moves"):
+            print(f"{name:<28} {value:10.0f}")
+        else:
+            print(f"{name:<28} {value:7.1f} us {slow[name]:7.1f} us {slow[name] / value:6.1f}x")
 
 
 if __name__ == "__main__":
