@@ -119,6 +119,11 @@ READ_FORMATS = {
     "(polytile puzzles)",
     "polytile/gridblock-solo-answer@1": "a Gridblock solitaire's answer, kept in a puzzle set "
     "(polytile puzzles)",
+    "polytile/walkable-path@1": "a Walkable Cities largest-path answer (polytile validate)",
+    "polytile/walkable-path-puzzle@1": "a Walkable Cities largest-path puzzle, kept in a "
+    "puzzle set (polytile puzzles)",
+    "polytile/walkable-path-answer@1": "a Walkable Cities largest-path puzzle's answer, kept "
+    "in a puzzle set (polytile puzzles)",
 }
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from polytile.cli.clock import StopFlag
+from polytile.cli.clock import Deadline, StopFlag
 from polytile.cli.options import SECONDS
 
 __all__ = ["COMMANDS", "DB_HELP", "say", "summary"]
@@ -18,7 +18,7 @@ __all__ = ["COMMANDS", "DB_HELP", "say", "summary"]
 DB_HELP = "The puzzle store (an SQLite file; created by 'polytile generate')."
 #: Options that only some kinds take (each kind's own are listed in ``generate``).
 _KIND_OPTIONS = ("piece_set", "colors", "touch", "max_blocked", "region", "holes", "max_given",
-                 "question", "order")  # fmt: skip
+                 "question", "order", "work_limit")  # fmt: skip
 
 
 def _size_range(text: str) -> tuple[int, int]:
@@ -74,15 +74,27 @@ KIND is one of:
                  a second exact search, which forbids that plan, proves every other
                  plan scores less (by the margin). Plans differing only in corners or
                  walks are one plan.
+  walkable-path  Walkable Cities largest path: red alone drops --size pieces [1-2] on
+                 three seeded boards (24 blue, 16 red cells, 10 dead per board) to make
+                 the sum of its largest regions as large as possible. CP-SAT (one
+                 worker, a work limit per proof) proves the optimum; a second solve that
+                 forbids those drops proves no other drops reach it. An answer is each
+                 piece's drop: 4 cells, each on its board, so another split or another
+                 board is another answer; swapping the drops of two identical pieces is
+                 not. 3 pieces need a larger --work-limit (tens of seconds per
+                 candidate); 4 rarely prove.
 
-'blokus-endgame' is not built: it needs Blokus endgame bounds, which have not landed.
+'blokus-endgame' (Blokus endgame puzzles) is not built yet.
 
 Each puzzle is rated by its difficulty: log2 of the search-tree nodes per piece that a
 most-constrained-first search (Knuth's Algorithm X, the way people solve) needs to find
 the solution and prove there is no other. 0 means forced moves all the way; each +1 doubles
 the work. For henning it is log2 of the positions the exact endgame search visits to find
 the answer and prove every other move worse; for gridblock-solo, log2 of the nodes the exact
-search visits to find the best plan and prove every other plan scores less.
+search visits to find the best plan and prove every other plan scores less; for
+walkable-path, log2(1 + the CP-SAT branches of both proofs) (0: presolve settled both, as
+for most one-piece puzzles; the stats add greedy_short, how far a player who takes each
+piece's best drop at once falls below the optimum).
 
 The same KIND, options and --seed always give the same puzzles, with any number of
 workers. Every puzzle is committed as soon as it is made: a run that is interrupted (even
@@ -104,6 +116,8 @@ Examples:
   polytile generate blokus-teaser -n 5 --db teasers.db --touch connected
   polytile generate henning -n 5 --db city.db --size 2-3 --question only-win
   polytile generate gridblock-solo -n 5 --db solo.db --order fixed --size 2-3
+  polytile generate walkable-path -n 5 --db walk.db --size 1-2 --workers 1
+  polytile generate walkable-path -n 2 --db walk3.db --size 3 --work-limit 60
   polytile puzzles list --db puzzles.db
 """,
 )
@@ -147,7 +161,8 @@ Examples:
     default=None,
     help="Stop after this many seconds, counted from when the process started (start-up "
     "included; what is stored stays; candidates still running are "
-    "dropped, except with --workers 1, which finishes the one it runs).",
+    "dropped, except with --workers 1, which finishes the one it runs; walkable-path "
+    "drops it there too).",
 )
 @click.option(
     "--pieces",
@@ -161,8 +176,9 @@ Examples:
     default=None,
     metavar="MIN-MAX",
     help="Pieces per puzzle, given ones included (packing) [default: 8-12], per colour "
-    "(blokus-teaser) [default: 2-3], empty blocks (henning) [default: 2-4], or rounds "
-    "(gridblock-solo, 1-6) [default: 2-4].",
+    "(blokus-teaser) [default: 2-3], empty blocks (henning) [default: 2-4], rounds "
+    "(gridblock-solo, 1-6) [default: 2-4], or pieces to drop (walkable-path, 1-6) "
+    "[default: 1-2].",
 )
 @click.option(
     "--colors",
@@ -220,6 +236,14 @@ Examples:
     show_default=True,
     help="gridblock-solo: each round's cards in the dealt order, or in any order.",
 )
+@click.option(
+    "--work-limit",
+    type=click.FloatRange(0.1, 3600),
+    default=10.0,
+    show_default=True,
+    help="walkable-path: CP-SAT work per proof (deterministic time, about seconds of one "
+    "quiet core); a candidate needing more is dropped. Raise it for 3 pieces.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON report instead of text.")
 def generate(
     kind: str,
@@ -241,6 +265,7 @@ def generate(
     max_given: int,
     question: str,
     order: str,
+    work_limit: float,
     as_json: bool,
 ) -> None:
     """Fill ``db`` with ``count`` puzzles of ``kind``."""
@@ -248,7 +273,6 @@ def generate(
     from polytile.cli.progress import progress_bar
     from polytile.cli.solve import _executor
     from polytile.puzzles.tiling.generate import parse_params
-    from polytile.puzzles.tiling.sets import build_set
     from polytile.puzzles.tiling.store import PuzzleStore
 
     if (
@@ -261,10 +285,10 @@ def generate(
         raise click.BadParameter(":memory: keeps nothing after the command; give a file",
                                  param_hint="--db")  # fmt: skip
     teaser, henning = kind == "blokus-teaser", kind == "henning"
-    solo = kind == "gridblock-solo"
+    solo, walk = kind == "gridblock-solo", kind == "walkable-path"
     ctx = click.get_current_context()
     own = {"blokus-teaser": ("piece_set", "colors", "touch", "max_blocked"), "henning": (
-        "question",), "gridblock-solo": ("order",)}.get(
+        "question",), "gridblock-solo": ("order",), "walkable-path": ("work_limit",)}.get(
         kind, ("piece_set", "region", "holes", "max_given"))  # fmt: skip
     given = [
         p.opts[-1]
@@ -274,7 +298,8 @@ def generate(
     ]  # fmt: skip
     if given:
         raise click.UsageError(f"{', '.join(given)} do(es) not apply to kind {kind}")
-    lo, hi = _size_range(size or ("2-3" if teaser else "2-4" if henning or solo else "8-12"))
+    lo, hi = _size_range(size or ("2-3" if teaser else "2-4" if henning or solo
+                                  else "1-2" if walk else "8-12"))  # fmt: skip
     values: dict[str, Any] = {
         "pieces": piece_set or ("tetrominoes" if teaser else "pentominoes"),
         "min_pieces": lo,
@@ -286,13 +311,24 @@ def generate(
         values = {"min_empty": lo, "max_empty": hi, "question": question}
     elif solo:
         values = {"order": order, "min_rounds": lo, "max_rounds": hi}
+    elif walk:
+        if not 1 <= lo <= hi <= 6:
+            raise click.BadParameter(f"walkable-path drops 1 to 6 pieces (MIN <= MAX), not "
+                                     f"{size}", param_hint="--size")  # fmt: skip
+        values = {"min_pieces": lo, "max_pieces": hi, "work_limit": work_limit}
     else:
         values |= {"region": region, "holes": holes, "max_given": max_given}
     params = parse_params(kind, values)
     stop = StopFlag(terminate=True)
     with PuzzleStore(db, on_wait=say) as store, _executor(workers, scheduler) as ex, stop:
-        with progress_bar("generating", not as_json, _note) as update:
-            report = build_set(
+        # walkable-path candidates can run for many seconds: on one worker (this process)
+        # the deadline cuts the one running (just after build_set's own limit, which it
+        # checks between candidates), and a resumed run tries that candidate again
+        late = Deadline(_budget(time_limit, reserve=0.2, floor=0.25) if walk
+                        and ex.workers == 1 and scheduler is None else None)  # fmt: skip
+        with progress_bar("generating", not as_json, _note) as update, late:
+            report = _build(
+                late,
                 store,
                 kind,
                 params,
@@ -306,6 +342,8 @@ def generate(
                 should_stop=stop,
             )
         difficulties = store.difficulties(report.job.id)
+    if late.fired and report.stopped_by == "interrupt":
+        report.stopped_by = "time limit"
     rate = report.stored / report.seconds * 60 if report.seconds > 0 else 0.0
     doc: dict[str, Any] = {
         "db": str(db),
@@ -350,6 +388,20 @@ def generate(
             err=True,
         )
         raise SystemExit(1)
+
+
+def _build(late: Deadline, *args: Any, **kwargs: Any) -> Any:
+    """``build_set(*args, **kwargs)``; should ``late`` go off outside its loop (which keeps
+    what is stored and reports the stop itself), stop with exit 1 all the same."""
+    from polytile.puzzles.tiling.sets import build_set
+
+    try:
+        return build_set(*args, **kwargs)
+    except KeyboardInterrupt:
+        if not late.fired:
+            raise
+        say("stopped by time limit before the target; run the same command again to carry on")
+        raise SystemExit(1) from None
 
 
 def summary(values: list[float]) -> dict[str, Any]:

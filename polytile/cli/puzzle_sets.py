@@ -102,12 +102,21 @@ def _solo(sp: Any) -> bool:
     return isinstance(sp.puzzle, GridblockSoloPuzzle)
 
 
+def _walk(sp: Any) -> bool:
+    from polytile.puzzles.walkable.path_generate import WalkablePathPuzzle
+
+    return isinstance(sp.puzzle, WalkablePathPuzzle)
+
+
 def _row(sp: Any) -> dict[str, Any]:
     from polytile.puzzles.gridblock import generate as gridblock
     from polytile.puzzles.henning.generate import puzzle_summary
+    from polytile.puzzles.walkable import path_generate as walkable
 
     p = sp.puzzle
-    if _henning(sp):  # cells: empty blocks; pieces: tiles in both hands
+    if _walk(sp):  # cells: unclaimed cells of the 3 boards; pieces: the pieces to drop
+        shape = walkable.puzzle_summary(p)
+    elif _henning(sp):  # cells: empty blocks; pieces: tiles in both hands
         shape = puzzle_summary(p)
     elif _solo(sp):  # cells: the 36 tiles; pieces: the cards to play
         shape = gridblock.puzzle_summary(p)
@@ -141,7 +150,9 @@ def list_command(
     For City Blocks (henning) puzzles, cells are the empty blocks and pieces the tiles in
     both hands; the JSON rows add the question and the player to move. For Gridblock
     solitaires (gridblock-solo), cells are the 36 tiles and pieces the cards to play; the
-    JSON rows add the card order, the rounds and the target score.
+    JSON rows add the card order, the rounds and the target score. For Walkable Cities
+    path puzzles (walkable-path), the board is 3x10x10, cells are the unclaimed cells and
+    pieces the pieces to drop; the JSON rows add the sequence and the target.
     """
     with _open(db) as store:
         rows = [_row(sp) for sp in store.puzzles(kind, min_difficulty, max_difficulty)]
@@ -181,6 +192,9 @@ def _puzzle_picture(sp: Any) -> Any:
 
 def _caption(sp: Any) -> str:
     p = sp.puzzle
+    if _walk(sp):
+        return (f"#{sp.id}  difficulty {sp.difficulty:.1f}  Walkable Cities path: drop "
+                f"{','.join(p.path.sequence)}, target {p.target}")  # fmt: skip
     if _henning(sp):
         return f"#{sp.id}  difficulty {sp.difficulty:.1f}  {p.question}, {p.position.empty} " \
             "empty blocks"  # fmt: skip
@@ -220,7 +234,10 @@ def show_command(
     (City Blocks: the city, the side to move and the question; --solution adds the answer,
     its value, the runner-up's and a line of best play. Gridblock solitaire: the layout,
     the set-up draw, the hands and the target; --solution adds the plan replayed by the
-    rules engine, the runner-up's score and the margin).
+    rules engine, the runner-up's score and the margin. Walkable Cities path: the three
+    boards, the pieces, the target and the 'polytile solve walkable-path' command that
+    rebuilds the position; --solution adds the drops replayed by the rules, the regions
+    and what a greedy player reaches; --file prints the puzzle document).
 
     \b
     Examples:
@@ -249,6 +266,21 @@ def show_command(
         click.echo(json.dumps(doc, indent=2))
         return
     click.echo(_caption(sp))
+    if _walk(sp):
+        from polytile.puzzles.walkable import path_generate as walkable
+
+        click.echo(walkable.question_text(sp.puzzle))
+        command = walkable.solve_command(sp.puzzle)
+        if command is not None:
+            click.echo(f"(solve it: {command})")
+        if with_solution:
+            answer = sp.solution()
+            problems = walkable.check_answer(sp.puzzle, answer)  # the rules replay the drops
+            if problems:
+                raise click.ClickException(f"puzzle {sp.id}'s stored answer is unsound: "
+                                           f"{problems[0]}")  # fmt: skip
+            click.echo(walkable.answer_text(sp.puzzle, answer))
+        return
     if _solo(sp):
         from polytile.puzzles.gridblock import generate as gridblock
 
@@ -311,9 +343,9 @@ def export_command(
         raise click.BadParameter(f"{output}: the suffix must be .jsonl or .svg")
     with _open(db) as store:
         chosen = list(store.puzzles(kind, min_difficulty, max_difficulty))
-    if suffix == ".svg" and any(_henning(sp) or _solo(sp) for sp in chosen):
-        why = ("SVG sheets hold tiling puzzles; export henning and gridblock-solo ones as "
-               ".jsonl (or use --kind)")  # fmt: skip
+    if suffix == ".svg" and any(_henning(sp) or _solo(sp) or _walk(sp) for sp in chosen):
+        why = ("SVG sheets hold tiling puzzles; export henning, gridblock-solo and "
+               "walkable-path ones as .jsonl (or use --kind)")  # fmt: skip
         raise click.BadParameter(why, param_hint="-o")
     if suffix == ".jsonl":
         lines = [

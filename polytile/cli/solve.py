@@ -348,13 +348,13 @@ def solve(
     if puzzle == "walkable-path":
         from polytile.cli.walkable_path import solve_walkable_path
 
-        if any(x is not None for x in (touch, board, colors, objective, start_from, output,
+        if any(x is not None for x in (touch, board, colors, objective, start_from,
                                        player, order)) or fit_mode:  # fmt: skip
             raise click.UsageError("walkable-path takes --seed, --pieces N or --sequence, "
                                    "--dead, --opponent-cells, --own-cells, --targets, "
-                                   "--time-limit, --workers, --json")  # fmt: skip
+                                   "--time-limit, --workers, --json, -o FILE.json")  # fmt: skip
         solve_walkable_path(seed, pieces, walkable, _left(60.0 if time_limit is None
-                            else time_limit) or 60.0, workers, as_json)  # fmt: skip
+                            else time_limit) or 60.0, workers, as_json, output)  # fmt: skip
         return
     from polytile.cli.walkable_path import refuse_walkable_options
 

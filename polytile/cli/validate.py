@@ -32,6 +32,8 @@ hands); a plain text board is valid once it loads (board characters and sizes).
 A City Blocks (Henning), Gridblock or Walkable Cities file (a record, position or view)
 is checked as it is read: every field against the rules, and every move of a record
 replayed by the rules engine; a file that breaks them exits 2 with the field or move named.
+A walkable-path answer saved by 'polytile solve walkable-path -o FILE.json' has its drops
+replayed in order: legal, and making the stated regions and objective (else exit 1).
 
 A puzzle store made by 'polytile generate' (an SQLite file) is re-verified puzzle by
 puzzle: the stored solution passes the rules check, a full search finds exactly one
@@ -95,7 +97,11 @@ def validate_command(
         validate_gridblock(file, as_json)
         return
     from polytile.cli.walkable import is_walkable, validate_walkable
+    from polytile.cli.walkable_path import is_path_answer, validate_path_answer
 
+    if is_path_answer(file):  # a saved 'solve walkable-path' answer: the drops replayed
+        validate_path_answer(file, as_json)
+        return
     if is_walkable(file):  # Walkable Cities: reading checks every field and every round
         validate_walkable(file, as_json)
         return

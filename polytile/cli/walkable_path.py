@@ -15,7 +15,13 @@ import click
 
 from polytile.cli.clock import StopFlag
 
-__all__ = ["refuse_walkable_options", "solve_walkable_path", "walkable_path_options"]
+__all__ = [
+    "is_path_answer",
+    "refuse_walkable_options",
+    "solve_walkable_path",
+    "validate_path_answer",
+    "walkable_path_options",
+]
 
 _OPTIONS = ("sequence", "dead", "opponent_cells", "own_cells", "targets")
 
@@ -33,7 +39,10 @@ def walkable_path_options(f: Any) -> Any:
                      help="walkable-path: dead cells per board [default: 10].")(f)  # fmt: skip
     f = click.option("--sequence", metavar="NAMES", default=None,
                      help="walkable-path: red's pieces in order, e.g. I4,L4,T4,O4 (instead "
-                     "of --pieces N seeded ones).")(f)  # fmt: skip
+                     "of --pieces N seeded ones). -o FILE.json saves the answer (format "
+                     "polytile/walkable-path@1: boards, pieces, drops, regions), which "
+                     "'polytile validate FILE' replays; render and score do not read "
+                     "it.")(f)  # fmt: skip
     return f
 
 
@@ -54,12 +63,14 @@ def _ints(text: str, what: str) -> list[int]:
 
 
 def solve_walkable_path(seed: int | None, pieces: str | None, given: dict[str, Any],
-                        time_limit: float, workers: int | None, as_json: bool) -> None:  # fmt: skip
-    """Build the seeded puzzle, solve it, print the replayed answer.
+                        time_limit: float, workers: int | None, as_json: bool,
+                        output: str | None = None) -> None:  # fmt: skip
+    """Build the seeded puzzle, solve it, print the replayed answer (and save it as JSON to
+    ``output``, a ``.json`` file, when given).
 
     Exit 0 when proven optimal; when the time runs out first (exit 1) or Ctrl-C stops the
-    search (exit 130), the best drops so far, replayed, are printed as not proven with the
-    proven bound.
+    search (exit 130), the best drops so far, replayed, are printed (and saved) as not
+    proven with the proven bound.
     """
     from polytile.puzzles.walkable.board import PIECES
     from polytile.puzzles.walkable.path import PathPuzzle, drop_text, path_picture, solve_path
@@ -67,9 +78,17 @@ def solve_walkable_path(seed: int | None, pieces: str | None, given: dict[str, A
     sequence = given.get("sequence")
     if sequence is not None and pieces is not None:
         raise click.UsageError("walkable-path: --pieces N or --sequence NAMES, not both")
+    if output is not None and not output.lower().endswith(".json"):
+        raise click.BadParameter(f"{output!r}: walkable-path saves its answer as .json only",
+                                 param_hint="-o")  # fmt: skip
     count: int | list[str] = 4
     if sequence is not None:
-        count = [p.strip().upper() for p in sequence.split(",") if p.strip()]
+        count = [p.strip().upper() for p in sequence.split(",")]
+        if "" in count:
+            raise click.BadParameter(f"{sequence!r} has an empty piece name (piece "
+                                     f"{count.index('') + 1}); give names of "
+                                     f"{', '.join(PIECES)} separated by single commas",
+                                     param_hint="--sequence")  # fmt: skip
         bad = [p for p in count if p not in PIECES]
         if bad or not 1 <= len(count) <= 20:
             raise click.BadParameter(f"1..20 names of {', '.join(PIECES)}, got {sequence!r}",
@@ -105,6 +124,15 @@ def solve_walkable_path(seed: int | None, pieces: str | None, given: dict[str, A
         result = _relabel(result)
     why = {"time": "out of time", "interrupt": "interrupted"}.get(result.stopped_by or "",
                                                                   "stopped")  # fmt: skip
+    if output is not None:
+        from polytile._files import write_atomic
+
+        try:
+            write_atomic(output, json.dumps(result.to_dict(), indent=2) + "\n")
+        except OSError as exc:
+            raise click.BadParameter(f"cannot write {output}: {exc.strerror or exc}",
+                                     param_hint="-o") from exc  # fmt: skip
+        click.echo(f"saved {output} ('polytile validate {output}' replays it)", err=True)
     if as_json:
         click.echo(json.dumps(result.to_dict()))
     else:
@@ -122,6 +150,43 @@ def solve_walkable_path(seed: int | None, pieces: str | None, given: dict[str, A
         click.echo(f"{name}: {why} before proving optimality (best {result.objective}, bound "
                    f"{result.bound})", err=True)  # fmt: skip
         sys.exit(130 if result.stopped_by == "interrupt" else 1)
+
+
+def is_path_answer(file: str) -> bool:
+    """True when ``file`` is a saved walkable-path answer (``polytile/walkable-path@1``)."""
+    from polytile._files import has_tag
+
+    return has_tag(file, b'"polytile/walkable-path@1"')
+
+
+def validate_path_answer(file: str, as_json: bool) -> None:
+    """Replay a saved answer's drops by the rules (:func:`~polytile.puzzles.walkable.path.
+    check_result_doc`): exit 0 valid, 1 invalid (every reason printed), 2 unreadable."""
+    from polytile._files import parse_json, read_input
+    from polytile.puzzles.walkable.path import check_result_doc
+
+    data, source = read_input(file, 4_000_000)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        from polytile.errors import FormatError
+
+        raise FormatError("not UTF-8 text", source) from exc
+    puzzle, reasons = check_result_doc(parse_json(text, source), source)
+    name = f"walkable-path {','.join(puzzle.sequence)}"
+    if as_json:
+        doc = {"valid": not reasons, "reasons": reasons, "file": file,
+               "kind": "walkable-path answer", "puzzle": name}  # fmt: skip
+        click.echo(json.dumps(doc, indent=2))
+    elif not reasons:
+        click.echo(f"{file}: valid walkable-path answer ({name}: every drop legal in turn, "
+                   "regions and objective as stated)")  # fmt: skip
+    else:
+        for reason in reasons:
+            click.echo(reason)
+        click.echo(f"{file}: invalid, {len(reasons)} problem(s)", err=True)
+    if reasons:
+        sys.exit(1)
 
 
 def _relabel(result: Any) -> Any:

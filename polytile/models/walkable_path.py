@@ -89,6 +89,7 @@ __all__ = [
     "board_graphs",
     "build_path_model",
     "caps_bound",
+    "forbid_drops",
     "region_caps",
     "split_counts",
     "steiner_caps",
@@ -582,3 +583,30 @@ def build_path_model(cells: npt.ArrayLike, sequence: Sequence[str], *,
     if at_least is not None:
         v.model.add(expr >= at_least)
     return v
+
+
+def forbid_drops(v: PathVars, drops: Sequence[Sequence[int]]) -> None:
+    """Forbid one drop sequence: at least one piece must not make the drop it makes there
+    (it drops elsewhere, or passes). ``drops[i]`` is piece ``i``'s drop as its 4 global cells.
+
+    Used to prove an optimum unique: with the drops of one optimal answer forbidden, a model
+    asking for the same total is infeasible exactly when no other sequence reaches it.
+
+    Raises
+    ------
+    BoardError
+        If the sequence has the wrong length, or a drop is not among ``v.drops[i]`` (then
+        the model cannot make it anyway, or pruning left it out and "pass" stands for it).
+    """
+    if len(drops) != len(v.sequence):
+        raise BoardError(f"{len(drops)} drops for {len(v.sequence)} pieces")
+    made = []
+    for i, cells in enumerate(drops):
+        row = np.array(sorted(int(g) for g in cells), dtype=np.int16)
+        same = (np.asarray(v.drops[i]) == row).all(axis=1) if len(row) == 4 else np.zeros(0, bool)
+        hit = np.nonzero(same)[0]
+        if len(hit) == 0:
+            raise BoardError(f"piece {i + 1} ({v.sequence[i]}): {row.tolist()} is not one of "
+                             "the model's drops")  # fmt: skip
+        made.append(v.x[i][int(hit[0])])
+    v.model.add_bool_or([x.Not() for x in made])

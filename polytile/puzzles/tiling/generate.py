@@ -17,7 +17,7 @@ Kinds
     City Blocks (Henning) positions with every tile known where exactly one move wins, or
     is best by at least $1 (:mod:`polytile.puzzles.henning.generate`).
 ``blokus-endgame``
-    Not built: it needs the Blokus bounds machinery, which has not landed.
+    Not built yet (Blokus endgame puzzles: one best move, proven by the exact endgame).
 
 Uniqueness
 ----------
@@ -91,10 +91,11 @@ KINDS: dict[str, str] = {
     "blokus-teaser": "coloured pieces that tile a board in one way under the teaser rules",
     "henning": "City Blocks (Henning) positions where exactly one move wins, or is best",
     "gridblock-solo": "Gridblock solitaires (one colour, known cards) with one optimal plan",
+    "walkable-path": "Walkable Cities largest-path puzzles with one optimal drop sequence",
 }
 #: Kinds named by the issue that are not built, and why.
 UNBUILT: dict[str, str] = {
-    "blokus-endgame": "not built: it needs the Blokus endgame bounds, which have not landed",
+    "blokus-endgame": "not built yet",
 }
 
 
@@ -169,6 +170,10 @@ def _params_class(kind: str) -> type:
         from polytile.puzzles.gridblock.generate import GridblockSoloParams
 
         return GridblockSoloParams
+    if kind == "walkable-path":
+        from polytile.puzzles.walkable.path_generate import WalkablePathParams
+
+        return WalkablePathParams
     return PackingParams
 
 
@@ -552,4 +557,8 @@ def make_candidate(kind: str, params: Any, seed: int, index: int) -> Candidate:
         from polytile.puzzles.gridblock.generate import make_gridblock_solo_candidate
 
         return make_gridblock_solo_candidate(params, seed, index)
+    if kind == "walkable-path":
+        from polytile.puzzles.walkable.path_generate import make_walkable_path_candidate
+
+        return make_walkable_path_candidate(params, seed, index)
     return _packing(params, seed, index)

@@ -211,11 +211,13 @@ def verify_store(store: PuzzleStore) -> Iterator[tuple[int, list[str]]]:
     the stored key is the puzzle's canonical key (so the store's unique index really keeps
     out turned and flipped copies). City Blocks (Henning) puzzles are checked by
     :func:`~polytile.puzzles.henning.generate.verify_henning`, Gridblock solitaires by
-    :func:`~polytile.puzzles.gridblock.generate.verify_gridblock_solo`.
+    :func:`~polytile.puzzles.gridblock.generate.verify_gridblock_solo`, Walkable Cities
+    path puzzles by :func:`~polytile.puzzles.walkable.path_generate.verify_walkable_path`.
     """
     from polytile.puzzles.gridblock.generate import GridblockSoloPuzzle, verify_gridblock_solo
     from polytile.puzzles.henning.generate import HenningPuzzle, verify_henning
     from polytile.puzzles.tiling.generate import puzzle_key
+    from polytile.puzzles.walkable import path_generate as walkable
 
     for sp in store.puzzles():
         if isinstance(sp.puzzle, HenningPuzzle):  # exact values of every move, and its key
@@ -223,6 +225,9 @@ def verify_store(store: PuzzleStore) -> Iterator[tuple[int, list[str]]]:
             continue
         if isinstance(sp.puzzle, GridblockSoloPuzzle):  # both searches again, and its key
             yield sp.id, verify_gridblock_solo(sp.puzzle, sp.solution(), sp.key)
+            continue
+        if isinstance(sp.puzzle, walkable.WalkablePathPuzzle):  # both proofs again, its key
+            yield sp.id, walkable.verify_walkable_path(sp.puzzle, sp.solution(), sp.key)
             continue
         reasons = verify_puzzle(sp.puzzle, sp.solution())
         if puzzle_key(sp.kind, sp.puzzle) != sp.key:

@@ -113,8 +113,8 @@ class StoredPuzzle:
     seed: int
     candidate: int
     key: str
-    puzzle: Any  # a TilingPuzzle, a Teaser (kind blokus-teaser), a HenningPuzzle (henning) or
-    # a GridblockSoloPuzzle (gridblock-solo)
+    puzzle: Any  # a TilingPuzzle, a Teaser (kind blokus-teaser), a HenningPuzzle (henning),
+    # a GridblockSoloPuzzle (gridblock-solo) or a WalkablePathPuzzle (walkable-path)
     puzzle_json: dict[str, Any]
     solution_json: str
     solutions: int
@@ -128,8 +128,11 @@ class StoredPuzzle:
         :class:`~polytile.puzzles.gridblock.generate.GridblockSoloAnswer`)."""
         from polytile.puzzles.gridblock import generate as gridblock
         from polytile.puzzles.henning.generate import ANSWER_FORMAT, parse_answer
+        from polytile.puzzles.walkable import path_generate as walkable
 
         doc = json.loads(self.solution_json)  # found readable when the row was read
+        if isinstance(doc, dict) and doc.get("format") == walkable.ANSWER_FORMAT:
+            return walkable.parse_path_answer(doc, self.puzzle, f"puzzle {self.id} solution")
         if isinstance(doc, dict) and doc.get("format") == ANSWER_FORMAT:
             return parse_answer(doc, self.puzzle, f"puzzle {self.id} solution")
         if isinstance(doc, dict) and doc.get("format") == gridblock.ANSWER_FORMAT:
@@ -145,7 +148,10 @@ def document(puzzle: Any) -> dict[str, Any]:
     from polytile.puzzles.henning.generate import HenningPuzzle
     from polytile.puzzles.henning.generate import puzzle_doc as henning_doc
     from polytile.puzzles.tiling.generate_teasers import teaser_doc
+    from polytile.puzzles.walkable import path_generate as walkable
 
+    if isinstance(puzzle, walkable.WalkablePathPuzzle):
+        return walkable.puzzle_doc(puzzle)
     if isinstance(puzzle, HenningPuzzle):
         return henning_doc(puzzle)
     if isinstance(puzzle, gridblock.GridblockSoloPuzzle):
@@ -158,7 +164,10 @@ def solution_text(puzzle: Any, solution: Any) -> str:
     as their documents)."""
     from polytile.puzzles.gridblock import generate as gridblock
     from polytile.puzzles.henning.generate import HenningAnswer, HenningPuzzle, answer_doc
+    from polytile.puzzles.walkable import path_generate as walkable
 
+    if isinstance(solution, walkable.WalkablePathAnswer):
+        return json.dumps(walkable.answer_doc(puzzle, solution))
     if isinstance(solution, HenningAnswer) and isinstance(puzzle, HenningPuzzle):
         return json.dumps(answer_doc(puzzle, solution))
     if isinstance(solution, gridblock.GridblockSoloAnswer):
@@ -172,7 +181,10 @@ def read_document(doc: Any, source: str) -> Any:
     from polytile.puzzles.gridblock import generate as gridblock
     from polytile.puzzles.henning.generate import PUZZLE_FORMAT, parse_henning_puzzle
     from polytile.puzzles.tiling.generate_teasers import TEASER_FORMAT, parse_teaser
+    from polytile.puzzles.walkable import path_generate as walkable
 
+    if isinstance(doc, dict) and doc.get("format") == walkable.PUZZLE_FORMAT:
+        return walkable.parse_path_puzzle(doc, source)
     if isinstance(doc, dict) and doc.get("format") == gridblock.PUZZLE_FORMAT:
         return gridblock.parse_solo_puzzle(doc, source)
     if isinstance(doc, dict) and doc.get("format") == TEASER_FORMAT:

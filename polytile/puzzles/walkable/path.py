@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from polytile.errors import BoardError, IllegalMoveError, SolverError
+from polytile.errors import BoardError, FormatError, IllegalMoveError, SolverError
 from polytile.puzzles.walkable.board import (
     BLUE,
     BOARDS,
@@ -46,9 +46,12 @@ from polytile.puzzles.walkable.board import (
 from polytile.puzzles.walkable.rules import Drop as RulesDrop
 
 __all__ = [
+    "RESULT_FORMAT",
     "PathPuzzle",
     "PathResult",
     "board_rows",
+    "cells_from_rows",
+    "check_result_doc",
     "drop_text",
     "greedy_drops",
     "path_picture",
@@ -60,6 +63,8 @@ ProgressFn = Callable[[float | None, float | None, float], None]
 #: A drop as its 4 global cells (a row of :func:`drop_table`, or any sequence of them).
 Drop = Sequence[int] | npt.NDArray[np.int16]
 _MARK = {UNCLAIMED: ".", 1: "#", RED: "R", BLUE: "B"}
+#: The format of a solved puzzle's JSON (``solve walkable-path --json`` or ``-o FILE``).
+RESULT_FORMAT = "polytile/walkable-path@1"
 
 
 @dataclass(frozen=True)
@@ -156,6 +161,106 @@ def board_rows(cells: npt.NDArray[np.int8]) -> list[list[str]]:
              for r in range(SIDE)] for b in range(BOARDS)]  # fmt: skip
 
 
+def cells_from_rows(boards: Any, source: str = "<string>",
+                    where: str = "boards") -> npt.NDArray[np.int8]:  # fmt: skip
+    """The 300 cells from :func:`board_rows`' form: 3 boards of 10 rows of ``.#RB``.
+
+    Raises
+    ------
+    FormatError
+        Naming ``source`` and ``where`` when the boards are not that.
+    """
+    codes = {m: k for k, m in _MARK.items()}
+    ok = (isinstance(boards, list) and len(boards) == BOARDS
+          and all(isinstance(b, list) and len(b) == SIDE for b in boards)
+          and all(isinstance(r, str) and len(r) == SIDE and set(r) <= set(codes)
+                  for b in boards for r in b))  # fmt: skip
+    if not ok:
+        raise FormatError(f"must be {BOARDS} boards of {SIDE} rows of {SIDE} cells '.#RB'",
+                          source, where)  # fmt: skip
+    return np.array([codes[ch] for b in boards for r in b for ch in r], dtype=np.int8)
+
+
+def read_drops(puzzle: PathPuzzle, texts: Any, source: str = "<string>",
+               where: str = "drops") -> list[tuple[int, ...] | None]:  # fmt: skip
+    """Per piece of ``puzzle``, its drop read from the rules' text (``L4 1:d4,e4 3:d5
+    2:d6``) or ``pass`` (or null): read, not played (:func:`replay` plays them).
+
+    Raises
+    ------
+    FormatError
+        For a wrong count, unreadable text, or a drop of another piece than the sequence's.
+    """
+    from polytile.puzzles.walkable.rules import PASS, parse_drop
+
+    if not isinstance(texts, list) or len(texts) != len(puzzle.sequence):
+        raise FormatError(f"must be a list of {len(puzzle.sequence)} drops, one per piece",
+                          source, where)  # fmt: skip
+    out: list[tuple[int, ...] | None] = []
+    for i, (name, text) in enumerate(zip(puzzle.sequence, texts, strict=True)):
+        if text is None or text == PASS:
+            out.append(None)
+            continue
+        if not isinstance(text, str):
+            raise FormatError("must be a drop's text like 'L4 1:d4,e4 3:d5 2:d6' or 'pass'",
+                              source, f"{where}[{i}]")  # fmt: skip
+        try:
+            drop = parse_drop(text)
+        except ValueError as exc:
+            raise FormatError(str(exc), source, f"{where}[{i}]") from exc
+        if drop == PASS or isinstance(drop, str):
+            out.append(None)
+        elif drop.piece != name:
+            raise FormatError(f"piece {i + 1} is {name}, not {drop.piece}", source,
+                              f"{where}[{i}]")  # fmt: skip
+        else:
+            out.append(tuple(drop.cells))
+    return out
+
+
+def check_result_doc(doc: Any, source: str = "<string>") -> tuple[PathPuzzle, list[str]]:
+    """Read a solved puzzle's document (:data:`RESULT_FORMAT`) and replay its drops: the
+    puzzle, and every problem found (empty when the drops are legal in order and make the
+    stated regions and objective).
+
+    Raises
+    ------
+    FormatError
+        When the document cannot be read (the field is named).
+    """
+    if not isinstance(doc, dict) or doc.get("format") != RESULT_FORMAT:
+        raise FormatError(f"expected format {RESULT_FORMAT!r}", source, "format")
+    seq = doc.get("sequence")
+    if not isinstance(seq, list) or not seq or not all(p in PIECES for p in seq):
+        raise FormatError(f"'sequence' must be a list of piece names {PIECES}", source,
+                          "sequence")  # fmt: skip
+    targets = doc.get("targets")
+    if targets is not None and (not isinstance(targets, list) or len(targets) != BOARDS
+                                or not all(isinstance(t, int) and 0 <= t <= 100
+                                           for t in targets)):  # fmt: skip
+        raise FormatError("'targets' must be null or three sizes 0..100", source, "targets")
+    seed = doc.get("seed")
+    puzzle = PathPuzzle(cells_from_rows(doc.get("boards"), source), tuple(seq),
+                        None if targets is None else (targets[0], targets[1], targets[2]),
+                        seed if isinstance(seed, int) else None)  # fmt: skip
+    entries = doc.get("drops")
+    texts = ([None if e is None else e.get("text") if isinstance(e, dict) else e
+              for e in entries] if isinstance(entries, list) else entries)  # fmt: skip
+    drops = read_drops(puzzle, texts, source)
+    try:
+        regions = replay(puzzle, drops)
+    except IllegalMoveError as exc:
+        return puzzle, [str(exc)]
+    problems = []
+    counted = [int(r) for r in regions]
+    if doc.get("regions") != counted:
+        problems.append(f"the drops make regions {counted}, not the stated {doc.get('regions')}")
+    if doc.get("objective") != _score(puzzle, regions):
+        problems.append(f"the drops score {_score(puzzle, regions)}, not the stated "
+                        f"{doc.get('objective')}")  # fmt: skip
+    return puzzle, problems
+
+
 def replay(puzzle: PathPuzzle, drops: Sequence[Drop | None]) -> npt.NDArray[np.int64]:
     """Play the drops in order (None: a pass) and return red's largest region per board.
 
@@ -225,6 +330,7 @@ class PathResult:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: the puzzle, the drops (cells as ``[board, row, col]``), the result."""
         return {
+            "format": RESULT_FORMAT,
             "puzzle": "walkable-path",
             **self.puzzle.to_dict(),
             "status": self.status,
@@ -300,7 +406,8 @@ def _fill_passes(puzzle: PathPuzzle, drops: list[Any]) -> list[Any]:
 
 def solve_path(puzzle: PathPuzzle, *, time_limit: float | None = None, workers: int = 2,
                seed: int = 0, progress: ProgressFn | None = None,
-               stop: Callable[[], bool] | None = None) -> PathResult:  # fmt: skip
+               stop: Callable[[], bool] | None = None,
+               parameters: dict[str, Any] | None = None) -> PathResult:  # fmt: skip
     """The best drops for the puzzle, proven optimal when CP-SAT ends in time.
 
     For the sum objective the greedy drops (:func:`greedy_drops`) are the incumbent and
@@ -318,6 +425,9 @@ def solve_path(puzzle: PathPuzzle, *, time_limit: float | None = None, workers: 
         ``progress(objective, bound, seconds)`` at each improving solution.
     stop
         Polled during the search; True stops it (the best so far is returned).
+    parameters
+        Further CP-SAT parameters, e.g. ``{"max_deterministic_time": 10.0}`` (a limit on
+        work rather than wall time: with one worker, the same run wherever it runs).
 
     Returns
     -------
@@ -352,7 +462,7 @@ def solve_path(puzzle: PathPuzzle, *, time_limit: float | None = None, workers: 
     ceiling = caps_bound(v, region_caps(v)) if puzzle.targets is None else BOARDS
     left = None if time_limit is None else max(0.05, time_limit - (time.perf_counter() - started))
     r = solve(v.runner(), time_limit=left, workers=workers, seed=seed, progress=progress,
-              stop=stop)  # fmt: skip
+              stop=stop, parameters=parameters)  # fmt: skip
     seconds = time.perf_counter() - started
     stats = {"drop_variables": sum(len(t) for t in v.drops),
              "nodes": sum(len(g.nodes) for g in v.graphs),
