@@ -353,8 +353,9 @@ def solve(
             raise click.UsageError("walkable-path takes --seed, --pieces N or --sequence, "
                                    "--dead, --opponent-cells, --own-cells, --targets, "
                                    "--time-limit, --workers, --json, -o FILE.json")  # fmt: skip
-        solve_walkable_path(seed, pieces, walkable, _left(60.0 if time_limit is None
-                            else time_limit) or 60.0, workers, as_json, output)  # fmt: skip
+        whole = 60.0 if time_limit is None else time_limit
+        solve_walkable_path(seed, pieces, walkable, _left(whole) or whole, workers, as_json,
+                            output, whole)  # fmt: skip
         return
     from polytile.cli.walkable_path import refuse_walkable_options
 

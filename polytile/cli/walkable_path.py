@@ -7,13 +7,14 @@ The options are added to ``solve`` by :func:`walkable_path_options`; ``solve`` h
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from typing import Any
 
 import click
 
-from polytile.cli.clock import StopFlag
+from polytile.cli.clock import Deadline, StopFlag
 
 __all__ = [
     "is_path_answer",
@@ -64,7 +65,8 @@ def _ints(text: str, what: str) -> list[int]:
 
 def solve_walkable_path(seed: int | None, pieces: str | None, given: dict[str, Any],
                         time_limit: float, workers: int | None, as_json: bool,
-                        output: str | None = None) -> None:  # fmt: skip
+                        output: str | None = None,
+                        whole_limit: float | None = None) -> None:  # fmt: skip
     """Build the seeded puzzle, solve it, print the replayed answer (and save it as JSON to
     ``output``, a ``.json`` file, when given).
 
@@ -112,16 +114,25 @@ def solve_walkable_path(seed: int | None, pieces: str | None, given: dict[str, A
         targets=targets,
     )  # fmt: skip
     name = f"walkable-path (seed {puzzle.seed}, {','.join(puzzle.sequence)})"
+    # Building the model (the greedy start, the legal drops, the region caps) does not watch
+    # the clock: the whole command's deadline stops it as a Ctrl-C would.
+    deadline = Deadline.of_limit(whole_limit)
     try:
-        with StopFlag() as stop:
+        with StopFlag() as stop, deadline:
             # keep a second back: the replay, the picture and unloading OR-tools and numba
             result = solve_path(puzzle, time_limit=max(0.05, time_limit - 1.0),
                                 workers=workers or 2, stop=stop)  # fmt: skip
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # before the greedy drops were found
+        if deadline.fired:
+            click.echo(f"{name}: no drops found in the time limit", err=True)
+            sys.exit(1)
         click.echo(f"{name}: interrupted", err=True)
         sys.exit(130)
+    if deadline.fired and result.stopped_by in ("interrupt", "stop"):
+        result = dataclasses.replace(result, stopped_by="time")
     if stop.asked and result.stopped_by in (None, "stop"):
         result = _relabel(result)
+    bound = "not known yet" if result.bound is None else result.bound
     why = {"time": "out of time", "interrupt": "interrupted"}.get(result.stopped_by or "",
                                                                   "stopped")  # fmt: skip
     if output is not None:
@@ -142,13 +153,13 @@ def solve_walkable_path(seed: int | None, pieces: str | None, given: dict[str, A
             click.echo(f"{k + 1}. {text}")
         what = "boards on target" if puzzle.targets else "sum of largest regions"
         verdict = "proven optimal" if result.proven else (
-            f"NOT proven optimal ({why}): the best found so far, bound {result.bound}")  # fmt: skip
+            f"NOT proven optimal ({why}): the best found so far, bound {bound}")  # fmt: skip
         click.echo(f"{name}: regions {'/'.join(map(str, result.regions))} (before "
                    f"{'/'.join(map(str, puzzle.base_regions()))}); {what} {result.objective}; "
                    f"{verdict} [{result.seconds:.2f} s]")  # fmt: skip
     if not result.proven:
         click.echo(f"{name}: {why} before proving optimality (best {result.objective}, bound "
-                   f"{result.bound})", err=True)  # fmt: skip
+                   f"{bound})", err=True)  # fmt: skip
         sys.exit(130 if result.stopped_by == "interrupt" else 1)
 
 
@@ -191,8 +202,6 @@ def validate_path_answer(file: str, as_json: bool) -> None:
 
 def _relabel(result: Any) -> Any:
     """A search the Ctrl-C flag stopped was interrupted, whatever the runner called it."""
-    import dataclasses
-
     if result.proven:
         return result
     return dataclasses.replace(result, stopped_by="interrupt")

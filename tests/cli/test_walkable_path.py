@@ -59,7 +59,36 @@ def test_time_limit_reports_best_so_far(invoke: Invoke) -> None:
         assert result.exit_code == 0
     else:
         assert result.exit_code == 1 and "before proving" in result.stderr
-        assert doc["objective"] <= doc["bound"]
+        assert doc["bound"] is None or doc["objective"] <= doc["bound"]
+
+
+def _spin(*args: object, **kwargs: object) -> None:
+    """Stands in for a model build that never looks at the clock."""
+    import time
+
+    ends = time.monotonic() + 60
+    while time.monotonic() < ends:
+        pass
+    raise AssertionError("the deadline did not stop the model build")
+
+
+def test_a_deadline_while_building_keeps_the_greedy_drops(
+    invoke: Invoke, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import polytile.models.walkable_path as model
+    from polytile.puzzles.walkable.path import greedy_drops
+
+    monkeypatch.setattr(model, "build_path_model", _spin)
+    result = invoke("solve", "walkable-path", "--seed", "0", "--pieces", "3",
+                    "--time-limit", "0.5", "--json")  # fmt: skip
+    assert result.exit_code == 1, result.stderr
+    assert "out of time before proving" in result.stderr and "Traceback" not in result.stderr
+    doc = json.loads(result.stdout)
+    assert doc["proven_optimal"] is False and doc["bound"] is None
+    puzzle = PathPuzzle.from_seed(0, pieces=3, dead=10, opponent_cells=24, own_cells=16)
+    greedy = [list(map(int, d)) for d in greedy_drops(puzzle) if d is not None]
+    assert sum(replay(puzzle, greedy_drops(puzzle))) == doc["objective"]
+    assert greedy  # the greedy player found drops, and those are the answer
 
 
 @pytest.mark.parametrize(

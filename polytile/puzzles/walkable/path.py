@@ -457,9 +457,17 @@ def solve_path(puzzle: PathPuzzle, *, time_limit: float | None = None, workers: 
         incumbent = greedy_drops(puzzle)
         floor = _score(puzzle, replay(puzzle, incumbent))
         at_least = floor + 1
-    v = build_path_model(puzzle.cells, puzzle.sequence, targets=puzzle.targets,
-                         at_least=at_least)  # fmt: skip
-    ceiling = caps_bound(v, region_caps(v)) if puzzle.targets is None else BOARDS
+    try:
+        v = build_path_model(puzzle.cells, puzzle.sequence, targets=puzzle.targets,
+                             at_least=at_least)  # fmt: skip
+        ceiling = caps_bound(v, region_caps(v)) if puzzle.targets is None else BOARDS
+    except KeyboardInterrupt:  # Ctrl-C or a deadline while building: the greedy drops stand
+        regions = replay(puzzle, incumbent)
+        return PathResult(puzzle, "feasible", tuple(None if d is None else tuple(int(g) for g in d)
+                                                    for d in incumbent),
+                          tuple(int(x) for x in regions), _score(puzzle, regions), None,
+                          time.perf_counter() - started, "interrupt",
+                          {"incumbent": floor})  # fmt: skip
     left = None if time_limit is None else max(0.05, time_limit - (time.perf_counter() - started))
     r = solve(v.runner(), time_limit=left, workers=workers, seed=seed, progress=progress,
               stop=stop, parameters=parameters)  # fmt: skip
