@@ -98,6 +98,8 @@ class _Root(click.Group):
                 formatter.write_dl([(name, c.get_short_help_str(limit)) for name, c in rows])
 
     def invoke(self, ctx: click.Context) -> Any:
+        # the command line after "polytile" (click empties these before the command runs)
+        given = [*getattr(ctx, "_protected_args", ()), *ctx.args]
         try:
             return super().invoke(ctx)
         except click.ClickException as exc:
@@ -113,6 +115,9 @@ class _Root(click.Group):
             if _debug(ctx):
                 raise
             click.echo("interrupted", err=True)
+            if "--json" in given:  # machines get a result too
+                click.echo('{"status": "interrupted", "solution": null, "message": '
+                           '"interrupted before any result"}')  # fmt: skip
             raise SystemExit(130) from None
         except BrokenPipeError:
             # The reader went away (``polytile ... | head``): stop quietly, as Unix tools do.

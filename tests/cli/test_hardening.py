@@ -358,3 +358,19 @@ def test_error_messages_never_print_control_characters(invoke: Any, tmp_path: Pa
         result = invoke(command, str(named))
         assert_clean_failure(result)
         assert "\x1b" not in result.stderr and "\x07" not in result.stderr, command
+
+
+def test_ctrl_c_anywhere_still_gives_machines_a_json_result(
+    invoke: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import polytile.geometry
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(polytile.geometry, "piece_set", interrupted)
+    result = invoke("pieces", "blokus", "--json")
+    assert result.exit_code == 130 and "interrupted" in result.stderr
+    assert json.loads(result.stdout)["status"] == "interrupted"
+    plain = invoke("pieces", "blokus")
+    assert plain.exit_code == 130 and plain.stdout == ""

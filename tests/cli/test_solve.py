@@ -267,7 +267,7 @@ def test_ctrl_c_during_fit_shows_the_best_so_far(tmp_path) -> None:
     doc = json.loads(out)
     if doc.get("solution", True) is None:  # a busy machine: no layout found in 4 s yet
         assert doc["status"] == "interrupted"
-        assert "interrupted before a layout was found" in err
+        assert "interrupted" in err  # before a layout, or before the search even started
         return
     assert "interrupted: the layout above is the best found so far" in err
     assert doc["placements"] and doc["status"] in ("feasible", "optimal")
