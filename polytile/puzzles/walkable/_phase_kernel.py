@@ -21,16 +21,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from polytile.puzzles.walkable.board import (
-    BLUE,
-    BOARDS,
-    CELLS,
-    DEAD,
-    RED,
-    SIDE,
-    flood_region,
-    largest_regions,
-)
+from polytile.puzzles.walkable._regions import flood_region, largest_regions
+from polytile.puzzles.walkable.board import BLUE, BOARDS, CELLS, DEAD, RED, SIDE
 
 __all__ = ["pair_margins", "response_values"]
 

@@ -20,13 +20,14 @@ a shared index, and the region sizes that decide the game are one compiled flood
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from functools import cache
 from itertools import permutations
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit
 
 from polytile.geometry import piece
 
@@ -40,11 +41,12 @@ __all__ = [
     "SIDE",
     "UNCLAIMED",
     "drop_table",
-    "flood_region",
+    "is_drop",
     "largest_regions",
     "legal_drops",
     "resolve_drops",
     "seeded_boards",
+    "use_compiled_regions",
 ]
 
 BOARDS, SIDE = 3, 10
@@ -81,25 +83,38 @@ def drop_table(name: str) -> npt.NDArray[np.int16]:
     cells, each row sorted. Read-only; the same array on every call."""
     if name not in PIECES:
         raise ValueError(f"unknown Walkable Cities piece {name!r}; expected one of {PIECES}")
-    rows: set[tuple[int, ...]] = set()
+    chunks = []
     for shape in piece(name).orientations():
-        for dr in range(SIDE - shape.height + 1):
-            for dc in range(SIDE - shape.width + 1):
-                cells = tuple((r + dr, c + dc) for r, c in shape.cells)
-                for split in _splits(cells):
-                    for boards in permutations(range(BOARDS), len(split)):
-                        rows.add(
-                            tuple(
-                                sorted(
-                                    b * 100 + r * SIDE + c
-                                    for b, sub in zip(boards, split, strict=True)
-                                    for r, c in sub
-                                )
-                            )
-                        )
-    table = np.array(sorted(rows), dtype=np.int16)
+        rows, cols = np.meshgrid(np.arange(SIDE - shape.height + 1),
+                                 np.arange(SIDE - shape.width + 1), indexing="ij")  # fmt: skip
+        shifts = (rows * SIDE + cols).ravel()  # every position of the orientation at once
+        for split in _splits(tuple(shape.cells)):  # splitting does not depend on position
+            for boards in permutations(range(BOARDS), len(split)):
+                cells = [b * 100 + r * SIDE + c for b, sub in zip(boards, split, strict=True)
+                         for r, c in sub]  # fmt: skip
+                chunks.append(np.sort(shifts[:, None] + np.array(cells)[None, :], axis=1))
+    table = np.unique(np.concatenate(chunks), axis=0).astype(np.int16)  # sorted rows, once
     table.flags.writeable = False
     return table
+
+
+@cache
+def _drop_keys(name: str) -> npt.NDArray[np.int64]:
+    """Each row of :func:`drop_table` as one number, ascending (the rows are sorted)."""
+    t = drop_table(name).astype(np.int64)
+    return ((t[:, 0] * CELLS + t[:, 1]) * CELLS + t[:, 2]) * CELLS + t[:, 3]
+
+
+def is_drop(name: str, cells: Sequence[int]) -> bool:
+    """Whether the four sorted global ``cells`` are a row of :func:`drop_table` (a drop of
+    piece ``name``: its shape, split into sub-pieces on different boards)."""
+    if len(cells) != 4:
+        return False
+    a, b, c, d = (int(x) for x in cells)
+    key = ((a * CELLS + b) * CELLS + c) * CELLS + d
+    keys = _drop_keys(name)
+    i = int(np.searchsorted(keys, key))
+    return i < len(keys) and int(keys[i]) == key
 
 
 def legal_drops(cells: npt.NDArray[np.int8], name: str) -> npt.NDArray[np.int16]:
@@ -108,45 +123,58 @@ def legal_drops(cells: npt.NDArray[np.int8], name: str) -> npt.NDArray[np.int16]
     return table[(cells[table] == UNCLAIMED).all(axis=1)]
 
 
-@njit(cache=True)
-def flood_region(work, color, start, label, n, stack):
-    """Give the region of ``color`` around ``start`` the label ``n`` (its cells must be
-    unlabelled, -1, so far); its size."""
-    label[start] = n
-    stack[0] = start
-    top, count = 1, 0
-    while top:
-        top -= 1
-        g = stack[top]
-        count += 1
-        r, c = (g % 100) // SIDE, g % SIDE
-        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-            rr, cc = r + dr, c + dc
-            if 0 <= rr < SIDE and 0 <= cc < SIDE:
-                h = g - r * SIDE - c + rr * SIDE + cc
-                if label[h] < 0 and work[h] == color:
-                    label[h] = n
-                    stack[top] = h
-                    top += 1
-    return count
-
-
-@njit("int64[:, ::1](int8[::1])", cache=True)
-def largest_regions(cells):
+def largest_regions(cells: npt.NDArray[np.int8]) -> npt.NDArray[np.int64]:
     """``out[p, b]``: the size of the largest edge-connected region of player ``p``'s cells
-    (0 red, 1 blue) on board ``b``; 0 when it has none there."""
-    out = np.zeros((2, BOARDS), dtype=np.int64)
-    label = np.full(CELLS, -1, dtype=np.int64)
-    stack = np.empty(CELLS, dtype=np.int64)
+    (0 red, 1 blue) on board ``b``; 0 when it has none there.
+
+    In Python first: loading the compiled flood fill (numba) costs about 0.7 s, more than
+    reading, scoring or drawing a game spends here. After :data:`SWITCH_AFTER` seconds in
+    Python the compiled one (:mod:`polytile.puzzles.walkable._regions`) takes over, with
+    the same results (the rent-or-buy rule of :mod:`polytile.puzzles.blokus.kernels`).
+    """
+    global _spent
+    if _compiled is not None:
+        out: npt.NDArray[np.int64] = _compiled(cells)
+        return out
+    since = time.perf_counter()
+    flat = cells.tolist()
+    best = [[0] * BOARDS, [0] * BOARDS]
+    seen = bytearray(CELLS)
     for start in range(CELLS):
-        own = cells[start]
-        if label[start] >= 0 or (own != RED and own != BLUE):
+        own = flat[start]
+        if seen[start] or (own != RED and own != BLUE):
             continue
-        size = flood_region(cells, own, start, label, 0, stack)
-        p, b = own - RED, start // 100
-        if size > out[p, b]:
-            out[p, b] = size
-    return out
+        seen[start] = 1
+        stack, size = [start], 0
+        while stack:
+            g = stack.pop()
+            size += 1
+            r, c = g % 100 // SIDE, g % SIDE
+            for h, inside in ((g - SIDE, r > 0), (g + SIDE, r < SIDE - 1), (g - 1, c > 0),
+                              (g + 1, c < SIDE - 1)):  # fmt: skip
+                if inside and not seen[h] and flat[h] == own:
+                    seen[h] = 1
+                    stack.append(h)
+        row = best[own - RED]
+        row[start // 100] = max(row[start // 100], size)
+    _spent += time.perf_counter() - since
+    if _spent >= SWITCH_AFTER:
+        use_compiled_regions()
+    return np.array(best, dtype=np.int64)
+
+
+#: Seconds in the Python :func:`largest_regions` after which the compiled one is loaded.
+SWITCH_AFTER = 0.3
+_spent = 0.0
+_compiled: Any = None
+
+
+def use_compiled_regions() -> None:
+    """Load the compiled :func:`largest_regions` and use it from now on."""
+    global _compiled
+    from polytile.puzzles.walkable._regions import largest_regions as compiled
+
+    _compiled = compiled
 
 
 def resolve_drops(cells: npt.NDArray[np.int8], red: Sequence[int], blue: Sequence[int]) -> None:

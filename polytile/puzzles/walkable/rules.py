@@ -32,7 +32,6 @@ from __future__ import annotations
 import re
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 
 import numpy as np
 import numpy.typing as npt
@@ -47,7 +46,7 @@ from polytile.puzzles.walkable.board import (
     RED,
     SIDE,
     UNCLAIMED,
-    drop_table,
+    is_drop,
     largest_regions,
     legal_drops,
     resolve_drops,
@@ -121,11 +120,6 @@ def parse_cell(text: str, board: int) -> int:
     return board * 100 + (int(m[2]) - 1) * SIDE + _COLUMNS.index(m[1])
 
 
-@cache
-def _drop_set(piece: str) -> frozenset[tuple[int, ...]]:
-    return frozenset(tuple(int(x) for x in row) for row in drop_table(piece))
-
-
 @dataclass(frozen=True, order=True)
 class Drop:
     """A drop of ``piece``: its four global cells, sorted (the cells on one board are one
@@ -179,7 +173,7 @@ def parse_drop(text: str) -> Drop | str:
         seen.add(board)
         cells += [parse_cell(c, board) for c in m[2].split(",")]
     key = tuple(sorted(cells))
-    if key not in _drop_set(piece):
+    if not is_drop(piece, key):
         raise ValueError(f"{text!r} is not a drop of {piece}: its 4 cells must make the piece, "
                          "split into sub-pieces of 1 or 2 edge-adjacent cells (2+2 or 2+1+1), "
                          "each on its own board")  # fmt: skip
@@ -404,7 +398,7 @@ class Walkable:
                 continue
             if not isinstance(d, Drop) or d.piece != pick:
                 raise IllegalMoveError(f"{who} picked {pick} but drops {d}")
-            if tuple(d.cells) not in _drop_set(pick):
+            if not is_drop(pick, d.cells):
                 raise IllegalMoveError(f"{who}'s {d} is not a drop of {pick}")
             taken = [g for g in d.cells if self.cells[g] != UNCLAIMED]
             if taken:

@@ -82,9 +82,21 @@ def _regions_by_networkx(cells: np.ndarray) -> list[list[int]]:
 
 
 @pytest.mark.parametrize("seed", range(20))
-def test_largest_regions_against_networkx(seed: int) -> None:
+def test_largest_regions_against_networkx(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both the Python flood fill (short commands) and the compiled one (after the switch)."""
+    import polytile.puzzles.walkable.board as board
+    from polytile.puzzles.walkable import _regions
+
     rng = np.random.default_rng(seed)
     cells = rng.choice(
         np.array([UNCLAIMED, DEAD, RED, BLUE], dtype=np.int8), size=CELLS, p=[0.3, 0.1, 0.3, 0.3]
     )
-    assert largest_regions(cells).tolist() == _regions_by_networkx(cells)
+    expected = _regions_by_networkx(cells)
+    assert _regions.largest_regions(cells).tolist() == expected
+    monkeypatch.setattr(board, "_compiled", None)
+    monkeypatch.setattr(board, "SWITCH_AFTER", float("inf"))
+    assert largest_regions(cells).tolist() == expected  # in Python
+    monkeypatch.setattr(board, "SWITCH_AFTER", 0.0)
+    assert largest_regions(cells).tolist() == expected  # charged, and switched after it
+    assert board._compiled is _regions.largest_regions
+    assert largest_regions(cells).tolist() == expected
