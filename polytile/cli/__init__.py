@@ -48,8 +48,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "render": ("polytile.cli.render:render_command", "Draw a solution or position file."),
     "validate": ("polytile.cli.validate:validate_command", "Check a solution or position file."),
     "score": ("polytile.cli.score:score",
-              "Score a City Blocks (Ritchie's or Henning's), Gridblock or Walkable Cities "
-              "game."),
+              "Score a City Blocks (Ritchie's or Henning's), Blokus, Gridblock or Walkable "
+              "Cities game."),
     "bounds": ("polytile.cli.bounds:bounds_command",
                "Bound how a colour can still end a City Blocks or Blokus game."),
     "solve-endgame": ("polytile.cli.endgame:solve_endgame_command",

@@ -203,8 +203,9 @@ Examples:
 )
 @functools.partial(
     picture_options,
-    output_help="Blokus: write the game with the best line played (.blksgf) or the picture "
-    "(.svg, .png, .txt); Walkable Cities: the game with the best line played (.json) or its "
+    output_help="Blokus: write the game with the best line played (.blksgf; with 3-4 "
+    "players the line of the player to move, or of --player) or the picture (.svg, .png, "
+    ".txt); Walkable Cities: the game with the best line played (.json) or its "
     "picture at the line's end. Nothing is written without an exact value.",
 )
 def solve_endgame_command(
@@ -241,6 +242,8 @@ def solve_endgame_command(
     if "plan" in given and not is_gridblock(position):
         raise click.UsageError("--plan: only for Gridblock files (the best plan of the colour "
                                "to move, the other colours held still)")  # fmt: skip
+    if output is not None:
+        _check_folder(output)  # before a search whose answer would otherwise be lost
     if output is not None and (is_henning(position) or is_gridblock(position)):
         raise click.UsageError("-o: only for Blokus and Walkable Cities files (City Blocks "
                                "(Henning) and Gridblock answers are printed, --json for "
@@ -295,6 +298,15 @@ def solve_endgame_command(
     else:
         obj, _ = read_position(position, ("blokus",), "solve-endgame", move)
         game, record = Blokus.from_position(obj, source), None
+    if output is not None and suffix == ".blksgf" and record is None:
+        lost = [c for c in game.colors if not game.hand(c) and game.last_piece(c) == "I1"]
+        if lost:
+            raise click.BadParameter(
+                f"{output}: a .blksgf written from a position starts from its board, which "
+                f"cannot say that {' and '.join(lost)} placed I1 last (the +5 bonus would be "
+                "lost); give the game record instead, or write a picture",
+                param_hint="-o",
+            )
     names = _players(game)
     players = tuple(name.lower() for name in players)
     for name in players:
@@ -492,18 +504,33 @@ def _refuse(game: Any, reason: str, as_json: bool, seconds: float, source: str,
         click.echo(blokus_table(results))
 
 
+def _check_folder(output: Path) -> None:
+    """Refuse ``-o`` into a folder that is missing or not writable (exit 2), up front."""
+    import os
+
+    folder = output.parent if str(output.parent) else Path(".")
+    if not folder.is_dir():
+        raise click.BadParameter(f"{output}: no folder {folder}", param_hint="-o")
+    if not os.access(folder, os.W_OK):
+        raise click.BadParameter(f"{output}: cannot write in {folder}", param_hint="-o")
+
+
 def _write_record(game: Any, record: Any, move: int | None, result: Any, output: Path) -> None:
     """The game with the best line after the analysed position, as a Pentobi record."""
     from polytile.formats import write_atomic
     from polytile.puzzles.blokus.sgf import GameRecord, write_blksgf
 
-    line = result.best_line
+    # the line of the player to move, else of the one player searched (--player)
+    line = result.best_line or next(iter(result.lines.values()), None)
     pv = [m for m in (line.pv if line is not None else ()) if not m.is_pass]
-    if result.mode == "difference":
+    if result.mode == "difference" and line is not None:
         what = f"{result.players[0]} {line.value:+d} against {result.players[1]}"
+        note = f"polytile solve-endgame: best line from here; exact value {what}"
     else:
         what = ", ".join(f"{name} {ln.value}" for name, ln in result.lines.items())
-    note = f"polytile solve-endgame: best line from here; exact value {what}"
+        whose = "" if line is None else (f"{line.player}'s line (the others all playing "
+                                         f"against it) from here")  # fmt: skip
+        note = f"polytile solve-endgame: {whose}; exact values {what}"
     if record is not None:
         played = list(record.moves[: len(record.moves) if move is None else move])
         text = write_blksgf(GameRecord(record.variant, record.players, (*played, *pv),

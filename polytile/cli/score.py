@@ -15,8 +15,8 @@ __all__ = ["COMMANDS", "score"]
 
 @click.command(
     "score",
-    help="""Score a City Blocks (Ritchie's or Henning's), Gridblock or Walkable Cities
-game.
+    help="""Score a City Blocks (Ritchie's or Henning's), Blokus, Gridblock or Walkable
+Cities game.
 
 A City Blocks (Henning) file (polytile/henning@1: a record, position or view) gets each
 player's money and every street's standing: its token, the totals on it, who leads and by
@@ -29,14 +29,16 @@ position) gets each colour's squares still in hand, its bonus (+15 all placed, +
 with I1 last) and total, the players' totals (--players regroups the colours) and who
 leads or won.
 
-POSITION is a polytile/position@1 file of game "cityblocks", or a plain text board of 20
-rows of 20 cells ('. B Y R G'; the four centre squares in place); '-' reads standard input.
+POSITION is one of those files, a polytile/position@1 file of game "cityblocks" or
+"blokus", a Pentobi record (.blksgf; not from standard input), or a plain text City Blocks
+board of 20 rows of 20 cells ('. B Y R G'; the four centre squares in place); '-' reads
+standard input.
 
-Each colour scores its area (the size of its largest edge-connected group of cells, the
-centre square included; 0 if that group is a single cell) plus its free edges (edges
-between one of its cells and an empty cell; edges on the border or against any occupied
-cell score nothing). With 2 players blue+red play yellow+green; with 3, green is shared and
-its score ignored.
+City Blocks (Jeremy Ritchie's): each colour scores its area (the size of its largest
+edge-connected group of cells, the centre square included; 0 if that group is a single
+cell) plus its free edges (edges between one of its cells and an empty cell; edges on the
+border or against any occupied cell score nothing). With 2 players blue+red play
+yellow+green; with 3, green is shared and its score ignored.
 
 The picture marks each colour's counted area with dots (capital letters in plain text);
 with -o, SVG and PNG pictures also mark every free edge with a stripe of the colour.
@@ -44,7 +46,7 @@ with -o, SVG and PNG pictures also mark every free edge with a stripe of the col
 \b
 Exit codes:
   0  scored
-  2  unreadable file, not a City Blocks board, or bad usage
+  2  unreadable file, not a game polytile scores, or bad usage
 
 \b
 Examples:
@@ -52,6 +54,7 @@ Examples:
   polytile score game.json --players 2 --json
   polytile score board.txt -o scores.svg
   polytile score gridblock.json --json
+  polytile score duo.blksgf --json
 """,
 )
 @click.argument("position", type=click.Path(dir_okay=False, allow_dash=True))
@@ -59,7 +62,9 @@ Examples:
     "--json",
     "as_json",
     is_flag=True,
-    help='Print {"game", "colors": {name: {area, free, total}}, "players": {...}}.',
+    help='Print JSON: {"game", "colors": {name: {...}}, "players": {...}}; per colour '
+    "area, free, total (City Blocks) or left, bonus, total (Blokus, with variant, over, "
+    "leaders or winners); each game's own fields for the others.",
 )
 @click.option(
     "--players",
@@ -81,14 +86,17 @@ def score(
 
     if is_henning(position):  # City Blocks (Henning): money and street standings
         score_henning(position, None, as_json, color)
+        _picture("henning", position, output, color, cell)
         return
     if is_gridblock(position):  # Gridblock: cubes, tile bonuses, players' points
         score_gridblock(position, None, as_json, color)
+        _picture("gridblock", position, output, color, cell)
         return
     from polytile.cli.walkable import is_walkable, score_walkable
 
     if is_walkable(position):  # Walkable Cities: largest regions, boards won
         score_walkable(position, as_json, color)
+        _picture("walkable", position, output, color, cell)
         return
     if _score_blokus(position, players, as_json, output, color, cell):
         return
@@ -115,6 +123,17 @@ def score(
         click.echo(picture, nl=False, color="\x1b[" in picture)
         click.echo()
     click.echo(score_table(sheet))
+
+
+def _picture(game: str, file: str, output: Path | None, color: bool | None, cell: int) -> None:
+    """``-o`` for the games with pictures of their own: the picture ``render`` draws."""
+    if output is None:
+        return
+    from polytile.cli import gridblock, henning, walkable
+
+    draw = {"henning": henning.render_henning, "gridblock": gridblock.render_gridblock,
+            "walkable": walkable.render_walkable}[game]  # fmt: skip
+    draw(file, None, output, color, cell)
 
 
 def _score_blokus(file: str, players: str | None, as_json: bool, output: Path | None,
@@ -167,7 +186,8 @@ def _score_blokus(file: str, players: str | None, as_json: bool, output: Path | 
     lead = f" by {best - max(others)}" if others else ""
     if len(leaders) > 1:
         verb = "share the win" if over else "are level"
-        click.echo(f"{' and '.join(leaders)} {verb} at {best:+d}")
+        names = ", ".join(leaders[:-1]) + " and " + leaders[-1]
+        click.echo(f"{names} {verb} at {best:+d}")
     else:
         click.echo(f"{leaders[0]} {'wins' if over else 'leads'}{lead}")
     return True

@@ -106,6 +106,64 @@ def test_four_players_each_get_a_guaranteed_score(invoke: Invoke, tmp_path: Path
     assert only["values"] == {"red": doc["values"]["red"]}
 
 
+def test_output_with_player_writes_that_players_line(invoke: Invoke, tmp_path: Path) -> None:
+    import numpy as np
+
+    from polytile.puzzles.blokus.endgame import endgame_size
+
+    game = Blokus("classic", 4)
+    rng = np.random.default_rng(7)  # ends with moves left for every colour
+    while max(endgame_size(game).values()) > 3:
+        moves = game.legal_moves()
+        game.push(moves[int(rng.integers(len(moves)))])
+    position = tmp_path / "four.json"
+    save(game.to_position(), position)
+    other = next(c for c in game.colors if c != game.to_move)
+    out = tmp_path / "other.blksgf"
+    result = invoke("solve-endgame", str(position), "--player", other, "-o", str(out), "--json")
+    assert result.exit_code == 0, result.stderr
+    line = json.loads(result.stdout)["lines"][other]["pv"]
+    record = read_blksgf(out)
+    assert len(record.moves) == sum(1 for m in line if not m.get("pass")) > 0
+    assert f"{other}'s line" in record.comments[1]
+
+
+def test_output_checked_before_the_search(invoke: Invoke, tmp_path: Path) -> None:
+    missing = tmp_path / "no-such-folder" / "out.blksgf"
+    result = invoke("solve-endgame", str(EXAMPLES / "duo-endgame.blksgf"), "-o", str(missing))
+    assert_clean_failure(result)
+    assert "no folder" in result.stderr and "Searched" not in result.stdout
+    # a position whose colour placed I1 last cannot become a record without losing its bonus
+    done = tmp_path / "blue-done.json"  # a self-played Duo game: blue placed all, I1 last
+    done.write_text(json.dumps({
+        "format": "polytile/position@1", "game": "blokus", "variant": "duo", "players": 2,
+        "board": [
+        "BB.B.BB.BB.BBB",
+        "B.BB.BB..BB.B.",
+        ".B.BB..BB...B.",
+        "BB...B..B.BB.B",
+        "BB..BBB.B..B.B",
+        "..BB.B.B..BB.B",
+        ".B.BB..BBB.YYY",
+        ".B..B.B.YBYYB.",
+        ".B....B.BYBBBB",
+        ".B..BBB.BYYYY.",
+        ".B.....BYBBBBY",
+        "B..B...BY....Y",
+        "BB..BB.BY...YY",
+        "B.BBB.BBY.YY..",
+        ],
+        "to_move": "yellow",
+        "hands": {"blue": [], "yellow": ["I3", "V3", "O4", "T4", "Z4", "F5", "I5", "P5",
+                                         "T5", "U5", "V5", "W5", "X5", "Y5", "Z5"]},
+        "last_piece": {"blue": "I1", "yellow": "I1"},
+        "passes": {"blue": 0, "yellow": 14},
+    }))  # fmt: skip
+    result = invoke("solve-endgame", str(done), "-o", str(tmp_path / "x.blksgf"))
+    assert_clean_failure(result)
+    assert "placed I1 last" in result.stderr
+
+
 def test_bad_input(invoke: Invoke, tmp_path: Path) -> None:
     assert_clean_failure(invoke("solve-endgame", str(tmp_path / "missing.json")))
     assert_clean_failure(invoke("solve-endgame", str(EXAMPLES / "pentomino-6x10.json")))

@@ -130,3 +130,30 @@ def test_png_has_ink_where_the_labels_go() -> None:
 
     assert inked((0, top, left, top + cell))  # the row number 1
     assert inked((left, top - cell, left + cell, top))  # the column letter a
+
+
+def test_score_writes_the_picture_of_every_game(invoke: Invoke, tmp_path: Path) -> None:
+    """``score -o`` was ignored for the games with pictures of their own."""
+    for game in ("walkable", "henning", "gridblock"):
+        path = tmp_path / f"{game}.json"
+        assert invoke("new", game, "--seed", "2", "-o", str(path)).exit_code == 0
+        out = tmp_path / f"{game}.png"
+        result = invoke("score", str(path), "-o", str(out))
+        assert result.exit_code == 0, result.stderr
+        assert Image.open(out).size[0] > 100
+
+
+def test_a_position_with_null_picks_is_read(invoke: Invoke, tmp_path: Path) -> None:
+    """``picks: null`` is what --json prints between rounds, and what the format allows."""
+    path = tmp_path / "g.json"
+    assert invoke("new", "walkable", "--seed", "2", "-o", str(path)).exit_code == 0
+    doc = json.loads(path.read_text())
+    position = load_walkable(str(path), None).state
+    from polytile.puzzles.walkable.files import dumps_position
+
+    pos = json.loads(dumps_position(position))
+    pos["picks"] = None
+    (tmp_path / "p.json").write_text(json.dumps(pos))
+    result = invoke("validate", str(tmp_path / "p.json"))
+    assert result.exit_code == 0, result.stderr
+    assert doc["format"] == pos["format"]

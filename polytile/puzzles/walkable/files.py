@@ -270,7 +270,7 @@ def _position(doc: dict[str, Any], cells: npt.NDArray[np.int8], options: Options
                               f"{rnd - counts[p]} rounds it can have dropped in", source,
                               "boards")  # fmt: skip
     g = Walkable(cells, options, rotation, (counts[0], counts[1]), rnd)
-    if "picks" in doc:
+    if doc.get("picks") is not None:  # null, as --json prints it, means no picks yet
         if g.is_over():
             raise FormatError("the game is over: there is nothing to pick", source, "picks")
         picks = _pieces(doc["picks"], source, "picks", (2, 2))
