@@ -172,11 +172,7 @@ def bounds_command(
     move: int | None,
 ) -> None:
     """Print the bounds of one colour, or of all."""
-    from polytile.cli.progress import progress_bar
     from polytile.cli.render import read_position
-    from polytile.puzzles.cityblocks.bounds import bounds
-    from polytile.puzzles.cityblocks.picture import score_text
-    from polytile.puzzles.cityblocks.scoring import score
 
     obj, _ = read_position(position, ("cityblocks", "blokus"), "bounds", move)
     source = "<stdin>" if position == "-" else position
@@ -184,6 +180,10 @@ def bounds_command(
         _blokus(obj, color, as_json, time_limit, workers, seed, source)
         return
     from polytile.cli.clock import Deadline, budget
+    from polytile.cli.progress import progress_bar
+    from polytile.puzzles.cityblocks.bounds import bounds  # OR-tools: only for City Blocks
+    from polytile.puzzles.cityblocks.picture import score_text
+    from polytile.puzzles.cityblocks.scoring import score
 
     if color == "all":
         colors: tuple[str, ...] = _COLORS

@@ -42,6 +42,7 @@ from polytile.puzzles.walkable.board import (
     largest_regions,
     legal_drops,
     seeded_boards,
+    use_compiled_regions,
 )
 from polytile.puzzles.walkable.rules import Drop as RulesDrop
 
@@ -367,6 +368,7 @@ def _score(puzzle: PathPuzzle, regions: Sequence[int] | npt.NDArray[np.int64]) -
 def greedy_drops(puzzle: PathPuzzle) -> list[npt.NDArray[np.int16] | None]:
     """Each piece in turn makes the legal drop that scores best at once (the first such
     drop; a pass when none is legal): the incumbent the exact search must beat."""
+    use_compiled_regions()  # thousands of region counts: worth loading the compiled ones
     cells = np.array(puzzle.cells, dtype=np.int8)
     out: list[npt.NDArray[np.int16] | None] = []
     for name in puzzle.sequence:
