@@ -29,6 +29,10 @@ def solve_cityblocks_max(
     Exit 0 with a layout (``"optimal"`` only when proven), 1 when none was found in time,
     130 after Ctrl-C without a layout.
     """
+    if time_limit is not None and time_limit <= 0.05:  # start-up took the limit: no CP-SAT
+        click.echo(f"cityblocks-max {player}: no layout found in the time limit (start-up "
+                   "used it; OR-tools alone takes half a second to load)", err=True)  # fmt: skip
+        sys.exit(1)
     from polytile import formats
     from polytile.cli.clock import Deadline
     from polytile.cli.progress import progress_bar

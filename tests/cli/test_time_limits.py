@@ -77,7 +77,20 @@ def test_cityblocks_max_stopped_while_building_is_no_layout_in_time(
     import polytile.puzzles.cityblocks.maximum as mod
 
     monkeypatch.setattr(mod, "max_layout", _ignore_the_clock)
-    result = invoke("solve", "cityblocks-max", "--time-limit", "0.5")
+    result = invoke("solve", "cityblocks-max", "--time-limit", "1.5")
     assert result.exit_code == 1, result.stderr
     assert "no layout found in the time limit" in result.stderr
+    assert "while the model was being built" in result.stderr
     assert "Traceback" not in result.stderr
+    # a limit that leaves no time after start-up does not even load OR-tools
+    result = invoke("solve", "cityblocks-max", "--time-limit", "0.5")
+    assert result.exit_code == 1 and "start-up used it" in result.stderr
+
+
+def test_generate_with_no_time_left_starts_no_candidate(invoke: Invoke, tmp_path: Path) -> None:
+    db = tmp_path / "set.db"
+    result = invoke("generate", "packing", "-n", "5", "--db", str(db), "--workers", "1",
+                    "--time-limit", "0.5", "--json")  # fmt: skip
+    assert result.exit_code == 1, result.stderr
+    doc = json.loads(result.stdout)
+    assert doc["stopped_by"] == "time limit" and doc["tried"] == 0

@@ -60,6 +60,11 @@ class BuildReport:
     stopped_by: str | None = None
 
 
+#: A time limit this short starts no candidate: a candidate alone (loading the compiled
+#: search, a first solve) takes longer.
+NO_TIME = 0.05
+
+
 def _work(item: tuple[str, Any, int, int, float | None, float | None]) -> Candidate:
     kind, params, seed, index, lo, hi = item
     cand = make_candidate(kind, params, seed, index)
@@ -104,7 +109,8 @@ def build_set(
         Seconds after which the build stops (what is stored stays). It is checked as each
         candidate arrives and, with local workers, every tenth of a second while candidates
         run; the candidates running then are dropped (one worker runs them in this
-        process, so there the limit waits for the running candidate).
+        process, so there the limit waits for the running candidate). At most
+        :data:`NO_TIME` seconds: no candidate is started.
     max_candidates
         Candidates to try in this run before giving up (default ``1000 + 200 * count``).
     progress
@@ -150,6 +156,10 @@ def build_set(
             report.stopped_by = "time limit"
         return report.stopped_by is not None
 
+    if time_limit is not None and time_limit <= NO_TIME:  # start-up took the whole limit
+        report.stopped_by = "time limit"
+        report.job = store.get_job(job.id)
+        return report
     try:
         for _, cand in executor.imap_unordered(_work, items, poll=stopping):
             waiting[cand.index] = cand
