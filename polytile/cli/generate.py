@@ -160,9 +160,8 @@ Examples:
     type=SECONDS,
     default=None,
     help="Stop after this many seconds, counted from when the process started (start-up "
-    "included; what is stored stays; candidates still running are "
-    "dropped, except with --workers 1, which finishes the one it runs; walkable-path "
-    "drops it there too).",
+    "included; what is stored stays; candidates still running are dropped and tried again "
+    "by the next run).",
 )
 @click.option(
     "--pieces",
@@ -321,11 +320,11 @@ def generate(
     params = parse_params(kind, values)
     stop = StopFlag(terminate=True)
     with PuzzleStore(db, on_wait=say) as store, _executor(workers, scheduler) as ex, stop:
-        # walkable-path candidates can run for many seconds: on one worker (this process)
-        # the deadline cuts the one running (just after build_set's own limit, which it
-        # checks between candidates), and a resumed run tries that candidate again
-        late = Deadline(_budget(time_limit, reserve=0.2, floor=0.25) if walk
-                        and ex.workers == 1 and scheduler is None else None)  # fmt: skip
+        # A candidate can run for seconds: on one worker (this process) the deadline cuts
+        # the one running (just after build_set's own limit, which it checks between
+        # candidates), and a resumed run tries that candidate again.
+        late = Deadline(_budget(time_limit, reserve=0.2, floor=0.25) if ex.workers == 1
+                        and scheduler is None else None)  # fmt: skip
         with progress_bar("generating", not as_json, _note) as update, late:
             report = _build(
                 late,
