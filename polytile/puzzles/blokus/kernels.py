@@ -6,7 +6,8 @@ numba costs about 0.7 s (0.3 s to import it, 0.4 s for its first call), more tha
 command spends on Blokus moves in all: replaying a record, scoring it, a small endgame.
 So the numpy kernels run first, and once a command has spent :data:`SWITCH_AFTER` seconds
 in them (a long search, self-play, a bounds run), :func:`use_compiled` replaces them with
-the compiled ones, which are 10-50 times faster per call. That is the rent-or-buy rule: a
+the compiled ones, about 10 times faster per move generation
+(``benchmarks/bench_blokus_moves.py``). That is the rent-or-buy rule: a
 command never spends more than about twice what the better choice in hindsight would have.
 
 Call them through the module (``kernels.generate(...)``), never ``from ... import``: the
