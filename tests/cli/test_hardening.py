@@ -363,12 +363,12 @@ def test_error_messages_never_print_control_characters(invoke: Any, tmp_path: Pa
 def test_ctrl_c_anywhere_still_gives_machines_a_json_result(
     invoke: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import polytile.geometry
+    import polytile.cli.pieces as pieces  # the command's own binding, loaded or not
 
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(polytile.geometry, "piece_set", interrupted)
+    monkeypatch.setattr(pieces, "piece_set", interrupted)
     result = invoke("pieces", "blokus", "--json")
     assert result.exit_code == 130 and "interrupted" in result.stderr
     assert json.loads(result.stdout)["status"] == "interrupted"

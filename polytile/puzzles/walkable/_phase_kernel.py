@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit
 
 from polytile.puzzles.walkable._regions import flood_region, largest_regions
-from polytile.puzzles.walkable.board import BLUE, BOARDS, CELLS, DEAD, RED, SIDE
+from polytile.puzzles.walkable.cells import BLUE, BOARDS, CELLS, DEAD, RED, SIDE
 
 __all__ = ["pair_margins", "response_values"]
 

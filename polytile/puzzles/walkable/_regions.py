@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from polytile.puzzles.walkable.board import BLUE, BOARDS, CELLS, RED, SIDE
+from polytile.puzzles.walkable.cells import BLUE, BOARDS, CELLS, RED, SIDE
 
 __all__ = ["flood_region", "largest_regions"]
 

@@ -30,6 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from polytile.geometry import piece
+from polytile.puzzles.walkable.cells import BLUE, BOARDS, CELLS, DEAD, RED, SIDE, UNCLAIMED
 
 __all__ = [
     "BLUE",
@@ -49,9 +50,6 @@ __all__ = [
     "use_compiled_regions",
 ]
 
-BOARDS, SIDE = 3, 10
-CELLS = BOARDS * SIDE * SIDE
-UNCLAIMED, DEAD, RED, BLUE = 0, 1, 2, 3
 #: The five free tetrominoes, in the rule text's order (names as in ``seeds/pieces.txt``).
 PIECES = ("I4", "O4", "T4", "L4", "Z4")
 
