@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -98,15 +99,24 @@ def score(
         score_walkable(position, as_json, color)
         _picture("walkable", position, output, color, cell)
         return
-    if _score_blokus(position, players, as_json, output, color, cell):
+    from polytile.cli.render import is_record, read_blokus, read_position
+
+    source = "<stdin>" if position == "-" else position
+    if is_record(position):  # a Pentobi record: its last position
+        record_position, game, _ = read_blokus(position)
+        _score_blokus(record_position, game, players, as_json, output, color, cell)
         return
-    from polytile.cli.render import read_position
+    obj, is_text = read_position(position, ("cityblocks", "blokus"), "score")  # read once
+    if obj.game == "blokus":
+        from polytile.puzzles.blokus.rules import Blokus
+
+        _score_blokus(obj, Blokus.from_position(obj, source), players, as_json, output, color,
+                      cell)  # fmt: skip
+        return
     from polytile.puzzles.cityblocks.picture import save_score_picture, score_table, score_text
     from polytile.puzzles.cityblocks.rules import players_of
     from polytile.puzzles.cityblocks.rules import score as score_board
 
-    obj, is_text = read_position(position, ("cityblocks",), "score")
-    source = "<stdin>" if position == "-" else position
     recorded = 4 if is_text else players_of(obj, source)  # checked even under --players
     count = int(players) if players is not None else recorded
     # A position names rows by field (board[3]), a plain text board by row number.
@@ -136,23 +146,13 @@ def _picture(game: str, file: str, output: Path | None, color: bool | None, cell
     draw(file, None, output, color, cell)
 
 
-def _score_blokus(file: str, players: str | None, as_json: bool, output: Path | None,
-                  color: bool | None, cell: int) -> bool:  # fmt: skip
-    """Score ``file`` when it is a Blokus record or position (and say so): each colour's
-    squares left, bonus and total, the players' totals, who leads or won. False (nothing
-    printed) for any other file."""
-    from polytile.cli.render import is_record, read_blokus, read_document
-    from polytile.formats import Position
-
-    if not is_record(file):
-        obj = read_document(file)  # standard input is read once and kept for the next reader
-        if not isinstance(obj, Position) or obj.game != "blokus":
-            return False
+def _score_blokus(obj: Any, game: Any, players: str | None, as_json: bool,
+                  output: Path | None, color: bool | None, cell: int) -> None:  # fmt: skip
+    """Score a Blokus position ``obj`` (``game`` is its rules engine): each colour's squares
+    left, bonus and total, the players' totals, who leads or won."""
     from polytile.puzzles.blokus.scoring import check_players, score_hands
     from polytile.render import save_picture, to_text
 
-    obj, game, _ = read_blokus(file)
-    assert game is not None  # a Blokus position or record gives its game
     sheet = game.score()
     if players is not None:
         count: int | str = int(players)
@@ -172,7 +172,7 @@ def _score_blokus(file: str, players: str | None, as_json: bool, output: Path | 
         doc = {**sheet.as_dict(), "over": over, "to_move": None if over else game.to_move,
                ("winners" if over else "leaders"): leaders}  # fmt: skip
         click.echo(json.dumps(doc))
-        return True
+        return
     if output is None:
         picture = to_text(obj, color)
         click.echo(picture, nl=False, color="\x1b[" in picture)
@@ -190,7 +190,6 @@ def _score_blokus(file: str, players: str | None, as_json: bool, output: Path | 
         click.echo(f"{names} {verb} at {best:+d}")
     else:
         click.echo(f"{leaders[0]} {'wins' if over else 'leads'}{lead}")
-    return True
 
 
 COMMANDS = [score]

@@ -40,6 +40,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from polytile.puzzles.blokus.moves import _CORNER_STEPS, neighbour_masks, shifted
+
 __all__ = [
     "SWITCH_AFTER",
     "compiled",
@@ -171,10 +173,8 @@ def _place(
 def _diagonal(cells: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
     """The cells diagonal to some cell of the square boolean board ``cells``."""
     out = np.zeros_like(cells)
-    out[1:, 1:] |= cells[:-1, :-1]
-    out[1:, :-1] |= cells[:-1, 1:]
-    out[:-1, 1:] |= cells[1:, :-1]
-    out[:-1, :-1] |= cells[1:, 1:]
+    for dr, dc in _CORNER_STEPS:
+        out |= shifted(cells, dr, dc)
     return out
 
 
@@ -207,13 +207,8 @@ def _reach(
         return 0
     board = grid.reshape(n, n)
     own = board == code
-    beside = np.zeros_like(own)
-    beside[1:] |= own[:-1]
-    beside[:-1] |= own[1:]
-    beside[:, 1:] |= own[:, :-1]
-    beside[:, :-1] |= own[:, 1:]
+    beside, seeds = neighbour_masks(own)  # seeds: diagonal to the colour, not beside it
     usable = (board == 0) & ~beside
-    seeds = _diagonal(own)
     if 0 <= start < n * n and not own.any():
         seeds.flat[start] = True
     queued = (seeds & usable).ravel()
