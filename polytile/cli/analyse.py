@@ -250,9 +250,12 @@ def _what_it_is(file: str) -> str:
                 head = f.read(4096)
     except OSError as e:
         return f"a file that cannot be read ({e.strerror or e})"
+    if head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"(" and file == "-":
+        return ("a Pentobi game record on standard input: give it as a file, such as "
+                "game.blksgf")  # fmt: skip
     if head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"(":
-        return ("a Pentobi game record on standard input or under another name: give it as a "
-                "file named *.blksgf")  # fmt: skip
+        return ("an SGF game record whose first 4 kB name no Blokus game (no GM[Blokus...]; "
+                "a file named *.blksgf is always read as a record)")  # fmt: skip
     kind = re.search(rb'"kind"\s*:\s*"(record|position|view)"', head)
     what = {b"record": "game record", b"position": "position", b"view": "player's view"}[
         kind[1]] if kind else "file"  # fmt: skip
@@ -266,7 +269,7 @@ def _what_it_is(file: str) -> str:
     found = re.search(rb'"format"\s*:\s*"([^"]{1,60})"', head)
     if found:
         return f"a {found[1].decode('utf-8', 'replace')} file"
-    return "not a game record (a record's name ends in .blksgf)"
+    return "not a game record (a Pentobi record starts with '(;' and names its game GM[Blokus...])"
 
 
 COMMANDS = [analyse_command]

@@ -44,9 +44,10 @@ def _view_note(doc: Any) -> str | None:
 
 
 def render_gridblock(file: str, move: int | None, output: Path | None, color: bool | None,
-                     cell: int) -> None:  # fmt: skip
+                     cell: int, title: str | None = None) -> None:  # fmt: skip
     """``polytile render`` of a Gridblock file: the grid in the terminal, or SVG/PNG/text,
-    with the walk of the last move shown."""
+    with the walk of the last move shown (``title`` captions an SVG or PNG, in place of the
+    file's name)."""
     from polytile.formats import write_atomic
     from polytile.puzzles.gridblock.files import last_walk
     from polytile.puzzles.gridblock.picture import to_png, to_svg, to_text
@@ -66,9 +67,9 @@ def render_gridblock(file: str, move: int | None, output: Path | None, color: bo
         raise click.BadParameter(f"a Gridblock tile is 3 cells: --cell 6 to 170, not {cell}",
                                  param_hint="--cell")  # fmt: skip
     if suffix == ".svg":
-        write_atomic(output, to_svg(g, tile, last=walk))
+        write_atomic(output, to_svg(g, tile, last=walk, title=title))
     elif suffix == ".png":
-        write_atomic(output, to_png(g, tile, last=walk))
+        write_atomic(output, to_png(g, tile, last=walk, title=title))
     elif suffix == ".txt":
         write_atomic(output, to_text(g, color=False, last=walk) + "\n")
     else:

@@ -45,8 +45,9 @@ def _last_block(doc: Any, move: int | None) -> tuple[int, int] | None:
 
 
 def render_henning(file: str, move: int | None, output: Path | None, color: bool | None,
-                   cell: int) -> None:  # fmt: skip
-    """``polytile render`` of a Henning file: the city in the terminal, or SVG/PNG/text."""
+                   cell: int, title: str | None = None) -> None:  # fmt: skip
+    """``polytile render`` of a Henning file: the city in the terminal, or SVG/PNG/text
+    (``title`` captions an SVG or PNG)."""
     from polytile.formats import write_atomic
     from polytile.puzzles.henning.picture import to_png, to_svg, to_text
 
@@ -61,9 +62,9 @@ def render_henning(file: str, move: int | None, output: Path | None, color: bool
     suffix = output.suffix.lower()
     block = 3 * cell  # --cell sizes a Blokus square; a city block shows a tile's name
     if suffix == ".svg":
-        write_atomic(output, to_svg(g, block, highlight=lit))
+        write_atomic(output, to_svg(g, block, highlight=lit, title=title))
     elif suffix == ".png":
-        write_atomic(output, to_png(g, block, highlight=lit))
+        write_atomic(output, to_png(g, block, highlight=lit, title=title))
     elif suffix == ".txt":
         write_atomic(output, to_text(g, color=False) + "\n")
     else:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -30,9 +32,24 @@ __all__ = [
 ]
 
 
+# An SGF game tree opens with "(;"; Pentobi names a Blokus variant in the root's GM property
+# (GM[Blokus], GM[Blokus Duo], ...; the reader refuses the variants it does not play).
+_SGF_START = re.compile(rb"\A(?:\xef\xbb\xbf)?\s*\(\s*;")
+_BLOKUS_GM = re.compile(rb"GM\s*\[\s*Blokus")
+
+
 def is_record(file: str) -> bool:
-    """True when ``file`` names a Pentobi game record (``.blksgf``)."""
-    return file != "-" and Path(file).suffix.lower() == ".blksgf"
+    """True when ``file`` names a Pentobi game record: a ``.blksgf`` file, or a file of any
+    other name (``game.sgf``) whose first 4 kB are an SGF game tree (``(;``) with a
+    ``GM[Blokus...]`` property. Standard input (``-``) is never read as a record."""
+    if file == "-":
+        return False
+    if Path(file).suffix.lower() == ".blksgf":
+        return True
+    if not os.path.isfile(file):  # a pipe would lose the bytes looked at; readers say why
+        return False
+    head = _head(file)
+    return _SGF_START.match(head) is not None and _BLOKUS_GM.search(head) is not None
 
 
 def _read_record(file: str, move: int | None) -> GameRecord:
@@ -64,17 +81,40 @@ def read_document(file: str, move: int | None = None) -> Solution | Position:
         data = read_stdin()
         _refuse_record(data, "<stdin>")
         return loads(data, "<stdin>")
+    if os.path.isfile(file):  # a pipe would lose the bytes looked at
+        _refuse_record(_head(file), file)
     return load(file)
 
 
+def _head(file: str) -> bytes:
+    """The first 4 kB of ``file`` (empty when it cannot be read: its reader says why)."""
+    try:
+        with open(file, "rb") as f:
+            return f.read(4096)
+    except OSError:
+        return b""
+
+
 def _refuse_record(data: bytes, source: str) -> None:
-    """A game record on standard input has no file name to say what it is: refuse it."""
-    if data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"(":
+    """Refuse an SGF game record that :func:`is_record` did not take: one on standard input,
+    or one that is not a Pentobi Blokus record."""
+    if data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] != b"(":
+        return
+    if source == "<stdin>":
         raise FormatError(
-            "this looks like a Pentobi game record: give it as a file named "
-            "*.blksgf (records are not read from standard input)",
+            "this looks like a Pentobi game record: give it as a file, such as game.blksgf "
+            "(records are not read from standard input)",
             source,
         )
+    from polytile.puzzles.blokus.sgf import GAME_NAMES
+
+    games = ", ".join(f"GM[{name}]" for name in GAME_NAMES)
+    raise FormatError(
+        "this looks like an SGF game record, but its first 4 kB name no Blokus game; "
+        f"polytile reads Pentobi records of {games} (a file named *.blksgf is always read "
+        "as one)",
+        source,
+    )
 
 
 def read_blokus(
@@ -139,7 +179,7 @@ def read_position(
         For a solution file, or a position of another game.
     """
     source = "<stdin>" if file == "-" else file
-    if move is not None or Path(file).suffix.lower() == ".blksgf":
+    if move is not None or is_record(file):
         obj, is_text = read_document(file, move), False
     else:
         if file == "-":
@@ -172,13 +212,15 @@ def read_position(
 
 FILE is a polytile solution or position JSON file, a plain text board (rows of
 '. # B Y R G'), or a Pentobi game record (.blksgf: the position after --move N, by
-default the end); '-' reads standard input. A Gridblock file (polytile/gridblock@1: a
-record, position or view) shows the grid, the cubes on the tiles' corners, the movers and
-the walk of the last move (with --move N, of move N). A Walkable Cities file
-(polytile/walkable@1) shows the three boards side by side with each player's largest
-regions marked (with --move N, after N rounds). Without -o the picture goes to stdout as
-text, two characters per cell: colour blocks on a terminal, letters otherwise. With -o it
-is written to a file whose suffix picks the kind: .svg, .png or .txt (plain letters).
+default the end; under another name, such as game.sgf, a record is recognised by its
+start: '(;' and a GM[Blokus...] property); '-' reads standard input (not records). A
+Gridblock file (polytile/gridblock@1: a record, position or view) shows the grid, the
+cubes on the tiles' corners, the movers and the walk of the last move (with --move N, of
+move N). A file of Walkable Cities (polytile/walkable@1) shows the three boards side by
+side with each player's largest regions marked (with --move N, after N rounds). Without -o the
+picture goes to stdout as text, two characters per cell: colour blocks on a terminal,
+letters otherwise. With -o it is written to a file whose suffix picks the kind: .svg, .png
+or .txt (plain letters).
 A solution with a cell off its board is refused (exit 2), as 'polytile validate' rejects
 it; overlapping pieces still draw, their shared cells marked '*'.
 
@@ -201,7 +243,11 @@ Examples:
 )
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @picture_options
-@click.option("--title", help="Caption above the board in .svg and .png pictures.")
+@click.option(
+    "--title",
+    help="Caption above the board in .svg and .png pictures (for a Gridblock file, in place "
+    "of the name it carries).",
+)
 @click.option(
     "--move",
     type=click.IntRange(0),
@@ -215,7 +261,9 @@ Examples:
     help="Blokus: highlight the best move of the colour to move instead, found by the exact "
     "endgame search of 'polytile solve-endgame' with its defaults (at most "
     f"{DEFAULT_MAX_PIECES} pieces still "
-    "placeable per player, 60 s); exit 1 when it has no answer.",
+    "placeable per player, 60 s); exit 1 when that search has no answer (too many pieces "
+    "left, or out of time), exit 2 when there is no move to recommend (the game is over, "
+    "or the colour to move can only pass).",
 )
 @click.option(
     "--attach/--no-attach",
@@ -238,15 +286,15 @@ def render_command(
     from polytile.cli.henning import is_henning, render_henning
 
     if is_henning(file):  # City Blocks (Henning): its own picture
-        render_henning(file, move, output, color, cell)
+        render_henning(file, move, output, color, cell, title)
         return
     if is_gridblock(file):  # Gridblock: its own picture, with the last move's walk
-        render_gridblock(file, move, output, color, cell)
+        render_gridblock(file, move, output, color, cell, title)
         return
     from polytile.cli.walkable import is_walkable, render_walkable
 
     if is_walkable(file):  # Walkable Cities: three boards, largest regions marked
-        render_walkable(file, move, output, color, cell)
+        render_walkable(file, move, output, color, cell, title)
         return
     if attach or best or is_record(file):
         obj, game, record = read_blokus(file, move)
@@ -318,7 +366,8 @@ def _best_move(game: Blokus | None) -> Any:
         raise click.BadParameter("--best needs a Blokus position or game record",
                                  param_hint="--best")  # fmt: skip
     if game.is_game_over():
-        raise click.BadParameter("the game is over: there is no move to recommend",
+        raise click.BadParameter("the game is over: there is no move to recommend "
+                                 "('polytile score' shows the final scores)",
                                  param_hint="--best")  # fmt: skip
     try:
         found = solve_endgame(game, players=[game.player_to_move]).best_move

@@ -26,14 +26,15 @@ on corners, tile bonuses and total, each player's points (with 2 players, two co
 summed or the weaker one) and who leads or won. A Walkable Cities file
 (polytile/walkable@1) gets, per board, each player's largest region and who wins it, the
 boards won and the result. A Blokus position or Pentobi record (.blksgf, its last
-position) gets each colour's squares still in hand, its bonus (+15 all placed, +5 more
-with I1 last) and total, the players' totals (--players regroups the colours) and who
-leads or won.
+position or the one after --move N) gets each colour's squares still in hand, its bonus
+(+15 all placed, +5 more with I1 last) and total, the players' totals (--players regroups
+the colours) and who leads or won.
 
 POSITION is one of those files, a polytile/position@1 file of game "cityblocks" or
 "blokus", a Pentobi record (.blksgf; not from standard input), or a plain text City Blocks
 board of 20 rows of 20 cells ('. B Y R G'; the four centre squares in place); '-' reads
-standard input.
+standard input. A game record (Blokus, City Blocks (Henning), Gridblock or Walkable Cities)
+is scored at its end, or after move N with --move N (Walkable Cities: after N rounds).
 
 City Blocks (Jeremy Ritchie's): each colour scores its area (the size of its largest
 edge-connected group of cells, the centre square included; 0 if that group is a single
@@ -56,6 +57,7 @@ Examples:
   polytile score board.txt -o scores.svg
   polytile score gridblock.json --json
   polytile score duo.blksgf --json
+  polytile score duo.blksgf --move 20
 """,
 )
 @click.argument("position", type=click.Path(dir_okay=False, allow_dash=True))
@@ -68,6 +70,14 @@ Examples:
     "leaders or winners); each game's own fields for the others.",
 )
 @click.option(
+    "--move",
+    type=click.IntRange(0),
+    default=None,
+    metavar="N",
+    help="For a game record: the position after move N (Walkable Cities: after N rounds) "
+    "[default: the end].",
+)
+@click.option(
     "--players",
     type=click.Choice(["2", "3", "4"]),
     help='How colours make up players [default: the file\'s "players", else 4].',
@@ -76,6 +86,7 @@ Examples:
 def score(
     position: str,
     as_json: bool,
+    move: int | None,
     players: str | None,
     output: Path | None,
     color: bool | None,
@@ -86,27 +97,28 @@ def score(
     from polytile.cli.henning import is_henning, score_henning
 
     if is_henning(position):  # City Blocks (Henning): money and street standings
-        score_henning(position, None, as_json, color)
-        _picture("henning", position, output, color, cell)
+        score_henning(position, move, as_json, color)
+        _picture("henning", position, move, output, color, cell)
         return
     if is_gridblock(position):  # Gridblock: cubes, tile bonuses, players' points
-        score_gridblock(position, None, as_json, color)
-        _picture("gridblock", position, output, color, cell)
+        score_gridblock(position, move, as_json, color)
+        _picture("gridblock", position, move, output, color, cell)
         return
     from polytile.cli.walkable import is_walkable, score_walkable
 
     if is_walkable(position):  # Walkable Cities: largest regions, boards won
-        score_walkable(position, as_json, color)
-        _picture("walkable", position, output, color, cell)
+        score_walkable(position, move, as_json, color)
+        _picture("walkable", position, move, output, color, cell)
         return
     from polytile.cli.render import is_record, read_blokus, read_position
 
     source = "<stdin>" if position == "-" else position
-    if is_record(position):  # a Pentobi record: its last position
-        record_position, game, _ = read_blokus(position)
+    if is_record(position):  # a Pentobi record: its last position, or the one after --move
+        record_position, game, _ = read_blokus(position, move)
         _score_blokus(record_position, game, players, as_json, output, color, cell)
         return
-    obj, is_text = read_position(position, ("cityblocks", "blokus"), "score")  # read once
+    # read once; --move is refused here, as for every file that is not a record
+    obj, is_text = read_position(position, ("cityblocks", "blokus"), "score", move)
     if obj.game == "blokus":
         from polytile.puzzles.blokus.rules import Blokus
 
@@ -135,15 +147,17 @@ def score(
     click.echo(score_table(sheet))
 
 
-def _picture(game: str, file: str, output: Path | None, color: bool | None, cell: int) -> None:
-    """``-o`` for the games with pictures of their own: the picture ``render`` draws."""
+def _picture(game: str, file: str, move: int | None, output: Path | None, color: bool | None,
+             cell: int) -> None:  # fmt: skip
+    """``-o`` for the games with pictures of their own: the picture ``render`` draws (after
+    ``move`` of a record when given)."""
     if output is None:
         return
     from polytile.cli import gridblock, henning, walkable
 
     draw = {"henning": henning.render_henning, "gridblock": gridblock.render_gridblock,
             "walkable": walkable.render_walkable}[game]  # fmt: skip
-    draw(file, None, output, color, cell)
+    draw(file, move, output, color, cell)
 
 
 def _score_blokus(obj: Any, game: Any, players: str | None, as_json: bool,

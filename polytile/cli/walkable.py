@@ -149,9 +149,10 @@ def selfplay_walkable(red: str, blue: str, seed: int, games: int, stop_before_en
 
 
 def render_walkable(file: str, move: int | None, output: Path | None, color: bool | None,
-                    cell: int) -> None:  # fmt: skip
+                    cell: int, title: str | None = None) -> None:  # fmt: skip
     """``polytile render`` of a Walkable Cities file: the three boards side by side, each
-    player's largest region marked (after round ``move`` of a record when given)."""
+    player's largest region marked (after round ``move`` of a record when given); ``title``
+    captions an SVG or PNG."""
     from polytile.formats import write_atomic
     from polytile.puzzles.walkable.files import load_walkable
     from polytile.puzzles.walkable.picture import to_png, to_svg, to_text
@@ -165,9 +166,9 @@ def render_walkable(file: str, move: int | None, output: Path | None, color: boo
         raise click.BadParameter(f"a Walkable Cities cell is 6 to 128 pixels, not {cell}",
                                  param_hint="--cell")  # fmt: skip
     if suffix == ".svg":
-        write_atomic(output, to_svg(g, cell))
+        write_atomic(output, to_svg(g, cell, title=title))
     elif suffix == ".png":
-        write_atomic(output, to_png(g, cell))
+        write_atomic(output, to_png(g, cell, title=title))
     elif suffix == ".txt":
         write_atomic(output, to_text(g, color=False) + "\n")
     else:
@@ -175,13 +176,13 @@ def render_walkable(file: str, move: int | None, output: Path | None, color: boo
     click.echo(f"wrote {output}", err=True)
 
 
-def score_walkable(file: str, as_json: bool, color: bool | None) -> None:
+def score_walkable(file: str, move: int | None, as_json: bool, color: bool | None) -> None:
     """``polytile score`` of a Walkable Cities file: per board each player's largest region
-    and who wins it, boards won, the result."""
+    and who wins it, boards won, the result (after round ``move`` of a record when given)."""
     from polytile.puzzles.walkable.files import load_walkable
     from polytile.puzzles.walkable.picture import score_doc, score_table, to_text
 
-    g = load_walkable(file).state
+    g = load_walkable(file, move).state
     if as_json:
         click.echo(json.dumps(score_doc(g)))
         return

@@ -28,11 +28,28 @@ from polytile.render.scene import (
     under_highlight,
 )
 
-__all__ = ["MAX_PNG_PIXELS", "png_bytes", "to_png"]
+__all__ = ["MAX_PNG_PIXELS", "check_png_size", "png_bytes", "to_png"]
 
 #: Largest PNG drawn, in pixels (3 bytes each while drawing): a 200 x 200 board at the
 #: default cell size fits; bigger pictures are refused before any memory is taken.
 MAX_PNG_PIXELS = 30_000_000
+
+
+def check_png_size(width: int, height: int) -> None:
+    """Refuse a PNG of ``width`` x ``height`` pixels when it is more than
+    :data:`MAX_PNG_PIXELS`, before any memory is taken for it.
+
+    Raises
+    ------
+    BoardError
+        If the picture is too large; the message says how to make it smaller.
+    """
+    if width * height > MAX_PNG_PIXELS:
+        raise BoardError(
+            f"a PNG of {width:,} x {height:,} pixels is more than the "
+            f"{MAX_PNG_PIXELS:,} pixels polytile draws; use a smaller cell size (--cell), a "
+            "shorter title, or an .svg picture"
+        )
 
 
 def png_bytes(
@@ -49,12 +66,7 @@ def png_bytes(
 
     scene = decorated(obj, marks, mark_color, highlight, highlight_color)
     lay = layout(scene, cell, title)
-    if lay.width * lay.height > MAX_PNG_PIXELS:
-        raise BoardError(
-            f"a PNG of {lay.width:,} x {lay.height:,} pixels is more than the "
-            f"{MAX_PNG_PIXELS:,} pixels polytile draws; use a smaller cell size (--cell), a "
-            "shorter title, or an .svg picture"
-        )
+    check_png_size(lay.width, lay.height)
     image = Image.new("RGB", (lay.width, lay.height), "#ffffff")
     draw = ImageDraw.Draw(image)
 
@@ -122,9 +134,7 @@ def png_bytes(
             )
     if title:
         font = ImageFont.load_default(size=max(8, round(cell * 0.75)))
-        draw.text(
-            (lay.width / 2, lay.margin + cell * 0.7), title, fill=INK, font=font, anchor="mm"
-        )
+        draw.text((lay.width / 2, lay.margin + cell * 0.7), title, fill=INK, font=font, anchor="mm")
     buffer = io.BytesIO()
     image.save(buffer, format="PNG")
     return buffer.getvalue()

@@ -44,6 +44,7 @@ from polytile.puzzles.gridblock.rules import (
     TURNS_PER_ROUND,
     tile_scores,
 )
+from polytile.text import xml_safe
 
 if TYPE_CHECKING:
     from polytile.puzzles.gridblock.rules import Gridblock
@@ -376,13 +377,13 @@ class _Frame:
     """Where everything goes in a picture with tiles of ``tile`` pixels (shared by the SVG
     and the PNG so that both have the same size and layout)."""
 
-    def __init__(self, g: Gridblock, tile: int) -> None:
+    def __init__(self, g: Gridblock, tile: int, title: str | None = None) -> None:
         if not 16 <= tile <= 512:
             raise ValueError(f"tile_px is 16..512 pixels, not {tile!r}")
         doc = score_doc(g)
         self.tile = tile
-        name = getattr(g, "name", None)
-        self.title = name if isinstance(name, str) and name.strip() else None
+        name = title if title and title.strip() else getattr(g, "name", None)
+        self.title = xml_safe(name) if isinstance(name, str) and name.strip() else None
         self.label_font = max(8, round(tile * 0.24))
         self.symbol_font = max(8, round(tile * 0.3))
         self.text_font = max(8, round(tile * 0.2))
@@ -399,9 +400,11 @@ class _Frame:
         if players is not None:
             self.lines.append((players, None))
         self.lines.append((_status(doc), None))
-        widest = max([len(text) for text, _ in self.lines] + [len(self.title or "")])
-        # About 0.6 em per character in a sans-serif font; a generous guess keeps text inside.
-        text_w = round(widest * self.text_font * 0.6)
+        widest = max(len(text) for text, _ in self.lines)
+        # About 0.6 em per character in a sans-serif font; a generous guess keeps text inside
+        # (the title is in the larger label font).
+        text_w = round(max(widest * self.text_font, len(self.title or "") * self.label_font)
+                       * 0.6)  # fmt: skip
         self.width = self.left + max(SIDE * tile, text_w) + round(tile * 0.3)
         self.grid_bottom = self.top + SIDE * tile
         self.height = self.grid_bottom + round(tile * 0.25) + len(self.lines) * self.line_h + 8
@@ -455,15 +458,18 @@ def _n(v: float) -> str:
     return f"{v:.1f}".removesuffix(".0")
 
 
-def to_svg(g: Gridblock, tile_px: int = 72, last: tuple[int, ...] | None = None) -> str:
+def to_svg(
+    g: Gridblock, tile_px: int = 72, last: tuple[int, ...] | None = None, title: str | None = None
+) -> str:
     """The game as a standalone SVG picture.
 
     Tiles are tinted by symbol and show it; cubes are small squares in their colour on the
     corners; movers are discs in their colour in the middle (side by side when they share a
     tile); gridblocked tiles are grey with a heavy border; the walk ``last`` (start first) is
     a purple line from a ring to an arrow, its tiles outlined. Columns ``a``..``f`` and rows
-    ``1``..``6`` label the grid; a line per colour and the game's status follow. A game
-    carrying a ``name`` (a file's label) shows it as the title.
+    ``1``..``6`` label the grid; a line per colour and the game's status follow. ``title``,
+    or else the game's ``name`` (a file's label) if it has one, is shown above the grid and
+    is the SVG ``<title>``.
 
     Parameters
     ----------
@@ -473,6 +479,8 @@ def to_svg(g: Gridblock, tile_px: int = 72, last: tuple[int, ...] | None = None)
         Side of a tile in pixels, 16..512.
     last
         The last move's walk, start tile first.
+    title
+        The caption (None or blank: the game's ``name``, if any).
 
     Returns
     -------
@@ -487,7 +495,7 @@ def to_svg(g: Gridblock, tile_px: int = 72, last: tuple[int, ...] | None = None)
         If ``tile_px`` is out of range or a tile of ``last`` is not on the grid.
     """
     steps = _walk_steps(last)
-    f = _Frame(g, tile_px)
+    f = _Frame(g, tile_px, title)
     T = f.tile
     out = [
         '<?xml version="1.0" encoding="UTF-8"?>',
@@ -560,20 +568,27 @@ def to_svg(g: Gridblock, tile_px: int = 72, last: tuple[int, ...] | None = None)
     return "\n".join(out) + "\n"
 
 
-def to_png(g: Gridblock, tile_px: int = 72, last: tuple[int, ...] | None = None) -> bytes:
+def to_png(
+    g: Gridblock, tile_px: int = 72, last: tuple[int, ...] | None = None, title: str | None = None
+) -> bytes:
     """The picture of :func:`to_svg` as PNG bytes, drawn with Pillow; same size and layout.
 
     Raises
     ------
     ValueError
-        As :func:`to_svg`.
+        As :func:`to_svg`; a :class:`~polytile.errors.BoardError` if the picture (widened
+        for a long title) would be more than :data:`polytile.render.png.MAX_PNG_PIXELS`
+        pixels.
     """
     import io
 
     from PIL import Image, ImageDraw, ImageFont
 
+    from polytile.render.png import check_png_size
+
     steps = _walk_steps(last)
-    f = _Frame(g, tile_px)
+    f = _Frame(g, tile_px, title)
+    check_png_size(f.width, f.height)
     T = f.tile
     img = Image.new("RGB", (f.width, f.height), "#ffffff")
     draw = ImageDraw.Draw(img)

@@ -35,6 +35,7 @@ from polytile.puzzles.henning.tiles import (
     street_name,
     street_title,
 )
+from polytile.text import xml_safe
 
 if TYPE_CHECKING:
     from polytile.puzzles.henning.rules import Henning
@@ -146,8 +147,11 @@ def score_table(game: Henning) -> str:
     """
     doc = score_doc(game)
     money = doc["money"]
-    end = f"{doc['winner']} wins" if doc["winner"] not in (None, "draw") else (
-        "a draw" if doc["winner"] == "draw" else f"{doc['to_move']} to move")
+    end = (
+        f"{doc['winner']} wins"
+        if doc["winner"] not in (None, "draw")
+        else ("a draw" if doc["winner"] == "draw" else f"{doc['to_move']} to move")
+    )
     lines = [f"blue ${money['blue']}, red ${money['red']}; {end}",
              f"{'street':<10}{'token':>6}{'blue':>6}{'red':>5}  standing"]  # fmt: skip
     for st in doc["streets"]:
@@ -171,17 +175,24 @@ _INKS = ("#1f5fbf", "#d6312b")
 _NAMES = {"SC": "school", "PP": "power", "MA": "mall", "CH": "court"}
 
 
-
-def _street_xy(s: int, left: float, top: float, cell: float) -> tuple[float, float]:
-    """Where street ``s``'s token is written: left of its row, or above its column."""
+def _street_xy(s: int, left: float, top: float, cell: int) -> tuple[float, float]:
+    """Where street ``s``'s token is written: left of its row, or above its column (in the
+    middle of the margin over the city, under any title band)."""
     if s < ROWS:
         return left / 2, top + s * cell + cell / 2
-    return left + (s - ROWS) * cell + cell / 2, top / 2
+    return left + (s - ROWS) * cell + cell / 2, top - int(cell * 1.1) / 2
 
-def _geometry(cell: int) -> tuple[int, int, int, int]:
-    """(left margin, top margin, width, height) of the picture for blocks of ``cell``."""
-    left, top = int(cell * 1.3), int(cell * 1.1)
-    return left, top, left + 6 * cell + cell // 4, top + 5 * cell + int(cell * 0.6)
+
+def _geometry(cell: int, title: str | None = None) -> tuple[int, int, int, int, int]:
+    """(left margin, top margin, width, height, title font size) of the picture for blocks
+    of ``cell``; a title adds a band on top and widens the picture to hold it."""
+    font = max(9, cell // 3)
+    band = round(font * 1.6) if title else 0
+    left, top = int(cell * 1.3), band + int(cell * 1.1)
+    # About 0.6 em per character in a sans-serif font; a generous guess keeps it inside.
+    caption = left + round(len(title) * font * 0.6) + cell // 4 if title else 0
+    width = max(left + 6 * cell + cell // 4, caption)
+    return left, top, width, top + 5 * cell + int(cell * 0.6), font
 
 
 def _label(kind: int) -> tuple[str, str]:
@@ -189,17 +200,31 @@ def _label(kind: int) -> tuple[str, str]:
     return (name, _NAMES[name]) if name in _NAMES else (name, "")
 
 
-def to_svg(game: Henning, cell: int = 64, highlight: tuple[int, int] | None = None) -> str:
+def to_svg(
+    game: Henning,
+    cell: int = 64,
+    highlight: tuple[int, int] | None = None,
+    title: str | None = None,
+) -> str:
     """The city as SVG: each tile in its owner's colour with its name, street tokens at the
     head of each street (crossed out when tied, in the winner's colour when won), the money
-    line under it, and ``highlight`` (a block) outlined."""
+    line under it, ``highlight`` (a block) outlined, and ``title`` (if given) as a caption
+    above it and the SVG ``<title>``."""
     from xml.sax.saxutils import escape
 
-    left, top, width, height = _geometry(cell)
+    title = xml_safe(title) if title else None  # a caption may hold control characters
+    left, top, width, height, title_font = _geometry(cell, title)
     font = max(8, cell // 4)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-           f'viewBox="0 0 {width} {height}" font-family="sans-serif">',
-           f'<rect width="{width}" height="{height}" fill="#ffffff"/>']  # fmt: skip
+           f'viewBox="0 0 {width} {height}" font-family="sans-serif">']  # fmt: skip
+    if title:
+        caption = escape(title)
+        out += [f"<title>{caption}</title>",
+                f'<rect width="{width}" height="{height}" fill="#ffffff"/>',
+                f'<text class="title" x="{left}" y="{title_font * 1.15:.1f}" '
+                f'font-size="{title_font}" fill="#111111">{caption}</text>']  # fmt: skip
+    else:
+        out.append(f'<rect width="{width}" height="{height}" fill="#ffffff"/>')
     for r in range(ROWS):
         for c in range(6):
             x, y = left + c * cell, top + r * cell
@@ -246,17 +271,36 @@ def to_svg(game: Henning, cell: int = 64, highlight: tuple[int, int] | None = No
     return "\n".join(out) + "\n"
 
 
-def to_png(game: Henning, cell: int = 64, highlight: tuple[int, int] | None = None) -> bytes:
-    """The same picture as :func:`to_svg`, as PNG bytes (drawn with Pillow)."""
+def to_png(
+    game: Henning,
+    cell: int = 64,
+    highlight: tuple[int, int] | None = None,
+    title: str | None = None,
+) -> bytes:
+    """The same picture as :func:`to_svg`, as PNG bytes (drawn with Pillow).
+
+    Raises
+    ------
+    BoardError
+        If the picture (widened for a long ``title``) would be more than
+        :data:`polytile.render.png.MAX_PNG_PIXELS` pixels.
+    """
     import io
 
     from PIL import Image, ImageDraw, ImageFont
 
-    left, top, width, height = _geometry(cell)
+    from polytile.render.png import check_png_size
+
+    title = xml_safe(title) if title else None  # as in the SVG
+    left, top, width, height, title_font = _geometry(cell, title)
+    check_png_size(width, height)
     img = Image.new("RGB", (width, height), "#ffffff")
     draw = ImageDraw.Draw(img)
     big = ImageFont.load_default(size=max(8, cell // 4))
     small = ImageFont.load_default(size=max(7, cell // 6))
+    if title:
+        draw.text((left, title_font * 1.15), title, fill="#111111", anchor="ls",
+                  font=ImageFont.load_default(size=title_font))  # fmt: skip
     for r in range(ROWS):
         for c in range(6):
             x, y = left + c * cell, top + r * cell

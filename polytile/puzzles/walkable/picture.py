@@ -28,6 +28,7 @@ import numpy.typing as npt
 
 from polytile.puzzles.walkable.board import BLUE, BOARDS, DEAD, RED, SIDE, UNCLAIMED
 from polytile.puzzles.walkable.rules import PLAYER_NAMES, Walkable
+from polytile.text import xml_safe
 
 __all__ = [
     "PICTURE_LEGEND",
@@ -141,17 +142,27 @@ def to_text(g: Walkable, color: bool | None = None) -> str:
 
 
 # -- SVG and PNG from one list of shapes -------------------------------------------------------
-def _shapes(g: Walkable, cell: int) -> tuple[int, int, list[tuple[Any, ...]]]:
+def _shapes(
+    g: Walkable, cell: int, title: str | None = None
+) -> tuple[int, int, list[tuple[Any, ...]]]:
     """Width, height and the shapes: ``("rect", x, y, w, h, fill)``, ``("dot", x, y, radius)``
     and ``("text", x, y, size, text, anchor)`` (baseline at ``y``; ``x`` is the text's start,
-    middle or end as ``anchor`` says)."""
+    middle or end as ``anchor`` says). A ``title`` goes in a band above the boards, and
+    widens the picture when it is longer than they are wide."""
     left, pad, gap = cell + cell // 2, cell, cell  # left: room for the row numbers
-    top = 3 * cell  # the board titles, then the column letters
-    width = left + pad + BOARDS * SIDE * cell + (BOARDS - 1) * gap
+    title = xml_safe(title) if title else None  # a caption may hold control characters
+    title_font = max(9, cell)
+    band = round(title_font * 1.5) if title else 0
+    top = band + 3 * cell  # the title, the board titles, then the column letters
+    # About 0.6 em per character in a sans-serif font; a generous guess keeps it inside.
+    caption = left + round(len(title) * title_font * 0.6) + pad if title else 0
+    width = max(left + pad + BOARDS * SIDE * cell + (BOARDS - 1) * gap, caption)
     lines = [PICTURE_LEGEND, *_status(g)]
     height = top + SIDE * cell + pad + len(lines) * cell
     marked = largest_cells(g.cells)
     out: list[tuple[Any, ...]] = []
+    if title:
+        out.append(("text", left, round(title_font * 1.2), title_font, title, "start"))
     font = max(8, cell * 2 // 3)
     for r in range(SIDE):  # at the left only, as in the terminal picture
         out.append(("text", left - cell * 0.25, top + (r + 0.5) * cell + font * 0.35, font,
@@ -175,12 +186,15 @@ def _shapes(g: Walkable, cell: int) -> tuple[int, int, list[tuple[Any, ...]]]:
     return width, height, out
 
 
-def to_svg(g: Walkable, cell: int = 24) -> str:
-    """The boards as an SVG picture, ``cell`` pixels a cell."""
-    width, height, shapes = _shapes(g, cell)
+def to_svg(g: Walkable, cell: int = 24, title: str | None = None) -> str:
+    """The boards as an SVG picture, ``cell`` pixels a cell; ``title`` (if given) is a caption
+    above them and the SVG ``<title>``."""
+    width, height, shapes = _shapes(g, cell, title)
     body = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-            f'viewBox="0 0 {width} {height}">',
-            f'<rect width="{width}" height="{height}" fill="#ffffff"/>']  # fmt: skip
+            f'viewBox="0 0 {width} {height}">']  # fmt: skip
+    if title:
+        body.append(f"<title>{escape(xml_safe(title))}</title>")
+    body.append(f'<rect width="{width}" height="{height}" fill="#ffffff"/>')
     for s in shapes:
         if s[0] == "rect":
             body.append(f'<rect x="{s[1]}" y="{s[2]}" width="{s[3]}" height="{s[4]}" '
@@ -195,13 +209,23 @@ def to_svg(g: Walkable, cell: int = 24) -> str:
     return "\n".join(body) + "\n"
 
 
-def to_png(g: Walkable, cell: int = 24) -> bytes:
-    """The picture of :func:`to_svg` as PNG bytes, drawn with Pillow."""
+def to_png(g: Walkable, cell: int = 24, title: str | None = None) -> bytes:
+    """The picture of :func:`to_svg` as PNG bytes, drawn with Pillow.
+
+    Raises
+    ------
+    BoardError
+        If the picture (widened for a long ``title``) would be more than
+        :data:`polytile.render.png.MAX_PNG_PIXELS` pixels.
+    """
     import io
 
     from PIL import Image, ImageDraw, ImageFont
 
-    width, height, shapes = _shapes(g, cell)
+    from polytile.render.png import check_png_size
+
+    width, height, shapes = _shapes(g, cell, title)
+    check_png_size(width, height)
     img = Image.new("RGB", (width, height), "#ffffff")
     draw = ImageDraw.Draw(img)
     for s in shapes:
