@@ -183,6 +183,7 @@ def reach(
             p = cell_placements[k]
             if marked[p] or hand[piece[p]] == 0:
                 continue
+            marked[p] = True  # checked: whether it fits does not change during the fill
             ok = True
             for j in range(flat.shape[1]):
                 x = flat[p, j]
@@ -191,7 +192,6 @@ def reach(
                     break
             if not ok:
                 continue
-            marked[p] = True
             pieces[piece[p]] = 1
             for j in range(flat.shape[1]):
                 x = flat[p, j]

@@ -72,6 +72,10 @@ _SIZES = np.array(PIECE_SIZES, dtype=np.int64)
 _I1 = PIECE_NAMES.index("I1")
 _INF = 10**6
 _PENDING = -3  # an independent colour whose solitaire is not searched yet
+#: Seconds the Python search gets before the compiled one takes over: loading the compiled
+#: search costs about a second, so small endgames never pay it, and a big one pays at most
+#: this much extra (rent or buy, as :mod:`polytile.puzzles.blokus.kernels` does).
+PYTHON_FIRST = 0.5
 
 
 class EndgameRefused(PolytileError, ValueError):
@@ -524,6 +528,7 @@ def solve_endgame(
     time_limit: float | None = 60.0,
     node_limit: int | None = None,
     progress: Callable[[int, float], None] | None = None,
+    use_compiled: bool = True,
 ) -> Endgame:
     """Play the rest of ``game`` perfectly (see the module notes) and return the result.
 
@@ -542,6 +547,10 @@ def solve_endgame(
         searches together.
     progress
         Called now and then with (positions searched, seconds).
+    use_compiled
+        Switch to the compiled search (:mod:`polytile.puzzles.blokus.endgame_kernel`) when
+        the Python one has not finished within :data:`PYTHON_FIRST` seconds (not with 3
+        players). False keeps to Python (the tests compare the two).
 
     Raises
     ------
@@ -572,6 +581,7 @@ def solve_endgame(
                 raise ValueError(f"{name!r} is not a player of this game; players: "
                                  f"{', '.join(names)}")  # fmt: skip
     deadline = None if time_limit is None else started + time_limit
+    compiled = use_compiled and game.players != 3  # the shared green changes hands
     lines: dict[str, Line] = {}
     nodes = 0
     info = _Colors(game)
@@ -598,20 +608,29 @@ def solve_endgame(
             if progress is not None:
                 progress(done + n, time.perf_counter() - started)
 
+        left = None if deadline is None else max(1e-9, deadline - time.perf_counter())
+        first = left if not compiled else PYTHON_FIRST if left is None else min(left, PYTHON_FIRST)
         try:
             found = alphabeta(
                 state,
                 objective,
                 hooks,
-                time_limit=None if deadline is None else max(1e-9, deadline - time.perf_counter()),
+                time_limit=first,
                 node_limit=None if node_limit is None else node_limit - nodes,
                 progress=report,
             )
+            value, pv = int(found.value), list(found.pv)
+            nodes += found.nodes
         except SearchStopped as stop:
-            raise EndgameStopped(stop.reason, nodes + stop.nodes,
-                                 time.perf_counter() - started) from None  # fmt: skip
-        nodes += found.nodes
-        lines[name] = _checked_line(game, name, int(found.value), found.pv, weights)
+            nodes += stop.nodes
+            if stop.reason != "time" or not compiled or first == left:
+                raise EndgameStopped(stop.reason, nodes,
+                                     time.perf_counter() - started) from None  # fmt: skip
+            value, pv, more = _compiled_line(game, weights, [o == me for o in info.owner],
+                                             deadline, node_limit, nodes, started,
+                                             progress)  # fmt: skip
+            nodes += more
+        lines[name] = _checked_line(game, name, value, pv, weights)
     return Endgame(
         mode="difference" if two else "max-own",
         players=names,
@@ -621,6 +640,27 @@ def solve_endgame(
         seconds=time.perf_counter() - started,
         placeable=sizes,
     )
+
+
+def _compiled_line(game: Blokus, weights: Sequence[int], maxer: Sequence[bool],
+                   deadline: float | None, node_limit: int | None, done: int,
+                   started: float, progress: Callable[[int, float], None] | None,
+                   ) -> tuple[int, list[Move], int]:  # fmt: skip
+    """One search by the compiled kernel after ``done`` positions: (value, line, positions
+    it searched), or EndgameStopped."""
+    from polytile.puzzles.blokus.endgame_kernel import KernelStopped, kernel_line
+
+    def report(n: int) -> None:
+        if progress is not None:
+            progress(done + n, time.perf_counter() - started)
+
+    try:
+        return kernel_line(game, weights, maxer, deadline=deadline,
+                           node_limit=None if node_limit is None else node_limit - done,
+                           progress=report)  # fmt: skip
+    except KernelStopped as stop:
+        raise EndgameStopped(stop.reason, done + stop.nodes,
+                             time.perf_counter() - started) from None  # fmt: skip
 
 
 def _checked_line(game: Blokus, player: str, value: int, pv: Sequence[Move],

@@ -1,0 +1,404 @@
+"""The compiled Blokus endgame search (private; numba): see :mod:`.endgame_kernel`.
+
+The same search as :mod:`polytile.puzzles.blokus.endgame` (the module notes there give the
+reasoning and the proofs of each bound), written over the engine's bitboards so that a
+position costs microseconds instead of a millisecond of Python:
+
+* **state** per ply: the bitboards ``bits[ply]`` (rows as in :func:`._compiled.place`), and,
+  changed in place and restored, ``grid`` (colour codes), ``hand`` (colours x 21) and
+  ``lasti1`` (whether each colour's last piece was ``I1``);
+* **values** are the objective ``sum(weight[c] * score[c])`` at the end of the game; a colour
+  whose ``maxer`` is 1 raises it, the others lower it (minimax, fail-soft alpha-beta);
+* **bounds** at every node from each colour's reach (:func:`._compiled.reach`): the score
+  now, the most it can become, and what it can make sure of (a greedy layout inside its
+  territory, or its biggest placement now when it is to move);
+* **independent colours** (reach disjoint from every other live colour's) play their best
+  solitaire layout (:func:`_solo`, a branch and bound with its own memo keyed by the board
+  inside the colour's reach), searched only when the bounds without it do not settle the
+  node;
+* a **transposition table** of proven intervals and best moves per Zobrist key (a placement
+  key per colour, the colour to move, and the ``I1``-last flag of colours that have placed
+  everything), and move ordering: the table's move, then the placements covering the most
+  contested cells, then bigger pieces.
+
+``ctr`` holds the counters the wrapper reads and writes: positions searched, the node
+limit, the stop reason (0 none, 1 node limit, 2 stop request), and the stop request itself
+(set by the wrapper's thread at a deadline or on Ctrl-C; the functions are ``nogil``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from polytile.puzzles.blokus._compiled import generate, place
+from polytile.puzzles.blokus._endgame_solo import (
+    _A1,
+    _I1,
+    _I64,
+    _NP,
+    _SIZES,
+    _U64,
+    BUF,
+    GAME,
+    INF,
+    LIMIT,
+    MEMO,
+    NODES,
+    NOT_SOLO,
+    PENDING,
+    REQUEST,
+    STATE,
+    STATUS,
+    TAB,
+    TABLE,
+    ZOB,
+    _facts,
+    _greedy,
+    _now,
+    _ordered,
+    _solo,
+    _solo_key,
+)
+
+__all__ = ["INF", "LIMIT", "NODES", "REQUEST", "STATUS", "principal_variation", "search"]
+
+
+@njit(cache=True)
+def _solo_root(tab, rs, g, st, z, memo, buf, ctr, ply, ci):  # pragma: no cover - compiled
+    """:func:`_solo` of colour ``ci`` from ``bits[ply]``."""
+    n, k, codes, starts = g[0], g[1], g[2], g[3]
+    bits, grid, hand, lasti1 = st
+    rbuf, pbuf, sbits, smb = buf[2], buf[3], buf[4], buf[5]
+    b = bits[ply]
+    sbits[0, 0, :] = b[0]
+    sbits[0, 1, :] = b[1 + ci]
+    sbits[0, 2, :] = b[1 + k + ci]
+    key = _solo_key(ci * 2 + lasti1[ci] + 1, hand[ci], rbuf[ci], sbits[0], n)
+    return _solo(
+        tab,
+        rs,
+        n,
+        k,
+        codes,
+        starts,
+        sbits,
+        grid,
+        hand,
+        lasti1,
+        ci,
+        -INF,
+        0,
+        rbuf,
+        pbuf,
+        smb,
+        memo,
+        ctr,
+        z[0],
+        key,
+    )
+
+
+@njit(cache=True)
+def _game_over(tab, k, bits, hand, turn, out):  # pragma: no cover - compiled
+    """True when no colour after ``turn`` can place (``turn`` itself cannot)."""
+    for j in range(1, k):
+        cj = (turn + j) % k
+        if generate(tab[0], tab[3], tab[5], tab[6], bits[0], bits[1 + cj], bits[1 + k + cj],
+                    hand[cj], out) > 0:  # fmt: skip
+            return False
+    return True
+
+
+@njit(cache=True)
+def _final(k, weight, hand, lasti1):  # pragma: no cover - compiled
+    """The objective if the game ended now."""
+    total = 0
+    for ci in range(k):
+        if weight[ci] != 0:
+            total += weight[ci] * _now(hand, ci, lasti1)
+    return total
+
+
+@njit(cache=True)
+def _store(tt, h, lo, hi, mv):  # pragma: no cover - compiled
+    slot = h & np.uint64(tt[0].shape[0] - 1)
+    tt[0][slot] = h
+    tt[1][slot] = lo
+    tt[2][slot] = hi
+    tt[3][slot] = mv
+
+
+@njit(cache=True)
+def _apply(tab, g, st, z, ply, turn, p, h):  # pragma: no cover - compiled
+    """Play placement ``p`` of ``turn`` from ``bits[ply]`` into ``bits[ply + 1]``; return the
+    new key (before the turn changes) and the colour's previous ``I1`` flag."""
+    k, codes = g[1], g[2]
+    bits, grid, hand, lasti1 = st
+    flat = tab[4]
+    bits[ply + 1, :, :] = bits[ply]
+    place(bits[ply + 1], turn, k, p, tab[0], tab[1], tab[2])
+    for c in range(flat.shape[1]):
+        if flat[p, c] >= 0:
+            grid[flat[p, c]] = codes[turn]
+    pc = tab[3][p]
+    hand[turn, pc] = 0
+    old = lasti1[turn]
+    lasti1[turn] = 1 if pc == _I1 else 0
+    h ^= z[0][p, turn]
+    empty = True
+    for q in range(_NP):
+        if hand[turn, q]:
+            empty = False
+            break
+    if empty and lasti1[turn]:
+        h ^= z[2][turn]
+    return h, old
+
+
+@njit(cache=True)
+def _undo(tab, st, turn, p, old):  # pragma: no cover - compiled
+    grid, hand, lasti1 = st[1], st[2], st[3]
+    flat = tab[4]
+    for c in range(flat.shape[1]):
+        if flat[p, c] >= 0:
+            grid[flat[p, c]] = 0
+    hand[turn, tab[3][p]] = 1
+    lasti1[turn] = old
+
+
+@njit(cache=True)
+def _range(k, weight, sure, bests):  # pragma: no cover - compiled
+    """The objective's least and greatest values from each colour's sure and best score."""
+    lo = hi = 0
+    for ci in range(k):
+        w = weight[ci]
+        if w > 0:
+            lo += w * sure[ci]
+            hi += w * bests[ci]
+        elif w < 0:
+            lo += w * bests[ci]
+            hi += w * sure[ci]
+    return lo, hi
+
+
+@njit(_I64(TAB, GAME, STATE, ZOB, TABLE, MEMO, BUF, _A1[_I64], _I64, _I64, _U64, _I64, _I64),
+      cache=True, nogil=True)  # fmt: skip
+def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pragma: no cover
+    """The objective's value at ``bits[ply]`` with ``turn`` to move (key ``h``), fail-soft
+    within ``(alpha, beta)``; 0 once stopped (``ctr[STATUS]``)."""
+    n, k, codes, starts, weight, maxer = g
+    bits, grid, hand, lasti1 = st
+    mbuf, out, rbuf, pbuf, _, _, work, contested, rs = buf
+    ctr[NODES] += 1
+    if ctr[REQUEST] != 0 or ctr[NODES] >= ctr[LIMIT]:
+        ctr[STATUS] = 2 if ctr[REQUEST] != 0 else 1
+        return 0
+    b = bits[ply]
+    moves = mbuf[ply]
+    cnt = generate(tab[0], tab[3], tab[5], tab[6], b[0], b[1 + turn], b[1 + k + turn],
+                   hand[turn], moves)  # fmt: skip
+    nxt = (turn + 1) % k
+    if cnt == 0:
+        if _game_over(tab, k, b, hand, turn, out):
+            return _final(k, weight, hand, lasti1)
+        bits[ply + 1, :, :] = b
+        return search(tab, g, st, z, tt, memo, buf, ctr, ply + 1, nxt,
+                      h ^ z[1][turn] ^ z[1][nxt], alpha, beta)  # fmt: skip
+    slot = h & np.uint64(tt[0].shape[0] - 1)
+    lo, hi, hint = -INF, INF, -1
+    if tt[0][slot] == h:
+        lo, hi, hint = tt[1][slot], tt[2][slot], tt[3][slot]
+        if lo >= beta or lo == hi:
+            return lo
+        if hi <= alpha:
+            return hi
+    # Each colour's score now, the most it can become, and what it can make sure of.
+    nows = np.empty(k, dtype=np.int64)
+    bests = np.empty(k, dtype=np.int64)
+    for ci in range(k):
+        nows[ci], bests[ci], _ = _facts(tab, rs, n, codes, starts, grid, hand, lasti1, rbuf,
+                                        pbuf, ci)  # fmt: skip
+    sure = nows.copy()
+    solo = np.full(k, NOT_SOLO, dtype=np.int64)
+    for ci in range(k):
+        if bests[ci] <= nows[ci]:
+            continue
+        alone = True
+        for cj in range(k):
+            if cj == ci or bests[cj] <= nows[cj]:
+                continue
+            for f in range(n * n):
+                if rbuf[ci, f] and rbuf[cj, f]:
+                    alone = False
+                    break
+            if not alone:
+                break
+        if alone:
+            solo[ci] = PENDING
+        if alone or weight[ci] != 0:
+            inside = contested  # scratch: the colour's territory
+            any_cell = False
+            for f in range(n * n):
+                mine = rbuf[ci, f]
+                if mine and not alone:
+                    for cj in range(k):
+                        if cj != ci and bests[cj] > nows[cj] and rbuf[cj, f]:
+                            mine = False
+                            break
+                inside[f] = mine
+                any_cell = any_cell or mine
+            if any_cell:
+                sure[ci] = max(sure[ci], _greedy(tab, k, b, ci, hand, lasti1, inside, work, out))
+            if ci == turn:
+                biggest = 0
+                for j in range(cnt):
+                    biggest = max(biggest, _SIZES[tab[3][moves[j]]])
+                sure[ci] = max(sure[ci], nows[ci] + biggest)
+    blo, bhi = _range(k, weight, sure, bests)
+    lo, hi = max(lo, blo), min(hi, bhi)
+    pending = False
+    for ci in range(k):
+        pending = pending or solo[ci] == PENDING
+    if pending and lo < hi and alpha < hi and lo < beta:
+        for ci in range(k):
+            if solo[ci] == PENDING:
+                value, first = _solo_root(tab, rs, g, st, z, memo, buf, ctr, ply, ci)
+                if ctr[STATUS] != 0:
+                    return 0
+                nows[ci] = bests[ci] = sure[ci] = value
+                solo[ci] = first
+        blo, bhi = _range(k, weight, sure, bests)
+        lo, hi = max(lo, blo), min(hi, bhi)
+    if lo >= beta or hi <= alpha or lo >= hi:
+        _store(tt, h, lo, hi, hint)
+        return lo if lo >= beta or lo >= hi else hi
+    a, bb = max(alpha, lo), min(beta, hi)
+    # The moves: an independent colour's solitaire move only; else every placement, the
+    # table's first, then those covering more contested cells, then bigger pieces.
+    if solo[turn] == PENDING:
+        value, first = _solo_root(tab, rs, g, st, z, memo, buf, ctr, ply, turn)
+        if ctr[STATUS] != 0:
+            return 0
+        solo[turn] = first
+    if solo[turn] >= 0:
+        moves[0] = solo[turn]
+        cnt = 1
+    else:
+        for f in range(n * n):
+            hot = False
+            for ci in range(k):
+                if bests[ci] <= nows[ci] or not rbuf[ci, f]:
+                    continue
+                for cj in range(ci + 1, k):
+                    if bests[cj] > nows[cj] and rbuf[cj, f]:
+                        hot = True
+                        break
+                if hot:
+                    break
+            contested[f] = hot
+        keys = np.empty(cnt, dtype=np.int64)
+        flat = tab[4]
+        for j in range(cnt):
+            p = moves[j]
+            heat = 0
+            for c in range(flat.shape[1]):
+                if flat[p, c] >= 0 and contested[flat[p, c]]:
+                    heat += 1
+            keys[j] = 63 if p == hint else heat * 8 + _SIZES[tab[3][p]]
+        moves[:cnt] = _ordered(moves, cnt, keys, 64)
+    maxing = maxer[turn] == 1
+    best = -INF if maxing else INF
+    best_mv = -1
+    for j in range(cnt):
+        p = moves[j]
+        h2, old = _apply(tab, g, st, z, ply, turn, p, h)
+        h2 ^= z[1][turn] ^ z[1][nxt]
+        if j == 0 or bb - a <= 1:
+            v = search(tab, g, st, z, tt, memo, buf, ctr, ply + 1, nxt, h2, a, bb)
+        else:  # principal variation search: can this move beat the best so far at all?
+            if maxing:
+                v = search(tab, g, st, z, tt, memo, buf, ctr, ply + 1, nxt, h2, a, a + 1)
+            else:
+                v = search(tab, g, st, z, tt, memo, buf, ctr, ply + 1, nxt, h2, bb - 1, bb)
+            if a < v < bb and ctr[STATUS] == 0:
+                v = search(tab, g, st, z, tt, memo, buf, ctr, ply + 1, nxt, h2, a, bb)
+        _undo(tab, st, turn, p, old)
+        if ctr[STATUS] != 0:
+            return 0
+        if maxing:
+            if v > best:
+                best, best_mv = v, p
+                a = max(a, v)
+        elif v < best:
+            best, best_mv = v, p
+            bb = min(bb, v)
+        if a >= bb:
+            break
+    wa, wb = max(alpha, lo), min(beta, hi)
+    if best <= wa:
+        hi = min(hi, best)
+    elif best >= wb:
+        lo = max(lo, best)
+    else:
+        lo = hi = best
+    _store(tt, h, lo, hi, best_mv)
+    return best
+
+
+@njit(_I64(TAB, GAME, STATE, ZOB, TABLE, MEMO, BUF, _A1[_I64], _I64, _U64, _I64, _A1[_I64]),
+      cache=True, nogil=True)  # fmt: skip
+def principal_variation(tab, g, st, z, tt, memo, buf, ctr, turn, h, value, out):  # pragma: no cover
+    """Follow ``value`` from ``bits[0]`` to the end of the game: each ply the first move
+    whose child has that value (a forced pass is -1); its length, or -1 if none has (a bug,
+    which the wrapper reports)."""
+    k = g[1]
+    bits, hand = st[0], st[2]
+    mbuf, scratch = buf[0], buf[1]
+    ply = 0
+    length = 0
+    while True:
+        b = bits[ply]
+        moves = mbuf[ply]
+        cnt = generate(tab[0], tab[3], tab[5], tab[6], b[0], b[1 + turn], b[1 + k + turn],
+                       hand[turn], moves)  # fmt: skip
+        nxt = (turn + 1) % k
+        if cnt == 0:
+            if _game_over(tab, k, b, hand, turn, scratch):
+                return length
+            out[length] = -1
+            length += 1
+            bits[ply + 1, :, :] = b
+            h ^= z[1][turn] ^ z[1][nxt]
+            ply += 1
+            turn = nxt
+            continue
+        slot = h & np.uint64(tt[0].shape[0] - 1)
+        if tt[0][slot] == h and tt[3][slot] >= 0:  # the table's move first
+            hint = tt[3][slot]
+            for j in range(cnt):
+                if moves[j] == hint:
+                    moves[j] = moves[0]
+                    moves[0] = hint
+                    break
+        chosen = -1
+        for j in range(cnt):
+            p = moves[j]
+            h2, old = _apply(tab, g, st, z, ply, turn, p, h)
+            h2 ^= z[1][turn] ^ z[1][nxt]
+            v = search(tab, g, st, z, tt, memo, buf, ctr, ply + 1, nxt, h2, value - 1,
+                       value + 1)  # fmt: skip
+            if ctr[STATUS] != 0:
+                _undo(tab, st, turn, p, old)
+                return -1
+            if v == value:
+                chosen = p
+                h = h2
+                break
+            _undo(tab, st, turn, p, old)
+        if chosen < 0:
+            return -1
+        out[length] = chosen
+        length += 1
+        ply += 1
+        turn = nxt

@@ -1,0 +1,383 @@
+"""The solitaire and the per-colour facts of the compiled Blokus endgame search (private;
+numba): the value types, each colour's reach (:func:`_reach`), its score range
+(:func:`_facts`), a greedy layout it can make sure of (:func:`_greedy`), and its best
+solitaire layout (:func:`_solo`). :mod:`._endgame_search` uses them; its notes say what
+the search does.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+
+from polytile.puzzles.blokus._compiled import generate, place
+from polytile.puzzles.blokus.rules import PIECE_NAMES, PIECE_SIZES
+
+_SIZES = np.array(PIECE_SIZES, dtype=np.int64)
+_I1 = PIECE_NAMES.index("I1")
+_NP = len(PIECE_NAMES)
+_ALL_PLACED = 15
+_I1_LAST = 5
+INF = 1 << 20
+PENDING = -3  # an independent colour whose solitaire is not searched yet
+NOT_SOLO = -2
+# ctr fields
+NODES, LIMIT, STATUS, REQUEST, SOLO = 0, 1, 2, 3, 4
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_GOLD = np.uint64(0x9E3779B97F4A7C15)
+_S30, _S27, _S31 = np.uint64(30), np.uint64(27), np.uint64(31)
+
+# Explicit signatures for the recursive functions: numba's cache of a recursive function
+# whose types it infers does not load back safely.
+_I64, _U64 = types.int64, types.uint64
+_A1 = {t: types.Array(t, 1, "C") for t in (types.int64, types.uint64, types.uint8, types.int32,
+                                            types.boolean)}  # fmt: skip
+_A2 = {t: types.Array(t, 2, "C") for t in (types.int64, types.uint64, types.uint8, types.int32,
+                                            types.boolean)}  # fmt: skip
+_A3U = types.Array(types.uint64, 3, "C")
+TAB = types.Tuple((_A2[_U64], _A2[_U64], _A2[_U64], _A1[types.int32], _A2[types.int32],
+                   _A1[_I64], _A1[_I64]))  # fmt: skip
+GAME = types.Tuple((_I64, _I64, _A1[_I64], _A1[_I64], _A1[_I64], _A1[_I64]))
+STATE = types.Tuple((_A3U, _A1[types.uint8], _A2[types.uint8], _A1[_I64]))
+ZOB = types.Tuple((_A2[_U64], _A1[_U64], _A1[_U64]))
+TABLE = types.Tuple((_A1[_U64], _A1[_I64], _A1[_I64], _A1[_I64]))
+MEMO = types.Tuple((_A1[_U64], _A1[_I64], _A1[_I64], _A1[types.uint8]) * 2)
+RS = types.Tuple(
+    (_A2[_I64], _A1[types.boolean], _A1[types.boolean], _A1[_I64], _A1[_I64], _A1[_I64])
+)
+BUF = types.Tuple((_A2[_I64], _A1[_I64], _A2[types.boolean], _A2[types.uint8], _A3U, _A2[_I64],
+                   _A2[_U64], _A1[types.boolean], RS))  # fmt: skip
+
+
+@njit(cache=True, inline="always")
+def _mix(h, x):  # pragma: no cover - compiled
+    """Fold the word ``x`` into the hash ``h`` (splitmix64's finaliser)."""
+    z = h ^ (x + _GOLD)
+    z = (z ^ (z >> _S30)) * _M1
+    z = (z ^ (z >> _S27)) * _M2
+    return z ^ (z >> _S31)
+
+
+@njit(cache=True)
+def _now(hand, ci, lasti1):  # pragma: no cover - compiled
+    """Colour ``ci``'s score if the game ended now."""
+    held = 0
+    for p in range(_NP):
+        if hand[ci, p]:
+            held += _SIZES[p]
+    if held == 0:
+        return _ALL_PLACED + _I1_LAST * lasti1[ci]
+    return -held
+
+
+@njit(cache=True)
+def _reach(grid, n, code, start, hand, tab, rs, out, pieces):  # pragma: no cover - compiled
+    """The reach of :func:`polytile.puzzles.blokus._compiled.reach` (the same cells and
+    pieces), faster: the placements covering a cell are visited per piece in ``hand``
+    (``rs[0]``: per cell and piece the range of ``cell_placements``), each placement is
+    checked once, and the scratch (``rs``) is reused, a placement's mark being a stamp."""
+    pc_ptr, usable, queued, todo, marks, stamp = rs
+    flat, cell_placements = tab[4], tab[6]
+    size = n * n
+    stamp[0] += 1
+    now = stamp[0]
+    own = False
+    for f in range(size):
+        out[f] = False
+        queued[f] = False
+        if grid[f] == code:
+            own = True
+        if grid[f] != 0:
+            usable[f] = False
+            continue
+        r = f // n
+        c = f - r * n
+        usable[f] = not (
+            (r > 0 and grid[f - n] == code)
+            or (r < n - 1 and grid[f + n] == code)
+            or (c > 0 and grid[f - 1] == code)
+            or (c < n - 1 and grid[f + 1] == code)
+        )
+    pieces[:] = 0
+    held = np.empty(_NP, dtype=np.int64)
+    nheld = 0
+    for q in range(_NP):
+        if hand[q]:
+            held[nheld] = q
+            nheld += 1
+    if nheld == 0:
+        return 0
+    top = 0
+    for f in range(size):  # the attach points
+        if not usable[f]:
+            continue
+        r = f // n
+        c = f - r * n
+        seed = f == start and not own
+        for dr in (-1, 1):
+            for dc in (-1, 1):
+                y, x = r + dr, c + dc
+                if 0 <= y < n and 0 <= x < n and grid[y * n + x] == code:
+                    seed = True
+        if seed:
+            queued[f] = True
+            todo[top] = f
+            top += 1
+    count = 0
+    while top > 0:
+        top -= 1
+        d = todo[top]
+        for i in range(nheld):
+            q = held[i]
+            for kk in range(pc_ptr[d, q], pc_ptr[d, q + 1]):
+                p = cell_placements[kk]
+                if marks[p] == now:
+                    continue
+                marks[p] = now
+                ok = True
+                for j in range(flat.shape[1]):
+                    x = flat[p, j]
+                    if x >= 0 and not usable[x]:
+                        ok = False
+                        break
+                if not ok:
+                    continue
+                pieces[q] = 1
+                for j in range(flat.shape[1]):
+                    x = flat[p, j]
+                    if x < 0 or out[x]:
+                        continue
+                    out[x] = True
+                    count += 1
+                    r = x // n
+                    c = x - r * n
+                    for dr in (-1, 1):
+                        for dc in (-1, 1):
+                            y, z = r + dr, c + dc
+                            if 0 <= y < n and 0 <= z < n:
+                                e = y * n + z
+                                if usable[e] and not queued[e]:
+                                    queued[e] = True
+                                    todo[top] = e
+                                    top += 1
+    return count
+
+
+@njit(cache=True)
+def _ordered(moves, cnt, keys, top):  # pragma: no cover - compiled
+    """``moves[:cnt]`` by ``keys`` (integers below ``top``) falling, ties in their order (a
+    counting sort: a search often needs only the first few)."""
+    start = np.zeros(top + 1, dtype=np.int64)
+    for j in range(cnt):
+        start[top - 1 - keys[j] + 1] += 1
+    for b in range(top):
+        start[b + 1] += start[b]
+    out = np.empty(cnt, dtype=moves.dtype)
+    for j in range(cnt):
+        b = top - 1 - keys[j]
+        out[start[b]] = moves[j]
+        start[b] += 1
+    return out
+
+
+@njit(cache=True)
+def _facts(tab, rs, n, codes, starts, grid, hand, lasti1, rbuf, pbuf, ci):  # pragma: no cover
+    """(score now, the most it can become, reach cells) of colour ``ci``; its reach in
+    ``rbuf[ci]`` and its reachable pieces in ``pbuf[ci]``."""
+    held = 0
+    started = False
+    for p in range(_NP):
+        if hand[ci, p]:
+            held += _SIZES[p]
+        else:
+            started = True
+    if held == 0:
+        rbuf[ci, :] = False
+        pbuf[ci, :] = 0
+        now = _ALL_PLACED + _I1_LAST * lasti1[ci]
+        return now, now, 0
+    start = -1 if started else starts[ci]
+    count = _reach(grid, n, codes[ci], start, hand[ci], tab, rs, rbuf[ci], pbuf[ci])
+    reachable = 0
+    for p in range(_NP):
+        if pbuf[ci, p]:
+            reachable += _SIZES[p]
+    now = -held
+    if reachable == held and count >= held:
+        return now, _ALL_PLACED + _I1_LAST * hand[ci, _I1], count
+    return now, now + min(reachable, count), count
+
+
+@njit(cache=True)
+def _greedy(tab, k, bits, ci, hand, lasti1, inside, work, out):  # pragma: no cover
+    """The final score of colour ``ci`` placing again and again its biggest legal
+    placement with every cell in ``inside`` (a layout it can make sure of when nobody else
+    can cover those cells)."""
+    masks, piece, flat = tab[0], tab[3], tab[4]
+    work[0, :] = bits[0]
+    work[1, :] = bits[1 + ci]
+    work[2, :] = bits[1 + k + ci]
+    h = hand[ci].copy()
+    last = lasti1[ci]
+    while True:
+        cnt = generate(masks, piece, tab[5], tab[6], work[0], work[1], work[2], h, out)
+        best, size = -1, 0
+        for j in range(cnt):
+            p = out[j]
+            s = _SIZES[piece[p]]
+            if s <= size:
+                continue
+            ok = True
+            for c in range(flat.shape[1]):
+                x = flat[p, c]
+                if x >= 0 and not inside[x]:
+                    ok = False
+                    break
+            if ok:
+                best, size = p, s
+        if best < 0:
+            break
+        place(work, 0, 1, best, masks, tab[1], tab[2])
+        h[piece[best]] = 0
+        last = 1 if piece[best] == _I1 else 0
+    held = 0
+    for p in range(_NP):
+        if h[p]:
+            held += _SIZES[p]
+    return _ALL_PLACED + _I1_LAST * last if held == 0 else -held
+
+
+@njit(cache=True)
+def _solo_key(tag, hand, inside, bits, n):  # pragma: no cover - compiled
+    """The solitaire memo key: ``tag`` (the colour and its ``I1`` flag), its ``hand`` row,
+    the cells of its reach and the board there (``bits`` rows: occupied, its edge cells,
+    its corner cells)."""
+    h = _mix(np.uint64(tag), np.uint64(0))
+    word = np.uint64(0)
+    for p in range(_NP):
+        if hand[p]:
+            word |= np.uint64(1) << np.uint64(p)
+    h = _mix(h, word)
+    words = bits.shape[1]
+    for w in range(words):
+        m = np.uint64(0)
+        for b in range(64):
+            f = w * 64 + b
+            if f < n * n and inside[f]:
+                m |= np.uint64(1) << np.uint64(b)
+        h = _mix(h, m)
+        h = _mix(h, bits[0, w] & m)
+        h = _mix(h, bits[1, w] & m)
+        h = _mix(h, bits[2, w] & m)
+    return h
+
+
+@njit(cache=True)
+def _remember(memo, slot, key, value, first, exact, quick, qslot):  # pragma: no cover
+    """Store a solitaire result in both memos (the first under ``key`` unless it is 0)."""
+    if key != 0:
+        memo[0][slot] = key
+        memo[1][slot] = value
+        memo[2][slot] = first
+        memo[3][slot] = exact
+    memo[4][qslot] = quick
+    memo[5][qslot] = value
+    memo[6][qslot] = first
+    memo[7][qslot] = exact
+
+
+@njit(types.UniTuple(_I64, 2)(TAB, RS, _I64, _I64, _A1[_I64], _A1[_I64], _A3U, _A1[types.uint8],
+                              _A2[types.uint8], _A1[_I64], _I64, _I64, _I64,
+                              _A2[types.boolean], _A2[types.uint8], _A2[_I64], MEMO, _A1[_I64],
+                              _A2[_U64], _U64),
+      cache=True, nogil=True)  # fmt: skip
+def _solo(tab, rs, n, k, codes, starts, sbits, grid, hand, lasti1, ci, floor, depth,
+          rbuf, pbuf, smb, memo, ctr, zob, quick):  # fmt: skip  # pragma: no cover
+    """(best final score, first placement) of colour ``ci`` playing alone from the state
+    ``sbits[depth]`` (rows: occupied, its edge cells, its corner cells); exact when above
+    ``floor``, else a bound no greater than ``floor``. ``rbuf``/``pbuf`` row ``k`` is its
+    scratch.
+
+    Two memos: ``memo[0:4]`` keyed by :func:`_solo_key` of the colour's reach (solitaires
+    that differ only outside it, such as other colours' moves elsewhere, share their work),
+    and ``memo[4:8]`` keyed by ``quick``: the first call's key with each placement since
+    folded in (``zob``), which finds the same position reached by another order of
+    placements without computing its reach."""
+    ctr[NODES] += 1
+    if ctr[REQUEST] != 0 or ctr[NODES] >= ctr[LIMIT]:
+        ctr[STATUS] = 2 if ctr[REQUEST] != 0 else 1
+        return 0, -1
+    held = 0
+    started = False
+    for p in range(_NP):
+        if hand[ci, p]:
+            held += _SIZES[p]
+        else:
+            started = True
+    now = _ALL_PLACED + _I1_LAST * lasti1[ci] if held == 0 else -held
+    if held == 0:
+        return now, -1
+    qslot = quick & np.uint64(memo[4].shape[0] - 1)
+    if memo[4][qslot] == quick and (memo[7][qslot] or memo[5][qslot] <= floor):
+        return memo[5][qslot], memo[6][qslot]
+    start = -1 if started else starts[ci]
+    cells = _reach(grid, n, codes[ci], start, hand[ci], tab, rs, rbuf[k], pbuf[k])
+    key = _solo_key(ci * 2 + lasti1[ci] + 1, hand[ci], rbuf[k], sbits[depth], n)
+    slot = key & np.uint64(memo[0].shape[0] - 1)
+    if memo[0][slot] == key and (memo[3][slot] or memo[1][slot] <= floor):
+        value, first, exact = memo[1][slot], memo[2][slot], memo[3][slot]
+        _remember(memo, slot, np.uint64(0), value, first, exact, quick, qslot)
+        return value, first
+    ctr[SOLO] += 1
+    reachable = 0
+    for p in range(_NP):
+        if pbuf[k, p]:
+            reachable += _SIZES[p]
+    if reachable == held and cells >= held:
+        ceiling = _ALL_PLACED + _I1_LAST * hand[ci, _I1]
+    else:
+        ceiling = now + min(reachable, cells)
+    moves = smb[depth]
+    cnt = generate(tab[0], tab[3], tab[5], tab[6], sbits[depth, 0], sbits[depth, 1],
+                   sbits[depth, 2], hand[ci], moves)  # fmt: skip
+    if cnt == 0:
+        _remember(memo, slot, key, now, -1, 1, quick, qslot)
+        return now, -1
+    if ceiling <= floor:
+        _remember(memo, slot, key, ceiling, -1, 0, quick, qslot)
+        return ceiling, -1
+    sizes = np.empty(cnt, dtype=np.int64)
+    for j in range(cnt):
+        sizes[j] = _SIZES[tab[3][moves[j]]]
+    ordered = _ordered(moves, cnt, sizes, 6)  # bigger pieces first
+    best, best_p = -INF, -1
+    flat = tab[4]
+    for j in range(cnt):
+        p = ordered[j]
+        sbits[depth + 1, :, :] = sbits[depth]
+        place(sbits[depth + 1], 0, 1, p, tab[0], tab[1], tab[2])
+        pc = tab[3][p]
+        for c in range(flat.shape[1]):
+            if flat[p, c] >= 0:
+                grid[flat[p, c]] = codes[ci]
+        hand[ci, pc] = 0
+        old = lasti1[ci]
+        lasti1[ci] = 1 if pc == _I1 else 0
+        value, _ = _solo(tab, rs, n, k, codes, starts, sbits, grid, hand, lasti1, ci,
+                         max(floor, best), depth + 1, rbuf, pbuf, smb, memo, ctr, zob,
+                         quick ^ zob[p, ci])  # fmt: skip
+        lasti1[ci] = old
+        hand[ci, pc] = 1
+        for c in range(flat.shape[1]):
+            if flat[p, c] >= 0:
+                grid[flat[p, c]] = 0
+        if ctr[STATUS] != 0:
+            return 0, -1
+        if value > best:
+            best, best_p = value, p
+            if best >= ceiling:
+                break
+    exact = 1 if best > floor else 0
+    _remember(memo, slot, key, best, best_p, exact, quick, qslot)
+    return best, best_p

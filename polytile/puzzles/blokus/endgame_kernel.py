@@ -1,0 +1,203 @@
+"""The compiled Blokus endgame search: the search of :mod:`polytile.puzzles.blokus.endgame`
+over bitboards in numba (:mod:`._endgame_search`), for searches too big for Python.
+
+:func:`kernel_line` runs one search (an objective given by per-colour weights, each colour
+raising or lowering it) in a worker thread, so that a deadline, a node limit and Ctrl-C
+stop it within a few thousand positions, and returns the value with its principal
+variation as engine moves. The caller replays that line with the rules engine before
+using it (:func:`polytile.puzzles.blokus.endgame.solve_endgame` does). Importing this module
+is cheap; the first search loads numba and the compiled search (about a second once
+compiled, which numba caches on disk after the first run).
+
+Examples
+--------
+>>> from polytile.puzzles.blokus.rules import Blokus
+>>> g = Blokus("duo")
+>>> for _ in range(40):
+...     if g.is_game_over():
+...         break
+...     g.push(g.legal_moves()[0])
+>>> value, pv, nodes = kernel_line(g, [1, -1], [True, False])
+>>> final = g.copy()
+>>> for move in pv:
+...     final.push(move)
+>>> final.is_game_over(), value == final.score().colors["blue"].total - \\
+...     final.score().colors["yellow"].total
+(True, True)
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from polytile.errors import SolverError
+from polytile.puzzles.blokus.moves import placement_table
+from polytile.puzzles.blokus.rules import COLOR_NAMES, Blokus, Move
+
+__all__ = ["KernelStopped", "kernel_line"]
+
+_TABLE_BITS = 21  # transposition table entries (2^21: 56 MB)
+_MEMO_BITS = 20  # solitaire memo entries
+
+
+def _reach_scratch(t: Any, n: int) -> tuple[np.ndarray, ...]:
+    """The reach's index and scratch: per cell and piece the range of the placements
+    covering the cell (``cell_placements`` lists them ascending, so grouped by piece)."""
+    cells = n * n
+    pc_ptr = np.empty((cells, 22), dtype=np.int64)
+    bounds = np.arange(22)
+    for f in range(cells):
+        lo, hi = int(t.cell_ptr[f]), int(t.cell_ptr[f + 1])
+        pc_ptr[f] = lo + np.searchsorted(t.piece[t.cell_placements[lo:hi]], bounds)
+    return (pc_ptr, np.zeros(cells, dtype=np.bool_), np.zeros(cells, dtype=np.bool_),
+            np.zeros(cells, dtype=np.int64), np.zeros(len(t.piece), dtype=np.int64),
+            np.zeros(1, dtype=np.int64))  # fmt: skip
+
+
+class KernelStopped(Exception):
+    """The compiled search stopped before its answer: ``reason`` is ``"time"``,
+    ``"nodes"`` or ``"interrupt"``; ``nodes`` the positions searched."""
+
+    def __init__(self, reason: str, nodes: int) -> None:
+        super().__init__(reason)
+        self.reason, self.nodes = reason, nodes
+
+
+def kernel_line(
+    game: Blokus,
+    weights: Sequence[int],
+    maxer: Sequence[bool],
+    *,
+    deadline: float | None = None,
+    node_limit: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[int, list[Move], int]:
+    """Search ``game`` to the end: the objective ``sum(weights[c] * final score[c])`` under
+    play where colour ``c`` raises it if ``maxer[c]`` and lowers it otherwise.
+
+    Parameters
+    ----------
+    weights
+        Per colour of ``game.colors``: -1, 0 or 1.
+    deadline
+        A :func:`time.perf_counter` time to stop at.
+    node_limit
+        Positions to search at most (solitaire positions included).
+    progress
+        Called about ten times a second with the positions searched so far.
+
+    Returns
+    -------
+    (value, principal variation to the end of the game, positions searched)
+
+    Raises
+    ------
+    KernelStopped
+        At the deadline, the node limit or Ctrl-C.
+    SolverError
+        When no move follows the value found (a search bug; never silently).
+    """
+    from polytile.puzzles.blokus import _endgame_search as ks
+
+    k, n = len(game.colors), game.size
+    t = placement_table(n)
+    tab = (t.masks, t.edge_masks, t.corner_masks, t.piece, t.flat, t.cell_ptr,
+           t.cell_placements)  # fmt: skip
+    codes = np.array([COLOR_NAMES.index(c) + 1 for c in game.colors], dtype=np.int64)
+    starts = np.array([r * n + c for r, c in (game.variant.starts[x] for x in game.colors)],
+                      dtype=np.int64)  # fmt: skip
+    g = (n, k, codes, starts, np.asarray(weights, dtype=np.int64),
+         np.asarray(maxer, dtype=np.int64))  # fmt: skip
+    hand = np.stack([game.hand_mask(c) for c in game.colors]).astype(np.uint8)
+    held = int(hand.sum())
+    plies = held * k + k + 2  # each placement after at most k - 1 forced passes
+    bits = np.zeros((plies + 1, *game._bits.shape), dtype=np.uint64)  # engine internals
+    bits[0] = game._bits
+    lasti1 = np.array([game.last_piece(c) == "I1" for c in game.colors], dtype=np.int64)
+    st = (bits, game.grid_codes(), hand, lasti1)
+    rng = np.random.default_rng(0x5EED)
+    words = np.iinfo(np.uint64).max
+    zob = rng.integers(0, words, size=(len(t.piece), k), dtype=np.uint64, endpoint=True)
+    zturn = rng.integers(0, words, size=k, dtype=np.uint64, endpoint=True)
+    zi1 = rng.integers(0, words, size=k, dtype=np.uint64, endpoint=True)
+    turn = game.colors.index(game.to_move)
+    h = np.uint64(zturn[turn])
+    for ci in range(k):
+        if not hand[ci].any() and lasti1[ci]:
+            h ^= zi1[ci]
+    size = 1 << _TABLE_BITS
+    tt = (np.zeros(size, dtype=np.uint64), np.zeros(size, dtype=np.int64),
+          np.zeros(size, dtype=np.int64), np.full(size, -1, dtype=np.int64))  # fmt: skip
+    msize = 1 << _MEMO_BITS
+    memo = tuple(
+        np.zeros(msize, dtype=dtype)  # two memos: by reach, by placements
+        for dtype in (np.uint64, np.int64, np.int64, np.uint8) * 2
+    )
+    places = len(t.piece)
+    solo_depth = int(hand.sum(axis=1).max()) + 2
+    buf = (
+        np.empty((plies + 1, places), dtype=np.int64),  # moves per ply
+        np.empty(places, dtype=np.int64),  # scratch moves
+        np.zeros((k + 1, n * n), dtype=np.bool_),  # reach per colour (+ the solitaire's)
+        np.zeros((k + 1, 21), dtype=np.uint8),  # reachable pieces per colour
+        np.zeros((solo_depth + 1, 3, t.words), dtype=np.uint64),  # solitaire states
+        np.empty((solo_depth + 1, places), dtype=np.int64),  # solitaire moves per depth
+        np.zeros((3, t.words), dtype=np.uint64),  # greedy state
+        np.zeros(n * n, dtype=np.bool_),  # contested cells / territory scratch
+        _reach_scratch(t, n),
+    )
+    ctr = np.zeros(5, dtype=np.int64)
+    ctr[ks.LIMIT] = np.iinfo(np.int64).max if node_limit is None else int(node_limit)
+    out = np.full(plies + 1, -2, dtype=np.int64)
+    result: dict[str, int] = {}
+    failure: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            value = ks.search(tab, g, st, z := (zob, zturn, zi1), tt, memo, buf, ctr, 0, turn,
+                              h, -ks.INF, ks.INF)  # fmt: skip
+            result["value"] = int(value)
+            if ctr[ks.STATUS] == 0:
+                length = ks.principal_variation(tab, g, st, z, tt, memo, buf, ctr, turn, h,
+                                                value, out)  # fmt: skip
+                result["length"] = int(length)
+        except BaseException as exc:  # handed to the caller's thread
+            failure.append(exc)
+
+    thread = threading.Thread(target=work, name="polytile-blokus-endgame", daemon=True)
+    thread.start()
+    interrupted = False
+    try:
+        while thread.is_alive():
+            thread.join(0.1)
+            if deadline is not None and time.perf_counter() >= deadline:
+                ctr[ks.REQUEST] = 1
+            if progress is not None:
+                progress(int(ctr[ks.NODES]))
+    except KeyboardInterrupt:
+        interrupted = True
+        ctr[ks.REQUEST] = 1
+        thread.join()
+    if failure:
+        raise failure[0]
+    nodes = int(ctr[ks.NODES])
+    if interrupted:
+        raise KernelStopped("interrupt", nodes)
+    if ctr[ks.STATUS] != 0:
+        raise KernelStopped("nodes" if ctr[ks.STATUS] == 1 else "time", nodes)
+    length = result["length"]
+    if length < 0:
+        raise SolverError("the compiled endgame search found no move keeping its value "
+                          f"{result['value']}")  # fmt: skip
+    pv = []
+    check = game.copy()
+    for p in out[:length].tolist():
+        move = Move.pass_turn(check.to_move) if p < 0 else check._move(check._turn, p)
+        pv.append(move)
+        check.push(move)
+    return result["value"], pv, nodes

@@ -1,0 +1,142 @@
+"""The compiled Blokus endgame search gives the Python search's values, with lines the rules
+engine replays to them; its reach matches the shared one; limits and Ctrl-C stop it; and
+``solve_endgame`` switches to it when the Python search takes too long."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import numpy as np
+import pytest
+
+from polytile.puzzles.blokus import _compiled, endgame
+from polytile.puzzles.blokus.endgame import EndgameStopped, solve_endgame
+from polytile.puzzles.blokus.endgame_kernel import KernelStopped, _reach_scratch, kernel_line
+from polytile.puzzles.blokus.moves import COLOR_NAMES, placement_table
+from polytile.puzzles.blokus.rules import Blokus
+from polytile.puzzles.blokus.scoring import player_names
+
+
+def _ending(variant: str, players: int, seed: int, back: int) -> Blokus:
+    """A seeded game (biggest pieces three times in four) taken back ``back`` plies."""
+    rng = np.random.default_rng(seed)
+    game = Blokus(variant, players)
+    while not game.is_game_over():
+        moves = game.legal_moves()
+        if rng.random() < 0.75:
+            biggest = max(len(m.cells) for m in moves)
+            moves = [m for m in moves if len(m.cells) == biggest]
+        game.push(moves[int(rng.integers(len(moves)))])
+    for _ in range(back):
+        game.pop()
+    return game
+
+
+def _objective(game: Blokus, name: str) -> tuple[list[int], list[bool]]:
+    """Weights and maximisers of ``name``'s search, as ``solve_endgame`` sets them."""
+    names = player_names(game.players, game.variant.name)
+    owner = [next(i for i, n in enumerate(names) if c in n.split("+")) for c in game.colors]
+    me = names.index(name)
+    two = len(names) == 2
+    weights = [1 if o == me else (-1 if two else 0) for o in owner]
+    return weights, [o == me for o in owner]
+
+
+CASES = [("duo", 2, seed, 8) for seed in range(8)] + [
+    ("classic", 2, 1, 8),
+    ("classic", 2, 4, 8),
+    ("classic", 4, 1, 6),
+]
+
+
+@pytest.mark.parametrize(("variant", "players", "seed", "back"), CASES)
+def test_the_compiled_search_gives_the_python_values(
+    variant: str, players: int, seed: int, back: int
+) -> None:
+    game = _ending(variant, players, seed, back)
+    python = solve_endgame(game, max_pieces=None, time_limit=120, use_compiled=False)
+    for name, line in python.lines.items():
+        weights, maxer = _objective(game, name)
+        value, pv, nodes = kernel_line(game, weights, maxer)
+        assert value == line.value, (name, value, line.value)
+        final = game.copy()
+        for move in pv:
+            final.push(move)  # checked: a line of legal moves ...
+        assert final.is_game_over()  # ... to the end ...
+        totals = final.score().colors
+        reached = sum(w * totals[c].total for w, c in zip(weights, game.colors, strict=True))
+        assert reached == value  # ... worth it
+        assert nodes > 0
+
+
+def test_the_compiled_reach_matches_the_shared_one() -> None:
+    from polytile.puzzles.blokus._endgame_solo import _reach
+
+    rng = random.Random(5)
+    for variant in ("duo", "classic"):
+        game = Blokus(variant)
+        t = placement_table(game.size)
+        tab = (t.masks, t.edge_masks, t.corner_masks, t.piece, t.flat, t.cell_ptr,
+               t.cell_placements)  # fmt: skip
+        rs = _reach_scratch(t, game.size)
+        checked = 0
+        while not game.is_game_over():
+            grid = game.grid_codes()
+            for color in game.colors:
+                hand = game.hand_mask(color)
+                code = COLOR_NAMES.index(color) + 1
+                r, c = game.variant.starts[color]
+                start = -1 if not hand.all() else r * game.size + c
+                want, want_pieces = np.empty(grid.size, bool), np.empty(21, np.uint8)
+                count = _compiled.reach(grid, game.size, code, start, hand, t.flat,
+                                        t.piece, t.cell_ptr, t.cell_placements, want,
+                                        want_pieces)  # fmt: skip
+                got, got_pieces = np.empty(grid.size, bool), np.empty(21, np.uint8)
+                assert _reach(grid, game.size, code, start, hand, tab, rs, got, got_pieces) == count
+                assert (got == want).all() and (got_pieces == want_pieces).all()
+                checked += 1
+            game.push(rng.choice(game.legal_moves()))
+        assert checked > 40
+
+
+def test_limits_stop_the_compiled_search() -> None:
+    game = _ending("duo", 2, 0, 14)  # far too big to finish in these limits
+    with pytest.raises(KernelStopped) as stop:
+        kernel_line(game, [1, -1], [True, False], node_limit=2000)
+    assert stop.value.reason == "nodes" and 2000 <= stop.value.nodes < 2100
+    started = time.perf_counter()
+    with pytest.raises(KernelStopped) as stop:
+        kernel_line(game, [1, -1], [True, False], deadline=time.perf_counter() + 0.3)
+    assert stop.value.reason == "time"
+    assert time.perf_counter() - started < 5  # the stop request is read every position
+
+    def ctrl_c(nodes: int) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KernelStopped) as stop:
+        kernel_line(game, [1, -1], [True, False], progress=ctrl_c)
+    assert stop.value.reason == "interrupt"
+
+
+def test_solve_endgame_switches_to_the_compiled_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = _ending("duo", 2, 4, 8)  # a few thousand positions
+    want = solve_endgame(game, max_pieces=None, use_compiled=False)
+    used: list[int] = []
+    real = endgame._compiled_line
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        used.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(endgame, "PYTHON_FIRST", 0.0)
+    monkeypatch.setattr(endgame, "_compiled_line", spy)
+    seen: list[int] = []
+    got = solve_endgame(game, max_pieces=None, progress=lambda n, s: seen.append(n))
+    assert used and got.value == want.value
+    assert got.best_line is not None and got.best_line.value == want.value
+    # A node limit the Python search already used up stops before the compiled one starts.
+    with pytest.raises(EndgameStopped) as stop:
+        solve_endgame(game, max_pieces=None, node_limit=1)
+    assert stop.value.reason == "nodes"
