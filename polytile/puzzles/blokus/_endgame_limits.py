@@ -5,7 +5,8 @@ the search."""
 __all__ = ["DEFAULT_MAX_PIECES"]
 
 #: Refuse an exact endgame when a player can still place more pieces than this
-#: (:func:`polytile.puzzles.blokus.endgame.endgame_size`): the Duo positions 10 plies before
-#: the end of self-play games (``benchmarks/bench_blokus_deep.py``) with up to 10 pieces per
-#: player solve in 0.4-26 s on a busy machine; some with 11 or more do not in 30 s.
-DEFAULT_MAX_PIECES = 10
+#: (:func:`polytile.puzzles.blokus.endgame.endgame_size`). On the Duo positions 10 and 14
+#: plies before the end of self-play games (``benchmarks/bench_blokus_deep.py``) the
+#: compiled search solved every one with up to 11 pieces per player in at most 20 s; with 12,
+#: one of seven did not finish in 60 s.
+DEFAULT_MAX_PIECES = 11

@@ -32,6 +32,7 @@ import numpy as np
 from numba import njit
 
 from polytile.puzzles.blokus._compiled import generate, place
+from polytile.puzzles.blokus._endgame_ctr import INF, LIMIT, NODES, REQUEST, STATUS
 from polytile.puzzles.blokus._endgame_solo import (
     _A1,
     _I1,
@@ -41,15 +42,10 @@ from polytile.puzzles.blokus._endgame_solo import (
     _U64,
     BUF,
     GAME,
-    INF,
-    LIMIT,
     MEMO,
-    NODES,
     NOT_SOLO,
     PENDING,
-    REQUEST,
     STATE,
-    STATUS,
     TAB,
     TABLE,
     ZOB,
@@ -61,7 +57,7 @@ from polytile.puzzles.blokus._endgame_solo import (
     _solo_key,
 )
 
-__all__ = ["INF", "LIMIT", "NODES", "REQUEST", "STATUS", "principal_variation", "search"]
+__all__ = ["principal_variation", "search"]
 
 
 @njit(cache=True)
@@ -189,7 +185,7 @@ def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pra
     within ``(alpha, beta)``; 0 once stopped (``ctr[STATUS]``)."""
     n, k, codes, starts, weight, maxer = g
     bits, grid, hand, lasti1 = st
-    mbuf, out, rbuf, pbuf, _, _, work, contested, rs = buf
+    mbuf, out, rbuf, pbuf, _, _, work, contested, rs, killers = buf
     ctr[NODES] += 1
     if ctr[REQUEST] != 0 or ctr[NODES] >= ctr[LIMIT]:
         ctr[STATUS] = 2 if ctr[REQUEST] != 0 else 1
@@ -305,7 +301,14 @@ def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pra
             for c in range(flat.shape[1]):
                 if flat[p, c] >= 0 and contested[flat[p, c]]:
                     heat += 1
-            keys[j] = 63 if p == hint else heat * 8 + _SIZES[tab[3][p]]
+            if p == hint:
+                keys[j] = 63
+            elif p == killers[ply, 0]:
+                keys[j] = 62
+            elif p == killers[ply, 1]:
+                keys[j] = 61
+            else:
+                keys[j] = heat * 8 + _SIZES[tab[3][p]]
         moves[:cnt] = _ordered(moves, cnt, keys, 64)
     maxing = maxer[turn] == 1
     best = -INF if maxing else INF
@@ -334,6 +337,9 @@ def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pra
             best, best_mv = v, p
             bb = min(bb, v)
         if a >= bb:
+            if killers[ply, 0] != p:  # a killer: tried early at this ply elsewhere
+                killers[ply, 1] = killers[ply, 0]
+                killers[ply, 0] = p
             break
     wa, wb = max(alpha, lo), min(beta, hi)
     if best <= wa:

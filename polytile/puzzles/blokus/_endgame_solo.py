@@ -11,6 +11,7 @@ import numpy as np
 from numba import njit, types
 
 from polytile.puzzles.blokus._compiled import generate, place
+from polytile.puzzles.blokus._endgame_ctr import INF, LIMIT, NODES, REQUEST, SOLO, STATUS
 from polytile.puzzles.blokus.rules import PIECE_NAMES, PIECE_SIZES
 
 _SIZES = np.array(PIECE_SIZES, dtype=np.int64)
@@ -18,11 +19,8 @@ _I1 = PIECE_NAMES.index("I1")
 _NP = len(PIECE_NAMES)
 _ALL_PLACED = 15
 _I1_LAST = 5
-INF = 1 << 20
 PENDING = -3  # an independent colour whose solitaire is not searched yet
 NOT_SOLO = -2
-# ctr fields
-NODES, LIMIT, STATUS, REQUEST, SOLO = 0, 1, 2, 3, 4
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 _GOLD = np.uint64(0x9E3779B97F4A7C15)
@@ -47,7 +45,7 @@ RS = types.Tuple(
     (_A2[_I64], _A1[types.boolean], _A1[types.boolean], _A1[_I64], _A1[_I64], _A1[_I64])
 )
 BUF = types.Tuple((_A2[_I64], _A1[_I64], _A2[types.boolean], _A2[types.uint8], _A3U, _A2[_I64],
-                   _A2[_U64], _A1[types.boolean], RS))  # fmt: skip
+                   _A2[_U64], _A1[types.boolean], RS, _A2[_I64]))  # fmt: skip
 
 
 @njit(cache=True, inline="always")

@@ -659,8 +659,12 @@ def _compiled_line(game: Blokus, weights: Sequence[int], maxer: Sequence[bool],
                            node_limit=None if node_limit is None else node_limit - done,
                            progress=report)  # fmt: skip
     except KernelStopped as stop:
-        raise EndgameStopped(stop.reason, done + stop.nodes,
-                             time.perf_counter() - started) from None  # fmt: skip
+        error = EndgameStopped(stop.reason, done + stop.nodes, time.perf_counter() - started)
+        if stop.preparing:
+            error.args = (f"{error}: numba was still compiling the exact search, which "
+                          "happens once after installing; run once with --time-limit 120 to "
+                          "let it finish (later runs load it in about a second)",)  # fmt: skip
+        raise error from None
 
 
 def _checked_line(game: Blokus, player: str, value: int, pv: Sequence[Move],

@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from polytile.errors import SolverError
+from polytile.puzzles.blokus import _endgame_ctr as ks
 from polytile.puzzles.blokus.moves import placement_table
 from polytile.puzzles.blokus.rules import COLOR_NAMES, Blokus, Move
 
@@ -61,11 +62,12 @@ def _reach_scratch(t: Any, n: int) -> tuple[np.ndarray, ...]:
 
 class KernelStopped(Exception):
     """The compiled search stopped before its answer: ``reason`` is ``"time"``,
-    ``"nodes"`` or ``"interrupt"``; ``nodes`` the positions searched."""
+    ``"nodes"`` or ``"interrupt"``; ``nodes`` the positions searched; ``preparing`` True
+    when numba was still compiling the search (the first time after installing)."""
 
-    def __init__(self, reason: str, nodes: int) -> None:
+    def __init__(self, reason: str, nodes: int, *, preparing: bool = False) -> None:
         super().__init__(reason)
-        self.reason, self.nodes = reason, nodes
+        self.reason, self.nodes, self.preparing = reason, nodes, preparing
 
 
 def kernel_line(
@@ -102,8 +104,6 @@ def kernel_line(
     SolverError
         When no move follows the value found (a search bug; never silently).
     """
-    from polytile.puzzles.blokus import _endgame_search as ks
-
     k, n = len(game.colors), game.size
     t = placement_table(n)
     tab = (t.masks, t.edge_masks, t.corner_masks, t.piece, t.flat, t.cell_ptr,
@@ -150,6 +150,7 @@ def kernel_line(
         np.zeros((3, t.words), dtype=np.uint64),  # greedy state
         np.zeros(n * n, dtype=np.bool_),  # contested cells / territory scratch
         _reach_scratch(t, n),
+        np.full((plies + 1, 2), -1, dtype=np.int64),  # killer moves per ply
     )
     ctr = np.zeros(5, dtype=np.int64)
     ctr[ks.LIMIT] = np.iinfo(np.int64).max if node_limit is None else int(node_limit)
@@ -159,16 +160,22 @@ def kernel_line(
 
     def work() -> None:
         try:
-            value = ks.search(tab, g, st, z := (zob, zturn, zi1), tt, memo, buf, ctr, 0, turn,
+            # Loaded here so that the caller's deadline holds while numba compiles it (the
+            # first time only: numba keeps it on disk).
+            from polytile.puzzles.blokus import _endgame_search as search
+
+            ready.set()
+            value = search.search(tab, g, st, z := (zob, zturn, zi1), tt, memo, buf, ctr, 0, turn,
                               h, -ks.INF, ks.INF)  # fmt: skip
             result["value"] = int(value)
             if ctr[ks.STATUS] == 0:
-                length = ks.principal_variation(tab, g, st, z, tt, memo, buf, ctr, turn, h,
+                length = search.principal_variation(tab, g, st, z, tt, memo, buf, ctr, turn, h,
                                                 value, out)  # fmt: skip
                 result["length"] = int(length)
         except BaseException as exc:  # handed to the caller's thread
             failure.append(exc)
 
+    ready = threading.Event()
     thread = threading.Thread(target=work, name="polytile-blokus-endgame", daemon=True)
     thread.start()
     interrupted = False
@@ -177,11 +184,15 @@ def kernel_line(
             thread.join(0.1)
             if deadline is not None and time.perf_counter() >= deadline:
                 ctr[ks.REQUEST] = 1
+                if not ready.is_set():  # still compiling: the thread ends with the process
+                    raise KernelStopped("time", 0, preparing=True)
             if progress is not None:
                 progress(int(ctr[ks.NODES]))
     except KeyboardInterrupt:
         interrupted = True
         ctr[ks.REQUEST] = 1
+        if not ready.is_set():
+            raise KernelStopped("interrupt", 0, preparing=True) from None
         thread.join()
     if failure:
         raise failure[0]
