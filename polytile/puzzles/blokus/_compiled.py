@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-__all__ = ["generate", "place", "placement_status", "reach"]
+__all__ = ["attach_points", "generate", "place", "placement_status", "reach"]
 
 
 _ONE = np.uint64(1)
@@ -115,6 +115,55 @@ def place(
 
 
 @njit(cache=True)
+def attach_points(
+    grid: npt.NDArray[np.uint8],
+    n: int,
+    code: int,
+    start: int,
+    usable: npt.NDArray[np.bool_],
+    queued: npt.NDArray[np.bool_],
+    todo: npt.NDArray[np.int64],
+) -> int:  # pragma: no cover - compiled
+    """The start of a reach: mark in ``usable`` the empty cells not beside the colour
+    ``code``, and write its attach points (usable cells diagonal to it; before its first
+    piece, its ``start`` cell) into ``todo``, marked in ``queued``; return how many."""
+    size = n * n
+    own = False
+    for f in range(size):
+        queued[f] = False
+        if grid[f] == code:
+            own = True
+        if grid[f] != 0:
+            usable[f] = False
+            continue
+        r = f // n
+        c = f - r * n
+        usable[f] = not (
+            (r > 0 and grid[f - n] == code)
+            or (r < n - 1 and grid[f + n] == code)
+            or (c > 0 and grid[f - 1] == code)
+            or (c < n - 1 and grid[f + 1] == code)
+        )
+    top = 0
+    for f in range(size):
+        if not usable[f]:
+            continue
+        r = f // n
+        c = f - r * n
+        seed = f == start and not own
+        for dr in (-1, 1):
+            for dc in (-1, 1):
+                y, x = r + dr, c + dc
+                if 0 <= y < n and 0 <= x < n and grid[y * n + x] == code:
+                    seed = True
+        if seed:
+            queued[f] = True
+            todo[top] = f
+            top += 1
+    return top
+
+
+@njit(cache=True)
 def reach(
     grid: npt.NDArray[np.uint8],
     n: int,
@@ -132,48 +181,18 @@ def reach(
     reach cells. ``grid`` holds colour codes (0 empty), ``start`` the flat start cell before
     the first piece, else -1."""
     size = n * n
-    usable = np.zeros(size, dtype=np.bool_)
-    own = False
-    for f in range(size):
-        if grid[f] == code:
-            own = True
-        if grid[f] != 0:
-            continue
-        r = f // n
-        c = f - r * n
-        beside = (
-            (r > 0 and grid[f - n] == code)
-            or (r < n - 1 and grid[f + n] == code)
-            or (c > 0 and grid[f - 1] == code)
-            or (c < n - 1 and grid[f + 1] == code)
-        )
-        usable[f] = not beside
     reach[:] = False
     pieces[:] = 0
-    queued = np.zeros(size, dtype=np.bool_)
-    todo = np.empty(size, dtype=np.int64)
-    top = 0
     held = False
     for k in range(hand.shape[0]):
         if hand[k]:
             held = True
     if not held:
         return 0
-    for f in range(size):  # the attach points
-        if not usable[f]:
-            continue
-        r = f // n
-        c = f - r * n
-        seed = f == start and not own
-        for dr in (-1, 1):
-            for dc in (-1, 1):
-                y, x = r + dr, c + dc
-                if 0 <= y < n and 0 <= x < n and grid[y * n + x] == code:
-                    seed = True
-        if seed:
-            queued[f] = True
-            todo[top] = f
-            top += 1
+    usable = np.empty(size, dtype=np.bool_)
+    queued = np.empty(size, dtype=np.bool_)
+    todo = np.empty(size, dtype=np.int64)
+    top = attach_points(grid, n, code, start, usable, queued, todo)
     marked = np.zeros(piece.shape[0], dtype=np.bool_)
     count = 0
     while top > 0:

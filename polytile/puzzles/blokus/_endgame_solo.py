@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from polytile.puzzles.blokus._compiled import generate, place
+from polytile.puzzles.blokus._compiled import attach_points, generate, place
 from polytile.puzzles.blokus._endgame_ctr import INF, LIMIT, NODES, REQUEST, SOLO, STATUS
 from polytile.puzzles.blokus.rules import PIECE_NAMES, PIECE_SIZES
 
@@ -60,13 +60,34 @@ def _mix(h, x):  # pragma: no cover - compiled
 @njit(cache=True)
 def _now(hand, ci, lasti1):  # pragma: no cover - compiled
     """Colour ``ci``'s score if the game ended now."""
+    held, _ = _held(hand[ci])
+    return _ALL_PLACED + _I1_LAST * lasti1[ci] if held == 0 else -held
+
+
+@njit(cache=True)
+def _held(hand):  # pragma: no cover - compiled
+    """(squares in ``hand``, whether a piece has left it: the colour has started)."""
     held = 0
+    started = False
     for p in range(_NP):
-        if hand[ci, p]:
+        if hand[p]:
             held += _SIZES[p]
-    if held == 0:
-        return _ALL_PLACED + _I1_LAST * lasti1[ci]
-    return -held
+        else:
+            started = True
+    return held, started
+
+
+@njit(cache=True)
+def _ceiling(held, hand, pieces, cells):  # pragma: no cover - compiled
+    """The most a colour holding ``held > 0`` squares (``hand``) can still score, with
+    ``pieces`` reachable in a reach of ``cells`` cells."""
+    reachable = 0
+    for p in range(_NP):
+        if pieces[p]:
+            reachable += _SIZES[p]
+    if reachable == held and cells >= held:
+        return _ALL_PLACED + _I1_LAST * hand[_I1]
+    return -held + min(reachable, cells)
 
 
 @njit(cache=True)
@@ -77,26 +98,9 @@ def _reach(grid, n, code, start, hand, tab, rs, out, pieces):  # pragma: no cove
     checked once, and the scratch (``rs``) is reused, a placement's mark being a stamp."""
     pc_ptr, usable, queued, todo, marks, stamp = rs
     flat, cell_placements = tab[4], tab[6]
-    size = n * n
     stamp[0] += 1
     now = stamp[0]
-    own = False
-    for f in range(size):
-        out[f] = False
-        queued[f] = False
-        if grid[f] == code:
-            own = True
-        if grid[f] != 0:
-            usable[f] = False
-            continue
-        r = f // n
-        c = f - r * n
-        usable[f] = not (
-            (r > 0 and grid[f - n] == code)
-            or (r < n - 1 and grid[f + n] == code)
-            or (c > 0 and grid[f - 1] == code)
-            or (c < n - 1 and grid[f + 1] == code)
-        )
+    out[: n * n] = False
     pieces[:] = 0
     held = np.empty(_NP, dtype=np.int64)
     nheld = 0
@@ -106,22 +110,7 @@ def _reach(grid, n, code, start, hand, tab, rs, out, pieces):  # pragma: no cove
             nheld += 1
     if nheld == 0:
         return 0
-    top = 0
-    for f in range(size):  # the attach points
-        if not usable[f]:
-            continue
-        r = f // n
-        c = f - r * n
-        seed = f == start and not own
-        for dr in (-1, 1):
-            for dc in (-1, 1):
-                y, x = r + dr, c + dc
-                if 0 <= y < n and 0 <= x < n and grid[y * n + x] == code:
-                    seed = True
-        if seed:
-            queued[f] = True
-            todo[top] = f
-            top += 1
+    top = attach_points(grid, n, code, start, usable, queued, todo)
     count = 0
     while top > 0:
         top -= 1
@@ -183,13 +172,7 @@ def _ordered(moves, cnt, keys, top):  # pragma: no cover - compiled
 def _facts(tab, rs, n, codes, starts, grid, hand, lasti1, rbuf, pbuf, ci):  # pragma: no cover
     """(score now, the most it can become, reach cells) of colour ``ci``; its reach in
     ``rbuf[ci]`` and its reachable pieces in ``pbuf[ci]``."""
-    held = 0
-    started = False
-    for p in range(_NP):
-        if hand[ci, p]:
-            held += _SIZES[p]
-        else:
-            started = True
+    held, started = _held(hand[ci])
     if held == 0:
         rbuf[ci, :] = False
         pbuf[ci, :] = 0
@@ -197,14 +180,7 @@ def _facts(tab, rs, n, codes, starts, grid, hand, lasti1, rbuf, pbuf, ci):  # pr
         return now, now, 0
     start = -1 if started else starts[ci]
     count = _reach(grid, n, codes[ci], start, hand[ci], tab, rs, rbuf[ci], pbuf[ci])
-    reachable = 0
-    for p in range(_NP):
-        if pbuf[ci, p]:
-            reachable += _SIZES[p]
-    now = -held
-    if reachable == held and count >= held:
-        return now, _ALL_PLACED + _I1_LAST * hand[ci, _I1], count
-    return now, now + min(reachable, count), count
+    return -held, _ceiling(held, hand[ci], pbuf[ci], count), count
 
 
 @njit(cache=True)
@@ -239,10 +215,7 @@ def _greedy(tab, k, bits, ci, hand, lasti1, inside, work, out):  # pragma: no co
         place(work, 0, 1, best, masks, tab[1], tab[2])
         h[piece[best]] = 0
         last = 1 if piece[best] == _I1 else 0
-    held = 0
-    for p in range(_NP):
-        if h[p]:
-            held += _SIZES[p]
+    held, _ = _held(h)
     return _ALL_PLACED + _I1_LAST * last if held == 0 else -held
 
 
@@ -306,13 +279,7 @@ def _solo(tab, rs, n, k, codes, starts, sbits, grid, hand, lasti1, ci, floor, de
     if ctr[REQUEST] != 0 or ctr[NODES] >= ctr[LIMIT]:
         ctr[STATUS] = 2 if ctr[REQUEST] != 0 else 1
         return 0, -1
-    held = 0
-    started = False
-    for p in range(_NP):
-        if hand[ci, p]:
-            held += _SIZES[p]
-        else:
-            started = True
+    held, started = _held(hand[ci])
     now = _ALL_PLACED + _I1_LAST * lasti1[ci] if held == 0 else -held
     if held == 0:
         return now, -1
@@ -328,14 +295,7 @@ def _solo(tab, rs, n, k, codes, starts, sbits, grid, hand, lasti1, ci, floor, de
         _remember(memo, slot, np.uint64(0), value, first, exact, quick, qslot)
         return value, first
     ctr[SOLO] += 1
-    reachable = 0
-    for p in range(_NP):
-        if pbuf[k, p]:
-            reachable += _SIZES[p]
-    if reachable == held and cells >= held:
-        ceiling = _ALL_PLACED + _I1_LAST * hand[ci, _I1]
-    else:
-        ceiling = now + min(reachable, cells)
+    ceiling = _ceiling(held, hand[ci], pbuf[k], cells)
     moves = smb[depth]
     cnt = generate(tab[0], tab[3], tab[5], tab[6], sbits[depth, 0], sbits[depth, 1],
                    sbits[depth, 2], hand[ci], moves)  # fmt: skip
