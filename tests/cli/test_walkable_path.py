@@ -63,7 +63,7 @@ def test_time_limit_reports_best_so_far(invoke: Invoke) -> None:
 
 
 def _spin(*args: object, **kwargs: object) -> None:
-    """Stands in for a model build that never looks at the clock."""
+    """Stands in for a model build or a search that never looks at the clock."""
     import time
 
     ends = time.monotonic() + 60
@@ -72,20 +72,28 @@ def _spin(*args: object, **kwargs: object) -> None:
     raise AssertionError("the deadline did not stop the model build")
 
 
+@pytest.mark.parametrize("targets", [None, "5,5,5"])
 def test_a_deadline_while_building_keeps_the_greedy_drops(
-    invoke: Invoke, monkeypatch: pytest.MonkeyPatch
+    invoke: Invoke, monkeypatch: pytest.MonkeyPatch, targets: str | None
 ) -> None:
     import polytile.models.walkable_path as model
+    import polytile.puzzles.walkable.path_search as search
     from polytile.puzzles.walkable.path import greedy_drops
 
+    # the sum objective runs the search, targets the CP-SAT model: neither ever ends here
     monkeypatch.setattr(model, "build_path_model", _spin)
+    monkeypatch.setattr(search, "best_drops", _spin)
+    extra = [] if targets is None else ["--targets", targets]
     # the greedy start (about a second, numba included) fits in the limit; the build never ends
     result = invoke("solve", "walkable-path", "--seed", "0", "--pieces", "3",
-                    "--time-limit", "4", "--json")  # fmt: skip
+                    "--time-limit", "4", "--json", *extra)  # fmt: skip
     assert result.exit_code == 1, result.stderr
     assert "out of time before proving" in result.stderr and "Traceback" not in result.stderr
     doc = json.loads(result.stdout)
     assert doc["proven_optimal"] is False and doc["bound"] is None
+    if targets is not None:  # no incumbent: every piece passes
+        assert all(d is None for d in doc["drops"])
+        return
     puzzle = PathPuzzle.from_seed(0, pieces=3, dead=10, opponent_cells=24, own_cells=16)
     greedy = [list(map(int, d)) for d in greedy_drops(puzzle) if d is not None]
     assert sum(replay(puzzle, greedy_drops(puzzle))) == doc["objective"]
