@@ -18,7 +18,7 @@ __all__ = ["COMMANDS", "DB_HELP", "say", "summary"]
 DB_HELP = "The puzzle store (an SQLite file; created by 'polytile generate')."
 #: Options that only some kinds take (each kind's own are listed in ``generate``).
 _KIND_OPTIONS = ("piece_set", "colors", "touch", "max_blocked", "region", "holes", "max_given",
-                 "question", "order", "work_limit")  # fmt: skip
+                 "question", "order", "node_limit")  # fmt: skip
 
 
 def _size_range(text: str) -> tuple[int, int]:
@@ -76,13 +76,14 @@ KIND is one of:
                  walks are one plan.
   walkable-path  Walkable Cities largest path: red alone drops --size pieces [1-2] on
                  three seeded boards (24 blue, 16 red cells, 10 dead per board) to make
-                 the sum of its largest regions as large as possible. CP-SAT (one
-                 worker, a work limit per proof) proves the optimum; a second solve that
-                 forbids those drops proves no other drops reach it. An answer is each
-                 piece's drop: 4 cells, each on its board, so another split or another
-                 board is another answer; swapping the drops of two identical pieces is
-                 not. 3 pieces need a larger --work-limit (tens of seconds per
-                 candidate); 4 rarely prove.
+                 the sum of its largest regions as large as possible. An exact branch
+                 and bound (--node-limit nodes per proof) proves the optimum; a second
+                 search for any other drops reaching it proves there are none. An
+                 answer is each piece's drop: 4 cells, each on its board, so another
+                 split or another board is another answer; swapping the drops of two
+                 identical pieces is not. With more pieces most candidates have a
+                 second optimal answer (a cell that does not count can go elsewhere)
+                 and are dropped; 5-6 pieces may need a larger --node-limit.
 
 'blokus-endgame' (Blokus endgame puzzles) is not built yet.
 
@@ -92,9 +93,8 @@ the solution and prove there is no other. 0 means forced moves all the way; each
 the work. For henning it is log2 of the positions the exact endgame search visits to find
 the answer and prove every other move worse; for gridblock-solo, log2 of the nodes the exact
 search visits to find the best plan and prove every other plan scores less; for
-walkable-path, log2(1 + the CP-SAT branches of both proofs) (0: presolve settled both, as
-for most one-piece puzzles; the stats add greedy_short, how far a player who takes each
-piece's best drop at once falls below the optimum).
+walkable-path, log2(1 + the search nodes of both proofs) (the stats add greedy_short, how
+far a player who takes each piece's best drop at once falls below the optimum).
 
 The same KIND, options and --seed always give the same puzzles, with any number of
 workers. Every puzzle is committed as soon as it is made: a run that is interrupted (even
@@ -117,7 +117,7 @@ Examples:
   polytile generate henning -n 5 --db city.db --size 2-3 --question only-win
   polytile generate gridblock-solo -n 5 --db solo.db --order fixed --size 2-3
   polytile generate walkable-path -n 5 --db walk.db --size 1-2 --workers 1
-  polytile generate walkable-path -n 2 --db walk3.db --size 3 --work-limit 60
+  polytile generate walkable-path -n 1 --db walk3.db --size 3 --node-limit 1000000
   polytile puzzles list --db puzzles.db
 """,
 )
@@ -236,12 +236,13 @@ Examples:
     help="gridblock-solo: each round's cards in the dealt order, or in any order.",
 )
 @click.option(
-    "--work-limit",
-    type=click.FloatRange(0.1, 3600),
-    default=10.0,
+    "--node-limit",
+    type=click.IntRange(100, 10**9),
+    default=100_000,
     show_default=True,
-    help="walkable-path: CP-SAT work per proof (deterministic time, about seconds of one "
-    "quiet core); a candidate needing more is dropped. Raise it for 3 pieces.",
+    help="walkable-path: search nodes per proof (work, not time: the same puzzles on any "
+    "machine); a candidate needing more is dropped. 4-piece proofs take a few thousand; "
+    "raise it for 5-6 pieces.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON report instead of text.")
 def generate(
@@ -264,7 +265,7 @@ def generate(
     max_given: int,
     question: str,
     order: str,
-    work_limit: float,
+    node_limit: int,
     as_json: bool,
 ) -> None:
     """Fill ``db`` with ``count`` puzzles of ``kind``."""
@@ -287,7 +288,7 @@ def generate(
     solo, walk = kind == "gridblock-solo", kind == "walkable-path"
     ctx = click.get_current_context()
     own = {"blokus-teaser": ("piece_set", "colors", "touch", "max_blocked"), "henning": (
-        "question",), "gridblock-solo": ("order",), "walkable-path": ("work_limit",)}.get(
+        "question",), "gridblock-solo": ("order",), "walkable-path": ("node_limit",)}.get(
         kind, ("piece_set", "region", "holes", "max_given"))  # fmt: skip
     given = [
         p.opts[-1]
@@ -314,7 +315,7 @@ def generate(
         if not 1 <= lo <= hi <= 6:
             raise click.BadParameter(f"walkable-path drops 1 to 6 pieces (MIN <= MAX), not "
                                      f"{size}", param_hint="--size")  # fmt: skip
-        values = {"min_pieces": lo, "max_pieces": hi, "work_limit": work_limit}
+        values = {"min_pieces": lo, "max_pieces": hi, "node_limit": node_limit}
     else:
         values |= {"region": region, "holes": holes, "max_given": max_given}
     params = parse_params(kind, values)

@@ -410,7 +410,7 @@ def solve_path(puzzle: PathPuzzle, *, time_limit: float | None = None, workers: 
                seed: int = 0, progress: ProgressFn | None = None,
                stop: Callable[[], bool] | None = None,
                parameters: dict[str, Any] | None = None,
-               method: str = "auto") -> PathResult:  # fmt: skip
+               method: str = "auto", node_limit: int | None = None) -> PathResult:  # fmt: skip
     """The best drops for the puzzle, proven optimal when the search ends in time.
 
     The greedy drops (:func:`greedy_drops`) are the incumbent of the sum objective. Two
@@ -442,6 +442,9 @@ def solve_path(puzzle: PathPuzzle, *, time_limit: float | None = None, workers: 
         work rather than wall time: with one worker, the same run wherever it runs).
     method
         ``"auto"``, ``"search"`` or ``"cpsat"`` (see above).
+    node_limit
+        The search's nodes at most (a limit on work, the same on every machine; stopped
+        by it, ``stopped_by`` is ``"nodes"``).
 
     Returns
     -------
@@ -478,7 +481,8 @@ def solve_path(puzzle: PathPuzzle, *, time_limit: float | None = None, workers: 
         floor = _score(puzzle, replay(puzzle, incumbent))
         at_least = floor + 1
     if method == "search":
-        return _searched(puzzle, incumbent, floor, started, time_limit, progress, stop)
+        return _searched(puzzle, incumbent, floor, started, time_limit, progress, stop,
+                         node_limit)  # fmt: skip
     try:
         v = build_path_model(puzzle.cells, puzzle.sequence, targets=puzzle.targets,
                              at_least=at_least)  # fmt: skip
@@ -517,7 +521,7 @@ def solve_path(puzzle: PathPuzzle, *, time_limit: float | None = None, workers: 
 
 def _searched(puzzle: PathPuzzle, incumbent: list[Any], floor: int, started: float,
               time_limit: float | None, progress: ProgressFn | None,
-              stop: Callable[[], bool] | None) -> PathResult:  # fmt: skip
+              stop: Callable[[], bool] | None, node_limit: int | None) -> PathResult:  # fmt: skip
     """:func:`solve_path` by the branch and bound, from the greedy incumbent."""
     from polytile.puzzles.walkable.path_search import best_drops
 
@@ -530,7 +534,7 @@ def _searched(puzzle: PathPuzzle, incumbent: list[Any], floor: int, started: flo
 
     try:
         r = best_drops(puzzle.cells, tables, at_least=floor + 1, deadline=deadline,
-                       stop=stop, progress=report)  # fmt: skip
+                       stop=stop, progress=report, node_limit=node_limit)  # fmt: skip
     except KeyboardInterrupt:  # a command's deadline before the search began: greedy stands
         regions = replay(puzzle, incumbent)
         return PathResult(puzzle, "feasible", _cells_of(incumbent),

@@ -2,16 +2,16 @@
 
 A candidate is a seeded :class:`~polytile.puzzles.walkable.path.PathPuzzle` (three boards
 with dead, blue and red cells, and ``min_pieces`` to ``max_pieces`` pieces for red to drop,
-the sum of its largest regions to maximise). Two CP-SAT proofs decide it, each on one worker
-and limited in *work* (``max_deterministic_time``), not in wall time, so that the same seed
-gives the same puzzles on any machine and any number of workers:
+the sum of its largest regions to maximise). Two runs of the exact branch and bound
+(:mod:`polytile.puzzles.walkable.path_search`) decide it, each limited in *work* (search
+nodes), not in wall time, so that the same seed gives the same puzzles on any machine and
+any number of workers:
 
 1. :func:`~polytile.puzzles.walkable.path.solve_path` finds the best drops and proves them
    optimal (the optimum, the puzzle's target).
-2. The same model asks for the target again with those drops forbidden
-   (:func:`~polytile.models.walkable_path.forbid_drops`) and no objective: infeasible
-   proves every other drop sequence scores strictly less. A solution there is a second
-   optimal answer: the candidate is dropped.
+2. The search asks for the target again, for any answer but that one
+   (:func:`prove_unique`): none proves every other drop sequence scores strictly less. One
+   is a second optimal answer: the candidate is dropped.
 
 Which answers are "the same"
 ----------------------------
@@ -19,21 +19,21 @@ An answer gives each piece its drop: a set of 4 cells, each on a named board (so
 position and orientation, its split into sub-pieces and their boards are all part of it).
 Two answers are different when some piece drops on a different set of cells, or on the same
 cells split or sent to the boards differently. Swapping the drops of two identical pieces
-(two ``L4``, say) gives the same answer: the boards end the same and the model counts such
+(two ``L4``, say) gives the same answer: the boards end the same and the search counts such
 swaps once. An answer with a pass is dropped (dropping instead would score as much).
 
-The second proof uses the model that leaves out every drop that cannot be part of drops
-reaching the target (:func:`~polytile.models.walkable_path.useful_drops`); there "pass" stands
-for the drops left out, and the pass limit is not enforced. A solution of it is still a
-real second answer (a left-out drop or a pass where the answer drops) except in one case:
-with 4 or more pieces, it may pass 3 times in a row before a drop, which the rules forbid.
-The error is then on the safe side: a unique puzzle is dropped, never the other way.
+The second proof leaves out every drop that cannot be part of drops reaching the target;
+there "pass" stands for the drops left out, and the pass limit is not enforced. An answer
+it finds is still a real second answer (a left-out drop or a pass where the answer drops)
+except in one case: with 4 or more pieces, it may pass 3 times in a row before a drop,
+which the rules forbid. The error is then on the safe side: a unique puzzle is dropped,
+never the other way.
 
 Difficulty
 ----------
-``log2(1 + branches)``, where ``branches`` counts the CP-SAT search branches of both proofs:
-as for the other kinds, each +1 doubles the work of finding the answer and proving every
-other sequence worse. 0 means presolve and propagation alone settled both. The stats also
+``log2(1 + nodes)``, where ``nodes`` counts the search nodes of both proofs: as for the
+other kinds, each +1 doubles the work of finding the answer and proving every other
+sequence worse. The stats also
 record what a greedy player (each piece in turn takes the drop that scores best at once)
 reaches, and ``greedy_short``, how far below the optimum that is.
 
@@ -116,14 +116,15 @@ class WalkablePathParams:
     Parameters
     ----------
     min_pieces, max_pieces
-        Pieces red drops (1..6, drawn uniformly; CP-SAT proves 1-2 quickly, 3 in tens of
-        seconds, 4 rarely).
+        Pieces red drops (1..6, drawn uniformly). The search proves 4 in about a second,
+        but with more pieces a second optimal answer is the rule (some cell that does not
+        count can go elsewhere), so most candidates of 2 or more pieces are dropped.
     dead, opponent_cells, own_cells
         As :meth:`PathPuzzle.from_seed <polytile.puzzles.walkable.path.PathPuzzle.from_seed>`:
         dead cells per board, blue's and red's cells already on the boards.
-    work_limit
-        CP-SAT's deterministic time (about seconds of one core) for each proof; a candidate
-        needing more is dropped (work, not wall time, keeps runs reproducible).
+    node_limit
+        Search nodes for each proof; a candidate needing more is dropped (work, not wall
+        time, keeps runs reproducible). 4-piece proofs take a few thousand.
     """
 
     min_pieces: int = 1
@@ -131,7 +132,7 @@ class WalkablePathParams:
     dead: int = 10
     opponent_cells: int = 24
     own_cells: int = 16
-    work_limit: float = 10.0
+    node_limit: int = 100_000
 
     def __post_init__(self) -> None:
         if not 1 <= self.min_pieces <= self.max_pieces <= 6:
@@ -141,8 +142,8 @@ class WalkablePathParams:
             raise PolytileError(f"dead cells per board must be 0 to 60, got {self.dead}")
         if not 0 <= self.opponent_cells <= 120 or not 0 <= self.own_cells <= 120:
             raise PolytileError("opponent and own cells must each be 0 to 120")
-        if not 0.1 <= self.work_limit <= 3600:
-            raise PolytileError(f"work-limit must be 0.1 to 3600, got {self.work_limit}")
+        if not 100 <= self.node_limit <= 10**9:
+            raise PolytileError(f"node-limit must be 100 to 10^9, got {self.node_limit}")
 
     def to_dict(self) -> dict[str, Any]:
         """The parameters as plain JSON values."""
@@ -216,17 +217,18 @@ def canonical_drops(puzzle: PathPuzzle, drops: Any) -> list[tuple[int, ...] | No
 
 
 def prove_unique(puzzle: PathPuzzle, drops: Any, target: int,
-                 work_limit: float | None = None) -> tuple[str, int]:  # fmt: skip
+                 node_limit: int | None = None) -> tuple[str, int]:  # fmt: skip
     """Is ``drops`` (scoring ``target``, proven optimal) the only answer reaching it?
 
-    Solves the largest-path model asking for ``target`` or more with these drops forbidden,
-    without objective (one worker).
+    Runs the branch and bound (:func:`~polytile.puzzles.walkable.path_search.best_drops`)
+    for any other answer reaching ``target``.
 
     Returns
     -------
     tuple[str, int]
-        ``"unique"`` (infeasible: every other sequence scores less), ``"several"`` (another
-        sequence reaches the target) or ``"unknown"`` (out of work), and CP-SAT's branches.
+        ``"unique"`` (the search ended without one: every other sequence scores less),
+        ``"several"`` (it found another) or ``"unknown"`` (out of nodes), and the nodes
+        searched.
 
     Raises
     ------
@@ -234,18 +236,16 @@ def prove_unique(puzzle: PathPuzzle, drops: Any, target: int,
         When a Ctrl-C (or :class:`~polytile.cli.clock.DeadlineReached`) stopped the search
         before it could decide.
     """
-    from polytile.models.walkable_path import build_path_model, forbid_drops
-    from polytile.solvers.cpsat import solve
+    from polytile.puzzles.walkable.path_search import best_drops
 
-    v = build_path_model(puzzle.cells, puzzle.sequence, at_least=target)
-    forbid_drops(v, drops)
-    v.model.clear_objective()  # any solution at all is a second answer
-    params = None if work_limit is None else {"max_deterministic_time": float(work_limit)}
-    r = solve(v.runner(), workers=1, seed=0, parameters=params)
-    if r.stopped_by == "interrupt" and r.status == "unknown":
+    cells = np.array(puzzle.cells)
+    tables = [legal_drops(cells, name) for name in puzzle.sequence]
+    r = best_drops(cells, tables, at_least=target, node_limit=node_limit,
+                   other_than=list(drops), names=puzzle.sequence)  # fmt: skip
+    if r.stopped_by == "interrupt":
         raise KeyboardInterrupt  # Ctrl-C (or a command's deadline): no verdict to give
-    verdict = {"infeasible": "unique", "feasible": "several", "optimal": "several"}
-    return verdict.get(r.status, "unknown"), int(r.branches)
+    verdict = "unique" if r.complete else "several" if r.stopped_by == "found" else "unknown"
+    return verdict, r.nodes
 
 
 def _score_of(regions: Any) -> int:
@@ -439,7 +439,7 @@ def verify_walkable_path(puzzle: WalkablePathPuzzle, answer: WalkablePathAnswer,
     work limit (the optimum is the target; no other drops reach it), and, given ``key``,
     that it is the puzzle's key. Empty when sound."""
     problems = check_answer(puzzle, answer)
-    best = solve_path(puzzle.path, workers=1)
+    best = solve_path(puzzle.path, method="search")
     if best.objective != puzzle.target:
         problems.append(f"the optimum is {best.objective}, not the target {puzzle.target}")
     verdict, _ = prove_unique(puzzle.path, list(answer.drops), puzzle.target)
@@ -475,11 +475,10 @@ def make_walkable_path_candidate(params: WalkablePathParams, seed: int, index: i
     except PolytileError as exc:  # the boards filled up before the cells were placed
         cand.reason = f"no position: {exc}"
         return cand
-    work = {"max_deterministic_time": params.work_limit}
-    best = solve_path(path, workers=1, parameters=work)
+    best = solve_path(path, method="search", node_limit=params.node_limit)
     if best.stopped_by == "interrupt":  # cut by the wall clock: not a verdict, never stored
         raise KeyboardInterrupt
-    out_of_work = f"a proof needs more than {params.work_limit:g} units of work"
+    out_of_work = f"a proof needs more than {params.node_limit} search nodes"
     if not best.proven or best.objective is None:
         cand.reason = out_of_work
         return cand
@@ -487,7 +486,7 @@ def make_walkable_path_candidate(params: WalkablePathParams, seed: int, index: i
         cand.reason = "the best answer passes (so dropping there is as good)"
         return cand
     drops = canonical_drops(path, best.drops)
-    verdict, branches = prove_unique(path, drops, best.objective, params.work_limit)
+    verdict, nodes = prove_unique(path, drops, best.objective, params.node_limit)
     if verdict == "several":
         cand.reason = "several drop sequences reach the optimum"
         return cand
@@ -504,11 +503,11 @@ def make_walkable_path_candidate(params: WalkablePathParams, seed: int, index: i
         raise SolverError(f"generated walkable-path answer fails its check: {problems[0]}")
     cand.puzzle, cand.solution = puzzle, answer  # type: ignore[assignment]
     cand.key = path_key(path)
-    total = int(best.stats.get("branches", 0)) + branches
+    total = int(best.stats.get("search_nodes", 0)) + nodes
     cand.difficulty = round(math.log2(1 + total), 2)
     cand.stats = {
-        "branches": int(best.stats.get("branches", 0)),
-        "unique_branches": branches,
+        "nodes": int(best.stats.get("search_nodes", 0)),
+        "unique_nodes": nodes,
         "pieces": pieces,
         "score": answer.score,
         "greedy": greedy,

@@ -32,6 +32,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -103,7 +104,9 @@ def _counts(rows: npt.NDArray[np.int16]) -> npt.NDArray[np.int64]:
 class _Search:
     def __init__(self, cells: npt.NDArray[np.int8], target: int, deadline: float | None,
                  stop: Callable[[], bool] | None,
-                 progress: Callable[[int, float], None] | None) -> None:  # fmt: skip
+                 progress: Callable[[int, float], None] | None, node_limit: int | None,
+                 other_than: dict[str, list[tuple[int, ...]]] | None,
+                 names: Sequence[str]) -> None:  # fmt: skip
         from polytile.puzzles.walkable._path_kernel import board_caps, rest_counts
 
         self.kernel = board_caps
@@ -115,6 +118,9 @@ class _Search:
         self.stop = stop
         self.progress = progress
         self.nodes = 0
+        self.node_limit = node_limit
+        self.other_than = other_than
+        self.names = names
         self.chosen: dict[int, npt.NDArray[np.int16]] = {}
         self.best: dict[int, npt.NDArray[np.int16]] | None = None
         self.best_score: int | None = None
@@ -145,6 +151,9 @@ class _Search:
 
     def check(self) -> None:
         self.nodes += 1
+        if self.node_limit is not None and self.nodes > self.node_limit:
+            self.nodes -= 1
+            raise _Stop("nodes")
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise _Stop("time")
         if self.stop is not None and self.nodes % 16 == 0 and self.stop():
@@ -154,10 +163,15 @@ class _Search:
         self.check()
         score = int(largest_regions(self.cells)[0].sum())
         if score >= self.target:
-            self.best, self.best_score = dict(self.chosen), score
-            self.target = score + 1
-            if self.progress is not None:
-                self.progress(score, time.perf_counter() - self.started)
+            if self.other_than is not None:  # looking for a second answer: any other will do
+                if _answer(self.names, self.chosen) != self.other_than:
+                    self.best, self.best_score = dict(self.chosen), score
+                    raise _Stop("found")
+            else:
+                self.best, self.best_score = dict(self.chosen), score
+                self.target = score + 1
+                if self.progress is not None:
+                    self.progress(score, time.perf_counter() - self.started)
         bounds: list[npt.NDArray[np.int64]] = []
         while pieces:
             bounds = self.bounds(pieces)
@@ -186,12 +200,25 @@ class _Search:
         self.node(others)  # the piece passes
 
 
+def _answer(names: Sequence[str], drops: dict[int, Any]) -> dict[str, list[tuple[int, ...]]]:
+    """Per piece name, its drops' sorted cells (``()`` for a pass), sorted: two answers
+    that only swap the drops of identical pieces are the same."""
+    out: dict[str, list[tuple[int, ...]]] = {}
+    for i, name in enumerate(names):
+        d = drops.get(i)
+        out.setdefault(name, []).append(() if d is None else tuple(sorted(int(g) for g in d)))
+    return {name: sorted(v) for name, v in out.items()}
+
+
 def best_drops(cells: npt.ArrayLike, tables: Sequence[npt.NDArray[np.int16]], *,
                at_least: int, deadline: float | None = None,
                stop: Callable[[], bool] | None = None,
-               progress: Callable[[int, float], None] | None = None) -> SearchResult:  # fmt: skip
+               progress: Callable[[int, float], None] | None = None,
+               node_limit: int | None = None, other_than: Sequence[Any] | None = None,
+               names: Sequence[str] | None = None) -> SearchResult:  # fmt: skip
     """The drops (one of ``tables[i]``'s rows per piece, or a pass) whose regions sum
-    highest, searched for scores of ``at_least`` or more.
+    highest, searched for scores of ``at_least`` or more; or, given ``other_than``, any
+    answer reaching ``at_least`` other than that one.
 
     Parameters
     ----------
@@ -209,11 +236,19 @@ def best_drops(cells: npt.ArrayLike, tables: Sequence[npt.NDArray[np.int16]], *,
         Polled every 16 nodes; True stops the search.
     progress
         ``progress(score, seconds)`` at each better answer.
+    node_limit
+        Nodes to search at most (a limit on work: the same on every machine).
+    other_than, names
+        An answer (per piece its drop, or None for a pass) and the pieces' names: search
+        for another answer scoring ``at_least`` or more, the target staying there. Two
+        answers differing only by swapping identical pieces' drops are the same.
 
     Returns
     -------
     SearchResult
-        ``complete`` False when stopped (``stopped_by`` says why): the best answer so far.
+        ``complete`` False when stopped (``stopped_by`` says why: ``"time"``,
+        ``"interrupt"``, ``"nodes"``, or ``"found"`` for a second answer, which is then
+        ``drops``): the best answer so far.
     """
     arr = np.array(cells, dtype=np.int8)
     if arr.shape != (CELLS,):
@@ -225,7 +260,12 @@ def best_drops(cells: npt.ArrayLike, tables: Sequence[npt.NDArray[np.int16]], *,
         if len(p.rows) and (arr[p.rows] != UNCLAIMED).any():
             raise ValueError(f"piece {p.index + 1}: a drop covers a claimed cell")
     use_compiled_regions()  # a region count at every node
-    s = _Search(arr, at_least, deadline, stop, progress)
+    if other_than is not None and (names is None or len(names) != len(tables)
+                                   or len(other_than) != len(tables)):  # fmt: skip
+        raise ValueError("other_than needs one drop (or None) and one name per piece")
+    names = list(names) if names is not None else [str(i) for i in range(len(tables))]
+    avoid = None if other_than is None else _answer(names, dict(enumerate(other_than)))
+    s = _Search(arr, at_least, deadline, stop, progress, node_limit, avoid, names)
     base = int(largest_regions(arr)[0].sum())
     live = [p for p in pieces if len(p.rows)]
     bound = base

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -32,19 +33,25 @@ def crowded(seed: int, dead: int, red: int = 12, blue: int = 8) -> np.ndarray:
     return cells
 
 
-def enumerate_best(cells: np.ndarray, tables: list[np.ndarray]) -> int:
-    """The best sum of largest regions over every pass-or-drop per piece (disjoint drops)."""
-    best = int(largest_regions(cells)[0].sum())
-    options = [[None, *range(len(t))] for t in tables]
-    for combo in itertools.product(*options):
-        rows = [tables[i][d] for i, d in enumerate(combo) if d is not None]
-        cover = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int16)
-        if len(set(cover.tolist())) != len(cover):
+def outcomes(
+    cells: np.ndarray, tables: list[np.ndarray]
+) -> Iterator[tuple[list[tuple[int, ...]], int]]:
+    """Every pass-or-drop per piece with disjoint drops: the drops (``()`` a pass) and the
+    sum of red's largest regions after them."""
+    for combo in itertools.product(*[[None, *range(len(t))] for t in tables]):
+        drops = [() if d is None else tuple(int(g) for g in tables[i][d])
+                 for i, d in enumerate(combo)]  # fmt: skip
+        cover = [g for d in drops for g in d]
+        if len(set(cover)) != len(cover):
             continue
         work = cells.copy()
         work[cover] = RED
-        best = max(best, int(largest_regions(work)[0].sum()))
-    return best
+        yield drops, int(largest_regions(work)[0].sum())
+
+
+def enumerate_best(cells: np.ndarray, tables: list[np.ndarray]) -> int:
+    """The best sum of largest regions over every pass-or-drop per piece (disjoint drops)."""
+    return max(score for _, score in outcomes(cells, tables))
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -160,3 +167,40 @@ def test_refuses_a_drop_on_a_claimed_cell() -> None:
     cells[table[0][0]] = BLUE
     with pytest.raises(ValueError, match="claimed"):
         best_drops(cells, [table], at_least=0)
+
+
+def enumerate_answers(cells: np.ndarray, tables: list[np.ndarray], names: tuple[str, ...],
+                      target: int) -> set[tuple[tuple[str, tuple[int, ...]], ...]]:  # fmt: skip
+    """Every answer reaching ``target`` (a pass is ``()``), identical pieces' drops as one
+    sorted list: the generator's notion of "the same answer"."""
+    return {tuple(sorted(zip(names, drops, strict=True)))
+            for drops, score in outcomes(cells, tables) if score >= target}  # fmt: skip
+
+
+SECOND = [(0, ("O4", "O4")), (1, ("I4", "T4")), (2, ("L4", "L4")), (5, ("Z4", "O4", "I4"))]
+
+
+@pytest.mark.parametrize(("seed", "names"), SECOND)
+def test_a_second_answer_matches_enumeration(seed: int, names: tuple[str, ...]) -> None:
+    cells = crowded(seed, dead=70)
+    tables = [legal_drops(cells, name) for name in names]
+    best = enumerate_best(cells, tables)
+    answers = enumerate_answers(cells, tables, names, best)
+    first = best_drops(cells, tables, at_least=best)
+    assert first.drops is not None
+    r = best_drops(cells, tables, at_least=best, other_than=first.drops, names=names)
+    if len(answers) == 1:
+        assert r.complete and r.drops is None
+    else:
+        assert r.stopped_by == "found" and r.drops is not None
+        again = tuple(sorted(zip(names, [() if d is None else tuple(int(g) for g in d)
+                                         for d in r.drops], strict=True)))  # fmt: skip
+        assert again in answers and again != tuple(
+            sorted(
+                zip(
+                    names,
+                    [() if d is None else tuple(int(g) for g in d) for d in first.drops],
+                    strict=True,
+                )
+            )
+        )

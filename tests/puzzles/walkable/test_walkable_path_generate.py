@@ -25,12 +25,12 @@ from polytile.puzzles.walkable.path_generate import (
     puzzle_doc,
 )
 
-ONE = WalkablePathParams(min_pieces=1, max_pieces=1, work_limit=5.0)
+ONE = WalkablePathParams(min_pieces=1, max_pieces=1)
 
 
 def _optimal_drops(puzzle: PathPuzzle) -> tuple[int, int]:
     """Brute force over every legal drop of a one-piece puzzle: (best sum, drops reaching
-    it). Independent of CP-SAT."""
+    it). Independent of the search."""
     cells = np.array(puzzle.cells, dtype=np.int8)
     sums = []
     for row in legal_drops(cells, puzzle.sequence[0]):
