@@ -288,7 +288,9 @@ def count(
     show_default=True,
     help="four-square and its variants: xcc, the exact-cover kernel with colours and the "
     "corner rules inside the search (fast); cpsat, the direct CP-SAT model of "
-    "polytile.models.cpsat (slow: tens of seconds or more; --time-limit defaults to 60 s).",
+    "polytile.models.cpsat (slow: tens of seconds or more; --time-limit defaults to 60 s). "
+    "gridblock-solo and walkable-path: cpsat solves their CP-SAT model instead of the exact "
+    "branch and bound.",
 )
 @click.option(
     "--order",
@@ -342,6 +344,7 @@ def solve(
       polytile solve cityblocks-max --from game.json --color yellow --json
       polytile solve gridblock-solo --seed 3 --order free
       polytile solve walkable-path --seed 2 --pieces 4 --time-limit 60
+      polytile solve walkable-path --seed 2 --pieces 2 --engine cpsat
     """
     color = False if no_color else (True if color_opt == "always" else None)
     player = color_opt.lower() if color_opt not in (None, "always") else None
@@ -352,10 +355,11 @@ def solve(
                                        player, order)) or fit_mode:  # fmt: skip
             raise click.UsageError("walkable-path takes --seed, --pieces N or --sequence, "
                                    "--dead, --opponent-cells, --own-cells, --targets, "
-                                   "--time-limit, --workers, --json, -o FILE.json")  # fmt: skip
+                                   "--time-limit, --workers, --engine cpsat, --json, "
+                                   "-o FILE.json")  # fmt: skip
         whole = 60.0 if time_limit is None else time_limit
         solve_walkable_path(seed, pieces, walkable, _left(whole) or whole, workers, as_json,
-                            output, whole)  # fmt: skip
+                            output, whole, _search_or_cpsat(puzzle, engine))  # fmt: skip
         return
     from polytile.cli.walkable_path import refuse_walkable_options
 
@@ -367,13 +371,9 @@ def solve(
                                        output, player)) or fit_mode:  # fmt: skip
             raise click.UsageError("gridblock-solo takes --seed, --order, --time-limit, "
                                    "--workers, --engine cpsat, --json")  # fmt: skip
-        given = click.get_current_context().get_parameter_source("engine")
-        if given == click.core.ParameterSource.COMMANDLINE and engine != "cpsat":
-            raise click.UsageError("gridblock-solo: --engine cpsat uses the CP-SAT model; "
-                                   "without it, the exact branch and bound")  # fmt: skip
         solve_gridblock_solo(seed, order or "fixed", _left(60.0 if time_limit is None
                              else time_limit), workers, as_json,
-                             "cpsat" if engine == "cpsat" else "search")  # fmt: skip
+                             _search_or_cpsat(puzzle, engine))  # fmt: skip
         return
     if order is not None:
         raise click.UsageError("--order is for gridblock-solo")
@@ -591,6 +591,16 @@ def _solve_one_color(
     if reasons:
         raise SolverError(f"one-color answer failed the rules check: {'; '.join(reasons)}")
     _emit(sol, as_json, output, color)
+
+
+def _search_or_cpsat(puzzle: str, engine: str) -> str:
+    """``"cpsat"`` when ``--engine cpsat`` was given, else ``"search"`` (the puzzle's exact
+    branch and bound); another ``--engine`` is refused."""
+    given = click.get_current_context().get_parameter_source("engine")
+    if given == click.core.ParameterSource.COMMANDLINE and engine != "cpsat":
+        raise click.UsageError(f"{puzzle}: --engine cpsat uses the CP-SAT model; without it, "
+                               "the exact branch and bound")  # fmt: skip
+    return "cpsat" if engine == "cpsat" else "search"
 
 
 def _left(limit: float | None) -> float | None:

@@ -65,10 +65,11 @@ def _ints(text: str, what: str) -> list[int]:
 
 def solve_walkable_path(seed: int | None, pieces: str | None, given: dict[str, Any],
                         time_limit: float, workers: int | None, as_json: bool,
-                        output: str | None = None,
-                        whole_limit: float | None = None) -> None:  # fmt: skip
+                        output: str | None = None, whole_limit: float | None = None,
+                        engine: str = "search") -> None:  # fmt: skip
     """Build the seeded puzzle, solve it, print the replayed answer (and save it as JSON to
-    ``output``, a ``.json`` file, when given).
+    ``output``, a ``.json`` file, when given). ``engine`` ``"search"``: the branch and bound
+    for the sum objective (targets always use CP-SAT); ``"cpsat"``: the CP-SAT model.
 
     Exit 0 when proven optimal; when the time runs out first (exit 1) or Ctrl-C stops the
     search (exit 130), the best drops so far, replayed, are printed (and saved) as not
@@ -121,7 +122,8 @@ def solve_walkable_path(seed: int | None, pieces: str | None, given: dict[str, A
         with StopFlag() as stop, deadline:
             # keep a second back: the replay, the picture and unloading OR-tools and numba
             result = solve_path(puzzle, time_limit=max(0.05, time_limit - 1.0),
-                                workers=workers or 2, stop=stop)  # fmt: skip
+                                workers=workers or 2, stop=stop,
+                                method="cpsat" if engine == "cpsat" else "auto")  # fmt: skip
     except KeyboardInterrupt:  # before the greedy drops were found
         if deadline.fired:
             click.echo(f"{name}: no drops found in the time limit", err=True)

@@ -122,3 +122,16 @@ def test_refusals(invoke: Invoke, args: list[str]) -> None:
 def test_other_puzzles_refuse_the_options(invoke: Invoke) -> None:
     assert_clean_failure(invoke("solve", "pentomino-6x10", "--dead", "5"))
     assert_clean_failure(invoke("solve", "gridblock-solo", "--targets", "1,2,3"))
+
+
+def test_both_engines_agree(invoke: Invoke) -> None:
+    args = ("solve", "walkable-path", "--seed", "3", "--pieces", "2", "--json")
+    search = invoke(*args)
+    cpsat = invoke(*args, "--engine", "cpsat")
+    assert search.exit_code == 0 and cpsat.exit_code == 0, (search.stderr, cpsat.stderr)
+    a, b = json.loads(search.stdout), json.loads(cpsat.stdout)
+    assert a["proven_optimal"] and b["proven_optimal"] and a["objective"] == b["objective"]
+    assert "search_nodes" in a and "branches" in b  # each says which search it ran
+    bad = invoke(*args, "--engine", "xcc")
+    assert_clean_failure(bad)
+    assert "--engine cpsat" in bad.stderr
