@@ -28,7 +28,9 @@ _AREA = SIDE * SIDE
 @njit(cache=True)
 def _relax(row, cost, nbr, most, queue, queued):
     """Cheapest connections out of ``row`` (new cells each cost 1, red cells 0, others are
-    walls), keeping only those of at most ``most`` new cells."""
+    walls), keeping only those of at most ``most`` new cells. ``queue`` is a ring of
+    ``_AREA + 1`` slots: each cell is in it at most once, so it never fills."""
+    ring = _AREA + 1
     head, tail = 0, 0
     for v in range(_AREA):
         if row[v] <= most:
@@ -37,7 +39,7 @@ def _relax(row, cost, nbr, most, queue, queued):
             queued[v] = True
     while head != tail:
         v = queue[head]
-        head = (head + 1) % _AREA
+        head = (head + 1) % ring
         queued[v] = False
         for j in range(4):
             h = nbr[v, j]
@@ -48,7 +50,7 @@ def _relax(row, cost, nbr, most, queue, queued):
                 row[h] = cand
                 if not queued[h]:
                     queue[tail] = h
-                    tail = (tail + 1) % _AREA
+                    tail = (tail + 1) % ring
                     queued[h] = True
 
 
@@ -112,7 +114,7 @@ def _one_board(cells, droppable, b, most, max_terminals, nbr, caps, node_caps):
     dp = np.full((full, _AREA), _FAR, dtype=np.int64)  # fewest new cells joining S and v
     wsum = np.zeros(full, dtype=np.int64)
     best = np.full((most + 1, _AREA), NEG, dtype=np.int64)  # best w(S) joined to v by c
-    queue = np.empty(_AREA, dtype=np.int64)
+    queue = np.empty(_AREA + 1, dtype=np.int64)
     queued = np.zeros(_AREA, dtype=np.bool_)
     for mask in range(1, full):
         low = mask & -mask
@@ -179,8 +181,9 @@ def board_caps(cells, droppable, most, max_terminals):
 def rest_counts(options, top):
     """The cells per board that pieces with these split options (``options[j, code]``:
     piece ``j`` can put ``code // 9``, ``code // 3 % 3``, ``code % 3`` cells on the three
-    boards; code 0, a pass, always) can put down together, each count clipped at ``top``:
-    only the vectors no other one dominates, as rows of an ``(r, 3)`` array."""
+    boards; code 0, a pass, always) can put down together, each count clipped at ``top``,
+    as rows of an ``(r, 3)`` array; a vector is left out when one more cell on one board
+    is also reachable (the bounds grow with each count, so it could not give more)."""
     side = top + 1
     reach = np.zeros(side**3, dtype=np.bool_)
     nxt = np.zeros(side**3, dtype=np.bool_)

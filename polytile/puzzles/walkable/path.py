@@ -33,7 +33,6 @@ from polytile.puzzles.walkable.board import (
     BLUE,
     BOARDS,
     CELLS,
-    DEAD,
     PIECES,
     RED,
     SIDE,
@@ -372,6 +371,9 @@ def greedy_drops(puzzle: PathPuzzle) -> list[npt.NDArray[np.int16] | None]:
     cells = np.array(puzzle.cells, dtype=np.int8)
     out: list[npt.NDArray[np.int16] | None] = []
     for name in puzzle.sequence:
+        if len(out) >= 3 and all(d is None for d in out[-3:]):
+            out.append(None)  # three passes in a row end the game
+            continue
         rows = legal_drops(cells, name)
         best, pick = -1, None
         for row in rows:
@@ -386,24 +388,19 @@ def greedy_drops(puzzle: PathPuzzle) -> list[npt.NDArray[np.int16] | None]:
     return out
 
 
-def _fill_passes(puzzle: PathPuzzle, drops: list[Any]) -> list[Any]:
-    """Passes that would end the game before a later drop (3 in a row) become legal drops
-    that avoid every chosen drop's cells (they can only add to the regions)."""
-    last = max((i for i, d in enumerate(drops) if d is not None), default=-1)
+def _playable(puzzle: PathPuzzle, drops: list[Any]) -> list[Any] | None:
+    """The drops made playable in order (:func:`~polytile.puzzles.walkable.path_search.
+    legal_order`: passes that would end the game before a later drop become drops that
+    can only add), or None when that cannot be done (or was not decided)."""
+    from polytile.puzzles.walkable.path_search import FillUnknown, legal_order
+
     cells = np.array(puzzle.cells, dtype=np.int8)
-    for d in drops:
-        if d is not None:
-            cells[np.asarray(d)] = DEAD  # reserved: no filler may take them
-    out, run = list(drops), 0
-    for i, (name, d) in enumerate(zip(puzzle.sequence, drops, strict=True)):
-        run = run + 1 if d is None else 0
-        if run >= 3 and i < last:
-            rows = legal_drops(cells, name)
-            if len(rows):
-                out[i] = rows[0]
-                cells[rows[0]] = DEAD
-                run = 0
-    return out
+    rows = [None if d is None else np.array(sorted(int(g) for g in d), dtype=np.int16)
+            for d in drops]  # fmt: skip
+    try:
+        return legal_order(cells, [legal_drops(cells, n) for n in puzzle.sequence], rows)
+    except FillUnknown:
+        return None
 
 
 def solve_path(puzzle: PathPuzzle, *, time_limit: float | None = None, workers: int = 2,
@@ -500,10 +497,13 @@ def solve_path(puzzle: PathPuzzle, *, time_limit: float | None = None, workers: 
     stats = {"drop_variables": sum(len(t) for t in v.drops),
              "nodes": sum(len(g.nodes) for g in v.graphs),
              "branches": r.branches, "incumbent": floor}  # fmt: skip
-    if r.found:
-        drops = _fill_passes(puzzle, v.chosen(r.placements))
+    played = _playable(puzzle, v.chosen(r.placements)) if r.found else None
+    if played is not None:
+        drops = played
         status, claim = r.status, round(r.objective or 0)
         bound = None if r.bound is None else int(r.bound + 1e-6)
+    elif r.found:  # its answer cannot be played in order (three passes, then a drop)
+        drops, status, claim, bound = incumbent, "feasible", floor, ceiling
     elif r.status == "infeasible" or (at_least is not None and at_least > ceiling):
         drops, status, claim, bound = incumbent, "optimal", floor, floor
     else:
@@ -543,9 +543,9 @@ def _searched(puzzle: PathPuzzle, incumbent: list[Any], floor: int, started: flo
                           {"incumbent": floor})  # fmt: skip
     drops, claim = incumbent, floor
     if r.drops is not None and r.score is not None:
-        drops, claim = _fill_passes(puzzle, r.drops), r.score
-    status = "optimal" if r.complete else "feasible"
+        drops, claim = r.drops, r.score  # playable in order: the search made sure
     bound = claim if r.complete else max(claim, r.bound)
+    status = "optimal" if r.complete or claim >= bound else "feasible"
     regions = replay(puzzle, drops)
     score = _score(puzzle, regions)
     if score < claim or (status == "optimal" and score != claim):
@@ -555,7 +555,8 @@ def _searched(puzzle: PathPuzzle, incumbent: list[Any], floor: int, started: flo
     stats = {"drop_variables": sum(len(t) for t in tables), "search_nodes": r.nodes,
              "incumbent": floor}  # fmt: skip
     return PathResult(puzzle, status, _cells_of(drops), tuple(int(x) for x in regions), score,
-                      bound, time.perf_counter() - started, r.stopped_by, stats)  # fmt: skip
+                      bound, time.perf_counter() - started,
+                      None if status == "optimal" else r.stopped_by, stats)  # fmt: skip
 
 
 def _cells_of(drops: Sequence[Any]) -> tuple[tuple[int, ...] | None, ...]:

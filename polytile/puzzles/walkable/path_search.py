@@ -46,7 +46,15 @@ from polytile.puzzles.walkable.board import (
     use_compiled_regions,
 )
 
-__all__ = ["MAX_TERMINALS", "SearchResult", "best_drops"]
+__all__ = [
+    "FILL_STEPS",
+    "MAX_TERMINALS",
+    "PASS_LIMIT",
+    "FillUnknown",
+    "SearchResult",
+    "best_drops",
+    "legal_order",
+]
 
 #: Growing regions per board beyond which a board's caps fall back to "all of them joined".
 MAX_TERMINALS = 10
@@ -118,6 +126,9 @@ class _Search:
         self.stop = stop
         self.progress = progress
         self.nodes = 0
+        self.start = cells.copy()
+        self.tables: list[npt.NDArray[np.int16]] = []
+        self.unsure = False
         self.node_limit = node_limit
         self.other_than = other_than
         self.names = names
@@ -149,6 +160,33 @@ class _Search:
             out.append(drop_bounds(p.rows, rest, caps, node_caps, top))
         return out
 
+    def record(self, score: int) -> None:
+        """An answer scoring ``score`` (the drops chosen, the other pieces passing), if it
+        can be played in order (see :func:`legal_order`)."""
+        drops = [self.chosen.get(i) for i in range(len(self.tables))]
+        try:
+            played = legal_order(self.start, self.tables, drops)
+        except FillUnknown:
+            self.unsure = True  # an answer that may or may not be playable: no proof
+            return
+        if played is None:
+            return
+        if played != drops:  # fillers can only add: score what is played
+            work = self.start.copy()
+            work[np.concatenate([np.asarray(d) for d in played if d is not None])] = RED
+            score = int(largest_regions(work)[0].sum())
+        answer = dict(enumerate(played))
+        if self.other_than is not None:  # looking for a second answer: any other will do
+            if _answer(self.names, self.chosen) != self.other_than:
+                self.best, self.best_score = answer, score
+                raise _Stop("found")
+            return
+        if score >= self.target:
+            self.best, self.best_score = answer, score
+            self.target = score + 1
+            if self.progress is not None:
+                self.progress(score, time.perf_counter() - self.started)
+
     def check(self) -> None:
         self.nodes += 1
         if self.node_limit is not None and self.nodes > self.node_limit:
@@ -163,15 +201,7 @@ class _Search:
         self.check()
         score = int(largest_regions(self.cells)[0].sum())
         if score >= self.target:
-            if self.other_than is not None:  # looking for a second answer: any other will do
-                if _answer(self.names, self.chosen) != self.other_than:
-                    self.best, self.best_score = dict(self.chosen), score
-                    raise _Stop("found")
-            else:
-                self.best, self.best_score = dict(self.chosen), score
-                self.target = score + 1
-                if self.progress is not None:
-                    self.progress(score, time.perf_counter() - self.started)
+            self.record(score)
         bounds: list[npt.NDArray[np.int64]] = []
         while pieces:
             bounds = self.bounds(pieces)
@@ -198,6 +228,60 @@ class _Search:
             del self.chosen[piece.index]
             self.cells[row] = UNCLAIMED
         self.node(others)  # the piece passes
+
+
+#: Passes in a row that end the game (the largest-path puzzle's rule, as in its replay).
+PASS_LIMIT = 3
+#: Steps :func:`legal_order` may take before giving up.
+FILL_STEPS = 20_000
+
+
+class FillUnknown(Exception):
+    """:func:`legal_order` ran out of steps before deciding."""
+
+
+def legal_order(cells: npt.NDArray[np.int8], tables: Sequence[npt.NDArray[np.int16]],
+                drops: Sequence[Any]) -> list[Any] | None:  # fmt: skip
+    """``drops`` (per piece a row of its table, or None for a pass) made playable in order:
+    passes that would make :data:`PASS_LIMIT` in a row before a later drop become drops
+    of the piece's table on cells no other drop takes (they can only add to the regions).
+    None when no such filling exists.
+
+    Raises
+    ------
+    FillUnknown
+        After :data:`FILL_STEPS` steps without a decision (boards all but full).
+    """
+    last = max((i for i, d in enumerate(drops) if d is not None), default=-1)
+    out = list(drops)
+    taken = np.zeros(len(cells), dtype=np.bool_)
+    for d in drops:
+        if d is not None:
+            taken[np.asarray(d)] = True
+    steps = 0
+
+    def fill(i: int, run: int) -> bool:
+        nonlocal steps
+        steps += 1
+        if steps > FILL_STEPS:
+            raise FillUnknown
+        if i > last:
+            return True
+        if out[i] is not None:
+            return run < PASS_LIMIT and fill(i + 1, 0)
+        if run + 1 < PASS_LIMIT and fill(i + 1, run + 1):
+            return True
+        table = tables[i]
+        for row in table[np.logical_not(taken[table].any(axis=1))] if len(table) else ():
+            taken[row] = True
+            out[i] = row
+            if fill(i + 1, 0):
+                return True
+            out[i] = None
+            taken[row] = False
+        return False
+
+    return out if fill(0, 0) else None
 
 
 def _answer(names: Sequence[str], drops: dict[int, Any]) -> dict[str, list[tuple[int, ...]]]:
@@ -247,8 +331,11 @@ def best_drops(cells: npt.ArrayLike, tables: Sequence[npt.NDArray[np.int16]], *,
     -------
     SearchResult
         ``complete`` False when stopped (``stopped_by`` says why: ``"time"``,
-        ``"interrupt"``, ``"nodes"``, or ``"found"`` for a second answer, which is then
-        ``drops``): the best answer so far.
+        ``"interrupt"``, ``"nodes"``, ``"found"`` for a second answer, which is then
+        ``drops``, or ``"fill"`` when an answer's playability in order was left undecided):
+        the best answer so far. Every answer is playable in order: passes that would end the
+        game before a later drop are filled (:func:`legal_order`), and answers that cannot be
+        are skipped.
     """
     arr = np.array(cells, dtype=np.int8)
     if arr.shape != (CELLS,):
@@ -266,6 +353,7 @@ def best_drops(cells: npt.ArrayLike, tables: Sequence[npt.NDArray[np.int16]], *,
     names = list(names) if names is not None else [str(i) for i in range(len(tables))]
     avoid = None if other_than is None else _answer(names, dict(enumerate(other_than)))
     s = _Search(arr, at_least, deadline, stop, progress, node_limit, avoid, names)
+    s.tables = [p.rows for p in pieces]
     base = int(largest_regions(arr)[0].sum())
     live = [p for p in pieces if len(p.rows)]
     bound = base
@@ -281,4 +369,6 @@ def best_drops(cells: npt.ArrayLike, tables: Sequence[npt.NDArray[np.int16]], *,
     drops = None
     if s.best is not None:
         drops = [s.best.get(i) for i in range(len(pieces))]
+    if stopped is None and s.unsure:
+        stopped = "fill"  # some answer's playability was not decided: no proof
     return SearchResult(drops, s.best_score, stopped is None, bound, s.nodes, stopped)

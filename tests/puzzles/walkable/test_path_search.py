@@ -20,7 +20,7 @@ from polytile.puzzles.walkable.board import (
     seeded_boards,
 )
 from polytile.puzzles.walkable.path import PathPuzzle, greedy_drops, replay, solve_path
-from polytile.puzzles.walkable.path_search import MAX_TERMINALS, best_drops
+from polytile.puzzles.walkable.path_search import MAX_TERMINALS, best_drops, legal_order
 
 
 def crowded(seed: int, dead: int, red: int = 12, blue: int = 8) -> np.ndarray:
@@ -115,6 +115,22 @@ def test_caps_are_exact_for_a_gap() -> None:
     assert caps[1].tolist() == [0, 1, 2, 3, 4]  # no red: m new cells at most
 
 
+def test_a_board_without_walls() -> None:
+    """Every cell of board 1 red or droppable: the relaxation's queue holds all 100."""
+    from polytile.puzzles.walkable._path_kernel import board_caps
+
+    cells = np.full(300, BLUE, dtype=np.int8)
+    cells[:100] = RED
+    cells[50:60] = UNCLAIMED
+    cells[150:160] = cells[250:260] = UNCLAIMED
+    droppable = cells == UNCLAIMED
+    caps, _ = board_caps(cells, droppable, 4, MAX_TERMINALS)
+    assert caps[0].tolist() == [50, 91, 92, 93, 94]  # one new cell joins 50 and 40
+    table = legal_drops(cells, "I4")
+    r = best_drops(cells, [table], at_least=0, deadline=time.perf_counter() + 30)
+    assert r.complete and r.score == 94 and r.drops is not None  # 90 + 2, and 2 elsewhere
+
+
 @pytest.mark.parametrize(("seed", "sequence"), [(0, ("O4", "I4", "T4")), (1, ("L4", "Z4", "O4")),
                                                 (2, ("T4", "T4", "I4")), (3, ("Z4", "L4", "I4")),
                                                 (4, ("I4", "O4", "T4", "Z4"))])  # fmt: skip
@@ -204,3 +220,35 @@ def test_a_second_answer_matches_enumeration(seed: int, names: tuple[str, ...]) 
                 )
             )
         )
+
+
+def test_three_passes_then_a_drop_is_never_an_answer() -> None:
+    """Five I4 with no room, then an O4 that fits: the O4 may drop only if one of the first
+    three pieces drops too (three passes end the game), and here none can."""
+    cells = np.full(300, DEAD, dtype=np.int8)
+    cells[[0, 1, 10, 11]] = UNCLAIMED  # a 2x2 square on board 1 ...
+    cells[[100, 101, 110, 111]] = UNCLAIMED  # ... and on board 2: room for an O4 split 2+2
+    names = ("I4", "I4", "I4", "I4", "I4", "O4")
+    puzzle = PathPuzzle(cells, names)
+    tables = [legal_drops(cells, n) for n in names]
+    assert all(len(t) == 0 for t in tables[:5]) and len(tables[5]) > 0
+    assert legal_order(cells, tables, [None] * 5 + [tables[5][0]]) is None
+    result = solve_path(puzzle)
+    assert result.proven and result.objective == 0 and all(d is None for d in result.drops)
+    assert list(replay(puzzle, result.drops)) == [0, 0, 0]
+    # with an I4 that fits first, the O4 may follow
+    cells[[20, 21, 22, 23, 120, 121, 122, 123]] = UNCLAIMED
+    result = solve_path(PathPuzzle(cells, names))
+    assert result.proven and result.drops[5] is not None
+    assert sum(d is not None for d in result.drops[:3]) >= 1
+
+
+def test_legal_order_fills_a_pass_with_a_drop_that_only_adds() -> None:
+    cells = crowded(1, dead=66)
+    names = ("O4", "O4", "O4", "O4")
+    tables = [legal_drops(cells, n) for n in names]
+    filled = legal_order(cells, tables, [None, None, None, tables[3][0]])
+    assert filled is not None and (filled[3] == tables[3][0]).all()  # the drop stays
+    assert filled is not None and sum(d is not None for d in filled[:3]) == 1
+    cover = np.concatenate([d for d in filled if d is not None])
+    assert len(set(cover.tolist())) == len(cover)  # disjoint
