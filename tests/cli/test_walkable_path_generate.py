@@ -115,6 +115,29 @@ def test_solve_saves_an_answer_validate_replays(invoke: Invoke, tmp_path: Path) 
     assert_clean_failure(invoke(*args, "-o", str(tmp_path / "a.svg")))
 
 
+def test_validate_reads_every_field_it_states(invoke: Invoke, tmp_path: Path) -> None:
+    out = tmp_path / "a.json"
+    args = ("solve", "walkable-path", "--seed", "3", "--pieces", "2", "-o", str(out))
+    assert invoke(*args).exit_code == 0
+    good = json.loads(out.read_text())
+    doc = json.loads(json.dumps(good))
+    del doc["drops"][1]["text"]  # not a pass: a missing field
+    out.write_text(json.dumps(doc))
+    missing = invoke("validate", str(out))
+    assert_clean_failure(missing)
+    assert "drops[1].text" in missing.stderr
+    doc = json.loads(json.dumps(good))
+    doc["drops"][0]["cells"][0] = [2, 9, 9]  # cells that are not the text's
+    out.write_text(json.dumps(doc))
+    wrong = invoke("validate", str(out), "--json")
+    assert wrong.exit_code == 1 and "are not those of its text" in wrong.stdout
+    doc = json.loads(json.dumps(good))
+    doc["bound"] = doc["objective"] - 1
+    out.write_text(json.dumps(doc))
+    above = invoke("validate", str(out), "--json")
+    assert above.exit_code == 1 and "above the stated bound" in above.stdout
+
+
 def test_solve_refuses_an_empty_piece_name(invoke: Invoke) -> None:
     result = invoke("solve", "walkable-path", "--sequence", "I4,,L4")
     assert_clean_failure(result)

@@ -244,6 +244,11 @@ def check_result_doc(doc: Any, source: str = "<string>") -> tuple[PathPuzzle, li
                         None if targets is None else (targets[0], targets[1], targets[2]),
                         seed if isinstance(seed, int) else None)  # fmt: skip
     entries = doc.get("drops")
+    if isinstance(entries, list):
+        for i, e in enumerate(entries):
+            if isinstance(e, dict) and not isinstance(e.get("text"), str):
+                raise FormatError("a drop needs its 'text' (null for a pass)", source,
+                                  f"drops[{i}].text")  # fmt: skip
     texts = ([None if e is None else e.get("text") if isinstance(e, dict) else e
               for e in entries] if isinstance(entries, list) else entries)  # fmt: skip
     drops = read_drops(puzzle, texts, source)
@@ -252,6 +257,20 @@ def check_result_doc(doc: Any, source: str = "<string>") -> tuple[PathPuzzle, li
     except IllegalMoveError as exc:
         return puzzle, [str(exc)]
     problems = []
+    assert isinstance(entries, list)  # read_drops refused anything else
+    for i, (e, d) in enumerate(zip(entries, drops, strict=True)):
+        cells = e.get("cells") if isinstance(e, dict) else None
+        if d is not None and cells is not None and cells != [_coords(g) for g in sorted(d)]:
+            problems.append(f"drop {i + 1}: its cells {cells} are not those of its text "
+                            f"{e.get('text')!r}")  # fmt: skip
+    bound = doc.get("bound")
+    if (
+        isinstance(bound, int)
+        and isinstance(doc.get("objective"), int)
+        and (doc["objective"] > bound)
+    ):
+        problems.append(f"the stated objective {doc['objective']} is above the stated bound "
+                        f"{bound}")  # fmt: skip
     counted = [int(r) for r in regions]
     if doc.get("regions") != counted:
         problems.append(f"the drops make regions {counted}, not the stated {doc.get('regions')}")
