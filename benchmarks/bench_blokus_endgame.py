@@ -33,6 +33,10 @@ import json, sys, time
 from polytile.formats import load_position
 from polytile.puzzles.blokus.endgame import EndgameStopped, solve_endgame
 from polytile.puzzles.blokus.rules import Blokus
+try:  # compile (or load) the tree's compiled endgame search before any timing
+    import polytile.puzzles.blokus._endgame_search
+except ImportError:  # a tree from before it
+    pass
 limit = float(sys.argv[1])
 for path in sys.argv[2:]:
     game = Blokus.from_position(load_position(path))
@@ -66,8 +70,9 @@ def contested(variant: str, seed: int, low: int, high: int):  # type: ignore[no-
 
 
 def run(tree: Path, files: list[str], limit: float) -> list[dict[str, float | None]]:
-    """Solve ``files`` with the code of ``tree`` in a fresh process (after a warm-up solve
-    of the first file, so numba's compilation is not timed)."""
+    """Solve ``files`` with the code of ``tree`` in a fresh process (after loading its
+    compiled endgame search and a warm-up solve of the first file, so numba's compilation
+    is not timed)."""
     env = dict(os.environ, PYTHONPATH=str(tree))
     cmd = [sys.executable, "-c", _SOLVE, str(limit), files[0], *files]
     out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True, cwd=tree)

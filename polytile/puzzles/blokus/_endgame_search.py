@@ -32,7 +32,7 @@ import numpy as np
 from numba import njit
 
 from polytile.puzzles.blokus._compiled import generate, place
-from polytile.puzzles.blokus._endgame_ctr import INF, LIMIT, NODES, REQUEST, STATUS
+from polytile.puzzles.blokus._endgame_ctr import INF, LIMIT, NODES, REQUEST, STATUS, VARIANT
 from polytile.puzzles.blokus._endgame_solo import (
     _A1,
     _I1,
@@ -117,12 +117,31 @@ def _final(k, weight, hand, lasti1):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
+def _check(lo, hi, mv):  # pragma: no cover - compiled
+    """An entry's data packed into one word (22 + 22 + 20 bits), XORed into its key."""
+    return (np.uint64(lo + INF) | (np.uint64(hi + INF) << np.uint64(22))
+            | (np.uint64(mv + 1) << np.uint64(44)))  # fmt: skip
+
+
+@njit(cache=True)
 def _store(tt, h, lo, hi, mv):  # pragma: no cover - compiled
+    # Threads share the table without locks: the key word holds the key XOR the data, so
+    # an entry torn by two threads writing at once reads back as a miss.
     slot = h & np.uint64(tt[0].shape[0] - 1)
-    tt[0][slot] = h
     tt[1][slot] = lo
     tt[2][slot] = hi
     tt[3][slot] = mv
+    tt[0][slot] = h ^ _check(lo, hi, mv)
+
+
+@njit(cache=True)
+def _probe(tt, h):  # pragma: no cover - compiled
+    """The entry for key ``h``: (found, lo, hi, move)."""
+    slot = h & np.uint64(tt[0].shape[0] - 1)
+    lo, hi, mv = tt[1][slot], tt[2][slot], tt[3][slot]
+    if tt[0][slot] ^ _check(lo, hi, mv) == h:
+        return True, lo, hi, mv
+    return False, -INF, INF, -1
 
 
 @njit(cache=True)
@@ -201,10 +220,8 @@ def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pra
         bits[ply + 1, :, :] = b
         return search(tab, g, st, z, tt, memo, buf, ctr, ply + 1, nxt,
                       h ^ z[1][turn] ^ z[1][nxt], alpha, beta)  # fmt: skip
-    slot = h & np.uint64(tt[0].shape[0] - 1)
-    lo, hi, hint = -INF, INF, -1
-    if tt[0][slot] == h:
-        lo, hi, hint = tt[1][slot], tt[2][slot], tt[3][slot]
+    found, lo, hi, hint = _probe(tt, h)
+    if found:
         if lo >= beta or lo == hi:
             return lo
         if hi <= alpha:
@@ -310,6 +327,8 @@ def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pra
             else:
                 keys[j] = heat * 8 + _SIZES[tab[3][p]]
         moves[:cnt] = _ordered(moves, cnt, keys, 64)
+        if ply == 0 and ctr[VARIANT] != 0 and cnt > 1:  # a helper thread starts elsewhere
+            moves[:cnt] = np.roll(moves[:cnt], -(cnt * ctr[VARIANT] // (ctr[VARIANT] + 1)))
     maxing = maxer[turn] == 1
     best = -INF if maxing else INF
     best_mv = -1
@@ -379,9 +398,8 @@ def principal_variation(tab, g, st, z, tt, memo, buf, ctr, turn, h, value, out):
             ply += 1
             turn = nxt
             continue
-        slot = h & np.uint64(tt[0].shape[0] - 1)
-        if tt[0][slot] == h and tt[3][slot] >= 0:  # the table's move first
-            hint = tt[3][slot]
+        found, _, _, hint = _probe(tt, h)
+        if found and hint >= 0:  # the table's move first
             for j in range(cnt):
                 if moves[j] == hint:
                     moves[j] = moves[0]

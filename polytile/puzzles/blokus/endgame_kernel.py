@@ -28,6 +28,7 @@ Examples
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -70,6 +71,40 @@ class KernelStopped(Exception):
         self.reason, self.nodes, self.preparing = reason, nodes, preparing
 
 
+def _thread_state(game: Blokus, t: Any, hand: np.ndarray, lasti1: np.ndarray, variant: int,
+                  limit: int) -> tuple[Any, ...]:  # fmt: skip
+    """One search thread's own state, scratch, solitaire memos, counters and line."""
+    k, n = len(game.colors), game.size
+    held = int(hand.sum())
+    plies = held * k + k + 2  # each placement after at most k - 1 forced passes
+    bits = np.zeros((plies + 1, *game._bits.shape), dtype=np.uint64)  # engine internals
+    bits[0] = game._bits
+    st = (bits, game.grid_codes(), hand.copy(), lasti1.copy())
+    msize = 1 << _MEMO_BITS
+    memo = tuple(
+        np.zeros(msize, dtype=dtype)  # two memos: by reach, by placements
+        for dtype in (np.uint64, np.int64, np.int64, np.uint8) * 2
+    )
+    places = len(t.piece)
+    solo_depth = int(hand.sum(axis=1).max()) + 2
+    buf = (
+        np.empty((plies + 1, places), dtype=np.int64),  # moves per ply
+        np.empty(places, dtype=np.int64),  # scratch moves
+        np.zeros((k + 1, n * n), dtype=np.bool_),  # reach per colour (+ the solitaire's)
+        np.zeros((k + 1, 21), dtype=np.uint8),  # reachable pieces per colour
+        np.zeros((solo_depth + 1, 3, t.words), dtype=np.uint64),  # solitaire states
+        np.empty((solo_depth + 1, places), dtype=np.int64),  # solitaire moves per depth
+        np.zeros((3, t.words), dtype=np.uint64),  # greedy state
+        np.zeros(n * n, dtype=np.bool_),  # contested cells / territory scratch
+        _reach_scratch(t, n),
+        np.full((plies + 1, 2), -1, dtype=np.int64),  # killer moves per ply
+    )
+    ctr = np.zeros(ks.SIZE, dtype=np.int64)
+    ctr[ks.LIMIT] = limit
+    ctr[ks.VARIANT] = variant
+    return st, buf, memo, ctr, np.full(plies + 1, -2, dtype=np.int64)
+
+
 def kernel_line(
     game: Blokus,
     weights: Sequence[int],
@@ -78,6 +113,7 @@ def kernel_line(
     deadline: float | None = None,
     node_limit: int | None = None,
     progress: Callable[[int], None] | None = None,
+    threads: int | None = None,
 ) -> tuple[int, list[Move], int]:
     """Search ``game`` to the end: the objective ``sum(weights[c] * final score[c])`` under
     play where colour ``c`` raises it if ``maxer[c]`` and lowers it otherwise.
@@ -92,6 +128,11 @@ def kernel_line(
         Positions to search at most (solitaire positions included).
     progress
         Called about ten times a second with the positions searched so far.
+    threads
+        Searches run at once, sharing one transposition table (lazy SMP: a helper starts
+        at another root move and fills the table for the others; the first to finish
+        answers). Default: one with a node limit (so that its count repeats), else one per
+        core, at most two.
 
     Returns
     -------
@@ -114,17 +155,13 @@ def kernel_line(
     g = (n, k, codes, starts, np.asarray(weights, dtype=np.int64),
          np.asarray(maxer, dtype=np.int64))  # fmt: skip
     hand = np.stack([game.hand_mask(c) for c in game.colors]).astype(np.uint8)
-    held = int(hand.sum())
-    plies = held * k + k + 2  # each placement after at most k - 1 forced passes
-    bits = np.zeros((plies + 1, *game._bits.shape), dtype=np.uint64)  # engine internals
-    bits[0] = game._bits
     lasti1 = np.array([game.last_piece(c) == "I1" for c in game.colors], dtype=np.int64)
-    st = (bits, game.grid_codes(), hand, lasti1)
     rng = np.random.default_rng(0x5EED)
     words = np.iinfo(np.uint64).max
     zob = rng.integers(0, words, size=(len(t.piece), k), dtype=np.uint64, endpoint=True)
     zturn = rng.integers(0, words, size=k, dtype=np.uint64, endpoint=True)
     zi1 = rng.integers(0, words, size=k, dtype=np.uint64, endpoint=True)
+    z = (zob, zturn, zi1)
     turn = game.colors.index(game.to_move)
     h = np.uint64(zturn[turn])
     for ci in range(k):
@@ -133,82 +170,93 @@ def kernel_line(
     size = 1 << _TABLE_BITS
     tt = (np.zeros(size, dtype=np.uint64), np.zeros(size, dtype=np.int64),
           np.zeros(size, dtype=np.int64), np.full(size, -1, dtype=np.int64))  # fmt: skip
-    msize = 1 << _MEMO_BITS
-    memo = tuple(
-        np.zeros(msize, dtype=dtype)  # two memos: by reach, by placements
-        for dtype in (np.uint64, np.int64, np.int64, np.uint8) * 2
-    )
-    places = len(t.piece)
-    solo_depth = int(hand.sum(axis=1).max()) + 2
-    buf = (
-        np.empty((plies + 1, places), dtype=np.int64),  # moves per ply
-        np.empty(places, dtype=np.int64),  # scratch moves
-        np.zeros((k + 1, n * n), dtype=np.bool_),  # reach per colour (+ the solitaire's)
-        np.zeros((k + 1, 21), dtype=np.uint8),  # reachable pieces per colour
-        np.zeros((solo_depth + 1, 3, t.words), dtype=np.uint64),  # solitaire states
-        np.empty((solo_depth + 1, places), dtype=np.int64),  # solitaire moves per depth
-        np.zeros((3, t.words), dtype=np.uint64),  # greedy state
-        np.zeros(n * n, dtype=np.bool_),  # contested cells / territory scratch
-        _reach_scratch(t, n),
-        np.full((plies + 1, 2), -1, dtype=np.int64),  # killer moves per ply
-    )
-    ctr = np.zeros(5, dtype=np.int64)
-    ctr[ks.LIMIT] = np.iinfo(np.int64).max if node_limit is None else int(node_limit)
-    out = np.full(plies + 1, -2, dtype=np.int64)
-    result: dict[str, int] = {}
+    if threads is None:
+        threads = 1 if node_limit is not None else min(2, os.cpu_count() or 1)
+    limit = np.iinfo(np.int64).max if node_limit is None else int(node_limit)
+    each = [_thread_state(game, t, hand, lasti1, i, limit) for i in range(threads)]
+    results: list[tuple[int, int, np.ndarray] | None] = [None] * threads
     failure: list[BaseException] = []
+    done = threading.Event()
+    claim, winner = threading.Lock(), list[int]()
 
-    def work() -> None:
+    def work(i: int) -> None:
+        st, buf, memo, ctr, out = each[i]
         try:
             # Loaded here so that the caller's deadline holds while numba compiles it (the
             # first time only: numba keeps it on disk).
             from polytile.puzzles.blokus import _endgame_search as search
 
             ready.set()
-            value = search.search(tab, g, st, z := (zob, zturn, zi1), tt, memo, buf, ctr, 0, turn,
-                              h, -ks.INF, ks.INF)  # fmt: skip
-            result["value"] = int(value)
-            if ctr[ks.STATUS] == 0:
+            value = search.search(tab, g, st, z, tt, memo, buf, ctr, 0, turn, h, -ks.INF,
+                                  ks.INF)  # fmt: skip
+            with claim:  # the first to finish has the value: it stops the others
+                first = ctr[ks.STATUS] == 0 and not winner
+                if first:
+                    winner.append(i)
+                    for other in each:
+                        if other[3] is not ctr:
+                            other[3][ks.REQUEST] = 1
+            if first:
                 length = search.principal_variation(tab, g, st, z, tt, memo, buf, ctr, turn, h,
-                                                value, out)  # fmt: skip
-                result["length"] = int(length)
+                                                    value, out)  # fmt: skip
+                if ctr[ks.STATUS] == 0:
+                    results[i] = (int(value), int(length), out)
         except BaseException as exc:  # handed to the caller's thread
             failure.append(exc)
+        if results[i] is not None or failure:
+            done.set()
+
+    def request_stop() -> None:
+        for _, _, _, ctr, _ in each:
+            ctr[ks.REQUEST] = 1
+
+    def counted() -> int:
+        return sum(int(e[3][ks.NODES]) for e in each)
 
     ready = threading.Event()
-    thread = threading.Thread(target=work, name="polytile-blokus-endgame", daemon=True)
-    thread.start()
+    pool = [threading.Thread(target=work, args=(i,), name=f"polytile-blokus-endgame-{i}",
+                             daemon=True) for i in range(threads)]  # fmt: skip
+    for thread in pool:
+        thread.start()
     interrupted = False
     try:
-        while thread.is_alive():
-            thread.join(0.1)
+        while any(thread.is_alive() for thread in pool):
+            done.wait(0.1)
+            if done.is_set():
+                request_stop()
+                for thread in pool:
+                    thread.join()
+                break
             if deadline is not None and time.perf_counter() >= deadline:
-                ctr[ks.REQUEST] = 1
-                if not ready.is_set():  # still compiling: the thread ends with the process
+                request_stop()
+                if not ready.is_set():  # still compiling: the threads end with the process
                     raise KernelStopped("time", 0, preparing=True)
             if progress is not None:
-                progress(int(ctr[ks.NODES]))
+                progress(counted())
     except KeyboardInterrupt:
         interrupted = True
-        ctr[ks.REQUEST] = 1
+        request_stop()
         if not ready.is_set():
             raise KernelStopped("interrupt", 0, preparing=True) from None
-        thread.join()
+        for thread in pool:
+            thread.join()
     if failure:
         raise failure[0]
-    nodes = int(ctr[ks.NODES])
+    nodes = counted()
+    won = next((r for r in results if r is not None), None)
     if interrupted:
         raise KernelStopped("interrupt", nodes)
-    if ctr[ks.STATUS] != 0:
-        raise KernelStopped("nodes" if ctr[ks.STATUS] == 1 else "time", nodes)
-    length = result["length"]
+    if won is None:
+        status = max(int(e[3][ks.STATUS]) for e in each)
+        raise KernelStopped("nodes" if status == 1 else "time", nodes)
+    value, length, out = won
     if length < 0:
         raise SolverError("the compiled endgame search found no move keeping its value "
-                          f"{result['value']}")  # fmt: skip
+                          f"{value}")  # fmt: skip
     pv = []
     check = game.copy()
     for p in out[:length].tolist():
         move = Move.pass_turn(check.to_move) if p < 0 else check._move(check._turn, p)
         pv.append(move)
         check.push(move)
-    return result["value"], pv, nodes
+    return value, pv, nodes

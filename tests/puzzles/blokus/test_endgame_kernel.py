@@ -71,6 +71,29 @@ def test_the_compiled_search_gives_the_python_values(
         assert nodes > 0
 
 
+@pytest.mark.parametrize("seed", [1, 3, 4])
+def test_two_threads_give_one_thread_s_values(seed: int) -> None:
+    """Lazy SMP: two searches share the table (entries written at once by both must never
+    read back wrong); the value is the single search's, and its line replays to it."""
+    game = _ending("duo", 2, seed, 10)
+    alone, _, _ = kernel_line(game, [1, -1], [True, False], threads=1)
+    for weights, maxer in (([1, -1], [True, False]), ([-1, 1], [False, True])):
+        value, pv, _ = kernel_line(game, weights, maxer, threads=2)
+        final = game.copy()
+        for move in pv:
+            final.push(move)
+        totals = final.score().colors
+        assert final.is_game_over()
+        assert sum(w * totals[c].total for w, c in zip(weights, game.colors, strict=True)) == value
+        assert value == (alone if weights[0] == 1 else -alone)
+
+
+def test_a_node_limited_search_repeats_its_count() -> None:
+    game = _ending("duo", 2, 4, 8)
+    counts = {kernel_line(game, [1, -1], [True, False], node_limit=10**7)[2] for _ in range(2)}
+    assert len(counts) == 1  # one thread: the same positions every time
+
+
 def test_the_compiled_reach_matches_the_shared_one() -> None:
     from polytile.puzzles.blokus._endgame_solo import _reach
 
