@@ -277,9 +277,10 @@ def count(
     type=SECONDS,
     default=None,
     metavar="SECONDS",
-    help="Give up after this long (exit 1, 'unknown'; cityblocks-max, --fit: the best found). "
-    "The limit covers the whole command, counted from when the process started (start-up and "
-    "printing included).",
+    help="Give up after this long (exit 1, 'unknown'; cityblocks-max, --fit, gridblock-solo, "
+    "walkable-path: the best found, labelled not proven). The limit covers the whole command, "
+    "counted from when the process started (start-up and printing included). Default: none; "
+    "60 s for cityblocks-max, gridblock-solo, walkable-path and --engine cpsat.",
 )
 @click.option(
     "--engine",

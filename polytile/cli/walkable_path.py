@@ -15,6 +15,7 @@ from typing import Any
 import click
 
 from polytile.cli.clock import Deadline, StopFlag
+from polytile.errors import BoardError
 
 __all__ = [
     "is_path_answer",
@@ -107,13 +108,17 @@ def solve_walkable_path(seed: int | None, pieces: str | None, given: dict[str, A
         if len(targets) != 3 or not all(0 <= t <= 100 for t in targets):
             raise click.BadParameter("three region sizes 0..100, one per board",
                                      param_hint="--targets")  # fmt: skip
-    puzzle = PathPuzzle.from_seed(
-        0 if seed is None else seed, pieces=count,
-        dead=10 if given.get("dead") is None else given["dead"],
-        opponent_cells=24 if given.get("opponent_cells") is None else given["opponent_cells"],
-        own_cells=16 if given.get("own_cells") is None else given["own_cells"],
-        targets=targets,
-    )  # fmt: skip
+    try:
+        puzzle = PathPuzzle.from_seed(
+            0 if seed is None else seed, pieces=count,
+            dead=10 if given.get("dead") is None else given["dead"],
+            opponent_cells=24 if given.get("opponent_cells") is None else given["opponent_cells"],
+            own_cells=16 if given.get("own_cells") is None else given["own_cells"],
+            targets=targets,
+        )  # fmt: skip
+    except BoardError as exc:
+        raise click.BadParameter(f"{exc}: lower --dead, --opponent-cells or --own-cells",
+                                 param_hint="--dead") from None  # fmt: skip
     name = f"walkable-path (seed {puzzle.seed}, {','.join(puzzle.sequence)})"
     # Building the model (the greedy start, the legal drops, the region caps) does not watch
     # the clock: the whole command's deadline stops it as a Ctrl-C would.

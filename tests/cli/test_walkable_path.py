@@ -135,3 +135,9 @@ def test_both_engines_agree(invoke: Invoke) -> None:
     bad = invoke(*args, "--engine", "xcc")
     assert_clean_failure(bad)
     assert "--engine cpsat" in bad.stderr
+
+
+def test_boards_too_full_name_the_options(invoke: Invoke) -> None:
+    result = invoke("solve", "walkable-path", "--dead", "100", "--pieces", "1")
+    assert_clean_failure(result)
+    assert "filled up" in result.stderr and "--own-cells" in result.stderr
