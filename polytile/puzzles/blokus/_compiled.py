@@ -163,6 +163,52 @@ def attach_points(
     return top
 
 
+@njit(cache=True, inline="always")
+def fits(
+    flat: npt.NDArray[np.int32], p: int, mask: npt.NDArray[np.bool_]
+) -> bool:  # pragma: no cover
+    """Whether every cell of placement ``p`` is in ``mask``."""
+    for j in range(flat.shape[1]):
+        x = flat[p, j]
+        if x >= 0 and not mask[x]:
+            return False
+    return True
+
+
+@njit(cache=True, inline="always")
+def spread(
+    flat: npt.NDArray[np.int32],
+    p: int,
+    n: int,
+    usable: npt.NDArray[np.bool_],
+    reach: npt.NDArray[np.bool_],
+    queued: npt.NDArray[np.bool_],
+    todo: npt.NDArray[np.int64],
+    top: int,
+) -> tuple[int, int]:  # pragma: no cover
+    """Add placement ``p``'s cells to ``reach`` and queue their usable diagonal neighbours
+    not queued yet (a reach grows through corners); (cells added, new top of ``todo``)."""
+    added = 0
+    for j in range(flat.shape[1]):
+        x = flat[p, j]
+        if x < 0 or reach[x]:
+            continue
+        reach[x] = True
+        added += 1
+        r = x // n
+        c = x - r * n
+        for dr in (-1, 1):
+            for dc in (-1, 1):
+                y, z = r + dr, c + dc
+                if 0 <= y < n and 0 <= z < n:
+                    e = y * n + z
+                    if usable[e] and not queued[e]:
+                        queued[e] = True
+                        todo[top] = e
+                        top += 1
+    return added, top
+
+
 @njit(cache=True)
 def reach(
     grid: npt.NDArray[np.uint8],
@@ -203,30 +249,9 @@ def reach(
             if marked[p] or hand[piece[p]] == 0:
                 continue
             marked[p] = True  # checked: whether it fits does not change during the fill
-            ok = True
-            for j in range(flat.shape[1]):
-                x = flat[p, j]
-                if x >= 0 and not usable[x]:
-                    ok = False
-                    break
-            if not ok:
+            if not fits(flat, p, usable):
                 continue
             pieces[piece[p]] = 1
-            for j in range(flat.shape[1]):
-                x = flat[p, j]
-                if x < 0 or reach[x]:
-                    continue
-                reach[x] = True
-                count += 1
-                r = x // n
-                c = x - r * n
-                for dr in (-1, 1):
-                    for dc in (-1, 1):
-                        y, z = r + dr, c + dc
-                        if 0 <= y < n and 0 <= z < n:
-                            e = y * n + z
-                            if usable[e] and not queued[e]:
-                                queued[e] = True
-                                todo[top] = e
-                                top += 1
+            added, top = spread(flat, p, n, usable, reach, queued, todo, top)
+            count += added
     return count

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from polytile.puzzles.blokus._compiled import attach_points, generate, place
+from polytile.puzzles.blokus._compiled import attach_points, fits, generate, place, spread
 from polytile.puzzles.blokus._endgame_ctr import INF, LIMIT, NODES, REQUEST, SOLO, STATUS
 from polytile.puzzles.blokus.rules import PIECE_NAMES, PIECE_SIZES
 
@@ -122,32 +122,11 @@ def _reach(grid, n, code, start, hand, tab, rs, out, pieces):  # pragma: no cove
                 if marks[p] == now:
                     continue
                 marks[p] = now
-                ok = True
-                for j in range(flat.shape[1]):
-                    x = flat[p, j]
-                    if x >= 0 and not usable[x]:
-                        ok = False
-                        break
-                if not ok:
+                if not fits(flat, p, usable):
                     continue
                 pieces[q] = 1
-                for j in range(flat.shape[1]):
-                    x = flat[p, j]
-                    if x < 0 or out[x]:
-                        continue
-                    out[x] = True
-                    count += 1
-                    r = x // n
-                    c = x - r * n
-                    for dr in (-1, 1):
-                        for dc in (-1, 1):
-                            y, z = r + dr, c + dc
-                            if 0 <= y < n and 0 <= z < n:
-                                e = y * n + z
-                                if usable[e] and not queued[e]:
-                                    queued[e] = True
-                                    todo[top] = e
-                                    top += 1
+                added, top = spread(flat, p, n, usable, out, queued, todo, top)
+                count += added
     return count
 
 
@@ -202,13 +181,7 @@ def _greedy(tab, k, bits, ci, hand, lasti1, inside, work, out):  # pragma: no co
             s = _SIZES[piece[p]]
             if s <= size:
                 continue
-            ok = True
-            for c in range(flat.shape[1]):
-                x = flat[p, c]
-                if x >= 0 and not inside[x]:
-                    ok = False
-                    break
-            if ok:
+            if fits(flat, p, inside):
                 best, size = p, s
         if best < 0:
             break

@@ -115,9 +115,10 @@ class _Search:
                  progress: Callable[[int, float], None] | None, node_limit: int | None,
                  other_than: dict[str, list[tuple[int, ...]]] | None,
                  names: Sequence[str]) -> None:  # fmt: skip
-        from polytile.puzzles.walkable._path_kernel import board_caps, rest_counts
+        from polytile.puzzles.walkable._path_kernel import board_caps, drop_bounds, rest_counts
 
         self.kernel = board_caps
+        self.drop_bounds = drop_bounds
         self.rest_counts = rest_counts
         self.rests: dict[tuple[bytes, int], npt.NDArray[np.int64]] = {}
         self.cells = cells
@@ -139,8 +140,6 @@ class _Search:
 
     def bounds(self, pieces: list[_Piece]) -> list[npt.NDArray[np.int64]]:
         """Per piece, each drop's bound at this node (see the module's notes)."""
-        from polytile.puzzles.walkable._path_kernel import drop_bounds
-
         droppable = np.zeros(CELLS, dtype=np.bool_)
         for p in pieces:
             droppable[p.rows.ravel()] = True
@@ -157,7 +156,7 @@ class _Search:
             rest = self.rests.get(key)
             if rest is None:
                 rest = self.rests[key] = self.rest_counts(others, top)
-            out.append(drop_bounds(p.rows, rest, caps, node_caps, top))
+            out.append(self.drop_bounds(p.rows, rest, caps, node_caps, top))
         return out
 
     def record(self, score: int) -> None:
