@@ -1,21 +1,23 @@
 """The compiled Blokus endgame search (private; numba): see :mod:`.endgame_kernel`.
 
-The same search as :mod:`polytile.puzzles.blokus.endgame` (the module notes there give the
+The search of :mod:`polytile.puzzles.blokus.endgame` (the module notes there give the
 reasoning and the proofs of each bound), written over the engine's bitboards so that a
 position costs microseconds instead of a millisecond of Python:
 
 * **state** per ply: the bitboards ``bits[ply]`` (rows as in :func:`._compiled.place`), and,
-  changed in place and restored, ``grid`` (colour codes), ``hand`` (colours x 21) and
-  ``lasti1`` (whether each colour's last piece was ``I1``);
+  changed in place and restored, ``hand`` (colours x 21) and ``lasti1`` (whether each
+  colour's last piece was ``I1``);
 * **values** are the objective ``sum(weight[c] * score[c])`` at the end of the game; a colour
   whose ``maxer`` is 1 raises it, the others lower it (minimax, fail-soft alpha-beta);
-* **bounds** at every node from each colour's reach (:func:`._compiled.reach`): the score
+* **bounds** at every node from each colour's reach (:func:`._bitreach.bit_reach`): the score
   now, the most it can become, and what it can make sure of (a greedy layout inside its
-  territory, or its biggest placement now when it is to move);
+  territory, or its biggest placement now when it is to move; the greedy layout only where
+  it could settle the node);
 * **independent colours** (reach disjoint from every other live colour's) play their best
   solitaire layout (:func:`_solo`, a branch and bound with its own memo keyed by the board
   inside the colour's reach), searched only when the bounds without it do not settle the
-  node;
+  node, and exactly only between the values that fail low and those that fail high (a
+  layout reaching the upper one ends its search);
 * a **transposition table** of proven intervals and best moves per Zobrist key (a placement
   key per colour, the colour to move, and the ``I1``-last flag of colours that have placed
   everything), and move ordering: the table's move, then the placements covering the most
@@ -31,6 +33,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from polytile.puzzles.blokus._bitreach import popcount
 from polytile.puzzles.blokus._compiled import generate, place
 from polytile.puzzles.blokus._endgame_ctr import INF, LIMIT, NODES, REQUEST, STATUS, VARIANT
 from polytile.puzzles.blokus._endgame_solo import (
@@ -61,38 +64,19 @@ __all__ = ["principal_variation", "search"]
 
 
 @njit(cache=True)
-def _solo_root(tab, rs, g, st, z, memo, buf, ctr, ply, ci):  # pragma: no cover - compiled
-    """:func:`_solo` of colour ``ci`` from ``bits[ply]``."""
-    n, k, codes, starts = g[0], g[1], g[2], g[3]
-    bits, grid, hand, lasti1 = st
-    rbuf, pbuf, sbits, smb = buf[2], buf[3], buf[4], buf[5]
+def _solo_root(tab, g, st, z, memo, buf, ctr, ply, ci, floor, roof):  # pragma: no cover
+    """:func:`_solo` of colour ``ci`` from ``bits[ply]`` (exact between ``floor`` and
+    ``roof``)."""
+    n, k = g[0], g[1]
+    bits, hand, lasti1 = st
+    rbuf, pbuf, sbits, smb, fit = buf[2], buf[3], buf[4], buf[5], buf[8]
     b = bits[ply]
     sbits[0, 0, :] = b[0]
     sbits[0, 1, :] = b[1 + ci]
     sbits[0, 2, :] = b[1 + k + ci]
-    key = _solo_key(ci * 2 + lasti1[ci] + 1, hand[ci], rbuf[ci], sbits[0], n)
-    return _solo(
-        tab,
-        rs,
-        n,
-        k,
-        codes,
-        starts,
-        sbits,
-        grid,
-        hand,
-        lasti1,
-        ci,
-        -INF,
-        0,
-        rbuf,
-        pbuf,
-        smb,
-        memo,
-        ctr,
-        z[0],
-        key,
-    )
+    key = _solo_key(ci * 2 + lasti1[ci] + 1, hand[ci], rbuf[ci], sbits[0])
+    return _solo(tab, fit, n, k, sbits, hand, lasti1, ci, floor, roof, 0, rbuf, pbuf, smb, memo,
+                 ctr, z[0], key)  # fmt: skip
 
 
 @njit(cache=True)
@@ -148,14 +132,10 @@ def _probe(tt, h):  # pragma: no cover - compiled
 def _apply(tab, g, st, z, ply, turn, p, h):  # pragma: no cover - compiled
     """Play placement ``p`` of ``turn`` from ``bits[ply]`` into ``bits[ply + 1]``; return the
     new key (before the turn changes) and the colour's previous ``I1`` flag."""
-    k, codes = g[1], g[2]
-    bits, grid, hand, lasti1 = st
-    flat = tab[4]
+    k = g[1]
+    bits, hand, lasti1 = st
     bits[ply + 1, :, :] = bits[ply]
     place(bits[ply + 1], turn, k, p, tab[0], tab[1], tab[2])
-    for c in range(flat.shape[1]):
-        if flat[p, c] >= 0:
-            grid[flat[p, c]] = codes[turn]
     pc = tab[3][p]
     hand[turn, pc] = 0
     old = lasti1[turn]
@@ -173,11 +153,7 @@ def _apply(tab, g, st, z, ply, turn, p, h):  # pragma: no cover - compiled
 
 @njit(cache=True)
 def _undo(tab, st, turn, p, old):  # pragma: no cover - compiled
-    grid, hand, lasti1 = st[1], st[2], st[3]
-    flat = tab[4]
-    for c in range(flat.shape[1]):
-        if flat[p, c] >= 0:
-            grid[flat[p, c]] = 0
+    hand, lasti1 = st[1], st[2]
     hand[turn, tab[3][p]] = 1
     lasti1[turn] = old
 
@@ -202,9 +178,10 @@ def _range(k, weight, sure, bests):  # pragma: no cover - compiled
 def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pragma: no cover
     """The objective's value at ``bits[ply]`` with ``turn`` to move (key ``h``), fail-soft
     within ``(alpha, beta)``; 0 once stopped (``ctr[STATUS]``)."""
-    n, k, codes, starts, weight, maxer = g
-    bits, grid, hand, lasti1 = st
-    mbuf, out, rbuf, pbuf, _, _, work, contested, rs, killers = buf
+    n, k, weight, maxer = g
+    bits, hand, lasti1 = st
+    mbuf, out, rbuf, pbuf, _, _, work, contested, fit, killers = buf
+    words = bits.shape[2]
     ctr[NODES] += 1
     if ctr[REQUEST] != 0 or ctr[NODES] >= ctr[LIMIT]:
         ctr[STATUS] = 2 if ctr[REQUEST] != 0 else 1
@@ -230,59 +207,93 @@ def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pra
     nows = np.empty(k, dtype=np.int64)
     bests = np.empty(k, dtype=np.int64)
     for ci in range(k):
-        nows[ci], bests[ci], _ = _facts(tab, rs, n, codes, starts, grid, hand, lasti1, rbuf,
-                                        pbuf, ci)  # fmt: skip
+        nows[ci], bests[ci], _ = _facts(tab, fit, n, k, b, hand, lasti1, rbuf, pbuf, ci)
     sure = nows.copy()
     solo = np.full(k, NOT_SOLO, dtype=np.int64)
+    shared = np.zeros(k, dtype=np.bool_)  # whose reach meets another live colour's
     for ci in range(k):
         if bests[ci] <= nows[ci]:
             continue
-        alone = True
         for cj in range(k):
             if cj == ci or bests[cj] <= nows[cj]:
                 continue
-            for f in range(n * n):
-                if rbuf[ci, f] and rbuf[cj, f]:
-                    alone = False
+            for w in range(words):
+                if rbuf[ci, w] & rbuf[cj, w]:
+                    shared[ci] = True
                     break
-            if not alone:
+            if shared[ci]:
                 break
-        if alone:
+        if not shared[ci]:
             solo[ci] = PENDING
-        if alone or weight[ci] != 0:
-            inside = contested  # scratch: the colour's territory
-            any_cell = False
-            for f in range(n * n):
-                mine = rbuf[ci, f]
-                if mine and not alone:
-                    for cj in range(k):
-                        if cj != ci and bests[cj] > nows[cj] and rbuf[cj, f]:
-                            mine = False
-                            break
-                inside[f] = mine
-                any_cell = any_cell or mine
-            if any_cell:
-                sure[ci] = max(sure[ci], _greedy(tab, k, b, ci, hand, lasti1, inside, work, out))
-            if ci == turn:
-                biggest = 0
-                for j in range(cnt):
-                    biggest = max(biggest, _SIZES[tab[3][moves[j]]])
-                sure[ci] = max(sure[ci], nows[ci] + biggest)
+        if ci == turn:  # it can place its biggest piece now
+            biggest = 0
+            for j in range(cnt):
+                biggest = max(biggest, _SIZES[tab[3][moves[j]]])
+            sure[ci] = nows[ci] + biggest
     blo, bhi = _range(k, weight, sure, bests)
     lo, hi = max(lo, blo), min(hi, bhi)
+    # A greedy layout in a colour's territory (the cells no other live colour can reach),
+    # only where the most it could make sure of would settle the node.
+    for ci in range(k):
+        w = weight[ci]
+        if w == 0 or bests[ci] <= sure[ci]:
+            continue
+        if w > 0:
+            top = lo + w * (bests[ci] - sure[ci])
+            if top < beta and top < hi:
+                continue
+        else:
+            top = hi + w * (bests[ci] - sure[ci])
+            if top > alpha and top > lo:
+                continue
+        inside = contested  # scratch: the colour's territory
+        any_cell = False
+        for x in range(words):
+            mine = rbuf[ci, x]
+            if shared[ci]:
+                for cj in range(k):
+                    if cj != ci and bests[cj] > nows[cj]:
+                        mine &= ~rbuf[cj, x]
+            inside[x] = mine
+            any_cell = any_cell or mine != 0
+        if any_cell:
+            sure[ci] = max(sure[ci], _greedy(tab, k, b, ci, hand, lasti1, inside, work, out))
+            blo, bhi = _range(k, weight, sure, bests)
+            lo, hi = max(lo, blo), min(hi, bhi)
     pending = False
     for ci in range(k):
         pending = pending or solo[ci] == PENDING
     if pending and lo < hi and alpha < hi and lo < beta:
         for ci in range(k):
-            if solo[ci] == PENDING:
-                value, first = _solo_root(tab, rs, g, st, z, memo, buf, ctr, ply, ci)
-                if ctr[STATUS] != 0:
-                    return 0
+            if solo[ci] != PENDING:
+                continue
+            if lo >= beta or hi <= alpha or lo >= hi:
+                break
+            # Exact only where it matters: the values below ``floor`` all fail low, those
+            # from ``roof`` up all fail high.
+            floor, roof = -INF, INF
+            w = weight[ci]
+            if w != 0:
+                restlo = blo - (w * sure[ci] if w > 0 else w * bests[ci])
+                resthi = bhi - (w * bests[ci] if w > 0 else w * sure[ci])
+                if w > 0:
+                    floor, roof = alpha - resthi, beta - restlo
+                else:
+                    floor, roof = restlo - beta, resthi - alpha
+                floor = max(floor, sure[ci] - 1)
+                roof = max(min(roof, bests[ci] + 1), floor + 1)
+            value, first = _solo_root(tab, g, st, z, memo, buf, ctr, ply, ci, floor, roof)
+            if ctr[STATUS] != 0:
+                return 0
+            if value <= floor:
+                bests[ci] = min(bests[ci], value)
+            elif value >= roof:
+                sure[ci] = max(sure[ci], value)
+            else:
                 nows[ci] = bests[ci] = sure[ci] = value
                 solo[ci] = first
-        blo, bhi = _range(k, weight, sure, bests)
-        lo, hi = max(lo, blo), min(hi, bhi)
+            blo, bhi = _range(k, weight, sure, bests)
+            lo, hi = max(lo, blo), min(hi, bhi)
     if lo >= beta or hi <= alpha or lo >= hi:
         _store(tt, h, lo, hi, hint)
         return lo if lo >= beta or lo >= hi else hi
@@ -290,7 +301,7 @@ def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pra
     # The moves: an independent colour's solitaire move only; else every placement, the
     # table's first, then those covering more contested cells, then bigger pieces.
     if solo[turn] == PENDING:
-        value, first = _solo_root(tab, rs, g, st, z, memo, buf, ctr, ply, turn)
+        value, first = _solo_root(tab, g, st, z, memo, buf, ctr, ply, turn, -INF, INF)
         if ctr[STATUS] != 0:
             return 0
         solo[turn] = first
@@ -298,26 +309,22 @@ def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pra
         moves[0] = solo[turn]
         cnt = 1
     else:
-        for f in range(n * n):
-            hot = False
+        for w in range(words):  # the cells two live colours can reach
+            hot = 0
             for ci in range(k):
-                if bests[ci] <= nows[ci] or not rbuf[ci, f]:
+                if bests[ci] <= nows[ci]:
                     continue
                 for cj in range(ci + 1, k):
-                    if bests[cj] > nows[cj] and rbuf[cj, f]:
-                        hot = True
-                        break
-                if hot:
-                    break
-            contested[f] = hot
+                    if bests[cj] > nows[cj]:
+                        hot |= rbuf[ci, w] & rbuf[cj, w]
+            contested[w] = hot
         keys = np.empty(cnt, dtype=np.int64)
-        flat = tab[4]
+        masks = tab[0]
         for j in range(cnt):
             p = moves[j]
             heat = 0
-            for c in range(flat.shape[1]):
-                if flat[p, c] >= 0 and contested[flat[p, c]]:
-                    heat += 1
+            for w in range(words):
+                heat += popcount(masks[p, w] & contested[w])
             if p == hint:
                 keys[j] = 63
             elif p == killers[ply, 0]:
@@ -378,7 +385,7 @@ def principal_variation(tab, g, st, z, tt, memo, buf, ctr, turn, h, value, out):
     whose child has that value (a forced pass is -1); its length, or -1 if none has (a bug,
     which the wrapper reports)."""
     k = g[1]
-    bits, hand = st[0], st[2]
+    bits, hand = st[0], st[1]
     mbuf, scratch = buf[0], buf[1]
     ply = 0
     length = 0

@@ -1,8 +1,9 @@
 """The solitaire and the per-colour facts of the compiled Blokus endgame search (private;
-numba): the value types, each colour's reach (:func:`_reach`), its score range
-(:func:`_facts`), a greedy layout it can make sure of (:func:`_greedy`), and its best
-solitaire layout (:func:`_solo`). :mod:`._endgame_search` uses them; its notes say what
-the search does.
+numba): the value types, each colour's score range from its reach (:func:`_facts`, the
+reach of :func:`._bitreach.bit_reach`), a greedy layout it can make sure of
+(:func:`_greedy`), and its best solitaire layout (:func:`_solo`). :mod:`._endgame_search`
+uses them; its notes say what the search does. Reaches, territories and contested cells
+are bitboards, as the placement table's masks are.
 """
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from polytile.puzzles.blokus._compiled import attach_points, fits, generate, place, spread
+from polytile.puzzles.blokus._bitreach import bit_reach
+from polytile.puzzles.blokus._compiled import generate, place
 from polytile.puzzles.blokus._endgame_ctr import INF, LIMIT, NODES, REQUEST, SOLO, STATUS
 from polytile.puzzles.blokus.rules import PIECE_NAMES, PIECE_SIZES
 
@@ -34,18 +36,16 @@ _A1 = {t: types.Array(t, 1, "C") for t in (types.int64, types.uint64, types.uint
 _A2 = {t: types.Array(t, 2, "C") for t in (types.int64, types.uint64, types.uint8, types.int32,
                                             types.boolean)}  # fmt: skip
 _A3U = types.Array(types.uint64, 3, "C")
+ORIENT = types.Tuple((_A1[_I64], _A2[_I64], _A2[_U64], _A1[_U64], _A1[_U64], _A1[_U64]))
 TAB = types.Tuple((_A2[_U64], _A2[_U64], _A2[_U64], _A1[types.int32], _A2[types.int32],
-                   _A1[_I64], _A1[_I64]))  # fmt: skip
-GAME = types.Tuple((_I64, _I64, _A1[_I64], _A1[_I64], _A1[_I64], _A1[_I64]))
-STATE = types.Tuple((_A3U, _A1[types.uint8], _A2[types.uint8], _A1[_I64]))
+                   _A1[_I64], _A1[_I64], ORIENT))  # fmt: skip
+GAME = types.Tuple((_I64, _I64, _A1[_I64], _A1[_I64]))
+STATE = types.Tuple((_A3U, _A2[types.uint8], _A1[_I64]))
 ZOB = types.Tuple((_A2[_U64], _A1[_U64], _A1[_U64]))
 TABLE = types.Tuple((_A1[_U64], _A1[_I64], _A1[_I64], _A1[_I64]))
 MEMO = types.Tuple((_A1[_U64], _A1[_I64], _A1[_I64], _A1[types.uint8]) * 2)
-RS = types.Tuple(
-    (_A2[_I64], _A1[types.boolean], _A1[types.boolean], _A1[_I64], _A1[_I64], _A1[_I64])
-)
-BUF = types.Tuple((_A2[_I64], _A1[_I64], _A2[types.boolean], _A2[types.uint8], _A3U, _A2[_I64],
-                   _A2[_U64], _A1[types.boolean], RS, _A2[_I64]))  # fmt: skip
+BUF = types.Tuple((_A2[_I64], _A1[_I64], _A2[_U64], _A2[types.uint8], _A3U, _A2[_I64],
+                   _A2[_U64], _A1[_U64], _A2[_U64], _A2[_I64]))  # fmt: skip
 
 
 @njit(cache=True, inline="always")
@@ -91,46 +91,6 @@ def _ceiling(held, hand, pieces, cells):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _reach(grid, n, code, start, hand, tab, rs, out, pieces):  # pragma: no cover - compiled
-    """The reach of :func:`polytile.puzzles.blokus._compiled.reach` (the same cells and
-    pieces), faster: the placements covering a cell are visited per piece in ``hand``
-    (``rs[0]``: per cell and piece the range of ``cell_placements``), each placement is
-    checked once, and the scratch (``rs``) is reused, a placement's mark being a stamp."""
-    pc_ptr, usable, queued, todo, marks, stamp = rs
-    flat, cell_placements = tab[4], tab[6]
-    stamp[0] += 1
-    now = stamp[0]
-    out[: n * n] = False
-    pieces[:] = 0
-    held = np.empty(_NP, dtype=np.int64)
-    nheld = 0
-    for q in range(_NP):
-        if hand[q]:
-            held[nheld] = q
-            nheld += 1
-    if nheld == 0:
-        return 0
-    top = attach_points(grid, n, code, start, usable, queued, todo)
-    count = 0
-    while top > 0:
-        top -= 1
-        d = todo[top]
-        for i in range(nheld):
-            q = held[i]
-            for kk in range(pc_ptr[d, q], pc_ptr[d, q + 1]):
-                p = cell_placements[kk]
-                if marks[p] == now:
-                    continue
-                marks[p] = now
-                if not fits(flat, p, usable):
-                    continue
-                pieces[q] = 1
-                added, top = spread(flat, p, n, usable, out, queued, todo, top)
-                count += added
-    return count
-
-
-@njit(cache=True)
 def _ordered(moves, cnt, keys, top):  # pragma: no cover - compiled
     """``moves[:cnt]`` by ``keys`` (integers below ``top``) falling, ties in their order (a
     counting sort: a search often needs only the first few)."""
@@ -148,41 +108,46 @@ def _ordered(moves, cnt, keys, top):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _facts(tab, rs, n, codes, starts, grid, hand, lasti1, rbuf, pbuf, ci):  # pragma: no cover
-    """(score now, the most it can become, reach cells) of colour ``ci``; its reach in
-    ``rbuf[ci]`` and its reachable pieces in ``pbuf[ci]``."""
-    held, started = _held(hand[ci])
+def _facts(tab, fit, n, k, bits, hand, lasti1, rbuf, pbuf, ci):  # pragma: no cover
+    """(score now, the most it can become, reach cells) of colour ``ci`` in the state
+    ``bits`` (the search's rows); its reach in ``rbuf[ci]`` and its reachable pieces in
+    ``pbuf[ci]``. ``fit`` is :func:`._bitreach.bit_reach`'s scratch."""
+    held, _ = _held(hand[ci])
     if held == 0:
-        rbuf[ci, :] = False
+        rbuf[ci, :] = 0
         pbuf[ci, :] = 0
         now = _ALL_PLACED + _I1_LAST * lasti1[ci]
         return now, now, 0
-    start = -1 if started else starts[ci]
-    count = _reach(grid, n, codes[ci], start, hand[ci], tab, rs, rbuf[ci], pbuf[ci])
+    count = bit_reach(tab[7], n, bits[0], bits[1 + ci], bits[1 + k + ci], hand[ci], fit,
+                      rbuf[ci], pbuf[ci])  # fmt: skip
     return -held, _ceiling(held, hand[ci], pbuf[ci], count), count
 
 
 @njit(cache=True)
 def _greedy(tab, k, bits, ci, hand, lasti1, inside, work, out):  # pragma: no cover
     """The final score of colour ``ci`` placing again and again its biggest legal
-    placement with every cell in ``inside`` (a layout it can make sure of when nobody else
-    can cover those cells)."""
-    masks, piece, flat = tab[0], tab[3], tab[4]
-    work[0, :] = bits[0]
+    placement with every cell in the board ``inside`` (a layout it can make sure of when
+    nobody else can cover those cells); of equal pieces, the first that
+    :func:`._compiled.generate` lists."""
+    masks, piece = tab[0], tab[3]
+    for w in range(inside.shape[0]):  # the cells outside count as taken
+        work[0, w] = bits[0, w] | ~inside[w]
     work[1, :] = bits[1 + ci]
     work[2, :] = bits[1 + k + ci]
     h = hand[ci].copy()
+    of_size = np.zeros(_NP, dtype=np.uint8)
     last = lasti1[ci]
     while True:
-        cnt = generate(masks, piece, tab[5], tab[6], work[0], work[1], work[2], h, out)
-        best, size = -1, 0
-        for j in range(cnt):
-            p = out[j]
-            s = _SIZES[piece[p]]
-            if s <= size:
-                continue
-            if fits(flat, p, inside):
-                best, size = p, s
+        best = -1
+        for size in range(5, 0, -1):
+            some = False
+            for q in range(_NP):
+                of_size[q] = 1 if h[q] and _SIZES[q] == size else 0
+                some = some or of_size[q] == 1
+            if some and generate(masks, piece, tab[5], tab[6], work[0], work[1], work[2],
+                                 of_size, out) > 0:  # fmt: skip
+                best = out[0]
+                break
         if best < 0:
             break
         place(work, 0, 1, best, masks, tab[1], tab[2])
@@ -193,10 +158,10 @@ def _greedy(tab, k, bits, ci, hand, lasti1, inside, work, out):  # pragma: no co
 
 
 @njit(cache=True)
-def _solo_key(tag, hand, inside, bits, n):  # pragma: no cover - compiled
+def _solo_key(tag, hand, inside, bits):  # pragma: no cover - compiled
     """The solitaire memo key: ``tag`` (the colour and its ``I1`` flag), its ``hand`` row,
-    the cells of its reach and the board there (``bits`` rows: occupied, its edge cells,
-    its corner cells)."""
+    the cells of its reach (the board ``inside``) and the board there (``bits`` rows:
+    occupied, its edge cells, its corner cells)."""
     h = _mix(np.uint64(tag), np.uint64(0))
     word = np.uint64(0)
     for p in range(_NP):
@@ -205,16 +170,18 @@ def _solo_key(tag, hand, inside, bits, n):  # pragma: no cover - compiled
     h = _mix(h, word)
     words = bits.shape[1]
     for w in range(words):
-        m = np.uint64(0)
-        for b in range(64):
-            f = w * 64 + b
-            if f < n * n and inside[f]:
-                m |= np.uint64(1) << np.uint64(b)
+        m = inside[w]
         h = _mix(h, m)
         h = _mix(h, bits[0, w] & m)
         h = _mix(h, bits[1, w] & m)
         h = _mix(h, bits[2, w] & m)
     return h
+
+
+@njit(cache=True, inline="always")
+def _settles(kind, value, floor, roof):  # pragma: no cover - compiled
+    """Whether a memo entry answers a call between ``floor`` and ``roof``."""
+    return kind == 1 or (kind == 0 and value <= floor) or (kind == 2 and value >= roof)
 
 
 @njit(cache=True)
@@ -231,39 +198,40 @@ def _remember(memo, slot, key, value, first, exact, quick, qslot):  # pragma: no
     memo[7][qslot] = exact
 
 
-@njit(types.UniTuple(_I64, 2)(TAB, RS, _I64, _I64, _A1[_I64], _A1[_I64], _A3U, _A1[types.uint8],
-                              _A2[types.uint8], _A1[_I64], _I64, _I64, _I64,
-                              _A2[types.boolean], _A2[types.uint8], _A2[_I64], MEMO, _A1[_I64],
-                              _A2[_U64], _U64),
+@njit(types.UniTuple(_I64, 2)(TAB, _A2[_U64], _I64, _I64, _A3U, _A2[types.uint8], _A1[_I64],
+                              _I64, _I64, _I64, _I64, _A2[_U64], _A2[types.uint8], _A2[_I64], MEMO,
+                              _A1[_I64], _A2[_U64], _U64),
       cache=True, nogil=True)  # fmt: skip
-def _solo(tab, rs, n, k, codes, starts, sbits, grid, hand, lasti1, ci, floor, depth,
-          rbuf, pbuf, smb, memo, ctr, zob, quick):  # fmt: skip  # pragma: no cover
+def _solo(tab, fit, n, k, sbits, hand, lasti1, ci, floor, roof, depth, rbuf, pbuf, smb, memo,
+          ctr, zob, quick):  # fmt: skip  # pragma: no cover
     """(best final score, first placement) of colour ``ci`` playing alone from the state
-    ``sbits[depth]`` (rows: occupied, its edge cells, its corner cells); exact when above
-    ``floor``, else a bound no greater than ``floor``. ``rbuf``/``pbuf`` row ``k`` is its
-    scratch.
+    ``sbits[depth]`` (rows: occupied, its edge cells, its corner cells): exact when
+    between ``floor`` and ``roof`` (``floor < roof``); at most ``floor``, a bound at least
+    as high; at least ``roof``, one at most as high (the search stops at the first layout
+    that reaches it). ``rbuf``/``pbuf`` row ``k`` is its scratch.
 
     Two memos: ``memo[0:4]`` keyed by :func:`_solo_key` of the colour's reach (solitaires
     that differ only outside it, such as other colours' moves elsewhere, share their work),
     and ``memo[4:8]`` keyed by ``quick``: the first call's key with each placement since
     folded in (``zob``), which finds the same position reached by another order of
-    placements without computing its reach."""
+    placements without computing its reach. An entry is exact (1), the most (0) or the
+    least (2) the layout can make."""
     ctr[NODES] += 1
     if ctr[REQUEST] != 0 or ctr[NODES] >= ctr[LIMIT]:
         ctr[STATUS] = 2 if ctr[REQUEST] != 0 else 1
         return 0, -1
-    held, started = _held(hand[ci])
+    held, _ = _held(hand[ci])
     now = _ALL_PLACED + _I1_LAST * lasti1[ci] if held == 0 else -held
     if held == 0:
         return now, -1
     qslot = quick & np.uint64(memo[4].shape[0] - 1)
-    if memo[4][qslot] == quick and (memo[7][qslot] or memo[5][qslot] <= floor):
+    if memo[4][qslot] == quick and _settles(memo[7][qslot], memo[5][qslot], floor, roof):
         return memo[5][qslot], memo[6][qslot]
-    start = -1 if started else starts[ci]
-    cells = _reach(grid, n, codes[ci], start, hand[ci], tab, rs, rbuf[k], pbuf[k])
-    key = _solo_key(ci * 2 + lasti1[ci] + 1, hand[ci], rbuf[k], sbits[depth], n)
+    state = sbits[depth]
+    cells = bit_reach(tab[7], n, state[0], state[1], state[2], hand[ci], fit, rbuf[k], pbuf[k])
+    key = _solo_key(ci * 2 + lasti1[ci] + 1, hand[ci], rbuf[k], state)
     slot = key & np.uint64(memo[0].shape[0] - 1)
-    if memo[0][slot] == key and (memo[3][slot] or memo[1][slot] <= floor):
+    if memo[0][slot] == key and _settles(memo[3][slot], memo[1][slot], floor, roof):
         value, first, exact = memo[1][slot], memo[2][slot], memo[3][slot]
         _remember(memo, slot, np.uint64(0), value, first, exact, quick, qslot)
         return value, first
@@ -283,32 +251,28 @@ def _solo(tab, rs, n, k, codes, starts, sbits, grid, hand, lasti1, ci, floor, de
         sizes[j] = _SIZES[tab[3][moves[j]]]
     ordered = _ordered(moves, cnt, sizes, 6)  # bigger pieces first
     best, best_p = -INF, -1
-    flat = tab[4]
     for j in range(cnt):
         p = ordered[j]
         sbits[depth + 1, :, :] = sbits[depth]
         place(sbits[depth + 1], 0, 1, p, tab[0], tab[1], tab[2])
         pc = tab[3][p]
-        for c in range(flat.shape[1]):
-            if flat[p, c] >= 0:
-                grid[flat[p, c]] = codes[ci]
         hand[ci, pc] = 0
         old = lasti1[ci]
         lasti1[ci] = 1 if pc == _I1 else 0
-        value, _ = _solo(tab, rs, n, k, codes, starts, sbits, grid, hand, lasti1, ci,
-                         max(floor, best), depth + 1, rbuf, pbuf, smb, memo, ctr, zob,
+        value, _ = _solo(tab, fit, n, k, sbits, hand, lasti1, ci, max(floor, best), roof,
+                         depth + 1, rbuf, pbuf, smb, memo, ctr, zob,
                          quick ^ zob[p, ci])  # fmt: skip
         lasti1[ci] = old
         hand[ci, pc] = 1
-        for c in range(flat.shape[1]):
-            if flat[p, c] >= 0:
-                grid[flat[p, c]] = 0
         if ctr[STATUS] != 0:
             return 0, -1
         if value > best:
             best, best_p = value, p
             if best >= ceiling:
                 break
+            if best >= roof:  # enough for the caller: the best may be higher
+                _remember(memo, slot, key, best, best_p, 2, quick, qslot)
+                return best, best_p
     exact = 1 if best > floor else 0
     _remember(memo, slot, key, best, best_p, exact, quick, qslot)
     return best, best_p

@@ -32,6 +32,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Sequence
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -39,26 +40,53 @@ import numpy as np
 from polytile.errors import SolverError
 from polytile.puzzles.blokus import _endgame_ctr as ks
 from polytile.puzzles.blokus.moves import placement_table
-from polytile.puzzles.blokus.rules import COLOR_NAMES, Blokus, Move
+from polytile.puzzles.blokus.rules import Blokus, Move
 
-__all__ = ["KernelStopped", "kernel_line"]
+__all__ = ["KernelStopped", "kernel_line", "orientations"]
 
 _TABLE_BITS = 21  # transposition table entries (2^21: 56 MB)
 _MEMO_BITS = 20  # solitaire memo entries
 
 
-def _reach_scratch(t: Any, n: int) -> tuple[np.ndarray, ...]:
-    """The reach's index and scratch: per cell and piece the range of the placements
-    covering the cell (``cell_placements`` lists them ascending, so grouped by piece)."""
-    cells = n * n
-    pc_ptr = np.empty((cells, 22), dtype=np.int64)
-    bounds = np.arange(22)
-    for f in range(cells):
-        lo, hi = int(t.cell_ptr[f]), int(t.cell_ptr[f + 1])
-        pc_ptr[f] = lo + np.searchsorted(t.piece[t.cell_placements[lo:hi]], bounds)
-    return (pc_ptr, np.zeros(cells, dtype=np.bool_), np.zeros(cells, dtype=np.bool_),
-            np.zeros(cells, dtype=np.int64), np.zeros(len(t.piece), dtype=np.int64),
-            np.zeros(1, dtype=np.int64))  # fmt: skip
+def _board(cells: Any, words: int) -> np.ndarray:
+    """The bitboard of flat ``cells``."""
+    out = np.zeros(words, dtype=np.uint64)
+    for f in cells:
+        out[f // 64] |= np.uint64(1) << np.uint64(f % 64)
+    return out
+
+
+@cache
+def orientations(n: int) -> tuple[np.ndarray, ...]:
+    """The orientations of the pieces on the ``n`` x ``n`` board, for
+    :func:`._bitreach.bit_reach`: (piece per orientation, cell offsets from the anchor
+    (top-left corner of its bounding box; -1 padded), the anchors where it stays on the
+    board (a board per orientation), the board's cells, the cells off its first column,
+    those off its last)."""
+    t = placement_table(n)
+    words = t.words
+    found: dict[tuple[int, tuple[int, ...]], tuple[int, int]] = {}
+    for p in range(len(t.piece)):
+        cells = [int(f) for f in t.flat[p] if f >= 0]
+        r0 = min(f // n for f in cells)
+        c0 = min(f % n for f in cells)
+        offs = tuple(sorted((f // n - r0) * n + (f % n - c0) for f in cells))
+        height = max(f // n for f in cells) - r0 + 1
+        width = max(f % n for f in cells) - c0 + 1
+        found.setdefault((int(t.piece[p]), offs), (height, width))
+    keys = sorted(found)
+    piece = np.array([q for q, _ in keys], dtype=np.int64)
+    offsets = np.full((len(keys), 5), -1, dtype=np.int64)
+    valid = np.zeros((len(keys), words), dtype=np.uint64)
+    for o, key in enumerate(keys):
+        offsets[o, : len(key[1])] = key[1]
+        height, width = found[key]
+        anchors = [r * n + c for r in range(n - height + 1) for c in range(n - width + 1)]
+        valid[o] = _board(anchors, words)
+    board = _board(range(n * n), words)
+    not_first = _board([f for f in range(n * n) if f % n != 0], words)
+    not_last = _board([f for f in range(n * n) if f % n != n - 1], words)
+    return piece, offsets, valid, board, not_first, not_last
 
 
 class KernelStopped(Exception):
@@ -79,7 +107,7 @@ def _thread_state(game: Blokus, t: Any, hand: np.ndarray, lasti1: np.ndarray, va
     plies = held * k + k + 2  # each placement after at most k - 1 forced passes
     bits = np.zeros((plies + 1, *game._bits.shape), dtype=np.uint64)  # engine internals
     bits[0] = game._bits
-    st = (bits, game.grid_codes(), hand.copy(), lasti1.copy())
+    st = (bits, hand.copy(), lasti1.copy())
     msize = 1 << _MEMO_BITS
     memo = tuple(
         np.zeros(msize, dtype=dtype)  # two memos: by reach, by placements
@@ -90,13 +118,13 @@ def _thread_state(game: Blokus, t: Any, hand: np.ndarray, lasti1: np.ndarray, va
     buf = (
         np.empty((plies + 1, places), dtype=np.int64),  # moves per ply
         np.empty(places, dtype=np.int64),  # scratch moves
-        np.zeros((k + 1, n * n), dtype=np.bool_),  # reach per colour (+ the solitaire's)
+        np.zeros((k + 1, t.words), dtype=np.uint64),  # reach per colour (+ the solitaire's)
         np.zeros((k + 1, 21), dtype=np.uint8),  # reachable pieces per colour
         np.zeros((solo_depth + 1, 3, t.words), dtype=np.uint64),  # solitaire states
         np.empty((solo_depth + 1, places), dtype=np.int64),  # solitaire moves per depth
         np.zeros((3, t.words), dtype=np.uint64),  # greedy state
-        np.zeros(n * n, dtype=np.bool_),  # contested cells / territory scratch
-        _reach_scratch(t, n),
+        np.zeros(t.words, dtype=np.uint64),  # contested cells / territory scratch
+        np.zeros((len(orientations(n)[0]) + 7, t.words), dtype=np.uint64),  # reach scratch
         np.full((plies + 1, 2), -1, dtype=np.int64),  # killer moves per ply
     )
     ctr = np.zeros(ks.SIZE, dtype=np.int64)
@@ -148,12 +176,8 @@ def kernel_line(
     k, n = len(game.colors), game.size
     t = placement_table(n)
     tab = (t.masks, t.edge_masks, t.corner_masks, t.piece, t.flat, t.cell_ptr,
-           t.cell_placements)  # fmt: skip
-    codes = np.array([COLOR_NAMES.index(c) + 1 for c in game.colors], dtype=np.int64)
-    starts = np.array([r * n + c for r, c in (game.variant.starts[x] for x in game.colors)],
-                      dtype=np.int64)  # fmt: skip
-    g = (n, k, codes, starts, np.asarray(weights, dtype=np.int64),
-         np.asarray(maxer, dtype=np.int64))  # fmt: skip
+           t.cell_placements, orientations(n))  # fmt: skip
+    g = (n, k, np.asarray(weights, dtype=np.int64), np.asarray(maxer, dtype=np.int64))
     hand = np.stack([game.hand_mask(c) for c in game.colors]).astype(np.uint8)
     lasti1 = np.array([game.last_piece(c) == "I1" for c in game.colors], dtype=np.int64)
     rng = np.random.default_rng(0x5EED)

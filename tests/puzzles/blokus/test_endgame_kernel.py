@@ -13,7 +13,7 @@ import pytest
 
 from polytile.puzzles.blokus import _compiled, endgame
 from polytile.puzzles.blokus.endgame import EndgameStopped, solve_endgame
-from polytile.puzzles.blokus.endgame_kernel import KernelStopped, _reach_scratch, kernel_line
+from polytile.puzzles.blokus.endgame_kernel import KernelStopped, kernel_line, orientations
 from polytile.puzzles.blokus.moves import COLOR_NAMES, placement_table
 from polytile.puzzles.blokus.rules import Blokus
 from polytile.puzzles.blokus.scoring import player_names
@@ -94,21 +94,21 @@ def test_a_node_limited_search_repeats_its_count() -> None:
     assert len(counts) == 1  # one thread: the same positions every time
 
 
-def test_the_compiled_reach_matches_the_shared_one() -> None:
-    from polytile.puzzles.blokus._endgame_solo import _reach
+def test_the_bitboard_reach_matches_the_shared_one() -> None:
+    from polytile.puzzles.blokus._bitreach import bit_reach
 
     rng = random.Random(5)
     for variant in ("duo", "classic"):
         game = Blokus(variant)
         t = placement_table(game.size)
-        tab = (t.masks, t.edge_masks, t.corner_masks, t.piece, t.flat, t.cell_ptr,
-               t.cell_placements)  # fmt: skip
-        rs = _reach_scratch(t, game.size)
+        orient = orientations(game.size)
+        fit = np.zeros((len(orient[0]) + 7, t.words), dtype=np.uint64)
+        k = len(game.colors)
         checked = 0
         while not game.is_game_over():
-            grid = game.grid_codes()
-            for color in game.colors:
-                hand = game.hand_mask(color)
+            grid, bits = game.grid_codes(), game._bits
+            for ci, color in enumerate(game.colors):
+                hand = game.hand_mask(color).astype(np.uint8)
                 code = COLOR_NAMES.index(color) + 1
                 r, c = game.variant.starts[color]
                 start = -1 if not hand.all() else r * game.size + c
@@ -116,9 +116,12 @@ def test_the_compiled_reach_matches_the_shared_one() -> None:
                 count = _compiled.reach(grid, game.size, code, start, hand, t.flat,
                                         t.piece, t.cell_ptr, t.cell_placements, want,
                                         want_pieces)  # fmt: skip
-                got, got_pieces = np.empty(grid.size, bool), np.empty(21, np.uint8)
-                assert _reach(grid, game.size, code, start, hand, tab, rs, got, got_pieces) == count
-                assert (got == want).all() and (got_pieces == want_pieces).all()
+                got, got_pieces = np.empty(t.words, np.uint64), np.empty(21, np.uint8)
+                assert bit_reach(orient, game.size, bits[0], bits[1 + ci], bits[1 + k + ci],
+                                 hand, fit, got, got_pieces) == count  # fmt: skip
+                cells = np.unpackbits(got.view(np.uint8), bitorder="little")[: grid.size]
+                assert (cells.astype(bool) == want).all()
+                assert (got_pieces == want_pieces).all()
                 checked += 1
             game.push(rng.choice(game.legal_moves()))
         assert checked > 40
