@@ -9,7 +9,7 @@ position costs microseconds instead of a millisecond of Python:
   colour's last piece was ``I1``);
 * **values** are the objective ``sum(weight[c] * score[c])`` at the end of the game; a colour
   whose ``maxer`` is 1 raises it, the others lower it (minimax, fail-soft alpha-beta);
-* **bounds** at every node from each colour's reach (:func:`._bitreach.bit_reach`): the score
+* **bounds** at every node from each colour's reach (:func:`._bitboard.bit_reach`): the score
   now, the most it can become, and what it can make sure of (a greedy layout inside its
   territory, or its biggest placement now when it is to move; the greedy layout only where
   it could settle the node);
@@ -33,8 +33,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from polytile.puzzles.blokus._bitreach import popcount
-from polytile.puzzles.blokus._compiled import generate, place
+from polytile.puzzles.blokus._bitboard import bit_generate, popcount
+from polytile.puzzles.blokus._compiled import place
 from polytile.puzzles.blokus._endgame_ctr import INF, LIMIT, NODES, REQUEST, STATUS, VARIANT
 from polytile.puzzles.blokus._endgame_solo import (
     _A1,
@@ -80,12 +80,11 @@ def _solo_root(tab, g, st, z, memo, buf, ctr, ply, ci, floor, roof):  # pragma: 
 
 
 @njit(cache=True)
-def _game_over(tab, k, bits, hand, turn, out):  # pragma: no cover - compiled
+def _game_over(tab, k, bits, hand, turn, fit, out):  # pragma: no cover - compiled
     """True when no colour after ``turn`` can place (``turn`` itself cannot)."""
     for j in range(1, k):
         cj = (turn + j) % k
-        if generate(tab[0], tab[3], tab[5], tab[6], bits[0], bits[1 + cj], bits[1 + k + cj],
-                    hand[cj], out) > 0:  # fmt: skip
+        if bit_generate(tab[7], bits[0], bits[1 + cj], bits[1 + k + cj], hand[cj], fit, out) > 0:
             return False
     return True
 
@@ -188,11 +187,10 @@ def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pra
         return 0
     b = bits[ply]
     moves = mbuf[ply]
-    cnt = generate(tab[0], tab[3], tab[5], tab[6], b[0], b[1 + turn], b[1 + k + turn],
-                   hand[turn], moves)  # fmt: skip
+    cnt = bit_generate(tab[7], b[0], b[1 + turn], b[1 + k + turn], hand[turn], fit, moves)
     nxt = (turn + 1) % k
     if cnt == 0:
-        if _game_over(tab, k, b, hand, turn, out):
+        if _game_over(tab, k, b, hand, turn, fit, out):
             return _final(k, weight, hand, lasti1)
         bits[ply + 1, :, :] = b
         return search(tab, g, st, z, tt, memo, buf, ctr, ply + 1, nxt,
@@ -257,7 +255,7 @@ def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pra
             inside[x] = mine
             any_cell = any_cell or mine != 0
         if any_cell:
-            sure[ci] = max(sure[ci], _greedy(tab, k, b, ci, hand, lasti1, inside, work, out))
+            sure[ci] = max(sure[ci], _greedy(tab, k, b, ci, hand, lasti1, inside, work, fit))
             blo, bhi = _range(k, weight, sure, bests)
             lo, hi = max(lo, blo), min(hi, bhi)
     pending = False
@@ -318,22 +316,28 @@ def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pra
                     if bests[cj] > nows[cj]:
                         hot |= rbuf[ci, w] & rbuf[cj, w]
             contested[w] = hot
+        # The cells where the other live colours can attach now (covering them blocks).
+        blocks = np.zeros(words, dtype=np.uint64)
+        for cj in range(k):
+            if cj != turn and bests[cj] > nows[cj]:
+                for w in range(words):
+                    blocks[w] |= b[1 + k + cj, w] & ~b[0, w] & ~b[1 + cj, w]
         keys = np.empty(cnt, dtype=np.int64)
         masks = tab[0]
         for j in range(cnt):
             p = moves[j]
             heat = 0
             for w in range(words):
-                heat += popcount(masks[p, w] & contested[w])
+                heat += popcount(masks[p, w] & contested[w]) + popcount(masks[p, w] & blocks[w])
             if p == hint:
-                keys[j] = 63
+                keys[j] = 95
             elif p == killers[ply, 0]:
-                keys[j] = 62
+                keys[j] = 94
             elif p == killers[ply, 1]:
-                keys[j] = 61
+                keys[j] = 93
             else:
                 keys[j] = heat * 8 + _SIZES[tab[3][p]]
-        moves[:cnt] = _ordered(moves, cnt, keys, 64)
+        moves[:cnt] = _ordered(moves, cnt, keys, 96)
         if ply == 0 and ctr[VARIANT] != 0 and cnt > 1:  # a helper thread starts elsewhere
             moves[:cnt] = np.roll(moves[:cnt], -(cnt * ctr[VARIANT] // (ctr[VARIANT] + 1)))
     maxing = maxer[turn] == 1
@@ -386,17 +390,16 @@ def principal_variation(tab, g, st, z, tt, memo, buf, ctr, turn, h, value, out):
     which the wrapper reports)."""
     k = g[1]
     bits, hand = st[0], st[1]
-    mbuf, scratch = buf[0], buf[1]
+    mbuf, scratch, fit = buf[0], buf[1], buf[8]
     ply = 0
     length = 0
     while True:
         b = bits[ply]
         moves = mbuf[ply]
-        cnt = generate(tab[0], tab[3], tab[5], tab[6], b[0], b[1 + turn], b[1 + k + turn],
-                       hand[turn], moves)  # fmt: skip
+        cnt = bit_generate(tab[7], b[0], b[1 + turn], b[1 + k + turn], hand[turn], fit, moves)
         nxt = (turn + 1) % k
         if cnt == 0:
-            if _game_over(tab, k, b, hand, turn, scratch):
+            if _game_over(tab, k, b, hand, turn, fit, scratch):
                 return length
             out[length] = -1
             length += 1

@@ -1,6 +1,6 @@
 """The solitaire and the per-colour facts of the compiled Blokus endgame search (private;
 numba): the value types, each colour's score range from its reach (:func:`_facts`, the
-reach of :func:`._bitreach.bit_reach`), a greedy layout it can make sure of
+reach of :func:`._bitboard.bit_reach`), a greedy layout it can make sure of
 (:func:`_greedy`), and its best solitaire layout (:func:`_solo`). :mod:`._endgame_search`
 uses them; its notes say what the search does. Reaches, territories and contested cells
 are bitboards, as the placement table's masks are.
@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from polytile.puzzles.blokus._bitreach import bit_reach
-from polytile.puzzles.blokus._compiled import generate, place
+from polytile.puzzles.blokus._bitboard import biggest_fit, bit_generate, bit_reach
+from polytile.puzzles.blokus._compiled import place
 from polytile.puzzles.blokus._endgame_ctr import INF, LIMIT, NODES, REQUEST, SOLO, STATUS
 from polytile.puzzles.blokus.rules import PIECE_NAMES, PIECE_SIZES
 
@@ -36,7 +36,8 @@ _A1 = {t: types.Array(t, 1, "C") for t in (types.int64, types.uint64, types.uint
 _A2 = {t: types.Array(t, 2, "C") for t in (types.int64, types.uint64, types.uint8, types.int32,
                                             types.boolean)}  # fmt: skip
 _A3U = types.Array(types.uint64, 3, "C")
-ORIENT = types.Tuple((_A1[_I64], _A2[_I64], _A2[_U64], _A1[_U64], _A1[_U64], _A1[_U64]))
+ORIENT = types.Tuple((_A1[_I64], _A2[_I64], _A2[_U64], _A1[_U64], _A1[_U64], _A1[_U64],
+                      _A1[_I64], _A2[_I64], _A2[_I64]))  # fmt: skip
 TAB = types.Tuple((_A2[_U64], _A2[_U64], _A2[_U64], _A1[types.int32], _A2[types.int32],
                    _A1[_I64], _A1[_I64], ORIENT))  # fmt: skip
 GAME = types.Tuple((_I64, _I64, _A1[_I64], _A1[_I64]))
@@ -111,7 +112,7 @@ def _ordered(moves, cnt, keys, top):  # pragma: no cover - compiled
 def _facts(tab, fit, n, k, bits, hand, lasti1, rbuf, pbuf, ci):  # pragma: no cover
     """(score now, the most it can become, reach cells) of colour ``ci`` in the state
     ``bits`` (the search's rows); its reach in ``rbuf[ci]`` and its reachable pieces in
-    ``pbuf[ci]``. ``fit`` is :func:`._bitreach.bit_reach`'s scratch."""
+    ``pbuf[ci]``. ``fit`` is :func:`._bitboard.bit_reach`'s scratch."""
     held, _ = _held(hand[ci])
     if held == 0:
         rbuf[ci, :] = 0
@@ -124,30 +125,24 @@ def _facts(tab, fit, n, k, bits, hand, lasti1, rbuf, pbuf, ci):  # pragma: no co
 
 
 @njit(cache=True)
-def _greedy(tab, k, bits, ci, hand, lasti1, inside, work, out):  # pragma: no cover
+def _greedy(tab, k, bits, ci, hand, lasti1, inside, work, fit):  # pragma: no cover
     """The final score of colour ``ci`` placing again and again its biggest legal
     placement with every cell in the board ``inside`` (a layout it can make sure of when
-    nobody else can cover those cells); of equal pieces, the first that
-    :func:`._compiled.generate` lists."""
+    nobody else can cover those cells), as :func:`._bitboard.biggest_fit` chooses it."""
     masks, piece = tab[0], tab[3]
-    for w in range(inside.shape[0]):  # the cells outside count as taken
+    words = inside.shape[0]
+    for w in range(words):  # the cells outside count as taken
         work[0, w] = bits[0, w] | ~inside[w]
     work[1, :] = bits[1 + ci]
     work[2, :] = bits[1 + k + ci]
+    usable, attach = work[3], work[4]
     h = hand[ci].copy()
-    of_size = np.zeros(_NP, dtype=np.uint8)
     last = lasti1[ci]
     while True:
-        best = -1
-        for size in range(5, 0, -1):
-            some = False
-            for q in range(_NP):
-                of_size[q] = 1 if h[q] and _SIZES[q] == size else 0
-                some = some or of_size[q] == 1
-            if some and generate(masks, piece, tab[5], tab[6], work[0], work[1], work[2],
-                                 of_size, out) > 0:  # fmt: skip
-                best = out[0]
-                break
+        for w in range(words):
+            usable[w] = ~work[0, w] & ~work[1, w]
+            attach[w] = work[2, w] & usable[w]
+        best = biggest_fit(tab[7], _SIZES, usable, attach, h, fit)
         if best < 0:
             break
         place(work, 0, 1, best, masks, tab[1], tab[2])
@@ -238,8 +233,7 @@ def _solo(tab, fit, n, k, sbits, hand, lasti1, ci, floor, roof, depth, rbuf, pbu
     ctr[SOLO] += 1
     ceiling = _ceiling(held, hand[ci], pbuf[k], cells)
     moves = smb[depth]
-    cnt = generate(tab[0], tab[3], tab[5], tab[6], sbits[depth, 0], sbits[depth, 1],
-                   sbits[depth, 2], hand[ci], moves)  # fmt: skip
+    cnt = bit_generate(tab[7], state[0], state[1], state[2], hand[ci], fit, moves)
     if cnt == 0:
         _remember(memo, slot, key, now, -1, 1, quick, qslot)
         return now, -1

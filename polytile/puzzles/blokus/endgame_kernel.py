@@ -42,7 +42,7 @@ from polytile.puzzles.blokus import _endgame_ctr as ks
 from polytile.puzzles.blokus.moves import placement_table
 from polytile.puzzles.blokus.rules import Blokus, Move
 
-__all__ = ["KernelStopped", "kernel_line", "orientations"]
+__all__ = ["KernelStopped", "bitboard_scratch", "kernel_line", "orientations"]
 
 _TABLE_BITS = 21  # transposition table entries (2^21: 56 MB)
 _MEMO_BITS = 20  # solitaire memo entries
@@ -59,34 +59,49 @@ def _board(cells: Any, words: int) -> np.ndarray:
 @cache
 def orientations(n: int) -> tuple[np.ndarray, ...]:
     """The orientations of the pieces on the ``n`` x ``n`` board, for
-    :func:`._bitreach.bit_reach`: (piece per orientation, cell offsets from the anchor
+    :func:`._bitboard.bit_reach`: (piece per orientation, cell offsets from the anchor
     (top-left corner of its bounding box; -1 padded), the anchors where it stays on the
     board (a board per orientation), the board's cells, the cells off its first column,
-    those off its last)."""
+    those off its last, the distinct offsets, each orientation's offsets as indices into
+    them (-1 padded), and the placement of each orientation at each anchor (-1: none))."""
     t = placement_table(n)
     words = t.words
-    found: dict[tuple[int, tuple[int, ...]], tuple[int, int]] = {}
+    shapes = []  # per placement: (piece, offsets), anchor
+    extent: dict[tuple[int, tuple[int, ...]], tuple[int, int]] = {}
     for p in range(len(t.piece)):
         cells = [int(f) for f in t.flat[p] if f >= 0]
-        r0 = min(f // n for f in cells)
-        c0 = min(f % n for f in cells)
-        offs = tuple(sorted((f // n - r0) * n + (f % n - c0) for f in cells))
-        height = max(f // n for f in cells) - r0 + 1
-        width = max(f % n for f in cells) - c0 + 1
-        found.setdefault((int(t.piece[p]), offs), (height, width))
-    keys = sorted(found)
+        rows_, cols = [f // n for f in cells], [f % n for f in cells]
+        anchor = min(rows_) * n + min(cols)
+        key = (int(t.piece[p]), tuple(sorted(f - anchor for f in cells)))
+        shapes.append((key, anchor))
+        extent[key] = (max(rows_) - min(rows_) + 1, max(cols) - min(cols) + 1)
+    keys = sorted(extent)
+    index = {key: o for o, key in enumerate(keys)}
     piece = np.array([q for q, _ in keys], dtype=np.int64)
     offsets = np.full((len(keys), 5), -1, dtype=np.int64)
     valid = np.zeros((len(keys), words), dtype=np.uint64)
     for o, key in enumerate(keys):
         offsets[o, : len(key[1])] = key[1]
-        height, width = found[key]
+        height, width = extent[key]
         anchors = [r * n + c for r in range(n - height + 1) for c in range(n - width + 1)]
         valid[o] = _board(anchors, words)
     board = _board(range(n * n), words)
     not_first = _board([f for f in range(n * n) if f % n != 0], words)
     not_last = _board([f for f in range(n * n) if f % n != n - 1], words)
-    return piece, offsets, valid, board, not_first, not_last
+    distinct = np.unique(offsets[offsets >= 0])
+    rows = np.where(offsets >= 0, np.searchsorted(distinct, offsets), -1)
+    placement = np.full((len(keys), n * n), -1, dtype=np.int64)
+    for p, (key, anchor) in enumerate(shapes):
+        placement[index[key], anchor] = p
+    return piece, offsets, valid, board, not_first, not_last, distinct, rows, placement
+
+
+def bitboard_scratch(n: int) -> np.ndarray:
+    """The scratch of :mod:`._bitboard`'s functions on the ``n`` x ``n`` board: a board per
+    orientation, one per distinct offset, and 7 more."""
+    orient = orientations(n)
+    return np.zeros((len(orient[0]) + len(orient[6]) + 7, placement_table(n).words),
+                    dtype=np.uint64)  # fmt: skip
 
 
 class KernelStopped(Exception):
@@ -122,9 +137,9 @@ def _thread_state(game: Blokus, t: Any, hand: np.ndarray, lasti1: np.ndarray, va
         np.zeros((k + 1, 21), dtype=np.uint8),  # reachable pieces per colour
         np.zeros((solo_depth + 1, 3, t.words), dtype=np.uint64),  # solitaire states
         np.empty((solo_depth + 1, places), dtype=np.int64),  # solitaire moves per depth
-        np.zeros((3, t.words), dtype=np.uint64),  # greedy state
+        np.zeros((5, t.words), dtype=np.uint64),  # greedy state and scratch
         np.zeros(t.words, dtype=np.uint64),  # contested cells / territory scratch
-        np.zeros((len(orientations(n)[0]) + 7, t.words), dtype=np.uint64),  # reach scratch
+        bitboard_scratch(n),
         np.full((plies + 1, 2), -1, dtype=np.int64),  # killer moves per ply
     )
     ctr = np.zeros(ks.SIZE, dtype=np.int64)

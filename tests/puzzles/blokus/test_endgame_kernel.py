@@ -13,7 +13,12 @@ import pytest
 
 from polytile.puzzles.blokus import _compiled, endgame
 from polytile.puzzles.blokus.endgame import EndgameStopped, solve_endgame
-from polytile.puzzles.blokus.endgame_kernel import KernelStopped, kernel_line, orientations
+from polytile.puzzles.blokus.endgame_kernel import (
+    KernelStopped,
+    bitboard_scratch,
+    kernel_line,
+    orientations,
+)
 from polytile.puzzles.blokus.moves import COLOR_NAMES, placement_table
 from polytile.puzzles.blokus.rules import Blokus
 from polytile.puzzles.blokus.scoring import player_names
@@ -95,14 +100,14 @@ def test_a_node_limited_search_repeats_its_count() -> None:
 
 
 def test_the_bitboard_reach_matches_the_shared_one() -> None:
-    from polytile.puzzles.blokus._bitreach import bit_reach
+    from polytile.puzzles.blokus._bitboard import bit_reach
 
     rng = random.Random(5)
     for variant in ("duo", "classic"):
         game = Blokus(variant)
         t = placement_table(game.size)
         orient = orientations(game.size)
-        fit = np.zeros((len(orient[0]) + 7, t.words), dtype=np.uint64)
+        fit = bitboard_scratch(game.size)
         k = len(game.colors)
         checked = 0
         while not game.is_game_over():
