@@ -7,6 +7,6 @@ __all__ = ["DEFAULT_MAX_PIECES"]
 #: Refuse an exact endgame when a player can still place more pieces than this
 #: (:func:`polytile.puzzles.blokus.endgame.endgame_size`). On the Duo positions 10 and 14
 #: plies before the end of self-play games (``benchmarks/bench_blokus_deep.py``) the
-#: compiled search solved every one with up to 11 pieces per player, in at most 35 s; with
-#: 12, one of five did not finish in 60 s.
-DEFAULT_MAX_PIECES = 11
+#: compiled search solved every one with up to 12 pieces per player (14 positions), in at
+#: most 31 s on two cores; with 13, two of four did not finish in 60 s.
+DEFAULT_MAX_PIECES = 12

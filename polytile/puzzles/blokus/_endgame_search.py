@@ -80,6 +80,36 @@ def _solo_root(tab, g, st, z, memo, buf, ctr, ply, ci, floor, roof):  # pragma: 
 
 
 @njit(cache=True)
+def _all_facts(tab, fit, n, k, bits, hand, lasti1, rbuf, pbuf, kept, ply, turn, nows,
+               bests):  # fmt: skip  # pragma: no cover - compiled
+    """:func:`_facts` of every colour at ``bits[ply]`` into ``nows``, ``bests``, ``rbuf`` and
+    ``pbuf``, kept for the next ply. A colour that did not just move keeps the previous
+    ply's facts when the placement made there missed its reach: cells taken outside a reach
+    change nothing in it (its placements still fit, and no new one can)."""
+    reach, pieces, scores, valid = kept
+    b = bits[ply]
+    words = b.shape[1]
+    mover = (turn + k - 1) % k
+    for ci in range(k):
+        same = ply > 0 and valid[ply - 1] == 1 and ci != mover
+        if same:
+            for w in range(words):
+                if (b[0, w] & ~bits[ply - 1, 0, w]) & reach[ply - 1, ci, w]:
+                    same = False
+                    break
+        if same:
+            rbuf[ci, :] = reach[ply - 1, ci]
+            pbuf[ci, :] = pieces[ply - 1, ci]
+            nows[ci], bests[ci] = scores[ply - 1, ci, 0], scores[ply - 1, ci, 1]
+        else:
+            nows[ci], bests[ci], _ = _facts(tab, fit, n, k, b, hand, lasti1, rbuf, pbuf, ci)
+        reach[ply, ci] = rbuf[ci]
+        pieces[ply, ci] = pbuf[ci]
+        scores[ply, ci, 0], scores[ply, ci, 1] = nows[ci], bests[ci]
+    valid[ply] = 1
+
+
+@njit(cache=True)
 def _game_over(tab, k, bits, hand, turn, fit, out):  # pragma: no cover - compiled
     """True when no colour after ``turn`` can place (``turn`` itself cannot)."""
     for j in range(1, k):
@@ -179,7 +209,7 @@ def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pra
     within ``(alpha, beta)``; 0 once stopped (``ctr[STATUS]``)."""
     n, k, weight, maxer = g
     bits, hand, lasti1 = st
-    mbuf, out, rbuf, pbuf, _, _, work, contested, fit, killers = buf
+    mbuf, out, rbuf, pbuf, _, _, work, contested, fit, killers, kept = buf
     words = bits.shape[2]
     ctr[NODES] += 1
     if ctr[REQUEST] != 0 or ctr[NODES] >= ctr[LIMIT]:
@@ -193,6 +223,7 @@ def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pra
         if _game_over(tab, k, b, hand, turn, fit, out):
             return _final(k, weight, hand, lasti1)
         bits[ply + 1, :, :] = b
+        kept[3][ply] = 0  # a pass: no facts at this ply for the next to reuse
         return search(tab, g, st, z, tt, memo, buf, ctr, ply + 1, nxt,
                       h ^ z[1][turn] ^ z[1][nxt], alpha, beta)  # fmt: skip
     found, lo, hi, hint = _probe(tt, h)
@@ -204,8 +235,7 @@ def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pra
     # Each colour's score now, the most it can become, and what it can make sure of.
     nows = np.empty(k, dtype=np.int64)
     bests = np.empty(k, dtype=np.int64)
-    for ci in range(k):
-        nows[ci], bests[ci], _ = _facts(tab, fit, n, k, b, hand, lasti1, rbuf, pbuf, ci)
+    _all_facts(tab, fit, n, k, bits, hand, lasti1, rbuf, pbuf, kept, ply, turn, nows, bests)
     sure = nows.copy()
     solo = np.full(k, NOT_SOLO, dtype=np.int64)
     shared = np.zeros(k, dtype=np.bool_)  # whose reach meets another live colour's
@@ -408,6 +438,7 @@ def principal_variation(tab, g, st, z, tt, memo, buf, ctr, turn, h, value, out):
             ply += 1
             turn = nxt
             continue
+        buf[10][3][ply] = 0  # the next ply's search does not follow facts of this one
         found, _, _, hint = _probe(tt, h)
         if found and hint >= 0:  # the table's move first
             for j in range(cnt):

@@ -45,8 +45,10 @@ STATE = types.Tuple((_A3U, _A2[types.uint8], _A1[_I64]))
 ZOB = types.Tuple((_A2[_U64], _A1[_U64], _A1[_U64]))
 TABLE = types.Tuple((_A1[_U64], _A1[_I64], _A1[_I64], _A1[_I64]))
 MEMO = types.Tuple((_A1[_U64], _A1[_I64], _A1[_I64], _A1[types.uint8]) * 2)
+KEPT = types.Tuple((_A3U, types.Array(types.uint8, 3, "C"), types.Array(_I64, 3, "C"),
+                   _A1[types.uint8]))  # fmt: skip
 BUF = types.Tuple((_A2[_I64], _A1[_I64], _A2[_U64], _A2[types.uint8], _A3U, _A2[_I64],
-                   _A2[_U64], _A1[_U64], _A2[_U64], _A2[_I64]))  # fmt: skip
+                   _A2[_U64], _A1[_U64], _A2[_U64], _A2[_I64], KEPT))  # fmt: skip
 
 
 @njit(cache=True, inline="always")

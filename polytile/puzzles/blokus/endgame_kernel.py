@@ -141,6 +141,12 @@ def _thread_state(game: Blokus, t: Any, hand: np.ndarray, lasti1: np.ndarray, va
         np.zeros(t.words, dtype=np.uint64),  # contested cells / territory scratch
         bitboard_scratch(n),
         np.full((plies + 1, 2), -1, dtype=np.int64),  # killer moves per ply
+        (  # per ply, each colour's reach, reachable pieces, (score now, most it can make)
+            np.zeros((plies + 1, k, t.words), dtype=np.uint64),
+            np.zeros((plies + 1, k, 21), dtype=np.uint8),
+            np.zeros((plies + 1, k, 2), dtype=np.int64),
+            np.zeros(plies + 1, dtype=np.uint8),  # whether that ply's are the current node's
+        ),
     )
     ctr = np.zeros(ks.SIZE, dtype=np.int64)
     ctr[ks.LIMIT] = limit

@@ -120,7 +120,7 @@ def test_large_positions_are_refused_and_limits_stop_the_search() -> None:
     middle = contested("duo", 2, 0, 0, 12)
     with pytest.raises(EndgameStopped, match="node limit") as stopped:
         solve_endgame(middle, max_pieces=None, node_limit=500)
-    assert stopped.value.reason == "nodes" and stopped.value.nodes > 500
+    assert stopped.value.reason == "nodes" and stopped.value.nodes >= 500  # either search
 
 
 def test_a_finished_game_has_an_empty_line() -> None:
