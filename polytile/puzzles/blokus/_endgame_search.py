@@ -21,7 +21,7 @@ position costs microseconds instead of a millisecond of Python:
 * a **transposition table** of proven intervals and best moves per Zobrist key (a placement
   key per colour, the colour to move, and the ``I1``-last flag of colours that have placed
   everything), and move ordering: the table's move, then the placements covering the most
-  contested cells, then bigger pieces.
+  contested cells and the other colours' attach points, then bigger pieces.
 
 ``ctr`` holds the counters the wrapper reads and writes: positions searched, the node
 limit, the stop reason (0 none, 1 node limit, 2 stop request), and the stop request itself
@@ -327,7 +327,8 @@ def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pra
         return lo if lo >= beta or lo >= hi else hi
     a, bb = max(alpha, lo), min(beta, hi)
     # The moves: an independent colour's solitaire move only; else every placement, the
-    # table's first, then those covering more contested cells, then bigger pieces.
+    # table's first, then those covering more contested cells and attach points of the
+    # others, then bigger pieces.
     if solo[turn] == PENDING:
         value, first = _solo_root(tab, g, st, z, memo, buf, ctr, ply, turn, -INF, INF)
         if ctr[STATUS] != 0:
@@ -420,7 +421,7 @@ def principal_variation(tab, g, st, z, tt, memo, buf, ctr, turn, h, value, out):
     which the wrapper reports)."""
     k = g[1]
     bits, hand = st[0], st[1]
-    mbuf, scratch, fit = buf[0], buf[1], buf[8]
+    mbuf, scratch, fit, kept = buf[0], buf[1], buf[8], buf[10]
     ply = 0
     length = 0
     while True:
@@ -438,7 +439,7 @@ def principal_variation(tab, g, st, z, tt, memo, buf, ctr, turn, h, value, out):
             ply += 1
             turn = nxt
             continue
-        buf[10][3][ply] = 0  # the next ply's search does not follow facts of this one
+        kept[3][ply] = 0  # the next ply's search does not follow facts of this one
         found, _, _, hint = _probe(tt, h)
         if found and hint >= 0:  # the table's move first
             for j in range(cnt):

@@ -39,21 +39,13 @@ import numpy as np
 
 from polytile.errors import SolverError
 from polytile.puzzles.blokus import _endgame_ctr as ks
-from polytile.puzzles.blokus.moves import placement_table
+from polytile.puzzles.blokus.moves import pack_cells, placement_table
 from polytile.puzzles.blokus.rules import Blokus, Move
 
 __all__ = ["KernelStopped", "bitboard_scratch", "kernel_line", "orientations"]
 
 _TABLE_BITS = 21  # transposition table entries (2^21: 56 MB)
 _MEMO_BITS = 20  # solitaire memo entries
-
-
-def _board(cells: Any, words: int) -> np.ndarray:
-    """The bitboard of flat ``cells``."""
-    out = np.zeros(words, dtype=np.uint64)
-    for f in cells:
-        out[f // 64] |= np.uint64(1) << np.uint64(f % 64)
-    return out
 
 
 @cache
@@ -65,34 +57,30 @@ def orientations(n: int) -> tuple[np.ndarray, ...]:
     those off its last, the distinct offsets, each orientation's offsets as indices into
     them (-1 padded), and the placement of each orientation at each anchor (-1: none))."""
     t = placement_table(n)
-    words = t.words
-    shapes = []  # per placement: (piece, offsets), anchor
-    extent: dict[tuple[int, tuple[int, ...]], tuple[int, int]] = {}
-    for p in range(len(t.piece)):
-        cells = [int(f) for f in t.flat[p] if f >= 0]
-        rows_, cols = [f // n for f in cells], [f % n for f in cells]
-        anchor = min(rows_) * n + min(cols)
-        key = (int(t.piece[p]), tuple(sorted(f - anchor for f in cells)))
-        shapes.append((key, anchor))
-        extent[key] = (max(rows_) - min(rows_) + 1, max(cols) - min(cols) + 1)
-    keys = sorted(extent)
-    index = {key: o for o, key in enumerate(keys)}
-    piece = np.array([q for q, _ in keys], dtype=np.int64)
-    offsets = np.full((len(keys), 5), -1, dtype=np.int64)
-    valid = np.zeros((len(keys), words), dtype=np.uint64)
-    for o, key in enumerate(keys):
-        offsets[o, : len(key[1])] = key[1]
-        height, width = extent[key]
-        anchors = [r * n + c for r in range(n - height + 1) for c in range(n - width + 1)]
-        valid[o] = _board(anchors, words)
-    board = _board(range(n * n), words)
-    not_first = _board([f for f in range(n * n) if f % n != 0], words)
-    not_last = _board([f for f in range(n * n) if f % n != n - 1], words)
+    flat = t.flat.astype(np.int64)
+    live = flat >= 0
+    far = n * n * 2  # pads the offsets so that they sort last
+    r, c = np.where(live, flat // n, far), np.where(live, flat % n, far)
+    anchor = r.min(axis=1) * n + c.min(axis=1)
+    offs = np.sort(np.where(live, flat - anchor[:, None], far), axis=1)
+    # Orientations in the order of (piece, offsets): np.unique sorts the rows.
+    _, first, which = np.unique(np.column_stack([t.piece, offs]), axis=0, return_index=True,
+                                return_inverse=True)  # fmt: skip
+    which = which.reshape(-1)
+    piece = t.piece[first].astype(np.int64)
+    offsets = np.where(offs[first] == far, -1, offs[first])
+    height = np.where(live, r, -1).max(axis=1)[first] - r.min(axis=1)[first] + 1
+    width = np.where(live, c, -1).max(axis=1)[first] - c.min(axis=1)[first] + 1
+    rr, cc = np.indices((n, n))
+    valid = pack_cells((rr <= n - height[:, None, None]) & (cc <= n - width[:, None, None]),
+                       t.words)  # fmt: skip
+    board = pack_cells(np.ones((n, n), dtype=bool), t.words)
+    not_first = pack_cells(cc != 0, t.words)
+    not_last = pack_cells(cc != n - 1, t.words)
     distinct = np.unique(offsets[offsets >= 0])
     rows = np.where(offsets >= 0, np.searchsorted(distinct, offsets), -1)
-    placement = np.full((len(keys), n * n), -1, dtype=np.int64)
-    for p, (key, anchor) in enumerate(shapes):
-        placement[index[key], anchor] = p
+    placement = np.full((len(piece), n * n), -1, dtype=np.int64)
+    placement[which, anchor] = np.arange(len(t.piece))
     return piece, offsets, valid, board, not_first, not_last, distinct, rows, placement
 
 
