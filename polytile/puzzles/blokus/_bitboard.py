@@ -23,41 +23,47 @@ from numba import njit
 __all__ = ["biggest_fit", "bit_generate", "bit_reach", "popcount"]
 
 _ZERO = np.uint64(0)
+_ONE = np.uint64(1)
+_W = np.uint64(64)
+
+# Numba counts references to an array each time one is bound to a name, and an inlined
+# helper binds its array arguments: in the loops below, over orientations, words and
+# cells, that reference counting (atomic, and shared by the search's threads) cost about
+# nine times the work itself. So the loops index the scratch rows of ``fit`` directly, and
+# the only helpers they call take words.
 
 
 @njit(cache=True, inline="always")
-def _down(x, d, w):  # pragma: no cover - compiled
-    """Word ``w`` of board ``x`` shifted towards lower cells by ``d`` (cell ``i`` of the
-    result is cell ``i + d`` of ``x``)."""
-    words = x.shape[0]
-    ws = d >> 6
-    bs = np.uint64(d & 63)
-    src = w + ws
-    if src >= words:
-        return _ZERO
-    if bs == 0:
-        return x[src]
-    out = x[src] >> bs
-    if src + 1 < words:
-        out |= x[src + 1] << (np.uint64(64) - bs)
-    return out
+def _dn(x0, x1, bs):  # pragma: no cover - compiled
+    """A word of a board shifted towards lower cells by ``bs`` bits (0-63): from its
+    source word ``x0`` and the word above it, ``x1`` (0 past the board)."""
+    if bs == _ZERO:
+        return x0
+    return (x0 >> bs) | (x1 << (_W - bs))
 
 
 @njit(cache=True, inline="always")
-def _up(x, d, w):  # pragma: no cover - compiled
-    """Word ``w`` of board ``x`` shifted towards higher cells by ``d`` (cell ``i + d`` of
-    the result is cell ``i`` of ``x``)."""
-    ws = d >> 6
-    bs = np.uint64(d & 63)
-    src = w - ws
-    if src < 0:
-        return _ZERO
-    if bs == 0:
-        return x[src]
-    out = x[src] << bs
-    if src >= 1:
-        out |= x[src - 1] >> (np.uint64(64) - bs)
-    return out
+def _upw(x0, x1, bs):  # pragma: no cover - compiled
+    """A word of a board shifted towards higher cells by ``bs`` bits (0-63): from its
+    source word ``x0`` and the word below it, ``x1`` (0 before the board)."""
+    if bs == _ZERO:
+        return x0
+    return (x0 << bs) | (x1 >> (_W - bs))
+
+
+@njit(cache=True)
+def _shift_rows(fit, src, distinct, base):  # pragma: no cover - compiled
+    """Row ``base + i`` of ``fit``: its row ``src`` shifted towards lower cells by
+    ``distinct[i]`` (so that bit ``a`` says whether cell ``a + distinct[i]`` is in it)."""
+    words = fit.shape[1]
+    for i in range(distinct.shape[0]):
+        d = distinct[i]
+        ws, bs = d >> 6, np.uint64(d & 63)
+        for w in range(words):
+            s = w + ws
+            x0 = fit[src, s] if s < words else _ZERO
+            x1 = fit[src, s + 1] if s + 1 < words else _ZERO
+            fit[base + i, w] = _dn(x0, x1, bs)
 
 
 @njit(cache=True)
@@ -71,107 +77,115 @@ def bit_reach(orient, n, occupied, edge, corner, hand, fit, reach, pieces):  # p
     words = occupied.shape[0]
     count_o = piece.shape[0]
     count_d = distinct.shape[0]
-    shifted = fit[count_o : count_o + count_d]  # a board shifted by each distinct offset
+    cells_o = rows.shape[1]
+    sh = count_o  # rows sh + i: a board shifted by distinct[i]
     top = count_o + count_d
-    usable, queue, fresh, cover = fit[top], fit[top + 1], fit[top + 2], fit[top + 3]
-    hit, left, right = fit[top + 4], fit[top + 5], fit[top + 6]
+    usable, queue, fresh, cover, hit, left, right = (top, top + 1, top + 2, top + 3, top + 4,
+                                                     top + 5, top + 6)  # fmt: skip
     pieces[:] = 0
     any_seed = False
     for w in range(words):
-        usable[w] = board[w] & ~occupied[w] & ~edge[w]
-        queue[w] = corner[w] & usable[w]
-        fresh[w] = queue[w]
+        u = board[w] & ~occupied[w] & ~edge[w]
+        q = corner[w] & u
+        fit[usable, w] = u
+        fit[queue, w] = q
+        fit[fresh, w] = q
         reach[w] = _ZERO
-        any_seed = any_seed or queue[w] != _ZERO
+        any_seed = any_seed or q != _ZERO
     if not any_seed:
         return 0
     # The anchors where each orientation of a held piece fits.
-    _shift_all(usable, distinct, shifted)
+    _shift_rows(fit, usable, distinct, sh)
     for o in range(count_o):
         live = hand[piece[o]] != 0
         for w in range(words):
-            fit[o, w] = valid[o, w] if live else _ZERO
-        if not live:
-            continue
-        for j in range(rows.shape[1]):
-            r = rows[o, j]
-            if r < 0:
-                break
-            for w in range(words):
-                fit[o, w] &= shifted[r, w]
+            m = valid[o, w] if live else _ZERO
+            if live:
+                for j in range(cells_o):
+                    r = rows[o, j]
+                    if r < 0:
+                        break
+                    m &= fit[sh + r, w]
+            fit[o, w] = m
     count = 0
     while True:
         for w in range(words):
-            cover[w] = _ZERO
-        _shift_all(fresh, distinct, shifted)
+            fit[cover, w] = _ZERO
+        _shift_rows(fit, fresh, distinct, sh)
         for o in range(count_o):
-            nonzero = False
-            for w in range(words):
-                if fit[o, w] != _ZERO:
-                    nonzero = True
-                    break
-            if not nonzero:
-                continue
             # The anchors whose placement covers a cell queued in the last round (each
             # placement is taken once: its anchor leaves ``fit``).
             hit_any = False
             for w in range(words):
-                hit[w] = fit[o, w] & _joined(shifted, rows, o, w, False)
-                fit[o, w] &= ~hit[w]
-                hit_any = hit_any or hit[w] != _ZERO
+                a = fit[o, w]
+                if a == _ZERO:
+                    fit[hit, w] = _ZERO
+                    continue
+                m = _ZERO
+                for j in range(cells_o):
+                    r = rows[o, j]
+                    if r < 0:
+                        break
+                    m |= fit[sh + r, w]
+                a &= m
+                fit[hit, w] = a
+                fit[o, w] &= ~a
+                hit_any = hit_any or a != _ZERO
             if not hit_any:
                 continue
             pieces[piece[o]] = 1
-            for w in range(words):
-                cover[w] |= _joined(hit, offsets, o, w, True)
+            for w in range(words):  # the cells of those placements
+                m = _ZERO
+                for j in range(cells_o):
+                    d = offsets[o, j]
+                    if d < 0:
+                        break
+                    s = w - (d >> 6)
+                    if s >= 0:
+                        x1 = fit[hit, s - 1] if s >= 1 else _ZERO
+                        m |= _upw(fit[hit, s], x1, np.uint64(d & 63))
+                fit[cover, w] |= m
         # The new cells, then their usable diagonal neighbours not queued yet.
         for w in range(words):
-            cover[w] &= ~reach[w]
-            reach[w] |= cover[w]
-            count += popcount(cover[w])
-            left[w] = cover[w] & not_first[w]
-            right[w] = cover[w] & not_last[w]
+            c = fit[cover, w] & ~reach[w]
+            reach[w] |= c
+            count += popcount(c)
+            fit[left, w] = c & not_first[w]
+            fit[right, w] = c & not_last[w]
         any_fresh = False
+        minus, plus = np.uint64(n - 1), np.uint64(n + 1)
         for w in range(words):
-            near = (_down(left, n + 1, w) | _up(left, n - 1, w) | _down(right, n - 1, w)
-                    | _up(right, n + 1, w))  # fmt: skip
-            fresh[w] = near & usable[w] & ~queue[w]
-            queue[w] |= fresh[w]
-            any_fresh = any_fresh or fresh[w] != _ZERO
+            # Cells (n + 1) and (n - 1) after each new cell, from the word and its
+            # neighbours (the shifts are under a word: n is at most 20).
+            lo_l = fit[left, w - 1] if w >= 1 else _ZERO
+            lo_r = fit[right, w - 1] if w >= 1 else _ZERO
+            hi_l = fit[left, w + 1] if w + 1 < words else _ZERO
+            hi_r = fit[right, w + 1] if w + 1 < words else _ZERO
+            lw, rw = fit[left, w], fit[right, w]
+            near = (_dn(lw, hi_l, plus) | _upw(lw, lo_l, minus) | _dn(rw, hi_r, minus)
+                    | _upw(rw, lo_r, plus))  # fmt: skip
+            f = near & fit[usable, w] & ~fit[queue, w]
+            fit[fresh, w] = f
+            fit[queue, w] |= f
+            any_fresh = any_fresh or f != _ZERO
         if not any_fresh:
             return count
 
 
 @njit(cache=True, inline="always")
-def _anchors(valid, rows, free, touch, o, w):  # pragma: no cover - compiled
-    """Word ``w`` of the anchors where orientation ``o`` has every cell free and one
-    touching (``free`` and ``touch``: the usable and attach boards per distinct offset)."""
-    inside = valid[o, w]
-    near = _ZERO
-    for j in range(rows.shape[1]):
-        r = rows[o, j]
-        if r < 0:
-            break
-        inside &= free[r, w]
-        near |= touch[r, w]
-    return inside & near
-
-
-@njit(cache=True, inline="always")
 def _lowest(x):  # pragma: no cover - compiled
     """The index of the lowest set bit of the word ``x`` (not 0)."""
-    return popcount((x & (~x + np.uint64(1))) - np.uint64(1))
+    return popcount((x & (~x + _ONE)) - _ONE)
 
 
-@njit(cache=True, inline="always")
-def _prepare(orient, usable, attach, fit):  # pragma: no cover - compiled
-    """The usable and attach boards shifted by each distinct offset, in ``fit``."""
+@njit(cache=True)
+def _prepare(orient, fit):  # pragma: no cover - compiled
+    """The usable and attach boards (``fit``'s last two rows) shifted by each distinct
+    offset, into ``fit``'s first rows: usable from 0, attach from the number of offsets."""
     distinct = orient[6]
-    count_d = distinct.shape[0]
-    free, touch = fit[:count_d], fit[count_d : 2 * count_d]
-    _shift_all(usable, distinct, free)
-    _shift_all(attach, distinct, touch)
-    return free, touch
+    rows = fit.shape[0]
+    _shift_rows(fit, rows - 2, distinct, 0)
+    _shift_rows(fit, rows - 1, distinct, distinct.shape[0])
 
 
 @njit(cache=True)
@@ -183,22 +197,33 @@ def bit_generate(orient, occupied, edge, corner, hand, fit, out):  # pragma: no 
     piece, valid, board, rows, placement = orient[0], orient[2], orient[3], orient[7], orient[8]
     words = occupied.shape[0]
     count_o = piece.shape[0]
-    usable, attach = fit[fit.shape[0] - 2], fit[fit.shape[0] - 1]  # scratch, as in bit_reach
+    count_d = orient[6].shape[0]
+    cells_o = rows.shape[1]
+    usable, attach = fit.shape[0] - 2, fit.shape[0] - 1  # scratch, as in bit_reach
     for w in range(words):
-        usable[w] = board[w] & ~occupied[w] & ~edge[w]
-        attach[w] = corner[w] & usable[w]
-    free, touch = _prepare(orient, usable, attach, fit)
+        u = board[w] & ~occupied[w] & ~edge[w]
+        fit[usable, w] = u
+        fit[attach, w] = corner[w] & u
+    _prepare(orient, fit)
     cnt = 0
     for o in range(count_o):
         if hand[piece[o]] == 0:
             continue
         for w in range(words):
-            anchors = _anchors(valid, rows, free, touch, o, w)
+            # The anchors where orientation o has every cell free and one attaching.
+            inside = valid[o, w]
+            near = _ZERO
+            for j in range(cells_o):
+                r = rows[o, j]
+                if r < 0:
+                    break
+                inside &= fit[r, w]
+                near |= fit[count_d + r, w]
+            anchors = inside & near
             while anchors != _ZERO:
-                low = _lowest(anchors)
-                out[cnt] = placement[o, w * 64 + low]
+                out[cnt] = placement[o, w * 64 + _lowest(anchors)]
                 cnt += 1
-                anchors &= anchors - np.uint64(1)
+                anchors &= anchors - _ONE
     return cnt
 
 
@@ -209,42 +234,32 @@ def biggest_fit(orient, sizes, usable, attach, hand, fit):  # pragma: no cover -
     at its lowest anchor; -1 if none. ``fit`` is :func:`bit_reach`'s scratch."""
     piece, valid, rows, placement = orient[0], orient[2], orient[7], orient[8]
     words = usable.shape[0]
-    free, touch = _prepare(orient, usable, attach, fit)
+    count_d = orient[6].shape[0]
+    cells_o = rows.shape[1]
+    last = fit.shape[0] - 1
+    for w in range(words):
+        fit[last - 1, w] = usable[w]
+        fit[last, w] = attach[w]
+    _prepare(orient, fit)
     best, best_size = -1, 0
     for o in range(piece.shape[0]):
         q = piece[o]
         if hand[q] == 0 or sizes[q] <= best_size:
             continue
         for w in range(words):
-            anchors = _anchors(valid, rows, free, touch, o, w)
+            inside = valid[o, w]
+            near = _ZERO
+            for j in range(cells_o):
+                r = rows[o, j]
+                if r < 0:
+                    break
+                inside &= fit[r, w]
+                near |= fit[count_d + r, w]
+            anchors = inside & near
             if anchors != _ZERO:
                 best, best_size = placement[o, w * 64 + _lowest(anchors)], sizes[q]
                 break
     return best
-
-
-@njit(cache=True, inline="always")
-def _joined(x, index, o, w, up):  # pragma: no cover - compiled
-    """Word ``w`` of a union over orientation ``o``'s cells (``index[o]``, -1 padded): with
-    ``up``, of the board ``x`` shifted up by each offset (the cells of the placements
-    anchored in ``x``); else of the rows of ``x`` (boards already shifted, by row)."""
-    m = _ZERO
-    for j in range(index.shape[1]):
-        i = index[o, j]
-        if i < 0:
-            break
-        m |= _up(x, i, w) if up else x[i, w]
-    return m
-
-
-@njit(cache=True, inline="always")
-def _shift_all(x, distinct, out):  # pragma: no cover - compiled
-    """Row ``i`` of ``out``: the board ``x`` shifted towards lower cells by ``distinct[i]``
-    (so that bit ``a`` says whether cell ``a + distinct[i]`` is in ``x``)."""
-    words = x.shape[0]
-    for i in range(distinct.shape[0]):
-        for w in range(words):
-            out[i, w] = _down(x, distinct[i], w)
 
 
 @njit(cache=True, inline="always")
