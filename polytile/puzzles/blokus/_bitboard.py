@@ -51,7 +51,7 @@ def _upw(x0, x1, bs):  # pragma: no cover - compiled
     return (x0 << bs) | (x1 >> (_W - bs))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _shift_rows(fit, src, distinct, base):  # pragma: no cover - compiled
     """Row ``base + i`` of ``fit``: its row ``src`` shifted towards lower cells by
     ``distinct[i]`` (so that bit ``a`` says whether cell ``a + distinct[i]`` is in it)."""
@@ -66,7 +66,7 @@ def _shift_rows(fit, src, distinct, base):  # pragma: no cover - compiled
             fit[base + i, w] = _dn(x0, x1, bs)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def bit_reach(orient, n, occupied, edge, corner, hand, fit, reach, pieces):  # pragma: no cover
     """The reach of the colour with neighbourhoods ``edge`` and ``corner`` (before its
     first piece, ``corner`` holds its start cell) holding ``hand`` on an ``n`` x ``n``
@@ -178,7 +178,7 @@ def _lowest(x):  # pragma: no cover - compiled
     return popcount((x & (~x + _ONE)) - _ONE)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _prepare(orient, fit):  # pragma: no cover - compiled
     """The usable and attach boards (``fit``'s last two rows) shifted by each distinct
     offset, into ``fit``'s first rows: usable from 0, attach from the number of offsets."""
@@ -188,7 +188,7 @@ def _prepare(orient, fit):  # pragma: no cover - compiled
     _shift_rows(fit, rows - 1, distinct, distinct.shape[0])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def bit_generate(orient, occupied, edge, corner, hand, fit, out):  # pragma: no cover
     """The legal placements of the colour with neighbourhoods ``edge`` and ``corner``
     holding ``hand`` into ``out``, by orientation and then anchor; how many. The same set
@@ -227,7 +227,7 @@ def bit_generate(orient, occupied, edge, corner, hand, fit, out):  # pragma: no 
     return cnt
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def biggest_fit(orient, sizes, usable, attach, hand, fit):  # pragma: no cover - compiled
     """A placement of the biggest piece in ``hand`` (``sizes`` per piece) with every cell
     in the board ``usable`` and one on ``attach``: of equal pieces the first orientation,

@@ -93,7 +93,7 @@ def placement_status(
     return 0 if touches else 3
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def place(
     bits: npt.NDArray[np.uint64],
     color: int,

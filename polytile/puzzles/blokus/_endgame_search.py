@@ -63,7 +63,7 @@ from polytile.puzzles.blokus._endgame_solo import (
 __all__ = ["principal_variation", "search"]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _solo_root(tab, g, st, z, memo, buf, ctr, ply, ci, floor, roof):  # pragma: no cover
     """:func:`_solo` of colour ``ci`` from ``bits[ply]`` (exact between ``floor`` and
     ``roof``)."""
@@ -71,15 +71,16 @@ def _solo_root(tab, g, st, z, memo, buf, ctr, ply, ci, floor, roof):  # pragma: 
     bits, hand, lasti1 = st
     rbuf, pbuf, sbits, smb, fit = buf[2], buf[3], buf[4], buf[5], buf[8]
     b = bits[ply]
-    sbits[0, 0, :] = b[0]
-    sbits[0, 1, :] = b[1 + ci]
-    sbits[0, 2, :] = b[1 + k + ci]
+    for w in range(b.shape[1]):
+        sbits[0, 0, w] = b[0, w]
+        sbits[0, 1, w] = b[1 + ci, w]
+        sbits[0, 2, w] = b[1 + k + ci, w]
     key = _solo_key(ci * 2 + lasti1[ci] + 1, hand[ci], rbuf[ci], sbits[0])
     return _solo(tab, fit, n, k, sbits, hand, lasti1, ci, floor, roof, 0, rbuf, pbuf, smb, memo,
                  ctr, z[0], key)  # fmt: skip
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _all_facts(tab, fit, n, k, bits, hand, lasti1, rbuf, pbuf, kept, ply, turn, nows,
                bests):  # fmt: skip  # pragma: no cover - compiled
     """:func:`_facts` of every colour at ``bits[ply]`` into ``nows``, ``bests``, ``rbuf`` and
@@ -98,18 +99,22 @@ def _all_facts(tab, fit, n, k, bits, hand, lasti1, rbuf, pbuf, kept, ply, turn, 
                     same = False
                     break
         if same:
-            rbuf[ci, :] = reach[ply - 1, ci]
-            pbuf[ci, :] = pieces[ply - 1, ci]
+            for w in range(words):
+                rbuf[ci, w] = reach[ply - 1, ci, w]
+            for q in range(pbuf.shape[1]):
+                pbuf[ci, q] = pieces[ply - 1, ci, q]
             nows[ci], bests[ci] = scores[ply - 1, ci, 0], scores[ply - 1, ci, 1]
         else:
             nows[ci], bests[ci], _ = _facts(tab, fit, n, k, b, hand, lasti1, rbuf, pbuf, ci)
-        reach[ply, ci] = rbuf[ci]
-        pieces[ply, ci] = pbuf[ci]
+        for w in range(words):
+            reach[ply, ci, w] = rbuf[ci, w]
+        for q in range(pbuf.shape[1]):
+            pieces[ply, ci, q] = pbuf[ci, q]
         scores[ply, ci, 0], scores[ply, ci, 1] = nows[ci], bests[ci]
     valid[ply] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _game_over(tab, k, bits, hand, turn, fit, out):  # pragma: no cover - compiled
     """True when no colour after ``turn`` can place (``turn`` itself cannot)."""
     for j in range(1, k):
@@ -119,7 +124,7 @@ def _game_over(tab, k, bits, hand, turn, fit, out):  # pragma: no cover - compil
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _final(k, weight, hand, lasti1):  # pragma: no cover - compiled
     """The objective if the game ended now."""
     total = 0
@@ -129,14 +134,14 @@ def _final(k, weight, hand, lasti1):  # pragma: no cover - compiled
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _check(lo, hi, mv):  # pragma: no cover - compiled
     """An entry's data packed into one word (22 + 22 + 20 bits), XORed into its key."""
     return (np.uint64(lo + INF) | (np.uint64(hi + INF) << np.uint64(22))
             | (np.uint64(mv + 1) << np.uint64(44)))  # fmt: skip
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _store(tt, h, lo, hi, mv):  # pragma: no cover - compiled
     # Threads share the table without locks: the key word holds the key XOR the data, so
     # an entry torn by two threads writing at once reads back as a miss.
@@ -147,7 +152,7 @@ def _store(tt, h, lo, hi, mv):  # pragma: no cover - compiled
     tt[0][slot] = h ^ _check(lo, hi, mv)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _probe(tt, h):  # pragma: no cover - compiled
     """The entry for key ``h``: (found, lo, hi, move)."""
     slot = h & np.uint64(tt[0].shape[0] - 1)
@@ -157,13 +162,21 @@ def _probe(tt, h):  # pragma: no cover - compiled
     return False, -INF, INF, -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def _copy_ply(bits, ply):  # pragma: no cover - compiled
+    """``bits[ply + 1] = bits[ply]``, word by word (a slice assignment may allocate)."""
+    for r in range(bits.shape[1]):
+        for w in range(bits.shape[2]):
+            bits[ply + 1, r, w] = bits[ply, r, w]
+
+
+@njit(cache=True, _nrt=False)
 def _apply(tab, g, st, z, ply, turn, p, h):  # pragma: no cover - compiled
     """Play placement ``p`` of ``turn`` from ``bits[ply]`` into ``bits[ply + 1]``; return the
     new key (before the turn changes) and the colour's previous ``I1`` flag."""
     k = g[1]
     bits, hand, lasti1 = st
-    bits[ply + 1, :, :] = bits[ply]
+    _copy_ply(bits, ply)
     place(bits[ply + 1], turn, k, p, tab[0], tab[1], tab[2])
     pc = tab[3][p]
     hand[turn, pc] = 0
@@ -180,14 +193,14 @@ def _apply(tab, g, st, z, ply, turn, p, h):  # pragma: no cover - compiled
     return h, old
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _undo(tab, st, turn, p, old):  # pragma: no cover - compiled
     hand, lasti1 = st[1], st[2]
     hand[turn, tab[3][p]] = 1
     lasti1[turn] = old
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _range(k, weight, sure, bests):  # pragma: no cover - compiled
     """The objective's least and greatest values from each colour's sure and best score."""
     lo = hi = 0

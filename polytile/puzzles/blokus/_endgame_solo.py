@@ -60,14 +60,14 @@ def _mix(h, x):  # pragma: no cover - compiled
     return z ^ (z >> _S31)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _now(hand, ci, lasti1):  # pragma: no cover - compiled
     """Colour ``ci``'s score if the game ended now."""
     held, _ = _held(hand[ci])
     return _ALL_PLACED + _I1_LAST * lasti1[ci] if held == 0 else -held
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _held(hand):  # pragma: no cover - compiled
     """(squares in ``hand``, whether a piece has left it: the colour has started)."""
     held = 0
@@ -80,7 +80,7 @@ def _held(hand):  # pragma: no cover - compiled
     return held, started
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _ceiling(held, hand, pieces, cells):  # pragma: no cover - compiled
     """The most a colour holding ``held > 0`` squares (``hand``) can still score, with
     ``pieces`` reachable in a reach of ``cells`` cells."""
@@ -110,7 +110,7 @@ def _ordered(moves, cnt, keys, top):  # pragma: no cover - compiled
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _facts(tab, fit, n, k, bits, hand, lasti1, rbuf, pbuf, ci):  # pragma: no cover
     """(score now, the most it can become, reach cells) of colour ``ci`` in the state
     ``bits`` (the search's rows); its reach in ``rbuf[ci]`` and its reachable pieces in
@@ -154,7 +154,7 @@ def _greedy(tab, k, bits, ci, hand, lasti1, inside, work, fit):  # pragma: no co
     return _ALL_PLACED + _I1_LAST * last if held == 0 else -held
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _solo_key(tag, hand, inside, bits):  # pragma: no cover - compiled
     """The solitaire memo key: ``tag`` (the colour and its ``I1`` flag), its ``hand`` row,
     the cells of its reach (the board ``inside``) and the board there (``bits`` rows:
@@ -181,7 +181,7 @@ def _settles(kind, value, floor, roof):  # pragma: no cover - compiled
     return kind == 1 or (kind == 0 and value <= floor) or (kind == 2 and value >= roof)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _remember(memo, slot, key, value, first, exact, quick, qslot):  # pragma: no cover
     """Store a solitaire result in both memos (the first under ``key`` unless it is 0)."""
     if key != 0:
