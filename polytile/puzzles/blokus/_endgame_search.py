@@ -21,7 +21,10 @@ position costs microseconds instead of a millisecond of Python:
 * a **transposition table** of proven intervals and best moves per Zobrist key (a placement
   key per colour, the colour to move, and the ``I1``-last flag of colours that have placed
   everything), and move ordering: the table's move, then the placements covering the most
-  contested cells and the other colours' attach points, then bigger pieces.
+  contested cells and the other colours' attach points, then bigger pieces;
+* **threads** share the table and split the work as in ABDADA (Weill's "alpha-beta
+  distributed with a distributed approach"): a move whose position another thread is
+  searching now (``tt[4]``, its key per slot) is put off to the end of the node's moves.
 
 ``ctr`` holds the counters the wrapper reads and writes: positions searched, the node
 limit, the stop reason (0 none, 1 node limit, 2 stop request), and the stop request itself
@@ -35,7 +38,7 @@ from numba import njit
 
 from polytile.puzzles.blokus._bitboard import bit_generate, popcount
 from polytile.puzzles.blokus._compiled import place
-from polytile.puzzles.blokus._endgame_ctr import INF, LIMIT, NODES, REQUEST, STATUS, VARIANT
+from polytile.puzzles.blokus._endgame_ctr import INF, LIMIT, NODES, REQUEST, STATUS
 from polytile.puzzles.blokus._endgame_solo import (
     _A1,
     _I1,
@@ -168,6 +171,22 @@ def _copy_ply(bits, ply):  # pragma: no cover - compiled
     for r in range(bits.shape[1]):
         for w in range(bits.shape[2]):
             bits[ply + 1, r, w] = bits[ply, r, w]
+
+
+@njit(cache=True, _nrt=False)
+def _busy(tt, h):  # pragma: no cover - compiled
+    """Whether a thread is searching the position of key ``h`` (the last to mark its slot)."""
+    return tt[4][h & np.uint64(tt[4].shape[0] - 1)] == h
+
+
+@njit(cache=True, _nrt=False)
+def _mark(tt, h, on):  # pragma: no cover - compiled
+    """Mark the position of key ``h`` as being searched (``on``), or no longer."""
+    slot = h & np.uint64(tt[4].shape[0] - 1)
+    if on:
+        tt[4][slot] = h
+    elif tt[4][slot] == h:
+        tt[4][slot] = 0
 
 
 @njit(cache=True, _nrt=False)
@@ -382,15 +401,26 @@ def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pra
             else:
                 keys[j] = heat * 8 + _SIZES[tab[3][p]]
         moves[:cnt] = _ordered(moves, cnt, keys, 96)
-        if ply == 0 and ctr[VARIANT] != 0 and cnt > 1:  # a helper thread starts elsewhere
-            moves[:cnt] = np.roll(moves[:cnt], -(cnt * ctr[VARIANT] // (ctr[VARIANT] + 1)))
     maxing = maxer[turn] == 1
     best = -INF if maxing else INF
     best_mv = -1
-    for j in range(cnt):
+    # Threads share the work as in ABDADA: a move whose position another thread is
+    # searching is put off to the end (moves[cnt:]), where it is likely in the table.
+    defer = 2 * cnt <= moves.shape[0]  # room for the moves put off
+    later = 0
+    j = 0
+    while j < cnt + later:
         p = moves[j]
         h2, old = _apply(tab, g, st, z, ply, turn, p, h)
         h2 ^= z[1][turn] ^ z[1][nxt]
+        if defer and 0 < j < cnt and _busy(tt, h2):
+            _undo(tab, st, turn, p, old)
+            moves[cnt + later] = p
+            later += 1
+            j += 1
+            continue
+        if defer:
+            _mark(tt, h2, True)
         if j == 0 or bb - a <= 1:
             v = search(tab, g, st, z, tt, memo, buf, ctr, ply + 1, nxt, h2, a, bb)
         else:  # principal variation search: can this move beat the best so far at all?
@@ -400,7 +430,10 @@ def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pra
                 v = search(tab, g, st, z, tt, memo, buf, ctr, ply + 1, nxt, h2, bb - 1, bb)
             if a < v < bb and ctr[STATUS] == 0:
                 v = search(tab, g, st, z, tt, memo, buf, ctr, ply + 1, nxt, h2, a, bb)
+        if defer:
+            _mark(tt, h2, False)
         _undo(tab, st, turn, p, old)
+        j += 1
         if ctr[STATUS] != 0:
             return 0
         if maxing:

@@ -46,6 +46,7 @@ __all__ = ["KernelStopped", "bitboard_scratch", "kernel_line", "orientations"]
 
 _TABLE_BITS = 21  # transposition table entries (2^21: 56 MB)
 _MEMO_BITS = 20  # solitaire memo entries
+_BUSY_BITS = 16  # keys of positions a thread is searching (the others put them off)
 
 
 @cache
@@ -102,7 +103,7 @@ class KernelStopped(Exception):
         self.reason, self.nodes, self.preparing = reason, nodes, preparing
 
 
-def _thread_state(game: Blokus, t: Any, hand: np.ndarray, lasti1: np.ndarray, variant: int,
+def _thread_state(game: Blokus, t: Any, hand: np.ndarray, lasti1: np.ndarray,
                   limit: int) -> tuple[Any, ...]:  # fmt: skip
     """One search thread's own state, scratch, solitaire memos, counters and line."""
     k, n = len(game.colors), game.size
@@ -138,7 +139,6 @@ def _thread_state(game: Blokus, t: Any, hand: np.ndarray, lasti1: np.ndarray, va
     )
     ctr = np.zeros(ks.SIZE, dtype=np.int64)
     ctr[ks.LIMIT] = limit
-    ctr[ks.VARIANT] = variant
     return st, buf, memo, ctr, np.full(plies + 1, -2, dtype=np.int64)
 
 
@@ -166,10 +166,11 @@ def kernel_line(
     progress
         Called about ten times a second with the positions searched so far.
     threads
-        Searches run at once, sharing one transposition table (lazy SMP: a helper starts
-        at another root move and fills the table for the others; the first to finish
-        answers). Default: one with a node limit (so that its count repeats), else one per
-        core, at most two.
+        Searches run at once, sharing one transposition table. They split the work as in
+        ABDADA: each marks the positions it is searching, and a thread puts off a move
+        whose position another is searching until its other moves are done (by then the
+        table usually has it). The first to finish answers. Default: one with a node
+        limit (so that its count repeats), else one per core, at most two.
 
     Returns
     -------
@@ -202,11 +203,12 @@ def kernel_line(
             h ^= zi1[ci]
     size = 1 << _TABLE_BITS
     tt = (np.zeros(size, dtype=np.uint64), np.zeros(size, dtype=np.int64),
-          np.zeros(size, dtype=np.int64), np.full(size, -1, dtype=np.int64))  # fmt: skip
+          np.zeros(size, dtype=np.int64), np.full(size, -1, dtype=np.int64),
+          np.zeros(1 << _BUSY_BITS, dtype=np.uint64))  # fmt: skip
     if threads is None:
         threads = 1 if node_limit is not None else min(2, os.cpu_count() or 1)
     limit = np.iinfo(np.int64).max if node_limit is None else int(node_limit)
-    each = [_thread_state(game, t, hand, lasti1, i, limit) for i in range(threads)]
+    each = [_thread_state(game, t, hand, lasti1, limit) for _ in range(threads)]
     results: list[tuple[int, int, np.ndarray] | None] = [None] * threads
     failure: list[BaseException] = []
     done = threading.Event()
