@@ -24,7 +24,7 @@ position costs microseconds instead of a millisecond of Python:
   contested cells and the other colours' attach points, then bigger pieces;
 * **threads** share the table and split the work as in ABDADA (Weill's "alpha-beta
   distributed with a distributed approach"): a move whose position another thread is
-  searching now (``tt[4]``, its key per slot) is put off to the end of the node's moves.
+  searching now (``tt[1]``, its key per slot) is put off to the end of the node's moves.
 
 ``ctr`` holds the counters the wrapper reads and writes: positions searched, the node
 limit, the stop reason (0 none, 1 node limit, 2 stop request), and the stop request itself
@@ -146,23 +146,26 @@ def _check(lo, hi, mv):  # pragma: no cover - compiled
 
 @njit(cache=True, _nrt=False)
 def _store(tt, h, lo, hi, mv):  # pragma: no cover - compiled
-    # Threads share the table without locks: the key word holds the key XOR the data, so
-    # an entry torn by two threads writing at once reads back as a miss.
+    # An entry is two words side by side (one cache line to read): the key XOR the data,
+    # and the data. Threads share the table without locks: an entry torn by two threads
+    # writing at once reads back as a miss.
     slot = h & np.uint64(tt[0].shape[0] - 1)
-    tt[1][slot] = lo
-    tt[2][slot] = hi
-    tt[3][slot] = mv
-    tt[0][slot] = h ^ _check(lo, hi, mv)
+    data = _check(lo, hi, mv)
+    tt[0][slot, 1] = data
+    tt[0][slot, 0] = h ^ data
 
 
 @njit(cache=True, _nrt=False)
 def _probe(tt, h):  # pragma: no cover - compiled
     """The entry for key ``h``: (found, lo, hi, move)."""
     slot = h & np.uint64(tt[0].shape[0] - 1)
-    lo, hi, mv = tt[1][slot], tt[2][slot], tt[3][slot]
-    if tt[0][slot] ^ _check(lo, hi, mv) == h:
-        return True, lo, hi, mv
-    return False, -INF, INF, -1
+    data = tt[0][slot, 1]
+    if tt[0][slot, 0] ^ data != h:
+        return False, -INF, INF, -1
+    field = np.uint64((1 << 22) - 1)
+    lo = np.int64(data & field) - INF
+    hi = np.int64((data >> np.uint64(22)) & field) - INF
+    return True, lo, hi, np.int64(data >> np.uint64(44)) - 1
 
 
 @njit(cache=True, _nrt=False)
@@ -176,17 +179,17 @@ def _copy_ply(bits, ply):  # pragma: no cover - compiled
 @njit(cache=True, _nrt=False)
 def _busy(tt, h):  # pragma: no cover - compiled
     """Whether a thread is searching the position of key ``h`` (the last to mark its slot)."""
-    return tt[4][h & np.uint64(tt[4].shape[0] - 1)] == h
+    return tt[1][h & np.uint64(tt[1].shape[0] - 1)] == h
 
 
 @njit(cache=True, _nrt=False)
 def _mark(tt, h, on):  # pragma: no cover - compiled
     """Mark the position of key ``h`` as being searched (``on``), or no longer."""
-    slot = h & np.uint64(tt[4].shape[0] - 1)
+    slot = h & np.uint64(tt[1].shape[0] - 1)
     if on:
-        tt[4][slot] = h
-    elif tt[4][slot] == h:
-        tt[4][slot] = 0
+        tt[1][slot] = h
+    elif tt[1][slot] == h:
+        tt[1][slot] = 0
 
 
 @njit(cache=True, _nrt=False)

@@ -43,7 +43,7 @@ TAB = types.Tuple((_A2[_U64], _A2[_U64], _A2[_U64], _A1[types.int32], _A2[types.
 GAME = types.Tuple((_I64, _I64, _A1[_I64], _A1[_I64]))
 STATE = types.Tuple((_A3U, _A2[types.uint8], _A1[_I64]))
 ZOB = types.Tuple((_A2[_U64], _A1[_U64], _A1[_U64]))
-TABLE = types.Tuple((_A1[_U64], _A1[_I64], _A1[_I64], _A1[_I64], _A1[_U64]))
+TABLE = types.Tuple((_A2[_U64], _A1[_U64]))
 MEMO = types.Tuple((_A1[_U64], _A1[_I64], _A1[_I64], _A1[types.uint8]) * 2)
 KEPT = types.Tuple((_A3U, types.Array(types.uint8, 3, "C"), types.Array(_I64, 3, "C"),
                    _A1[types.uint8]))  # fmt: skip

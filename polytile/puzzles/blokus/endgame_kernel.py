@@ -44,7 +44,7 @@ from polytile.puzzles.blokus.rules import Blokus, Move
 
 __all__ = ["KernelStopped", "bitboard_scratch", "kernel_line", "orientations"]
 
-_TABLE_BITS = 21  # transposition table entries (2^21: 56 MB)
+_TABLE_BITS = 22  # transposition table entries (2^22: 64 MB)
 _MEMO_BITS = 20  # solitaire memo entries
 _BUSY_BITS = 16  # keys of positions a thread is searching (the others put them off)
 
@@ -202,9 +202,9 @@ def kernel_line(
         if not hand[ci].any() and lasti1[ci]:
             h ^= zi1[ci]
     size = 1 << _TABLE_BITS
-    tt = (np.zeros(size, dtype=np.uint64), np.zeros(size, dtype=np.int64),
-          np.zeros(size, dtype=np.int64), np.full(size, -1, dtype=np.int64),
-          np.zeros(1 << _BUSY_BITS, dtype=np.uint64))  # fmt: skip
+    # Entries (key ^ data, data), and the keys of positions being searched; an entry of
+    # zeros reads as a miss (the key would be 0 and the data is never 0).
+    tt = (np.zeros((size, 2), dtype=np.uint64), np.zeros(1 << _BUSY_BITS, dtype=np.uint64))
     if threads is None:
         threads = 1 if node_limit is not None else min(2, os.cpu_count() or 1)
     limit = np.iinfo(np.int64).max if node_limit is None else int(node_limit)
