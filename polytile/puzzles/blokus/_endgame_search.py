@@ -72,15 +72,15 @@ def _solo_root(tab, g, st, z, memo, buf, ctr, ply, ci, floor, roof):  # pragma: 
     ``roof``)."""
     n, k = g[0], g[1]
     bits, hand, lasti1 = st
-    rbuf, pbuf, sbits, smb, fit = buf[2], buf[3], buf[4], buf[5], buf[8]
+    rbuf, pbuf, sbits, smb, fit, scr = buf[2], buf[3], buf[4], buf[5], buf[8], buf[12]
     b = bits[ply]
     for w in range(b.shape[1]):
         sbits[0, 0, w] = b[0, w]
         sbits[0, 1, w] = b[1 + ci, w]
         sbits[0, 2, w] = b[1 + k + ci, w]
     key = _solo_key(ci * 2 + lasti1[ci] + 1, hand[ci], rbuf[ci], sbits[0])
-    return _solo(tab, fit, n, k, sbits, hand, lasti1, ci, floor, roof, 0, rbuf, pbuf, smb, memo,
-                 ctr, z[0], key)  # fmt: skip
+    return _solo(tab, fit, n, k, sbits, hand, lasti1, ci, floor, roof, 0, rbuf, pbuf, smb, scr,
+                 memo, ctr, z[0], key)  # fmt: skip
 
 
 @njit(cache=True, _nrt=False)
@@ -238,13 +238,13 @@ def _range(k, weight, sure, bests):  # pragma: no cover - compiled
 
 
 @njit(_I64(TAB, GAME, STATE, ZOB, TABLE, MEMO, BUF, _A1[_I64], _I64, _I64, _U64, _I64, _I64),
-      cache=True, nogil=True)  # fmt: skip
+      cache=True, nogil=True, _nrt=False)  # fmt: skip
 def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pragma: no cover
     """The objective's value at ``bits[ply]`` with ``turn`` to move (key ``h``), fail-soft
     within ``(alpha, beta)``; 0 once stopped (``ctr[STATUS]``)."""
     n, k, weight, maxer = g
     bits, hand, lasti1 = st
-    mbuf, out, rbuf, pbuf, _, _, work, contested, fit, killers, kept = buf
+    mbuf, out, rbuf, pbuf, _, _, work, contested, fit, killers, kept, facts, scr = buf
     words = bits.shape[2]
     ctr[NODES] += 1
     if ctr[REQUEST] != 0 or ctr[NODES] >= ctr[LIMIT]:
@@ -257,7 +257,7 @@ def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pra
     if cnt == 0:
         if _game_over(tab, k, b, hand, turn, fit, out):
             return _final(k, weight, hand, lasti1)
-        bits[ply + 1, :, :] = b
+        _copy_ply(bits, ply)
         kept[3][ply] = 0  # a pass: no facts at this ply for the next to reuse
         return search(tab, g, st, z, tt, memo, buf, ctr, ply + 1, nxt,
                       h ^ z[1][turn] ^ z[1][nxt], alpha, beta)  # fmt: skip
@@ -268,12 +268,13 @@ def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pra
         if hi <= alpha:
             return hi
     # Each colour's score now, the most it can become, and what it can make sure of.
-    nows = np.empty(k, dtype=np.int64)
-    bests = np.empty(k, dtype=np.int64)
+    nows, bests, sure, solo = facts[ply, 0], facts[ply, 1], facts[ply, 2], facts[ply, 3]
+    shared = facts[ply, 4]  # whose reach meets another live colour's
     _all_facts(tab, fit, n, k, bits, hand, lasti1, rbuf, pbuf, kept, ply, turn, nows, bests)
-    sure = nows.copy()
-    solo = np.full(k, NOT_SOLO, dtype=np.int64)
-    shared = np.zeros(k, dtype=np.bool_)  # whose reach meets another live colour's
+    for ci in range(k):
+        sure[ci] = nows[ci]
+        solo[ci] = NOT_SOLO
+        shared[ci] = 0
     for ci in range(k):
         if bests[ci] <= nows[ci]:
             continue
@@ -282,7 +283,7 @@ def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pra
                 continue
             for w in range(words):
                 if rbuf[ci, w] & rbuf[cj, w]:
-                    shared[ci] = True
+                    shared[ci] = 1
                     break
             if shared[ci]:
                 break
@@ -320,7 +321,8 @@ def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pra
             inside[x] = mine
             any_cell = any_cell or mine != 0
         if any_cell:
-            sure[ci] = max(sure[ci], _greedy(tab, k, b, ci, hand, lasti1, inside, work, fit))
+            layout = _greedy(tab, k, b, ci, hand, lasti1, inside, work, fit, pbuf[k + 1])
+            sure[ci] = max(sure[ci], layout)
             blo, bhi = _range(k, weight, sure, bests)
             lo, hi = max(lo, blo), min(hi, bhi)
     pending = False
@@ -383,12 +385,14 @@ def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pra
                         hot |= rbuf[ci, w] & rbuf[cj, w]
             contested[w] = hot
         # The cells where the other live colours can attach now (covering them blocks).
-        blocks = np.zeros(words, dtype=np.uint64)
+        blocks = work[5]
+        for w in range(words):
+            blocks[w] = 0
         for cj in range(k):
             if cj != turn and bests[cj] > nows[cj]:
                 for w in range(words):
                     blocks[w] |= b[1 + k + cj, w] & ~b[0, w] & ~b[1 + cj, w]
-        keys = np.empty(cnt, dtype=np.int64)
+        keys = scr  # the keys, then _ordered's scratch
         masks = tab[0]
         for j in range(cnt):
             p = moves[j]
@@ -403,7 +407,7 @@ def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pra
                 keys[j] = 93
             else:
                 keys[j] = heat * 8 + _SIZES[tab[3][p]]
-        moves[:cnt] = _ordered(moves, cnt, keys, 96)
+        _ordered(moves, cnt, 96, scr)
     maxing = maxer[turn] == 1
     best = -INF if maxing else INF
     best_mv = -1
@@ -463,7 +467,7 @@ def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pra
 
 
 @njit(_I64(TAB, GAME, STATE, ZOB, TABLE, MEMO, BUF, _A1[_I64], _I64, _U64, _I64, _A1[_I64]),
-      cache=True, nogil=True)  # fmt: skip
+      cache=True, nogil=True, _nrt=False)  # fmt: skip
 def principal_variation(tab, g, st, z, tt, memo, buf, ctr, turn, h, value, out):  # pragma: no cover
     """Follow ``value`` from ``bits[0]`` to the end of the game: each ply the first move
     whose child has that value (a forced pass is -1); its length, or -1 if none has (a bug,
@@ -483,7 +487,7 @@ def principal_variation(tab, g, st, z, tt, memo, buf, ctr, turn, h, value, out):
                 return length
             out[length] = -1
             length += 1
-            bits[ply + 1, :, :] = b
+            _copy_ply(bits, ply)
             h ^= z[1][turn] ^ z[1][nxt]
             ply += 1
             turn = nxt

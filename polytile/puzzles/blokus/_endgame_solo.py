@@ -48,7 +48,8 @@ MEMO = types.Tuple((_A1[_U64], _A1[_I64], _A1[_I64], _A1[types.uint8]) * 2)
 KEPT = types.Tuple((_A3U, types.Array(types.uint8, 3, "C"), types.Array(_I64, 3, "C"),
                    _A1[types.uint8]))  # fmt: skip
 BUF = types.Tuple((_A2[_I64], _A1[_I64], _A2[_U64], _A2[types.uint8], _A3U, _A2[_I64],
-                   _A2[_U64], _A1[_U64], _A2[_U64], _A2[_I64], KEPT))  # fmt: skip
+                   _A2[_U64], _A1[_U64], _A2[_U64], _A2[_I64], KEPT,
+                   types.Array(_I64, 3, "C"), _A1[_I64]))  # fmt: skip
 
 
 @njit(cache=True, inline="always")
@@ -93,21 +94,25 @@ def _ceiling(held, hand, pieces, cells):  # pragma: no cover - compiled
     return -held + min(reachable, cells)
 
 
-@njit(cache=True)
-def _ordered(moves, cnt, keys, top):  # pragma: no cover - compiled
-    """``moves[:cnt]`` by ``keys`` (integers below ``top``) falling, ties in their order (a
-    counting sort: a search often needs only the first few)."""
-    start = np.zeros(top + 1, dtype=np.int64)
+@njit(cache=True, _nrt=False)
+def _ordered(moves, cnt, top, scr):  # pragma: no cover - compiled
+    """Sort ``moves[:cnt]`` in place by their keys ``scr[:cnt]`` (integers below ``top``)
+    falling, ties in their order (a counting sort: a search often needs only the first
+    few). The rest of ``scr`` is its scratch (``cnt + top + 1`` more entries)."""
+    start = cnt  # scr[start:start + top + 1]: each key's first place; then the moves
+    out = start + top + 1
+    for b in range(top + 1):
+        scr[start + b] = 0
     for j in range(cnt):
-        start[top - 1 - keys[j] + 1] += 1
+        scr[start + top - scr[j]] += 1
     for b in range(top):
-        start[b + 1] += start[b]
-    out = np.empty(cnt, dtype=moves.dtype)
+        scr[start + b + 1] += scr[start + b]
     for j in range(cnt):
-        b = top - 1 - keys[j]
-        out[start[b]] = moves[j]
-        start[b] += 1
-    return out
+        b = start + top - 1 - scr[j]
+        scr[out + scr[b]] = moves[j]
+        scr[b] += 1
+    for j in range(cnt):
+        moves[j] = scr[out + j]
 
 
 @njit(cache=True, _nrt=False)
@@ -126,19 +131,21 @@ def _facts(tab, fit, n, k, bits, hand, lasti1, rbuf, pbuf, ci):  # pragma: no co
     return -held, _ceiling(held, hand[ci], pbuf[ci], count), count
 
 
-@njit(cache=True)
-def _greedy(tab, k, bits, ci, hand, lasti1, inside, work, fit):  # pragma: no cover
+@njit(cache=True, _nrt=False)
+def _greedy(tab, k, bits, ci, hand, lasti1, inside, work, fit, h):  # pragma: no cover
     """The final score of colour ``ci`` placing again and again its biggest legal
     placement with every cell in the board ``inside`` (a layout it can make sure of when
-    nobody else can cover those cells), as :func:`._bitboard.biggest_fit` chooses it."""
+    nobody else can cover those cells), as :func:`._bitboard.biggest_fit` chooses it.
+    ``h`` is scratch for its hand."""
     masks, piece = tab[0], tab[3]
     words = inside.shape[0]
     for w in range(words):  # the cells outside count as taken
         work[0, w] = bits[0, w] | ~inside[w]
-    work[1, :] = bits[1 + ci]
-    work[2, :] = bits[1 + k + ci]
+        work[1, w] = bits[1 + ci, w]
+        work[2, w] = bits[1 + k + ci, w]
     usable, attach = work[3], work[4]
-    h = hand[ci].copy()
+    for q in range(h.shape[0]):
+        h[q] = hand[ci, q]
     last = lasti1[ci]
     while True:
         for w in range(words):
@@ -196,16 +203,16 @@ def _remember(memo, slot, key, value, first, exact, quick, qslot):  # pragma: no
 
 
 @njit(types.UniTuple(_I64, 2)(TAB, _A2[_U64], _I64, _I64, _A3U, _A2[types.uint8], _A1[_I64],
-                              _I64, _I64, _I64, _I64, _A2[_U64], _A2[types.uint8], _A2[_I64], MEMO,
-                              _A1[_I64], _A2[_U64], _U64),
-      cache=True, nogil=True)  # fmt: skip
-def _solo(tab, fit, n, k, sbits, hand, lasti1, ci, floor, roof, depth, rbuf, pbuf, smb, memo,
-          ctr, zob, quick):  # fmt: skip  # pragma: no cover
+                              _I64, _I64, _I64, _I64, _A2[_U64], _A2[types.uint8], _A2[_I64],
+                              _A1[_I64], MEMO, _A1[_I64], _A2[_U64], _U64),
+      cache=True, nogil=True, _nrt=False)  # fmt: skip
+def _solo(tab, fit, n, k, sbits, hand, lasti1, ci, floor, roof, depth, rbuf, pbuf, smb, scr,
+          memo, ctr, zob, quick):  # fmt: skip  # pragma: no cover
     """(best final score, first placement) of colour ``ci`` playing alone from the state
     ``sbits[depth]`` (rows: occupied, its edge cells, its corner cells): exact when
     between ``floor`` and ``roof`` (``floor < roof``); at most ``floor``, a bound at least
     as high; at least ``roof``, one at most as high (the search stops at the first layout
-    that reaches it). ``rbuf``/``pbuf`` row ``k`` is its scratch.
+    that reaches it). ``rbuf``/``pbuf`` row ``k`` and ``scr`` are its scratch.
 
     Two memos: ``memo[0:4]`` keyed by :func:`_solo_key` of the colour's reach (solitaires
     that differ only outside it, such as other colours' moves elsewhere, share their work),
@@ -242,21 +249,22 @@ def _solo(tab, fit, n, k, sbits, hand, lasti1, ci, floor, roof, depth, rbuf, pbu
     if ceiling <= floor:
         _remember(memo, slot, key, ceiling, -1, 0, quick, qslot)
         return ceiling, -1
-    sizes = np.empty(cnt, dtype=np.int64)
     for j in range(cnt):
-        sizes[j] = _SIZES[tab[3][moves[j]]]
-    ordered = _ordered(moves, cnt, sizes, 6)  # bigger pieces first
+        scr[j] = _SIZES[tab[3][moves[j]]]
+    _ordered(moves, cnt, 6, scr)  # bigger pieces first
     best, best_p = -INF, -1
     for j in range(cnt):
-        p = ordered[j]
-        sbits[depth + 1, :, :] = sbits[depth]
+        p = moves[j]
+        for r in range(3):
+            for w in range(sbits.shape[2]):
+                sbits[depth + 1, r, w] = sbits[depth, r, w]
         place(sbits[depth + 1], 0, 1, p, tab[0], tab[1], tab[2])
         pc = tab[3][p]
         hand[ci, pc] = 0
         old = lasti1[ci]
         lasti1[ci] = 1 if pc == _I1 else 0
         value, _ = _solo(tab, fit, n, k, sbits, hand, lasti1, ci, max(floor, best), roof,
-                         depth + 1, rbuf, pbuf, smb, memo, ctr, zob,
+                         depth + 1, rbuf, pbuf, smb, scr, memo, ctr, zob,
                          quick ^ zob[p, ci])  # fmt: skip
         lasti1[ci] = old
         hand[ci, pc] = 1

@@ -123,10 +123,10 @@ def _thread_state(game: Blokus, t: Any, hand: np.ndarray, lasti1: np.ndarray,
         np.empty((plies + 1, places), dtype=np.int64),  # moves per ply
         np.empty(places, dtype=np.int64),  # scratch moves
         np.zeros((k + 1, t.words), dtype=np.uint64),  # reach per colour (+ the solitaire's)
-        np.zeros((k + 1, 21), dtype=np.uint8),  # reachable pieces per colour
+        np.zeros((k + 2, 21), dtype=np.uint8),  # reachable pieces per colour (+ 2 scratch)
         np.zeros((solo_depth + 1, 3, t.words), dtype=np.uint64),  # solitaire states
         np.empty((solo_depth + 1, places), dtype=np.int64),  # solitaire moves per depth
-        np.zeros((5, t.words), dtype=np.uint64),  # greedy state and scratch
+        np.zeros((6, t.words), dtype=np.uint64),  # greedy state and scratch, move keys
         np.zeros(t.words, dtype=np.uint64),  # contested cells / territory scratch
         bitboard_scratch(n),
         np.full((plies + 1, 2), -1, dtype=np.int64),  # killer moves per ply
@@ -136,6 +136,9 @@ def _thread_state(game: Blokus, t: Any, hand: np.ndarray, lasti1: np.ndarray,
             np.zeros((plies + 1, k, 2), dtype=np.int64),
             np.zeros(plies + 1, dtype=np.uint8),  # whether that ply's are the current node's
         ),
+        # per ply, each colour's score now, best, sure score, solitaire move, shared reach
+        np.zeros((plies + 1, 5, k), dtype=np.int64),
+        np.zeros(2 * places + 128, dtype=np.int64),  # move keys and their sort's scratch
     )
     ctr = np.zeros(ks.SIZE, dtype=np.int64)
     ctr[ks.LIMIT] = limit
