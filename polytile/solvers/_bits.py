@@ -11,7 +11,8 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit
+
+from polytile._jit import njit
 
 __all__ = [
     "ONE",

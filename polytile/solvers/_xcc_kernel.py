@@ -12,8 +12,10 @@ up a search with :func:`_build` and :func:`_force`; the step labels in comments 
 from __future__ import annotations
 
 import numpy as np
-from numba import int32, int64, njit, uint64, void
+from numba import int32, int64, uint64, void
 from numba.core.types import Array
+
+from polytile._jit import njit
 
 # The interface used by polytile.solvers.xcc (the rest is internal to the kernel).
 __all__ = [

@@ -39,8 +39,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit
 
+from polytile._jit import njit
 from polytile.solvers._bits import (
     ONE,
     ZERO,

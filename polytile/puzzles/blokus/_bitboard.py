@@ -18,7 +18,8 @@ table's layout). The orientations come from
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from polytile._jit import njit
 
 __all__ = ["biggest_fit", "bit_generate", "bit_reach", "popcount"]
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit
+
+from polytile._jit import njit
 
 __all__ = ["attach_points", "generate", "place", "placement_status", "reach"]
 

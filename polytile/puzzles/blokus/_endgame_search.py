@@ -34,8 +34,8 @@ limit, the stop reason (0 none, 1 node limit, 2 stop request), and the stop requ
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from polytile._jit import njit
 from polytile.puzzles.blokus._bitboard import bit_generate, popcount
 from polytile.puzzles.blokus._compiled import place
 from polytile.puzzles.blokus._endgame_ctr import INF, LIMIT, NODES, REQUEST, STATUS

@@ -9,8 +9,9 @@ are bitboards, as the placement table's masks are.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
+from numba import types
 
+from polytile._jit import njit
 from polytile.puzzles.blokus._bitboard import biggest_fit, bit_generate, bit_reach
 from polytile.puzzles.blokus._compiled import place
 from polytile.puzzles.blokus._endgame_ctr import INF, LIMIT, NODES, REQUEST, SOLO, STATUS

@@ -65,8 +65,8 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit
 
+from polytile._jit import njit
 from polytile.models.gridblock import SoloPlanValues
 from polytile.puzzles.gridblock.grid import end_tiles
 

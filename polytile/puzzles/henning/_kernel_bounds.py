@@ -8,7 +8,7 @@ figure against the rules engine and the Python solver.
 
 from __future__ import annotations
 
-from numba import njit
+from polytile._jit import njit
 
 from ._kernel_state import (
     _CAT,

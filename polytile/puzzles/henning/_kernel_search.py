@@ -15,7 +15,8 @@ limit, status) after :func:`run`.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from polytile._jit import njit
 
 from ._kernel_bounds import (
     _answer_bound,

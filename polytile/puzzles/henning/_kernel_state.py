@@ -10,7 +10,8 @@ the table of :mod:`polytile.puzzles.henning._kernel_search` stores positions und
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from polytile._jit import njit
 
 # -- the state vector ---------------------------------------------------------------------
 OWN, KND, TOK, AWD, EIN = 0, 30, 60, 71, 82  # owner[30], kind[30], tokens, award_of, empty_in

@@ -12,8 +12,8 @@ loads numba.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from polytile._jit import njit
 from polytile.puzzles.walkable._regions import flood_region
 from polytile.puzzles.walkable.cells import BOARDS, RED, SIDE
 

@@ -19,8 +19,8 @@ opponent's largest region on that board flood-filled again, exactly.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from polytile._jit import njit
 from polytile.puzzles.walkable._regions import flood_region, largest_regions
 from polytile.puzzles.walkable.cells import BLUE, BOARDS, CELLS, DEAD, RED, SIDE
 

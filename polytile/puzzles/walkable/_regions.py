@@ -9,8 +9,8 @@ this module loads numba.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from polytile._jit import njit
 from polytile.puzzles.walkable.cells import BLUE, BOARDS, CELLS, RED, SIDE
 
 __all__ = ["flood_region", "largest_regions"]
