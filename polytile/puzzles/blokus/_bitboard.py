@@ -189,6 +189,22 @@ def _prepare(orient, fit):  # pragma: no cover - compiled
     _shift_rows(fit, rows - 1, distinct, distinct.shape[0])
 
 
+@njit(cache=True, inline="always")
+def _anchors(valid, rows, fit, count_d, o, w):  # pragma: no cover - compiled
+    """Word ``w`` of the anchors where orientation ``o`` has every cell free and one
+    attaching (``fit``'s rows from :func:`_prepare`). Inlined into functions compiled
+    without reference counting, so binding its arrays costs nothing."""
+    inside = valid[o, w]
+    near = _ZERO
+    for j in range(rows.shape[1]):
+        r = rows[o, j]
+        if r < 0:
+            break
+        inside &= fit[r, w]
+        near |= fit[count_d + r, w]
+    return inside & near
+
+
 @njit(cache=True, _nrt=False)
 def bit_generate(orient, occupied, edge, corner, hand, fit, out):  # pragma: no cover
     """The legal placements of the colour with neighbourhoods ``edge`` and ``corner``
@@ -199,7 +215,6 @@ def bit_generate(orient, occupied, edge, corner, hand, fit, out):  # pragma: no 
     words = occupied.shape[0]
     count_o = piece.shape[0]
     count_d = orient[6].shape[0]
-    cells_o = rows.shape[1]
     usable, attach = fit.shape[0] - 2, fit.shape[0] - 1  # scratch, as in bit_reach
     for w in range(words):
         u = board[w] & ~occupied[w] & ~edge[w]
@@ -211,16 +226,7 @@ def bit_generate(orient, occupied, edge, corner, hand, fit, out):  # pragma: no 
         if hand[piece[o]] == 0:
             continue
         for w in range(words):
-            # The anchors where orientation o has every cell free and one attaching.
-            inside = valid[o, w]
-            near = _ZERO
-            for j in range(cells_o):
-                r = rows[o, j]
-                if r < 0:
-                    break
-                inside &= fit[r, w]
-                near |= fit[count_d + r, w]
-            anchors = inside & near
+            anchors = _anchors(valid, rows, fit, count_d, o, w)
             while anchors != _ZERO:
                 out[cnt] = placement[o, w * 64 + _lowest(anchors)]
                 cnt += 1
@@ -236,7 +242,6 @@ def biggest_fit(orient, sizes, usable, attach, hand, fit):  # pragma: no cover -
     piece, valid, rows, placement = orient[0], orient[2], orient[7], orient[8]
     words = usable.shape[0]
     count_d = orient[6].shape[0]
-    cells_o = rows.shape[1]
     last = fit.shape[0] - 1
     for w in range(words):
         fit[last - 1, w] = usable[w]
@@ -248,15 +253,7 @@ def biggest_fit(orient, sizes, usable, attach, hand, fit):  # pragma: no cover -
         if hand[q] == 0 or sizes[q] <= best_size:
             continue
         for w in range(words):
-            inside = valid[o, w]
-            near = _ZERO
-            for j in range(cells_o):
-                r = rows[o, j]
-                if r < 0:
-                    break
-                inside &= fit[r, w]
-                near |= fit[count_d + r, w]
-            anchors = inside & near
+            anchors = _anchors(valid, rows, fit, count_d, o, w)
             if anchors != _ZERO:
                 best, best_size = placement[o, w * 64 + _lowest(anchors)], sizes[q]
                 break
