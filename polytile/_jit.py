@@ -9,8 +9,9 @@ polytile source file (paths, sizes and modification times) with the one kept bes
 cache; when they differ it deletes polytile's cached kernels, which numba then compiles
 again. A normal install writes every file anew, so its first run compiles anyway.
 
-The check is best effort: a package folder that is not writable (numba then caches
-elsewhere, per user) or a file that vanishes mid-way leaves things as they are.
+The check is best effort: the cache is looked for wherever numba may keep it (beside the
+sources, under ``NUMBA_CACHE_DIR``, or per user when the package folder is not writable),
+and a folder it cannot write leaves things as they are.
 """
 
 from __future__ import annotations
@@ -36,23 +37,44 @@ def _stamp(root: Path) -> str:
     return digest.hexdigest()
 
 
+def _cache_dirs(folder: Path) -> list[Path]:
+    """The folders where numba may keep the cache of ``folder``'s modules: its
+    ``__pycache__``, and where numba goes instead when ``NUMBA_CACHE_DIR`` is set or that
+    folder is not writable (a subfolder named after ``folder`` under the set or the
+    per-user cache folder)."""
+    dirs = [folder / "__pycache__"]
+    try:  # numba's own naming of those subfolders (not a public API: best effort)
+        from numba.core import caching, config
+        from numba.misc.appdirs import AppDirs
+
+        sub = caching._CacheLocator.get_suitable_cache_subpath(str(folder / "_.py"))
+        if config.CACHE_DIR:
+            dirs.append(Path(config.CACHE_DIR) / sub)
+        dirs.append(Path(AppDirs(appname="numba", appauthor=False).user_cache_dir) / sub)
+    except (ImportError, AttributeError):
+        pass
+    return dirs
+
+
 def clear_stale_cache(root: str | os.PathLike[str]) -> int:
-    """Delete numba's cached kernels under ``root`` if any source file there changed since
-    the last call; return how many cache files were deleted.
+    """Delete numba's cached kernels of the modules under ``root`` if any source file there
+    changed since the last call; return how many cache files were deleted.
 
     Parameters
     ----------
     root
-        A package folder (polytile's own by default when this module is imported).
+        A package folder (polytile's own when this module is imported).
 
     Returns
     -------
     int
-        Cache files deleted (0 when nothing changed or the folder is not writable).
+        Cache files deleted (0 when nothing changed, or nothing could be read or written).
 
     Notes
     -----
-    One ``stat`` per source file (about 150 for polytile: a millisecond or two).
+    One ``stat`` per source file (about 150 for polytile: a few milliseconds). The cache of
+    a module is looked for wherever numba may keep it (:func:`_cache_dirs`), by the
+    module's name.
 
     Examples
     --------
@@ -67,21 +89,49 @@ def clear_stale_cache(root: str | os.PathLike[str]) -> int:
     0
     """
     root = Path(root)
-    stamp_file = root / "__pycache__" / _STAMP
     try:
         now = _stamp(root)
-        if stamp_file.exists() and stamp_file.read_text() == now:
-            return 0
-        deleted = 0
-        for pattern in ("*.nbi", "*.nbc"):
-            for cached in root.rglob(f"__pycache__/{pattern}"):
-                cached.unlink(missing_ok=True)
-                deleted += 1
-        stamp_file.parent.mkdir(exist_ok=True)
-        stamp_file.write_text(now)
-        return deleted
     except OSError:
         return 0
+    # The stamp goes in the first of numba's places for the package that can be written
+    # (beside the sources unless that folder is read-only); nowhere writable: no clearing,
+    # which would otherwise repeat (and recompile everything) at every start.
+    for place in _cache_dirs(root):
+        stamp_file = place / _STAMP
+        try:
+            if stamp_file.exists() and stamp_file.read_text() == now:
+                return 0
+            place.mkdir(parents=True, exist_ok=True)
+            # Written aside and moved into place, so that another process (a test
+            # worker) never reads half a stamp and clears what was just compiled.
+            part = stamp_file.with_suffix(f".{os.getpid()}.part")
+            part.write_text(now)
+            os.replace(part, stamp_file)
+        except OSError:
+            continue
+        return _clear(root)
+    return 0
+
+
+def _clear(root: Path) -> int:
+    """Delete the cached kernels of every module under ``root``, wherever numba keeps
+    them; how many files."""
+    folders: dict[Path, list[str]] = {}
+    for source in root.rglob("*.py"):
+        folders.setdefault(source.parent, []).append(source.stem)
+    deleted = 0
+    for folder, stems in folders.items():
+        for place in _cache_dirs(folder):
+            if not place.is_dir():
+                continue
+            for stem in stems:
+                for cached in [*place.glob(f"{stem}.*.nbi"), *place.glob(f"{stem}.*.nbc")]:
+                    try:
+                        cached.unlink(missing_ok=True)
+                        deleted += 1
+                    except OSError:
+                        pass
+    return deleted
 
 
 clear_stale_cache(Path(__file__).resolve().parent)

@@ -13,10 +13,11 @@ def _cache(root: Path) -> list[Path]:
 
 
 def _write_cache(root: Path) -> None:
-    for folder in (root, root / "sub"):
+    """A cached kernel of each module, named as numba names them."""
+    for folder, module in ((root, "caller"), (root / "sub", "helper")):
         (folder / "__pycache__").mkdir(parents=True, exist_ok=True)
-        (folder / "__pycache__" / "k.f-1.py311.nbi").write_bytes(b"index")
-        (folder / "__pycache__" / "k.f-1.py311.1.nbc").write_bytes(b"code")
+        (folder / "__pycache__" / f"{module}.f-1.py311.nbi").write_bytes(b"index")
+        (folder / "__pycache__" / f"{module}.f-1.py311.1.nbc").write_bytes(b"code")
 
 
 def test_an_edited_helper_in_another_file_clears_every_cached_kernel(tmp_path: Path) -> None:
@@ -36,5 +37,25 @@ def test_an_edited_helper_in_another_file_clears_every_cached_kernel(tmp_path: P
     assert (tmp_path / "caller.py").read_text() == "x = 1\n"  # sources untouched
 
 
-def test_an_unwritable_place_is_left_alone(tmp_path: Path) -> None:
+def test_a_cache_under_numba_cache_dir_is_cleared_too(tmp_path: Path, monkeypatch) -> None:
+    from numba.core import config
+
+    from polytile._jit import _cache_dirs
+
+    package, elsewhere = tmp_path / "pkg", tmp_path / "numba-cache"
+    package.mkdir()
+    (package / "kernel.py").write_text("x = 1\n")
+    monkeypatch.setattr(config, "CACHE_DIR", str(elsewhere))
+    place = _cache_dirs(package)[1]  # where numba puts pkg's cache under NUMBA_CACHE_DIR
+    assert place.parent == elsewhere
+    place.mkdir(parents=True)
+    ours = place / "kernel.f-1.py311.nbi"
+    theirs = place / "other.f-1.py311.nbi"  # not a module of pkg: never touched
+    ours.write_bytes(b"")
+    theirs.write_bytes(b"")
+    assert clear_stale_cache(package) == 1
+    assert not ours.exists() and theirs.exists()
+
+
+def test_a_missing_folder_is_left_alone(tmp_path: Path) -> None:
     assert clear_stale_cache(tmp_path / "missing") == 0
