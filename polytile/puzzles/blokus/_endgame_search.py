@@ -55,6 +55,7 @@ from polytile.puzzles.blokus._endgame_solo import (
     TAB,
     TABLE,
     ZOB,
+    _copy_ply,
     _facts,
     _greedy,
     _now,
@@ -166,14 +167,6 @@ def _probe(tt, h):  # pragma: no cover - compiled
     lo = np.int64(data & field) - INF
     hi = np.int64((data >> np.uint64(22)) & field) - INF
     return True, lo, hi, np.int64(data >> np.uint64(44)) - 1
-
-
-@njit(cache=True, _nrt=False)
-def _copy_ply(bits, ply):  # pragma: no cover - compiled
-    """``bits[ply + 1] = bits[ply]``, word by word (a slice assignment may allocate)."""
-    for r in range(bits.shape[1]):
-        for w in range(bits.shape[2]):
-            bits[ply + 1, r, w] = bits[ply, r, w]
 
 
 @njit(cache=True, _nrt=False)

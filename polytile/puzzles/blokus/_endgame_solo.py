@@ -117,6 +117,14 @@ def _ordered(moves, cnt, top, scr):  # pragma: no cover - compiled
 
 
 @njit(cache=True, _nrt=False)
+def _copy_ply(bits, ply):  # pragma: no cover - compiled
+    """``bits[ply + 1] = bits[ply]``, word by word (a slice assignment may allocate)."""
+    for r in range(bits.shape[1]):
+        for w in range(bits.shape[2]):
+            bits[ply + 1, r, w] = bits[ply, r, w]
+
+
+@njit(cache=True, _nrt=False)
 def _facts(tab, fit, n, k, bits, hand, lasti1, rbuf, pbuf, ci):  # pragma: no cover
     """(score now, the most it can become, reach cells) of colour ``ci`` in the state
     ``bits`` (the search's rows); its reach in ``rbuf[ci]`` and its reachable pieces in
@@ -256,9 +264,7 @@ def _solo(tab, fit, n, k, sbits, hand, lasti1, ci, floor, roof, depth, rbuf, pbu
     best, best_p = -INF, -1
     for j in range(cnt):
         p = moves[j]
-        for r in range(3):
-            for w in range(sbits.shape[2]):
-                sbits[depth + 1, r, w] = sbits[depth, r, w]
+        _copy_ply(sbits, depth)
         place(sbits[depth + 1], 0, 1, p, tab[0], tab[1], tab[2])
         pc = tab[3][p]
         hand[ci, pc] = 0
