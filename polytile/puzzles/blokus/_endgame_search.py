@@ -18,6 +18,12 @@ position costs microseconds instead of a millisecond of Python:
   inside the colour's reach), searched only when the bounds without it do not settle the
   node, and exactly only between the values that fail low and those that fail high (a
   layout reaching the upper one ends its search);
+* a **solitaire bound** for the other colours (whose reach meets another's): a colour
+  scores no more than its best layout if every other colour passed from now on, since
+  their moves only take cells from it. Where a colour's reach bound is a little above the
+  score that would settle the node, a null-window :func:`_solo` asks whether its solitaire
+  stays at or below that score (through the solitaire memo, shared with the independent
+  colours');
 * a **transposition table** of proven intervals and best moves per Zobrist key (a placement
   key per colour, the colour to move, and the ``I1``-last flag of colours that have placed
   everything), and move ordering: the table's move, then the placements covering the most
@@ -27,8 +33,10 @@ position costs microseconds instead of a millisecond of Python:
   searching now (``tt[1]``, its key per slot) is put off to the end of the node's moves.
 
 ``ctr`` holds the counters the wrapper reads and writes: positions searched, the node
-limit, the stop reason (0 none, 1 node limit, 2 stop request), and the stop request itself
-(set by the wrapper's thread at a deadline or on Ctrl-C; the functions are ``nogil``).
+limit, the stop reason (0 none, 1 node limit, 2 stop request), the stop request itself
+(set by the wrapper's thread at a deadline or on Ctrl-C; the functions are ``nogil``), and
+the solitaire bound's setting (``SOLO_GAP``: how far above the settling score a reach
+bound may be for the solitaire to be asked; below 0, never).
 """
 
 from __future__ import annotations
@@ -38,7 +46,14 @@ import numpy as np
 from polytile._jit import njit
 from polytile.puzzles.blokus._bitboard import bit_generate, popcount
 from polytile.puzzles.blokus._compiled import place
-from polytile.puzzles.blokus._endgame_ctr import INF, LIMIT, NODES, REQUEST, STATUS
+from polytile.puzzles.blokus._endgame_ctr import (
+    INF,
+    LIMIT,
+    NODES,
+    REQUEST,
+    SOLO_GAP,
+    STATUS,
+)
 from polytile.puzzles.blokus._endgame_solo import (
     _A1,
     _I1,
@@ -352,6 +367,28 @@ def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pra
                 solo[ci] = first
             blo, bhi = _range(k, weight, sure, bests)
             lo, hi = max(lo, blo), min(hi, bhi)
+    # A colour can score no more than its best solitaire layout: the others' moves only
+    # take cells from it. Where a colour's bound would settle the node if it were below
+    # some value, a null-window solitaire tells whether it is (most often it is; a
+    # solitaire that fails stops at its first layout above).
+    if lo < hi and alpha < hi and lo < beta and ctr[SOLO_GAP] >= 0:
+        for ci in range(k):
+            w = weight[ci]  # -1, 0 or 1
+            if w == 0 or solo[ci] != NOT_SOLO or bests[ci] <= sure[ci]:
+                continue
+            if lo >= beta or hi <= alpha or lo >= hi:
+                break
+            # The most it may score for the node to fail low (w > 0) or high (w < 0).
+            floor = alpha - (bhi - w * bests[ci]) if w > 0 else blo - w * bests[ci] - beta
+            if floor < sure[ci] or floor >= bests[ci] or bests[ci] - floor > ctr[SOLO_GAP]:
+                continue  # it cannot be, it already is, or it is too far to be worth asking
+            value, _ = _solo_root(tab, g, st, z, memo, buf, ctr, ply, ci, floor, floor + 1)
+            if ctr[STATUS] != 0:
+                return 0
+            if value <= floor:
+                bests[ci] = value
+                blo, bhi = _range(k, weight, sure, bests)
+                lo, hi = max(lo, blo), min(hi, bhi)
     if lo >= beta or hi <= alpha or lo >= hi:
         _store(tt, h, lo, hi, hint)
         return lo if lo >= beta or lo >= hi else hi

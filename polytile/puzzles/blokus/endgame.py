@@ -26,6 +26,12 @@ What keeps it small:
   bounds above do not already settle the node), and the main search follows that line
   instead of branching over its moves. Solitaire positions are remembered by the board
   inside the colour's reach only, so the other colours' moves elsewhere reuse them.
+* **Solitaire bounds** (the compiled search, :mod:`.endgame_kernel`). A colour that shares
+  its reach scores no more than its best solitaire layout, the one it would make if every
+  other colour passed from now on: their moves only take cells from it (the same
+  argument as the upper bound of :mod:`polytile.puzzles.blokus.bounds`). Where a
+  colour's reach bound is a little above the score that would settle a node, a
+  null-window solitaire asks whether it can get above that score at all.
 * **A transposition table** over :meth:`~polytile.puzzles.blokus.rules.Blokus.state_key`, so
   move orders that reach one position are searched once (the facts above are kept per
   position too); and move ordering: the table's best move, then the placements covering

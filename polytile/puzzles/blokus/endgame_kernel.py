@@ -47,6 +47,11 @@ __all__ = ["KernelStopped", "bitboard_scratch", "kernel_line", "orientations"]
 _TABLE_BITS = 22  # transposition table entries (2^22: 64 MB)
 _MEMO_BITS = 20  # solitaire memo entries
 _BUSY_BITS = 16  # keys of positions a thread is searching (the others put them off)
+#: How far above the score that would settle a node a colour's reach bound may be for the
+#: search to ask whether its best solitaire stays at or below that score: further above,
+#: the solitaire proofs cost more than the positions they save (on the Duo positions of
+#: benchmarks/blokus-deep.json, 6 and 13 did about as well, 99 worse).
+SOLO_GAP = 13
 
 
 @cache
@@ -103,8 +108,8 @@ class KernelStopped(Exception):
         self.reason, self.nodes, self.preparing = reason, nodes, preparing
 
 
-def _thread_state(game: Blokus, t: Any, hand: np.ndarray, lasti1: np.ndarray,
-                  limit: int) -> tuple[Any, ...]:  # fmt: skip
+def _thread_state(game: Blokus, t: Any, hand: np.ndarray, lasti1: np.ndarray, limit: int,
+                  solo_gap: int) -> tuple[Any, ...]:  # fmt: skip
     """One search thread's own state, scratch, solitaire memos, counters and line."""
     k, n = len(game.colors), game.size
     held = int(hand.sum())
@@ -142,6 +147,7 @@ def _thread_state(game: Blokus, t: Any, hand: np.ndarray, lasti1: np.ndarray,
     )
     ctr = np.zeros(ks.SIZE, dtype=np.int64)
     ctr[ks.LIMIT] = limit
+    ctr[ks.SOLO_GAP] = solo_gap
     return st, buf, memo, ctr, np.full(plies + 1, -2, dtype=np.int64)
 
 
@@ -154,6 +160,7 @@ def kernel_line(
     node_limit: int | None = None,
     progress: Callable[[int], None] | None = None,
     threads: int | None = None,
+    solo_gap: int = SOLO_GAP,
 ) -> tuple[int, list[Move], int]:
     """Search ``game`` to the end: the objective ``sum(weights[c] * final score[c])`` under
     play where colour ``c`` raises it if ``maxer[c]`` and lowers it otherwise.
@@ -174,6 +181,11 @@ def kernel_line(
         whose position another is searching until its other moves are done (by then the
         table usually has it). The first to finish answers. Default: one with a node
         limit (so that its count repeats), else one per core, at most two.
+    solo_gap
+        Where a colour's reach bound is at most this far above the score that would settle
+        a node, ask whether its best solitaire layout stays at or below that score (a
+        bound: the others' moves only take cells from it). Below 0: never. It changes
+        only how many positions are searched, never a value.
 
     Returns
     -------
@@ -211,7 +223,7 @@ def kernel_line(
     if threads is None:
         threads = 1 if node_limit is not None else min(2, os.cpu_count() or 1)
     limit = np.iinfo(np.int64).max if node_limit is None else int(node_limit)
-    each = [_thread_state(game, t, hand, lasti1, limit) for _ in range(threads)]
+    each = [_thread_state(game, t, hand, lasti1, limit, solo_gap) for _ in range(threads)]
     results: list[tuple[int, int, np.ndarray] | None] = [None] * threads
     failure: list[BaseException] = []
     done = threading.Event()

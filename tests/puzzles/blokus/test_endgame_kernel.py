@@ -93,6 +93,38 @@ def test_two_threads_give_one_thread_s_values(seed: int) -> None:
         assert value == (alone if weights[0] == 1 else -alone)
 
 
+SOLO_CASES = [("duo", 2, seed, 9) for seed in range(4)] + [("classic", 2, 4, 8),
+                                                          ("classic", 4, 1, 6)]  # fmt: skip
+
+
+@pytest.mark.parametrize(("variant", "players", "seed", "back"), SOLO_CASES)
+def test_the_solitaire_bound_changes_no_value(
+    variant: str, players: int, seed: int, back: int
+) -> None:
+    """The search with the solitaire bound never tried, as tuned, and tried wherever it
+    could settle a node gives one value per objective, and each line replays to it."""
+    game = _ending(variant, players, seed, back)
+    names = player_names(game.players, game.variant.name)
+    counts = set()
+    for name in names:
+        weights, maxer = _objective(game, name)
+        values = set()
+        for gap in (-1, 13, 99):
+            value, pv, nodes = kernel_line(game, weights, maxer, threads=1, solo_gap=gap)
+            final = game.copy()
+            for move in pv:
+                final.push(move)
+            totals = final.score().colors
+            assert final.is_game_over()
+            assert sum(w * totals[c].total for w, c in zip(weights, game.colors, strict=True)) \
+                == value  # fmt: skip
+            values.add(value)
+            counts.add((name, gap, nodes))
+        assert len(values) == 1, (name, values)
+    # The bound was at work: some search of the position counted other positions.
+    assert len({nodes for _, _, nodes in counts}) > len(names)
+
+
 def test_a_node_limited_search_repeats_its_count() -> None:
     game = _ending("duo", 2, 4, 8)
     counts = {kernel_line(game, [1, -1], [True, False], node_limit=10**7)[2] for _ in range(2)}
