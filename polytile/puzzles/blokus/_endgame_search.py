@@ -36,7 +36,7 @@ position costs microseconds instead of a millisecond of Python:
 limit, the stop reason (0 none, 1 node limit, 2 stop request), the stop request itself
 (set by the wrapper's thread at a deadline or on Ctrl-C; the functions are ``nogil``), and
 the solitaire bound's setting (``SOLO_GAP``: how far above the settling score a reach
-bound may be for the solitaire to be asked; below 0, never).
+bound may be for the solitaire to be asked; 0 or below, never).
 """
 
 from __future__ import annotations

@@ -184,7 +184,7 @@ def kernel_line(
     solo_gap
         Where a colour's reach bound is at most this far above the score that would settle
         a node, ask whether its best solitaire layout stays at or below that score (a
-        bound: the others' moves only take cells from it). Below 0: never. It changes
+        bound: the others' moves only take cells from it). 0 or below: never. It changes
         only how many positions are searched, never a value.
 
     Returns

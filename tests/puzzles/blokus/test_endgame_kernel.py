@@ -105,7 +105,7 @@ def test_the_solitaire_bound_changes_no_value(
     could settle a node gives one value per objective, and each line replays to it."""
     game = _ending(variant, players, seed, back)
     names = player_names(game.players, game.variant.name)
-    counts = set()
+    counts = {}
     for name in names:
         weights, maxer = _objective(game, name)
         values = set()
@@ -119,10 +119,17 @@ def test_the_solitaire_bound_changes_no_value(
             assert sum(w * totals[c].total for w, c in zip(weights, game.colors, strict=True)) \
                 == value  # fmt: skip
             values.add(value)
-            counts.add((name, gap, nodes))
+            counts[name, gap] = nodes
         assert len(values) == 1, (name, values)
-    # The bound was at work: some search of the position counted other positions.
-    assert len({nodes for _, _, nodes in counts}) > len(names)
+    # The solitaires were asked: the searches counted other positions.
+    assert any(counts[name, gap] != counts[name, -1] for name in names for gap in (13, 99))
+
+
+def test_the_solitaire_bound_settles_positions() -> None:
+    """Asking a solitaire costs positions, so fewer in all means it settled some."""
+    game = _ending("duo", 2, 0, 9)
+    with_bound = kernel_line(game, [1, -1], [True, False], threads=1)[2]
+    assert with_bound < kernel_line(game, [1, -1], [True, False], threads=1, solo_gap=-1)[2]
 
 
 def test_a_node_limited_search_repeats_its_count() -> None:
