@@ -549,4 +549,3 @@ def load_game(name: str, **parameters: Any) -> Game:
     except TypeError as e:  # an unknown keyword: a bad parameter, not a bug
         raise ValueError(f"{name}: {e}") from None
     return game
-

@@ -77,5 +77,3 @@ def save_picture(
             "use .svg, .png or .txt",
             str(path),
         )
-
-

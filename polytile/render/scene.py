@@ -213,8 +213,6 @@ def _tiling_fills(pieces: Sequence[frozenset[Cell]]) -> list[str]:
     return [PALETTE[k] for k in chosen]
 
 
-
-
 @dataclass(frozen=True)
 class Layout:
     cell: int
@@ -320,5 +318,3 @@ def label_cell(cells: frozenset[Cell]) -> Cell:
     cr = sum(r for r, _ in cells) / len(cells)
     cc = sum(c for _, c in cells) / len(cells)
     return min(cells, key=lambda rc: ((rc[0] - cr) ** 2 + (rc[1] - cc) ** 2, rc))
-
-

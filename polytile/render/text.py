@@ -24,6 +24,7 @@ from polytile.render.scene import (
 
 __all__ = ["board_grid", "to_text"]
 
+
 def board_grid(obj: Picture) -> list[str]:
     """The board as rows of one character per cell.
 
@@ -179,5 +180,3 @@ def _rich_text(scene: Scene, grid: list[str]) -> str:
     )
     console.print(text, end="", soft_wrap=True)
     return buffer.getvalue()
-
-

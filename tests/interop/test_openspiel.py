@@ -37,7 +37,8 @@ def test_traits_become_game_type() -> None:
     assert gt.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
     assert gt.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     assert to_pyspiel(RockPaperScissors()).get_type().dynamics == (
-        pyspiel.GameType.Dynamics.SIMULTANEOUS)
+        pyspiel.GameType.Dynamics.SIMULTANEOUS
+    )
 
 
 def test_information_states_hide_the_other_card() -> None:

@@ -15,9 +15,18 @@ from polytile.puzzles.toys import DiceRace, HighCard, RockPaperScissors, TakeAwa
 
 @pytest.mark.parametrize(
     "game",
-    [BlokusGame("duo"), BlokusGame("classic", "teams"), CityBlocksGame(3), HenningGame(),
-     GridblockGame(3), GridblockGame(2, "sum", "split", instant_win=True),
-     TakeAway(9), DiceRace(), RockPaperScissors(), HighCard()],
+    [
+        BlokusGame("duo"),
+        BlokusGame("classic", "teams"),
+        CityBlocksGame(3),
+        HenningGame(),
+        GridblockGame(3),
+        GridblockGame(2, "sum", "split", instant_win=True),
+        TakeAway(9),
+        DiceRace(),
+        RockPaperScissors(),
+        HighCard(),
+    ],
     ids=lambda g: f"{g.name}-{g.num_players}",
 )
 def test_random_games_stay_within_declared_length_and_returns(game: Game) -> None:

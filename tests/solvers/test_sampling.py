@@ -25,8 +25,9 @@ def solve_high_card(state: State, moves: Sequence[Any]) -> list[float]:
     return out
 
 
-@pytest.mark.parametrize(("deal", "bet"), [("deal 1-2", -2.0), ("deal 2-3", -0.5),
-                                          ("deal 3-1", 1.0), ("deal 2-1", -0.5)])
+@pytest.mark.parametrize(
+    ("deal", "bet"), [("deal 1-2", -2.0), ("deal 2-3", -0.5), ("deal 3-1", 1.0), ("deal 2-1", -0.5)]
+)
 def test_exact_average_over_the_hidden_card(deal: str, bet: float) -> None:
     s = HighCard().new_initial_state()
     s.push(deal)

@@ -79,9 +79,7 @@ class CityBlocksGame(Game):
     def player_names(self) -> tuple[str, ...]:
         return self._names
 
-    def new_initial_state(
-        self, seed: int | np.random.Generator | None = None
-    ) -> CityBlocksState:
+    def new_initial_state(self, seed: int | np.random.Generator | None = None) -> CityBlocksState:
         """The start position (no random set-up; ``seed`` is ignored)."""
         return CityBlocksState(self, CityBlocks(self._players))
 

@@ -354,8 +354,11 @@ class Gridblock:
         if free and move.corner is None:
             return f"{where} shows {SYMBOLS[move.card[0]]} and has a free corner: put a cube there"
         if not free and move.corner is not None:
-            why = "is full" if self.layout[move.tile] == move.card[0] else (
-                f"shows {SYMBOLS[self.layout[move.tile]]}, not {SYMBOLS[move.card[0]]}")
+            why = (
+                "is full"
+                if self.layout[move.tile] == move.card[0]
+                else (f"shows {SYMBOLS[self.layout[move.tile]]}, not {SYMBOLS[move.card[0]]}")
+            )
             return f"{where} {why}: a cube is discarded, name no corner"
         if move.corner is not None and move.corner not in free:
             return f"the {CORNERS[move.corner]} corner of {where} is taken"

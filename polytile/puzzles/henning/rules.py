@@ -467,4 +467,3 @@ class Henning:
     def __repr__(self) -> str:
         return (f"<Henning to_move={PLAYER_NAMES[self.turn]} empty={self.empty} "
                 f"money={self.money_of(0)}-{self.money_of(1)}>")  # fmt: skip
-

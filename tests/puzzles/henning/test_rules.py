@@ -119,8 +119,11 @@ def reference_moves(g: Henning) -> set[str]:
 
 def _reference_over(g: Henning) -> bool:
     full = all(g.at((b // 6, b % 6)) is not None for b in range(30))
-    return full or not any(g.hand(p) for p in (0, 1)) or (
-        not g.hand(g.to_move) and not g.hand(1 - g.to_move))
+    return (
+        full
+        or not any(g.hand(p) for p in (0, 1))
+        or (not g.hand(g.to_move) and not g.hand(1 - g.to_move))
+    )
 
 
 def reference_money(g: Henning) -> tuple[int, int]:
@@ -153,11 +156,15 @@ def reference_money(g: Henning) -> tuple[int, int]:
                         for x in blocks:
                             o, kind = owners[x]
                             name = KINDS[kind]
-                            if name[0] == "F" and ("SC" in map(KINDS.__getitem__, kinds) or
-                                                   "MA" in map(KINDS.__getitem__, kinds)):
+                            if name[0] == "F" and (
+                                "SC" in map(KINDS.__getitem__, kinds)
+                                or "MA" in map(KINDS.__getitem__, kinds)
+                            ):
                                 continue
-                            if name[0] == "H" and ("PP" in map(KINDS.__getitem__, kinds) or
-                                                   "MA" in map(KINDS.__getitem__, kinds)):
+                            if name[0] == "H" and (
+                                "PP" in map(KINDS.__getitem__, kinds)
+                                or "MA" in map(KINDS.__getitem__, kinds)
+                            ):
                                 continue
                             sums[o] += VALUES[kind]
                         if sums[0] != sums[1]:
@@ -186,8 +193,7 @@ def test_engine_matches_the_reference_on_random_games(seed: int) -> None:
         assert g.state_key() == key
         g.push(move)
     assert g.is_over()
-    assert g.empty == 0 or not (g.hand(0) or g.hand(1)) or not any(
-        g.has_play(p) for p in (0, 1))
+    assert g.empty == 0 or not (g.hand(0) or g.hand(1)) or not any(g.has_play(p) for p in (0, 1))
 
 
 def test_random_move_is_uniform_over_legal_moves() -> None:
@@ -204,8 +210,11 @@ def test_random_move_is_uniform_over_legal_moves() -> None:
 def test_illegal_moves_are_named() -> None:
     g = Henning.new(1)
     with pytest.raises(IllegalMoveError, match="holds no"):
-        g.push(Move(kind_of("F7") if kind_of("F7") not in g.hand(g.to_move) else 0, (0, 0))
-               if kind_of("F7") not in g.hand(g.to_move) else Move(-1))
+        g.push(
+            Move(kind_of("F7") if kind_of("F7") not in g.hand(g.to_move) else 0, (0, 0))
+            if kind_of("F7") not in g.hand(g.to_move)
+            else Move(-1)
+        )
     with pytest.raises(IllegalMoveError, match="passing is forced only"):
         g.push(PASS)
 
@@ -224,8 +233,18 @@ def test_move_text_round_trips(seed: int, plies: int) -> None:
         assert Move.parse(str(m)) == m
 
 
-@pytest.mark.parametrize("text", ["S4@z9", "XX@a1", "redevelop H2@c1", "CH@a2 swap 1,1",
-                                  "S4@a1 swap 1,2", "redevelop H2@c1 with 3", ""])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "S4@z9",
+        "XX@a1",
+        "redevelop H2@c1",
+        "CH@a2 swap 1,1",
+        "S4@a1 swap 1,2",
+        "redevelop H2@c1 with 3",
+        "",
+    ],
+)
 def test_bad_move_text_is_refused(text: str) -> None:
     with pytest.raises(ValueError):
         Move.parse(text)
