@@ -14,10 +14,11 @@ position costs microseconds instead of a millisecond of Python:
   territory, or its biggest placement now when it is to move; the greedy layout only where
   it could settle the node);
 * **independent colours** (reach disjoint from every other live colour's) play their best
-  solitaire layout (:func:`_solo`, a branch and bound with its own memo keyed by the board
-  inside the colour's reach), searched only when the bounds without it do not settle the
-  node, and exactly only between the values that fail low and those that fail high (a
-  layout reaching the upper one ends its search);
+  solitaire layout (:func:`_solo`, a branch and bound on one attach cell at a time: each
+  placement covering it, or none ever, so that each layout is searched once; its memo is
+  keyed by the board inside the colour's reach), searched only when the bounds without it
+  do not settle the node, and exactly only between the values that fail low and those
+  that fail high (a layout reaching the upper one ends its search);
 * a **solitaire bound** for the other colours (whose reach meets another's): a colour
   scores no more than its best layout if every other colour passed from now on, since
   their moves only take cells from it. Where a colour's reach bound is a little above the

@@ -12,7 +12,7 @@ import numpy as np
 from numba import types
 
 from polytile._jit import njit
-from polytile.puzzles.blokus._bitboard import biggest_fit, bit_generate, bit_reach
+from polytile.puzzles.blokus._bitboard import _lowest, biggest_fit, bit_generate, bit_reach
 from polytile.puzzles.blokus._compiled import place
 from polytile.puzzles.blokus._endgame_ctr import INF, LIMIT, NODES, REQUEST, SOLO, STATUS
 from polytile.puzzles.blokus.rules import PIECE_NAMES, PIECE_SIZES
@@ -28,6 +28,7 @@ _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 _GOLD = np.uint64(0x9E3779B97F4A7C15)
 _S30, _S27, _S31 = np.uint64(30), np.uint64(27), np.uint64(31)
+_ONE = np.uint64(1)
 
 # Explicit signatures for the recursive functions: numba's cache of a recursive function
 # whose types it infers does not load back safely.
@@ -211,6 +212,44 @@ def _remember(memo, slot, key, value, first, exact, quick, qslot):  # pragma: no
     memo[7][qslot] = exact
 
 
+@njit(cache=True, _nrt=False)
+def _scarcest(masks, state, moves, cnt, scr):  # pragma: no cover - compiled
+    """(word, bit) of the attach cell of ``state`` that the fewest of ``moves[:cnt]`` cover
+    (at least one does; the lowest such cell of equal ones). Counts in ``scr``'s last
+    ``64 * words`` entries, after ``moves``."""
+    words = state.shape[1]
+    base = scr.shape[0] - 64 * words
+    for w in range(words):
+        x = state[2, w] & ~state[0, w] & ~state[1, w]
+        while x:
+            scr[base + 64 * w + _lowest(x)] = 0
+            x &= x - _ONE
+    for j in range(cnt):
+        p = moves[j]
+        for w in range(words):
+            x = masks[p, w] & state[2, w] & ~state[1, w]
+            while x:
+                scr[base + 64 * w + _lowest(x)] += 1
+                x &= x - _ONE
+    fewest, aw, abit = INF, 0, _ONE
+    for w in range(words):
+        x = state[2, w] & ~state[0, w] & ~state[1, w]
+        while x:
+            i = _lowest(x)
+            c = scr[base + 64 * w + i]
+            if 0 < c < fewest:
+                fewest, aw, abit = c, w, _ONE << np.uint64(i)
+            x &= x - _ONE
+    return aw, abit
+
+
+@njit(cache=True, inline="always")
+def _cell_key(w, bit):  # pragma: no cover - compiled
+    """The word folded into a solitaire's placement key when the cell (``w``, ``bit``) is
+    left empty for good."""
+    return _mix(np.uint64(w) * _GOLD, bit)
+
+
 @njit(types.UniTuple(_I64, 2)(TAB, _A2[_U64], _I64, _I64, _A3U, _A2[types.uint8], _A1[_I64],
                               _I64, _I64, _I64, _I64, _A2[_U64], _A2[types.uint8], _A2[_I64],
                               _A1[_I64], MEMO, _A1[_I64], _A2[_U64], _U64),
@@ -223,12 +262,21 @@ def _solo(tab, fit, n, k, sbits, hand, lasti1, ci, floor, roof, depth, rbuf, pbu
     as high; at least ``roof``, one at most as high (the search stops at the first layout
     that reaches it). ``rbuf``/``pbuf`` row ``k`` and ``scr`` are its scratch.
 
+    It branches on one cell where the colour can attach now, the one the fewest of its
+    legal placements cover (:func:`_scarcest`): each of those placements, then the cell
+    left empty for good (marked occupied). Every layout covers that cell or does not, and
+    a placement covering it that is legal at some later point of a layout is legal now
+    (later pieces only take cells and add edges; the cell gives the corner), so the
+    branches split the layouts: each is searched once, not once per order of its pieces,
+    and leaving a cell empty can only shrink the reach and its bound. A ply of ``sbits``
+    and ``smb`` places a piece or empties a cell.
+
     Two memos: ``memo[0:4]`` keyed by :func:`_solo_key` of the colour's reach (solitaires
     that differ only outside it, such as other colours' moves elsewhere, share their work),
-    and ``memo[4:8]`` keyed by ``quick``: the first call's key with each placement since
-    folded in (``zob``), which finds the same position reached by another order of
-    placements without computing its reach. An entry is exact (1), the most (0) or the
-    least (2) the layout can make."""
+    and ``memo[4:8]`` keyed by ``quick``: the first call's key with each branch since
+    folded in (``zob`` of a placement, :func:`_cell_key` of an emptied cell), which finds a
+    position an earlier call from the same start searched without computing its reach.
+    An entry is exact (1), the most (0) or the least (2) the layout can make."""
     ctr[NODES] += 1
     if ctr[REQUEST] != 0 or ctr[NODES] >= ctr[LIMIT]:
         ctr[STATUS] = 2 if ctr[REQUEST] != 0 else 1
@@ -250,31 +298,47 @@ def _solo(tab, fit, n, k, sbits, hand, lasti1, ci, floor, roof, depth, rbuf, pbu
         return value, first
     ctr[SOLO] += 1
     ceiling = _ceiling(held, hand[ci], pbuf[k], cells)
-    moves = smb[depth]
-    cnt = bit_generate(tab[7], state[0], state[1], state[2], hand[ci], fit, moves)
-    if cnt == 0:
-        _remember(memo, slot, key, now, -1, 1, quick, qslot)
-        return now, -1
     if ceiling <= floor:
         _remember(memo, slot, key, ceiling, -1, 0, quick, qslot)
         return ceiling, -1
+    # Branch on one attach cell: each placement covering it, or it stays empty.
+    every = scr  # all placements; then the cells' counts in scr[base:]
+    cnt = bit_generate(tab[7], state[0], state[1], state[2], hand[ci], fit, every)
+    if cnt == 0:
+        _remember(memo, slot, key, now, -1, 1, quick, qslot)
+        return now, -1
+    aw, abit = _scarcest(tab[0], state, every, cnt, scr)
+    moves = smb[depth]
+    m = 0
     for j in range(cnt):
+        p = every[j]
+        if tab[0][p, aw] & abit:
+            moves[m] = p
+            m += 1
+    for j in range(m + 1):
         scr[j] = _SIZES[tab[3][moves[j]]]
-    _ordered(moves, cnt, 6, scr)  # bigger pieces first
+    _ordered(moves, m, 6, scr)  # bigger pieces first
     best, best_p = -INF, -1
-    for j in range(cnt):
-        p = moves[j]
+    for j in range(m + 1):
         _copy_ply(sbits, depth)
-        place(sbits[depth + 1], 0, 1, p, tab[0], tab[1], tab[2])
-        pc = tab[3][p]
-        hand[ci, pc] = 0
-        old = lasti1[ci]
-        lasti1[ci] = 1 if pc == _I1 else 0
-        value, _ = _solo(tab, fit, n, k, sbits, hand, lasti1, ci, max(floor, best), roof,
-                         depth + 1, rbuf, pbuf, smb, scr, memo, ctr, zob,
-                         quick ^ zob[p, ci])  # fmt: skip
-        lasti1[ci] = old
-        hand[ci, pc] = 1
+        if j == m:  # the cell stays empty: the layouts without it
+            sbits[depth + 1, 0, aw] |= abit
+            value, first = _solo(tab, fit, n, k, sbits, hand, lasti1, ci, max(floor, best),
+                                 roof, depth + 1, rbuf, pbuf, smb, scr, memo, ctr, zob,
+                                 quick ^ _cell_key(aw, abit))  # fmt: skip
+            p = first
+        else:
+            p = moves[j]
+            place(sbits[depth + 1], 0, 1, p, tab[0], tab[1], tab[2])
+            pc = tab[3][p]
+            hand[ci, pc] = 0
+            old = lasti1[ci]
+            lasti1[ci] = 1 if pc == _I1 else 0
+            value, _ = _solo(tab, fit, n, k, sbits, hand, lasti1, ci, max(floor, best), roof,
+                             depth + 1, rbuf, pbuf, smb, scr, memo, ctr, zob,
+                             quick ^ zob[p, ci])  # fmt: skip
+            lasti1[ci] = old
+            hand[ci, pc] = 1
         if ctr[STATUS] != 0:
             return 0, -1
         if value > best:

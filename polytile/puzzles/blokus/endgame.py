@@ -23,7 +23,9 @@ What keeps it small:
 * **Independent colours.** When a colour's reach shares no cell with any other colour's,
   nothing it does affects anyone else, and nothing anyone does affects it. Its best play is
   then its best solitaire layout (a branch and bound of its own, searched only when the
-  bounds above do not already settle the node), and the main search follows that line
+  bounds above do not already settle the node; here over every placement, in the
+  compiled search over the placements covering one cell or none, which meets each layout
+  once), and the main search follows that line
   instead of branching over its moves. Solitaire positions are remembered by the board
   inside the colour's reach only, so the other colours' moves elsewhere reuse them.
 * **Solitaire bounds** (the compiled search, :mod:`.endgame_kernel`). A colour that shares

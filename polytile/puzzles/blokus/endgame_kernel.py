@@ -42,7 +42,7 @@ from polytile.puzzles.blokus import _endgame_ctr as ks
 from polytile.puzzles.blokus.moves import pack_cells, placement_table
 from polytile.puzzles.blokus.rules import Blokus, Move
 
-__all__ = ["KernelStopped", "bitboard_scratch", "kernel_line", "orientations"]
+__all__ = ["KernelStopped", "bitboard_scratch", "kernel_line", "orientations", "solitaire"]
 
 _TABLE_BITS = 22  # transposition table entries (2^22: 64 MB)
 _MEMO_BITS = 20  # solitaire memo entries
@@ -123,14 +123,16 @@ def _thread_state(game: Blokus, t: Any, hand: np.ndarray, lasti1: np.ndarray, li
         for dtype in (np.uint64, np.int64, np.int64, np.uint8) * 2
     )
     places = len(t.piece)
-    solo_depth = int(hand.sum(axis=1).max()) + 2
+    # A solitaire ply places a piece or leaves a cell empty for good.
+    solo_depth = int(hand.sum(axis=1).max()) + 64 * t.words + 2
+    covering = int(np.diff(t.cell_ptr).max())  # the most placements covering one cell
     buf = (
         np.empty((plies + 1, places), dtype=np.int64),  # moves per ply
         np.empty(places, dtype=np.int64),  # scratch moves
         np.zeros((k + 1, t.words), dtype=np.uint64),  # reach per colour (+ the solitaire's)
         np.zeros((k + 2, 21), dtype=np.uint8),  # reachable pieces per colour (+ 2 scratch)
         np.zeros((solo_depth + 1, 3, t.words), dtype=np.uint64),  # solitaire states
-        np.empty((solo_depth + 1, places), dtype=np.int64),  # solitaire moves per depth
+        np.empty((solo_depth + 1, covering), dtype=np.int64),  # solitaire moves per depth
         np.zeros((6, t.words), dtype=np.uint64),  # greedy state and scratch, move keys
         np.zeros(t.words, dtype=np.uint64),  # contested cells / territory scratch
         bitboard_scratch(n),
@@ -149,6 +151,47 @@ def _thread_state(game: Blokus, t: Any, hand: np.ndarray, lasti1: np.ndarray, li
     ctr[ks.LIMIT] = limit
     ctr[ks.SOLO_GAP] = solo_gap
     return st, buf, memo, ctr, np.full(plies + 1, -2, dtype=np.int64)
+
+
+def _arrays(game: Blokus, weights: Sequence[int], maxer: Sequence[bool]) -> tuple[Any, ...]:
+    """The compiled search's view of ``game``: (placement table, its arrays, the game
+    tuple, hands, ``I1``-last flags, Zobrist keys, the colour to move, the root's key)."""
+    k, n = len(game.colors), game.size
+    t = placement_table(n)
+    tab = (t.masks, t.edge_masks, t.corner_masks, t.piece, t.flat, t.cell_ptr,
+           t.cell_placements, orientations(n))  # fmt: skip
+    g = (n, k, np.asarray(weights, dtype=np.int64), np.asarray(maxer, dtype=np.int64))
+    hand = np.stack([game.hand_mask(c) for c in game.colors]).astype(np.uint8)
+    lasti1 = np.array([game.last_piece(c) == "I1" for c in game.colors], dtype=np.int64)
+    rng = np.random.default_rng(0x5EED)
+    words = np.iinfo(np.uint64).max
+    zob = rng.integers(0, words, size=(len(t.piece), k), dtype=np.uint64, endpoint=True)
+    zturn = rng.integers(0, words, size=k, dtype=np.uint64, endpoint=True)
+    zi1 = rng.integers(0, words, size=k, dtype=np.uint64, endpoint=True)
+    z = (zob, zturn, zi1)
+    turn = game.colors.index(game.to_move)
+    h = np.uint64(zturn[turn])
+    for ci in range(k):
+        if not hand[ci].any() and lasti1[ci]:
+            h ^= zi1[ci]
+    return t, tab, g, hand, lasti1, z, turn, h
+
+
+def solitaire(game: Blokus, color: str, floor: int = -ks.INF,
+              roof: int = ks.INF) -> tuple[int, Move | None]:  # fmt: skip
+    """The best final score of ``color`` placing alone from ``game`` (every other colour
+    passing), and the first placement of a layout that makes it (None if it cannot place);
+    the compiled search's own solitaire, for checks. The value is exact between ``floor``
+    and ``roof``; at most ``floor``, a bound at least as high (and the placement means
+    nothing); at least ``roof``, a bound at most as high."""
+    ci = game.colors.index(color)
+    t, tab, g, hand, lasti1, z, _, _ = _arrays(game, [0] * len(game.colors),
+                                               [False] * len(game.colors))  # fmt: skip
+    st, buf, memo, ctr, _ = _thread_state(game, t, hand, lasti1, np.iinfo(np.int64).max, 0)
+    from polytile.puzzles.blokus import _endgame_search as search
+
+    value, first = search._solo_root(tab, g, st, z, memo, buf, ctr, 0, ci, floor, roof)
+    return int(value), None if first < 0 else game._move(ci, int(first))
 
 
 def kernel_line(
@@ -198,24 +241,7 @@ def kernel_line(
     SolverError
         When no move follows the value found (a search bug; never silently).
     """
-    k, n = len(game.colors), game.size
-    t = placement_table(n)
-    tab = (t.masks, t.edge_masks, t.corner_masks, t.piece, t.flat, t.cell_ptr,
-           t.cell_placements, orientations(n))  # fmt: skip
-    g = (n, k, np.asarray(weights, dtype=np.int64), np.asarray(maxer, dtype=np.int64))
-    hand = np.stack([game.hand_mask(c) for c in game.colors]).astype(np.uint8)
-    lasti1 = np.array([game.last_piece(c) == "I1" for c in game.colors], dtype=np.int64)
-    rng = np.random.default_rng(0x5EED)
-    words = np.iinfo(np.uint64).max
-    zob = rng.integers(0, words, size=(len(t.piece), k), dtype=np.uint64, endpoint=True)
-    zturn = rng.integers(0, words, size=k, dtype=np.uint64, endpoint=True)
-    zi1 = rng.integers(0, words, size=k, dtype=np.uint64, endpoint=True)
-    z = (zob, zturn, zi1)
-    turn = game.colors.index(game.to_move)
-    h = np.uint64(zturn[turn])
-    for ci in range(k):
-        if not hand[ci].any() and lasti1[ci]:
-            h ^= zi1[ci]
+    t, tab, g, hand, lasti1, z, turn, h = _arrays(game, weights, maxer)
     size = 1 << _TABLE_BITS
     # Entries (key ^ data, data), and the keys of positions being searched; an entry of
     # zeros reads as a miss (the key would be 0 and the data is never 0).

@@ -18,6 +18,7 @@ from polytile.puzzles.blokus.endgame_kernel import (
     bitboard_scratch,
     kernel_line,
     orientations,
+    solitaire,
 )
 from polytile.puzzles.blokus.moves import COLOR_NAMES, placement_table
 from polytile.puzzles.blokus.rules import Blokus
@@ -210,3 +211,48 @@ def test_solve_endgame_switches_to_the_compiled_search(monkeypatch: pytest.Monke
     with pytest.raises(EndgameStopped) as stop:
         solve_endgame(game, max_pieces=None, node_limit=1)
     assert stop.value.reason == "nodes"
+
+
+SOLITAIRES = [("duo", 2, seed, 8) for seed in range(4)] + [("classic", 2, 4, 6),
+                                                           ("classic", 4, 1, 5)]  # fmt: skip
+
+
+@pytest.mark.parametrize(("variant", "players", "seed", "back"), SOLITAIRES)
+def test_the_compiled_solitaire_gives_the_python_values(
+    variant: str, players: int, seed: int, back: int
+) -> None:
+    """The compiled solitaire branches on a cell (each placement covering it, or none ever
+    does), the Python one on every placement: the same best layouts, a first placement
+    that keeps the value, and null windows on either side of it."""
+    from polytile.puzzles.blokus import kernels
+
+    game = _ending(variant, players, seed, back)
+    hooks = endgame._Hooks(game, [0] * len(game.colors))
+    hooks.tick = lambda: None  # type: ignore[method-assign]
+    t = placement_table(game.size)
+    k = len(game.colors)
+    for ci, color in enumerate(game.colors):
+        hand = game.hand_mask(color).astype(np.uint8)
+        want, _ = hooks.solitaire(game, ci, game.grid_codes(), hand)
+        value, first = solitaire(game, color)
+        assert value == want, (color, value, want)
+        for floor in (value - 1, value):
+            bound, _ = solitaire(game, color, floor, floor + 1)
+            assert (bound > floor) == (value > floor) and (bound >= value if bound <= floor
+                                                           else bound <= value)  # fmt: skip
+        bits = game._bits
+        state = np.stack([bits[0], bits[1 + ci], bits[1 + k + ci]])
+        out = np.empty(len(t.piece), dtype=np.int64)
+        count = kernels.generate(t.masks, t.piece, t.cell_ptr, t.cell_placements, state[0],
+                                 state[1], state[2], hand, out)  # fmt: skip
+        if first is None:
+            assert count == 0
+            continue
+        # The first placement is legal now, and the Python solitaire after it keeps the value.
+        p = next(p for p in out[:count].tolist() if game._move(ci, p) == first)
+        kernels.place(state, 0, 1, p, t.masks, t.edge_masks, t.corner_masks)
+        grid = game.grid_codes().copy()
+        grid[[c for c in t.flat[p].tolist() if c >= 0]] = hooks.info.codes[ci]
+        hand[t.piece[p]] = 0
+        after, _ = hooks._solo_search(ci, state, grid, hand, first.piece)
+        assert after == value
