@@ -315,7 +315,7 @@ def _solo(tab, fit, n, k, sbits, hand, lasti1, ci, floor, roof, depth, rbuf, pbu
         if tab[0][p, aw] & abit:
             moves[m] = p
             m += 1
-    for j in range(m + 1):
+    for j in range(m):
         scr[j] = _SIZES[tab[3][moves[j]]]
     _ordered(moves, m, 6, scr)  # bigger pieces first
     best, best_p = -INF, -1

@@ -108,6 +108,12 @@ class KernelStopped(Exception):
         self.reason, self.nodes, self.preparing = reason, nodes, preparing
 
 
+# What the move lists hold before a search writes them: an index outside every array, so
+# that a kernel reading a move it never wrote fails under numba's bounds checks (the
+# tests run them so) instead of reading some placement.
+_NO_MOVE = -(1 << 40)
+
+
 def _thread_state(game: Blokus, t: Any, hand: np.ndarray, lasti1: np.ndarray, limit: int,
                   solo_gap: int) -> tuple[Any, ...]:  # fmt: skip
     """One search thread's own state, scratch, solitaire memos, counters and line."""
@@ -127,12 +133,12 @@ def _thread_state(game: Blokus, t: Any, hand: np.ndarray, lasti1: np.ndarray, li
     solo_depth = int(hand.sum(axis=1).max()) + 64 * t.words + 2
     covering = int(np.diff(t.cell_ptr).max())  # the most placements covering one cell
     buf = (
-        np.empty((plies + 1, places), dtype=np.int64),  # moves per ply
-        np.empty(places, dtype=np.int64),  # scratch moves
+        np.full((plies + 1, places), _NO_MOVE, dtype=np.int64),  # moves per ply
+        np.full(places, _NO_MOVE, dtype=np.int64),  # scratch moves
         np.zeros((k + 1, t.words), dtype=np.uint64),  # reach per colour (+ the solitaire's)
         np.zeros((k + 2, 21), dtype=np.uint8),  # reachable pieces per colour (+ 2 scratch)
         np.zeros((solo_depth + 1, 3, t.words), dtype=np.uint64),  # solitaire states
-        np.empty((solo_depth + 1, covering), dtype=np.int64),  # solitaire moves per depth
+        np.full((solo_depth + 1, covering), _NO_MOVE, dtype=np.int64),  # solitaire moves
         np.zeros((6, t.words), dtype=np.uint64),  # greedy state and scratch, move keys
         np.zeros(t.words, dtype=np.uint64),  # contested cells / territory scratch
         bitboard_scratch(n),

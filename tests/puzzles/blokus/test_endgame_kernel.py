@@ -256,3 +256,36 @@ def test_the_compiled_solitaire_gives_the_python_values(
         hand[t.piece[p]] = 0
         after, _ = hooks._solo_search(ci, state, grid, hand, first.piece)
         assert after == value
+
+
+@pytest.mark.slow
+def test_the_compiled_search_stays_inside_its_arrays(tmp_path: Any, slow_scale: str) -> None:
+    """The kernels compiled afresh with numba's bounds checks (an index outside an array
+    raises instead of reading memory) give the values of the unchecked ones."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    seeds = range(3) if slow_scale == "reduced" else range(8)
+    script = (
+        "import json, sys\n"
+        "from tests.puzzles.blokus.test_endgame_kernel import _ending\n"
+        "from polytile.puzzles.blokus.endgame_kernel import kernel_line, solitaire\n"
+        "out = []\n"
+        "for seed in json.loads(sys.argv[1]):\n"
+        "    game = _ending('duo', 2, seed, 9)\n"
+        "    out.append([kernel_line(game, [1, -1], [True, False], threads=1)[0]]\n"
+        "               + [solitaire(game, c)[0] for c in game.colors])\n"
+        "print(json.dumps(out))\n"
+    )
+    env = dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=str(tmp_path))
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
+    done = subprocess.run([sys.executable, "-c", script, json.dumps(list(seeds))], env=env,
+                          cwd=root, capture_output=True, text=True, timeout=1800)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    checked = json.loads(done.stdout.strip().splitlines()[-1])
+    for seed, row in zip(seeds, checked, strict=True):
+        game = _ending("duo", 2, seed, 9)
+        assert row[0] == kernel_line(game, [1, -1], [True, False], threads=1)[0]
+        assert row[1:] == [solitaire(game, c)[0] for c in game.colors]
