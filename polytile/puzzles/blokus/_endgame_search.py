@@ -15,8 +15,9 @@ position costs microseconds instead of a millisecond of Python:
   it could settle the node);
 * **independent colours** (reach disjoint from every other live colour's) play their best
   solitaire layout (:func:`_solo`, a branch and bound on one attach cell at a time: each
-  placement covering it, or none ever, so that each layout is searched once; its memo is
-  keyed by the board inside the colour's reach), searched only when the bounds without it
+  placement covering it, or none ever, so that each layout is searched once, except while
+  ``I1`` last may still earn its bonus; its memo is keyed by the board inside the
+  colour's reach), searched only when the bounds without it
   do not settle the node, and exactly only between the values that fail low and those
   that fail high (a layout reaching the upper one ends its search);
 * a **solitaire bound** for the other colours (whose reach meets another's): a colour
@@ -96,8 +97,8 @@ def _solo_root(tab, g, st, z, memo, buf, ctr, ply, ci, floor, roof):  # pragma: 
         sbits[0, 1, w] = b[1 + ci, w]
         sbits[0, 2, w] = b[1 + k + ci, w]
     key = _solo_key(ci * 2 + lasti1[ci] + 1, hand[ci], rbuf[ci], sbits[0])
-    return _solo(tab, fit, n, k, sbits, hand, lasti1, ci, floor, roof, 0, rbuf, pbuf, smb, scr,
-                 memo, ctr, z[0], key)  # fmt: skip
+    return _solo(tab, fit, n, k, sbits, hand, lasti1, ci, floor, roof, 0, rbuf, pbuf, smb,
+                 buf[13], scr, memo, ctr, z[0], key)  # fmt: skip
 
 
 @njit(cache=True, _nrt=False)
@@ -253,7 +254,7 @@ def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pra
     within ``(alpha, beta)``; 0 once stopped (``ctr[STATUS]``)."""
     n, k, weight, maxer = g
     bits, hand, lasti1 = st
-    mbuf, out, rbuf, pbuf, _, _, work, contested, fit, killers, kept, facts, scr = buf
+    mbuf, out, rbuf, pbuf, _, _, work, contested, fit, killers, kept, facts, scr, _ = buf
     words = bits.shape[2]
     ctr[NODES] += 1
     if ctr[REQUEST] != 0 or ctr[NODES] >= ctr[LIMIT]:

@@ -51,7 +51,7 @@ KEPT = types.Tuple((_A3U, types.Array(types.uint8, 3, "C"), types.Array(_I64, 3,
                    _A1[types.uint8]))  # fmt: skip
 BUF = types.Tuple((_A2[_I64], _A1[_I64], _A2[_U64], _A2[types.uint8], _A3U, _A2[_I64],
                    _A2[_U64], _A1[_U64], _A2[_U64], _A2[_I64], KEPT,
-                   types.Array(_I64, 3, "C"), _A1[_I64]))  # fmt: skip
+                   types.Array(_I64, 3, "C"), _A1[_I64], _A2[_I64]))  # fmt: skip
 
 
 @njit(cache=True, inline="always")
@@ -252,10 +252,10 @@ def _cell_key(w, bit):  # pragma: no cover - compiled
 
 @njit(types.UniTuple(_I64, 2)(TAB, _A2[_U64], _I64, _I64, _A3U, _A2[types.uint8], _A1[_I64],
                               _I64, _I64, _I64, _I64, _A2[_U64], _A2[types.uint8], _A2[_I64],
-                              _A1[_I64], MEMO, _A1[_I64], _A2[_U64], _U64),
+                              _A2[_I64], _A1[_I64], MEMO, _A1[_I64], _A2[_U64], _U64),
       cache=True, nogil=True, _nrt=False)  # fmt: skip
-def _solo(tab, fit, n, k, sbits, hand, lasti1, ci, floor, roof, depth, rbuf, pbuf, smb, scr,
-          memo, ctr, zob, quick):  # fmt: skip  # pragma: no cover
+def _solo(tab, fit, n, k, sbits, hand, lasti1, ci, floor, roof, depth, rbuf, pbuf, smb, wide,
+          scr, memo, ctr, zob, quick):  # fmt: skip  # pragma: no cover
     """(best final score, first placement) of colour ``ci`` playing alone from the state
     ``sbits[depth]`` (rows: occupied, its edge cells, its corner cells): exact when
     between ``floor`` and ``roof`` (``floor < roof``); at most ``floor``, a bound at least
@@ -270,6 +270,13 @@ def _solo(tab, fit, n, k, sbits, hand, lasti1, ci, floor, roof, depth, rbuf, pbu
     branches split the layouts: each is searched once, not once per order of its pieces,
     and leaving a cell empty can only shrink the reach and its bound. A ply of ``sbits``
     and ``smb`` places a piece or empties a cell.
+
+    One exception: a layout placing everything scores 5 more with ``I1`` last, so there
+    the order counts. While the colour holds ``I1`` and its reach bound says it may still
+    place everything, it branches on every placement (moves in ``wide``). Those plies only
+    place pieces: the bound never comes back once lost (a placement or an emptied cell
+    takes as much from the reach as from the hand, or more), so they come first, at most
+    one per piece.
 
     Two memos: ``memo[0:4]`` keyed by :func:`_solo_key` of the colour's reach (solitaires
     that differ only outside it, such as other colours' moves elsewhere, share their work),
@@ -307,24 +314,33 @@ def _solo(tab, fit, n, k, sbits, hand, lasti1, ci, floor, roof, depth, rbuf, pbu
     if cnt == 0:
         _remember(memo, slot, key, now, -1, 1, quick, qslot)
         return now, -1
-    aw, abit = _scarcest(tab[0], state, every, cnt, scr)
-    moves = smb[depth]
-    m = 0
-    for j in range(cnt):
-        p = every[j]
-        if tab[0][p, aw] & abit:
-            moves[m] = p
-            m += 1
+    if hand[ci, _I1] and ceiling > _ALL_PLACED:
+        # I1 last would score 5 more, and some layout may still place everything: the
+        # order counts, so every placement (these plies only place: see the notes).
+        aw, abit = -1, _ONE
+        moves = wide[depth]
+        for j in range(cnt):
+            moves[j] = every[j]
+        m = cnt
+    else:
+        aw, abit = _scarcest(tab[0], state, every, cnt, scr)
+        moves = smb[depth]
+        m = 0
+        for j in range(cnt):
+            p = every[j]
+            if tab[0][p, aw] & abit:
+                moves[m] = p
+                m += 1
     for j in range(m):
         scr[j] = _SIZES[tab[3][moves[j]]]
     _ordered(moves, m, 6, scr)  # bigger pieces first
     best, best_p = -INF, -1
-    for j in range(m + 1):
+    for j in range(m + 1 if aw >= 0 else m):
         _copy_ply(sbits, depth)
         if j == m:  # the cell stays empty: the layouts without it
             sbits[depth + 1, 0, aw] |= abit
             value, first = _solo(tab, fit, n, k, sbits, hand, lasti1, ci, max(floor, best),
-                                 roof, depth + 1, rbuf, pbuf, smb, scr, memo, ctr, zob,
+                                 roof, depth + 1, rbuf, pbuf, smb, wide, scr, memo, ctr, zob,
                                  quick ^ _cell_key(aw, abit))  # fmt: skip
             p = first
         else:
@@ -335,7 +351,7 @@ def _solo(tab, fit, n, k, sbits, hand, lasti1, ci, floor, roof, depth, rbuf, pbu
             old = lasti1[ci]
             lasti1[ci] = 1 if pc == _I1 else 0
             value, _ = _solo(tab, fit, n, k, sbits, hand, lasti1, ci, max(floor, best), roof,
-                             depth + 1, rbuf, pbuf, smb, scr, memo, ctr, zob,
+                             depth + 1, rbuf, pbuf, smb, wide, scr, memo, ctr, zob,
                              quick ^ zob[p, ci])  # fmt: skip
             lasti1[ci] = old
             hand[ci, pc] = 1

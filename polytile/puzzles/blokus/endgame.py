@@ -25,7 +25,8 @@ What keeps it small:
   then its best solitaire layout (a branch and bound of its own, searched only when the
   bounds above do not already settle the node; here over every placement, in the
   compiled search over the placements covering one cell or none, which meets each layout
-  once), and the main search follows that line
+  once, unless ``I1`` placed last may still earn its bonus), and the main search follows
+  that line
   instead of branching over its moves. Solitaire positions are remembered by the board
   inside the colour's reach only, so the other colours' moves elsewhere reuse them.
 * **Solitaire bounds** (the compiled search, :mod:`.endgame_kernel`). A colour that shares

@@ -152,6 +152,8 @@ def _thread_state(game: Blokus, t: Any, hand: np.ndarray, lasti1: np.ndarray, li
         # per ply, each colour's score now, best, sure score, solitaire move, shared reach
         np.zeros((plies + 1, 5, k), dtype=np.int64),
         np.zeros(2 * places + 128, dtype=np.int64),  # move keys and their sort's scratch
+        # solitaire moves per ply where I1's bonus is still possible (every placement)
+        np.full((int(hand.sum(axis=1).max()) + 2, places), _NO_MOVE, dtype=np.int64),
     )
     ctr = np.zeros(ks.SIZE, dtype=np.int64)
     ctr[ks.LIMIT] = limit

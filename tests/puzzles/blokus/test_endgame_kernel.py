@@ -289,3 +289,31 @@ def test_the_compiled_search_stays_inside_its_arrays(tmp_path: Any, slow_scale: 
         game = _ending("duo", 2, seed, 9)
         assert row[0] == kernel_line(game, [1, -1], [True, False], threads=1)[0]
         assert row[1:] == [solitaire(game, c)[0] for c in game.colors]
+
+
+def test_the_compiled_solitaire_keeps_i1_for_last() -> None:
+    """A layout placing everything scores 5 more with I1 last, so there the order counts:
+    hands of I1 and one or two pieces on late boards, against the Python solitaire (which
+    tries every order). Branching on a cell alone misses some of these (29 of 720 in the
+    check that found it)."""
+    from polytile.puzzles.blokus.rules import PIECE_NAMES
+
+    i1 = PIECE_NAMES.index("I1")
+    bonus = 0
+    for seed, back in ((0, 2), (0, 6), (1, 2)):
+        game = _ending("duo", 2, seed, back)
+        for ci, color in enumerate(game.colors):
+            for p in range(len(PIECE_NAMES)):
+                for q in (p, 5):
+                    if i1 in (p, q):
+                        continue
+                    trial = game.copy()
+                    trial._hand[ci] = 0  # engine internals: a hand of our choosing
+                    trial._hand[ci, [i1, p, q]] = 1
+                    hooks = endgame._Hooks(trial, [0] * len(trial.colors))
+                    hooks.tick = lambda: None  # type: ignore[method-assign]
+                    hand = trial.hand_mask(color).astype(np.uint8)
+                    want, _ = hooks.solitaire(trial, ci, trial.grid_codes(), hand)
+                    assert solitaire(trial, color)[0] == want, (seed, back, color, p, q)
+                    bonus += want == 20
+    assert bonus > 10  # the cases that matter were met
