@@ -151,7 +151,7 @@ def _thread_state(game: Blokus, t: Any, hand: np.ndarray, lasti1: np.ndarray, li
         ),
         # per ply, each colour's score now, best, sure score, solitaire move, shared reach
         np.zeros((plies + 1, 5, k), dtype=np.int64),
-        np.zeros(2 * places + 128, dtype=np.int64),  # move keys and their sort's scratch
+        np.full(2 * places + 128, _NO_MOVE, dtype=np.int64),  # moves, keys, their sort
         # solitaire moves per ply where I1's bonus is still possible (every placement)
         np.full((int(hand.sum(axis=1).max()) + 2, places), _NO_MOVE, dtype=np.int64),
     )
