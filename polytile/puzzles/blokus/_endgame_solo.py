@@ -282,7 +282,10 @@ def _solo(tab, fit, n, k, sbits, hand, lasti1, ci, floor, roof, depth, rbuf, pbu
     that differ only outside it, such as other colours' moves elsewhere, share their work),
     and ``memo[4:8]`` keyed by ``quick``: the first call's key with each branch since
     folded in (``zob`` of a placement, :func:`_cell_key` of an emptied cell), which finds a
-    position an earlier call from the same start searched without computing its reach.
+    position an earlier call from the same start searched (or, where every placement is
+    a branch, the same placements in another order) without computing its reach. The
+    ``I1`` flag is not in it: it matters only once the hand is empty, which is answered
+    before the memos.
     An entry is exact (1), the most (0) or the least (2) the layout can make."""
     ctr[NODES] += 1
     if ctr[REQUEST] != 0 or ctr[NODES] >= ctr[LIMIT]:
