@@ -17,9 +17,9 @@ position costs microseconds instead of a millisecond of Python:
   solitaire layout (:func:`_solo`, a branch and bound on one attach cell at a time: each
   placement covering it, or none ever, so that each layout is searched once, except while
   ``I1`` last may still earn its bonus; its memo is keyed by the board inside the
-  colour's reach), searched only when the bounds without it
-  do not settle the node, and exactly only between the values that fail low and those
-  that fail high (a layout reaching the upper one ends its search);
+  colour's reach), searched only when the bounds without it do not settle the node, and
+  exactly only between the values that fail low and those that fail high (a layout
+  reaching the upper one ends its search);
 * a **solitaire bound** for the other colours (whose reach meets another's): a colour
   scores no more than its best layout if every other colour passed from now on, since
   their moves only take cells from it. Where a colour's reach bound is a little above the

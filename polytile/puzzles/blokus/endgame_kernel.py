@@ -130,7 +130,8 @@ def _thread_state(game: Blokus, t: Any, hand: np.ndarray, lasti1: np.ndarray, li
     )
     places = len(t.piece)
     # A solitaire ply places a piece or leaves a cell empty for good.
-    solo_depth = int(hand.sum(axis=1).max()) + 64 * t.words + 2
+    pieces = int(hand.sum(axis=1).max())  # the most pieces a colour holds
+    solo_depth = pieces + 64 * t.words + 2
     covering = int(np.diff(t.cell_ptr).max())  # the most placements covering one cell
     buf = (
         np.full((plies + 1, places), _NO_MOVE, dtype=np.int64),  # moves per ply
@@ -153,7 +154,7 @@ def _thread_state(game: Blokus, t: Any, hand: np.ndarray, lasti1: np.ndarray, li
         np.zeros((plies + 1, 5, k), dtype=np.int64),
         np.full(2 * places + 128, _NO_MOVE, dtype=np.int64),  # moves, keys, their sort
         # solitaire moves per ply where I1's bonus is still possible (every placement)
-        np.full((int(hand.sum(axis=1).max()) + 2, places), _NO_MOVE, dtype=np.int64),
+        np.full((pieces + 2, places), _NO_MOVE, dtype=np.int64),
     )
     ctr = np.zeros(ks.SIZE, dtype=np.int64)
     ctr[ks.LIMIT] = limit
