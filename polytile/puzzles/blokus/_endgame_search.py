@@ -30,9 +30,10 @@ position costs microseconds instead of a millisecond of Python:
   key per colour, the colour to move, and the ``I1``-last flag of colours that have placed
   everything), and move ordering: the table's move, then the placements covering the most
   contested cells and the other colours' attach points, then bigger pieces;
-* **threads** share the table and split the work as in ABDADA (Weill's "alpha-beta
-  distributed with a distributed approach"): a move whose position another thread is
-  searching now (``tt[1]``, its key per slot) is put off to the end of the node's moves.
+* **threads** share the table and the solitaire memos, and split the work as in ABDADA
+  (Weill's "alpha-beta distributed with a distributed approach"): a move whose position
+  another thread is searching now (``tt[1]``, its key per slot) is put off to the end of
+  the node's moves.
 
 ``ctr`` holds the counters the wrapper reads and writes: positions searched, the node
 limit, the stop reason (0 none, 1 node limit, 2 stop request), the stop request itself

@@ -46,7 +46,7 @@ GAME = types.Tuple((_I64, _I64, _A1[_I64], _A1[_I64]))
 STATE = types.Tuple((_A3U, _A2[types.uint8], _A1[_I64]))
 ZOB = types.Tuple((_A2[_U64], _A1[_U64], _A1[_U64]))
 TABLE = types.Tuple((_A2[_U64], _A1[_U64]))
-MEMO = types.Tuple((_A1[_U64], _A1[_I64], _A1[_I64], _A1[types.uint8]) * 2)
+MEMO = types.UniTuple(_A2[_U64], 2)
 KEPT = types.Tuple((_A3U, types.Array(types.uint8, 3, "C"), types.Array(_I64, 3, "C"),
                    _A1[types.uint8]))  # fmt: skip
 BUF = types.Tuple((_A2[_I64], _A1[_I64], _A2[_U64], _A2[types.uint8], _A3U, _A2[_I64],
@@ -198,18 +198,41 @@ def _settles(kind, value, floor, roof):  # pragma: no cover - compiled
     return kind == 1 or (kind == 0 and value <= floor) or (kind == 2 and value >= roof)
 
 
+@njit(cache=True, inline="always")
+def _pack(value, first, exact):  # pragma: no cover - compiled
+    """A memo entry's data in one word (22 + 20 + 2 bits; never 0)."""
+    return (np.uint64(value + INF) | (np.uint64(first + 1) << np.uint64(22))
+            | (np.uint64(exact) << np.uint64(42)))  # fmt: skip
+
+
 @njit(cache=True, _nrt=False)
-def _remember(memo, slot, key, value, first, exact, quick, qslot):  # pragma: no cover
+def _recall(table, key):  # pragma: no cover - compiled
+    """The entry of ``table`` under ``key``: (found, value, first placement, kind)."""
+    slot = key & np.uint64(table.shape[0] - 1)
+    data = table[slot, 1]
+    if data == 0 or table[slot, 0] ^ data != key:
+        return False, 0, -1, 0
+    value = np.int64(data & np.uint64((1 << 22) - 1)) - INF
+    first = np.int64((data >> np.uint64(22)) & np.uint64((1 << 20) - 1)) - 1
+    return True, value, first, np.int64(data >> np.uint64(42))
+
+
+@njit(cache=True, _nrt=False)
+def _keep(table, key, value, first, exact):  # pragma: no cover - compiled
+    # An entry is two words side by side: the key XOR the data, and the data. Threads share
+    # the memos without locks: an entry torn by two threads writing at once reads as a miss.
+    slot = key & np.uint64(table.shape[0] - 1)
+    data = _pack(value, first, exact)
+    table[slot, 1] = data
+    table[slot, 0] = key ^ data
+
+
+@njit(cache=True, _nrt=False)
+def _remember(memo, key, value, first, exact, quick):  # pragma: no cover - compiled
     """Store a solitaire result in both memos (the first under ``key`` unless it is 0)."""
     if key != 0:
-        memo[0][slot] = key
-        memo[1][slot] = value
-        memo[2][slot] = first
-        memo[3][slot] = exact
-    memo[4][qslot] = quick
-    memo[5][qslot] = value
-    memo[6][qslot] = first
-    memo[7][qslot] = exact
+        _keep(memo[0], key, value, first, exact)
+    _keep(memo[1], quick, value, first, exact)
 
 
 @njit(cache=True, _nrt=False)
@@ -278,9 +301,10 @@ def _solo(tab, fit, n, k, sbits, hand, lasti1, ci, floor, roof, depth, rbuf, pbu
     takes as much from the reach as from the hand, or more), so they come first, at most
     one per piece.
 
-    Two memos: ``memo[0:4]`` keyed by :func:`_solo_key` of the colour's reach (solitaires
-    that differ only outside it, such as other colours' moves elsewhere, share their work),
-    and ``memo[4:8]`` keyed by ``quick``: the first call's key with each branch since
+    Two memos (:func:`_keep`; the search threads share them): ``memo[0]`` keyed by
+    :func:`_solo_key` of the colour's reach (solitaires that differ only outside it, such
+    as other colours' moves elsewhere, share their work), and ``memo[1]`` keyed by
+    ``quick``: the first call's key with each branch since
     folded in (``zob`` of a placement, :func:`_cell_key` of an emptied cell), which finds a
     position an earlier call from the same start searched (or, where every placement is
     a branch, the same placements in another order) without computing its reach. The
@@ -295,27 +319,26 @@ def _solo(tab, fit, n, k, sbits, hand, lasti1, ci, floor, roof, depth, rbuf, pbu
     now = _ALL_PLACED + _I1_LAST * lasti1[ci] if held == 0 else -held
     if held == 0:
         return now, -1
-    qslot = quick & np.uint64(memo[4].shape[0] - 1)
-    if memo[4][qslot] == quick and _settles(memo[7][qslot], memo[5][qslot], floor, roof):
-        return memo[5][qslot], memo[6][qslot]
+    found, value, first, exact = _recall(memo[1], quick)
+    if found and _settles(exact, value, floor, roof):
+        return value, first
     state = sbits[depth]
     cells = bit_reach(tab[7], n, state[0], state[1], state[2], hand[ci], fit, rbuf[k], pbuf[k])
     key = _solo_key(ci * 2 + lasti1[ci] + 1, hand[ci], rbuf[k], state)
-    slot = key & np.uint64(memo[0].shape[0] - 1)
-    if memo[0][slot] == key and _settles(memo[3][slot], memo[1][slot], floor, roof):
-        value, first, exact = memo[1][slot], memo[2][slot], memo[3][slot]
-        _remember(memo, slot, np.uint64(0), value, first, exact, quick, qslot)
+    found, value, first, exact = _recall(memo[0], key)
+    if found and _settles(exact, value, floor, roof):
+        _keep(memo[1], quick, value, first, exact)
         return value, first
     ctr[SOLO] += 1
     ceiling = _ceiling(held, hand[ci], pbuf[k], cells)
     if ceiling <= floor:
-        _remember(memo, slot, key, ceiling, -1, 0, quick, qslot)
+        _remember(memo, key, ceiling, -1, 0, quick)
         return ceiling, -1
     # Branch on one attach cell: each placement covering it, or it stays empty.
     every = scr  # all placements; then the cells' counts in scr[base:]
     cnt = bit_generate(tab[7], state[0], state[1], state[2], hand[ci], fit, every)
     if cnt == 0:
-        _remember(memo, slot, key, now, -1, 1, quick, qslot)
+        _remember(memo, key, now, -1, 1, quick)
         return now, -1
     if hand[ci, _I1] and ceiling > _ALL_PLACED:
         # I1 last would score 5 more, and some layout may still place everything: the
@@ -365,8 +388,8 @@ def _solo(tab, fit, n, k, sbits, hand, lasti1, ci, floor, roof, depth, rbuf, pbu
             if best >= ceiling:
                 break
             if best >= roof:  # enough for the caller: the best may be higher
-                _remember(memo, slot, key, best, best_p, 2, quick, qslot)
+                _remember(memo, key, best, best_p, 2, quick)
                 return best, best_p
     exact = 1 if best > floor else 0
-    _remember(memo, slot, key, best, best_p, exact, quick, qslot)
+    _remember(memo, key, best, best_p, exact, quick)
     return best, best_p

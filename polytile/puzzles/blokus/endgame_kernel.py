@@ -114,20 +114,22 @@ class KernelStopped(Exception):
 _NO_MOVE = -(1 << 40)
 
 
+def _memos() -> tuple[np.ndarray, np.ndarray]:
+    """The solitaire memos the search threads share: by reach, and by placements. An entry
+    is two words (the key XOR the data, and the data); all zeros reads as a miss."""
+    return (np.zeros((1 << _MEMO_BITS, 2), dtype=np.uint64),
+            np.zeros((1 << _MEMO_BITS, 2), dtype=np.uint64))  # fmt: skip
+
+
 def _thread_state(game: Blokus, t: Any, hand: np.ndarray, lasti1: np.ndarray, limit: int,
                   solo_gap: int) -> tuple[Any, ...]:  # fmt: skip
-    """One search thread's own state, scratch, solitaire memos, counters and line."""
+    """One search thread's own state, scratch, counters and line."""
     k, n = len(game.colors), game.size
     held = int(hand.sum())
     plies = held * k + k + 2  # each placement after at most k - 1 forced passes
     bits = np.zeros((plies + 1, *game._bits.shape), dtype=np.uint64)  # engine internals
     bits[0] = game._bits
     st = (bits, hand.copy(), lasti1.copy())
-    msize = 1 << _MEMO_BITS
-    memo = tuple(
-        np.zeros(msize, dtype=dtype)  # two memos: by reach, by placements
-        for dtype in (np.uint64, np.int64, np.int64, np.uint8) * 2
-    )
     places = len(t.piece)
     # A solitaire ply places a piece or leaves a cell empty for good.
     pieces = int(hand.sum(axis=1).max())  # the most pieces a colour holds
@@ -159,7 +161,7 @@ def _thread_state(game: Blokus, t: Any, hand: np.ndarray, lasti1: np.ndarray, li
     ctr = np.zeros(ks.SIZE, dtype=np.int64)
     ctr[ks.LIMIT] = limit
     ctr[ks.SOLO_GAP] = solo_gap
-    return st, buf, memo, ctr, np.full(plies + 1, -2, dtype=np.int64)
+    return st, buf, ctr, np.full(plies + 1, -2, dtype=np.int64)
 
 
 def _arrays(game: Blokus, weights: Sequence[int], maxer: Sequence[bool]) -> tuple[Any, ...]:
@@ -196,7 +198,8 @@ def solitaire(game: Blokus, color: str, floor: int = -ks.INF,
     ci = game.colors.index(color)
     t, tab, g, hand, lasti1, z, _, _ = _arrays(game, [0] * len(game.colors),
                                                [False] * len(game.colors))  # fmt: skip
-    st, buf, memo, ctr, _ = _thread_state(game, t, hand, lasti1, np.iinfo(np.int64).max, 0)
+    st, buf, ctr, _ = _thread_state(game, t, hand, lasti1, np.iinfo(np.int64).max, 0)
+    memo = _memos()
     from polytile.puzzles.blokus import _endgame_search as search
 
     value, first = search._solo_root(tab, g, st, z, memo, buf, ctr, 0, ci, floor, roof)
@@ -228,11 +231,11 @@ def kernel_line(
     progress
         Called about ten times a second with the positions searched so far.
     threads
-        Searches run at once, sharing one transposition table. They split the work as in
-        ABDADA: each marks the positions it is searching, and a thread puts off a move
-        whose position another is searching until its other moves are done (by then the
-        table usually has it). The first to finish answers. Default: one with a node
-        limit (so that its count repeats), else one per core, at most two.
+        Searches run at once, sharing one transposition table and the solitaire memos.
+        They split the work as in ABDADA: each marks the positions it is searching, and a
+        thread puts off a move whose position another is searching until its other moves
+        are done (by then the table usually has it). The first to finish answers. Default:
+        one with a node limit (so that its count repeats), else one per core, at most two.
     solo_gap
         Where a colour's reach bound is at most this far above the score that would settle
         a node, ask whether its best solitaire layout stays at or below that score (a
@@ -259,13 +262,14 @@ def kernel_line(
         threads = 1 if node_limit is not None else min(2, os.cpu_count() or 1)
     limit = np.iinfo(np.int64).max if node_limit is None else int(node_limit)
     each = [_thread_state(game, t, hand, lasti1, limit, solo_gap) for _ in range(threads)]
+    memo = _memos()
     results: list[tuple[int, int, np.ndarray] | None] = [None] * threads
     failure: list[BaseException] = []
     done = threading.Event()
     claim, winner = threading.Lock(), list[int]()
 
     def work(i: int) -> None:
-        st, buf, memo, ctr, out = each[i]
+        st, buf, ctr, out = each[i]
         try:
             # Loaded here so that the caller's deadline holds while numba compiles it (the
             # first time only: numba keeps it on disk).
@@ -279,8 +283,8 @@ def kernel_line(
                 if first:
                     winner.append(i)
                     for other in each:
-                        if other[3] is not ctr:
-                            other[3][ks.REQUEST] = 1
+                        if other[2] is not ctr:
+                            other[2][ks.REQUEST] = 1
             if first:
                 length = search.principal_variation(tab, g, st, z, tt, memo, buf, ctr, turn, h,
                                                     value, out)  # fmt: skip
@@ -292,11 +296,11 @@ def kernel_line(
             done.set()
 
     def request_stop() -> None:
-        for _, _, _, ctr, _ in each:
+        for _, _, ctr, _ in each:
             ctr[ks.REQUEST] = 1
 
     def counted() -> int:
-        return sum(int(e[3][ks.NODES]) for e in each)
+        return sum(int(e[2][ks.NODES]) for e in each)
 
     ready = threading.Event()
     pool = [threading.Thread(target=work, args=(i,), name=f"polytile-blokus-endgame-{i}",
@@ -332,7 +336,7 @@ def kernel_line(
     if interrupted:
         raise KernelStopped("interrupt", nodes)
     if won is None:
-        status = max(int(e[3][ks.STATUS]) for e in each)
+        status = max(int(e[2][ks.STATUS]) for e in each)
         raise KernelStopped("nodes" if status == 1 else "time", nodes)
     value, length, out = won
     if length < 0:

@@ -317,3 +317,20 @@ def test_the_compiled_solitaire_keeps_i1_for_last() -> None:
                     assert solitaire(trial, color)[0] == want, (seed, back, color, p, q)
                     bonus += want == 20
     assert bonus > 10  # the cases that matter were met
+
+
+def test_the_shared_solitaire_memo_keeps_what_it_is_given() -> None:
+    """A memo entry reads back as stored, over the whole range of each field; another key,
+    an empty slot and an entry torn by two threads writing at once read as misses."""
+    from polytile.puzzles.blokus._endgame_solo import _keep, _recall
+
+    table = np.zeros((1 << 4, 2), dtype=np.uint64)
+    places = len(placement_table(20).piece)
+    for key, value, first, kind in [(5, -89, -1, 0), (21, 20, places - 1, 2), (7, 0, 0, 1)]:
+        assert not _recall(table, np.uint64(key))[0]
+        _keep(table, np.uint64(key), value, first, kind)
+        assert _recall(table, np.uint64(key)) == (True, value, first, kind)
+        assert not _recall(table, np.uint64(key + 16))[0]  # same slot, another key
+    slot = 7
+    table[slot, 1] ^= np.uint64(1 << 22)  # the data of another write, the key of this one
+    assert not _recall(table, np.uint64(7))[0]
