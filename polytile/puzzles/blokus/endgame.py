@@ -47,6 +47,7 @@ must equal the value found, before anything is returned (else
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -85,6 +86,11 @@ _PENDING = -3  # an independent colour whose solitaire is not searched yet
 #: search costs about a second, so small endgames never pay it, and a big one pays at most
 #: this much extra (rent or buy, as :mod:`polytile.puzzles.blokus.kernels` does).
 PYTHON_FIRST = 0.5
+#: The same once this process has loaded the compiled search (an earlier search, or each
+#: position of ``analyse`` after the first): then the switch costs only the compiled
+#: search's own setup, a few hundredths of a second.
+PYTHON_FIRST_LOADED = 0.05
+_KERNEL = "polytile.puzzles.blokus._endgame_search"
 
 
 class EndgameRefused(PolytileError, ValueError):
@@ -558,7 +564,8 @@ def solve_endgame(
         Called now and then with (positions searched, seconds).
     use_compiled
         Switch to the compiled search (:mod:`polytile.puzzles.blokus.endgame_kernel`) when
-        the Python one has not finished within :data:`PYTHON_FIRST` seconds (not with 3
+        the Python one has not finished within :data:`PYTHON_FIRST` seconds
+        (:data:`PYTHON_FIRST_LOADED` once the compiled search is loaded; not with 3
         players). False keeps to Python (the tests compare the two).
 
     Raises
@@ -618,7 +625,8 @@ def solve_endgame(
                 progress(done + n, time.perf_counter() - started)
 
         left = None if deadline is None else max(1e-9, deadline - time.perf_counter())
-        first = left if not compiled else PYTHON_FIRST if left is None else min(left, PYTHON_FIRST)
+        python = PYTHON_FIRST_LOADED if _KERNEL in sys.modules else PYTHON_FIRST
+        first = left if not compiled else python if left is None else min(left, python)
         try:
             found = alphabeta(
                 state,

@@ -213,6 +213,32 @@ def test_solve_endgame_switches_to_the_compiled_search(monkeypatch: pytest.Monke
     assert stop.value.reason == "nodes"
 
 
+def test_a_loaded_compiled_search_takes_over_sooner(monkeypatch: Any) -> None:
+    """The Python search gets ``PYTHON_FIRST`` seconds while the compiled search is still to
+    be loaded, and only ``PYTHON_FIRST_LOADED`` once this process has it."""
+    import sys
+
+    import polytile.puzzles.blokus._endgame_search  # noqa: F401  (loaded)
+
+    game = _ending("duo", 2, 4, 8)  # a few thousand positions
+    used: list[int] = []
+    real = endgame._compiled_line
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        used.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(endgame, "_compiled_line", spy)
+    monkeypatch.setattr(endgame, "PYTHON_FIRST", 1000.0)
+    monkeypatch.setattr(endgame, "PYTHON_FIRST_LOADED", 0.0)
+    want = solve_endgame(game, max_pieces=None).value
+    assert used
+    used.clear()
+    monkeypatch.delitem(sys.modules, endgame._KERNEL)  # as if not loaded yet
+    assert solve_endgame(game, max_pieces=None).value == want
+    assert not used
+
+
 SOLITAIRES = [("duo", 2, seed, 8) for seed in range(4)] + [("classic", 2, 4, 6),
                                                            ("classic", 4, 1, 5)]  # fmt: skip
 
