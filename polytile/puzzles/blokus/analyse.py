@@ -259,6 +259,11 @@ def analyse_record(
     solved: dict[int, Endgame] = {}
     nodes, stopped = 0, None
     todo = [] if first is None else list(range(n, first - 1, -1))
+    # The compiled search keeps its tables from one position to the next: a position's
+    # search finds the later positions (its own continuations) already proved.
+    from polytile.puzzles.blokus.endgame_kernel import KernelTables
+
+    tables = KernelTables()
     for done, k in enumerate(todo):
         wanted = {movers[k]} if k < n else set()
         if k > 0:
@@ -280,6 +285,7 @@ def analyse_record(
                 time_limit=left,
                 node_limit=None if node_limit is None else node_limit - nodes,
                 progress=report,
+                tables=tables,
             )
         except EndgameStopped as stop:
             nodes += stop.nodes

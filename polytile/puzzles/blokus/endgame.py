@@ -51,7 +51,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -66,6 +66,9 @@ from polytile.puzzles.blokus.rules import COLOR_NAMES, PIECE_NAMES, PIECE_SIZES,
 from polytile.puzzles.blokus.scoring import ALL_PLACED_BONUS, I1_LAST_BONUS, player_names
 from polytile.puzzles.game import State
 from polytile.solvers.alphabeta import Hooks, Objective, SearchStopped, alphabeta
+
+if TYPE_CHECKING:
+    from polytile.puzzles.blokus.endgame_kernel import KernelTables
 
 __all__ = [
     "DEFAULT_MAX_PIECES",
@@ -544,6 +547,7 @@ def solve_endgame(
     node_limit: int | None = None,
     progress: Callable[[int, float], None] | None = None,
     use_compiled: bool = True,
+    tables: KernelTables | None = None,
 ) -> Endgame:
     """Play the rest of ``game`` perfectly (see the module notes) and return the result.
 
@@ -567,6 +571,10 @@ def solve_endgame(
         the Python one has not finished within :data:`PYTHON_FIRST` seconds
         (:data:`PYTHON_FIRST_LOADED` once the compiled search is loaded; not with 3
         players). False keeps to Python (the tests compare the two).
+    tables
+        Where the compiled search keeps its transposition table and solitaire memos for the
+        next call (:class:`~polytile.puzzles.blokus.endgame_kernel.KernelTables`): for
+        several positions of one game, as ``analyse`` solves them.
 
     Raises
     ------
@@ -645,7 +653,7 @@ def solve_endgame(
                                      time.perf_counter() - started) from None  # fmt: skip
             value, pv, more = _compiled_line(game, weights, [o == me for o in info.owner],
                                              deadline, node_limit, nodes, started,
-                                             progress)  # fmt: skip
+                                             progress, tables)  # fmt: skip
             nodes += more
         lines[name] = _checked_line(game, name, value, pv, weights)
     return Endgame(
@@ -662,7 +670,7 @@ def solve_endgame(
 def _compiled_line(game: Blokus, weights: Sequence[int], maxer: Sequence[bool],
                    deadline: float | None, node_limit: int | None, done: int,
                    started: float, progress: Callable[[int, float], None] | None,
-                   ) -> tuple[int, list[Move], int]:  # fmt: skip
+                   tables: KernelTables | None = None) -> tuple[int, list[Move], int]:  # fmt: skip
     """One search by the compiled kernel after ``done`` positions: (value, line, positions
     it searched), or EndgameStopped."""
     from polytile.puzzles.blokus.endgame_kernel import KernelStopped, kernel_line
@@ -674,7 +682,7 @@ def _compiled_line(game: Blokus, weights: Sequence[int], maxer: Sequence[bool],
     try:
         return kernel_line(game, weights, maxer, deadline=deadline,
                            node_limit=None if node_limit is None else node_limit - done,
-                           progress=report)  # fmt: skip
+                           progress=report, tables=tables)  # fmt: skip
     except KernelStopped as stop:
         error = EndgameStopped(stop.reason, done + stop.nodes, time.perf_counter() - started)
         if stop.preparing:

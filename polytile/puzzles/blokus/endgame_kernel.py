@@ -39,10 +39,17 @@ import numpy as np
 
 from polytile.errors import SolverError
 from polytile.puzzles.blokus import _endgame_ctr as ks
-from polytile.puzzles.blokus.moves import pack_cells, placement_table
-from polytile.puzzles.blokus.rules import Blokus, Move
+from polytile.puzzles.blokus.moves import COLOR_NAMES, pack_cells, placement_table
+from polytile.puzzles.blokus.rules import PIECE_NAMES, Blokus, Move
 
-__all__ = ["KernelStopped", "bitboard_scratch", "kernel_line", "orientations", "solitaire"]
+__all__ = [
+    "KernelStopped",
+    "KernelTables",
+    "bitboard_scratch",
+    "kernel_line",
+    "orientations",
+    "solitaire",
+]
 
 _TABLE_BITS = 22  # transposition table entries (2^22: 64 MB)
 _MEMO_BITS = 20  # solitaire memo entries
@@ -121,6 +128,40 @@ def _memos() -> tuple[np.ndarray, np.ndarray]:
             np.zeros((1 << _MEMO_BITS, 2), dtype=np.uint64))  # fmt: skip
 
 
+class KernelTables:
+    """The transposition tables and solitaire memos of compiled searches, kept from one
+    search to the next (``kernel_line(tables=...)``): positions of one game, such as those
+    ``analyse`` solves from the end backward, then find what the searches of the others
+    proved. Their keys are of whole positions and their entries exact bounds, true from any
+    root. One set per board size and objective, for the last ``keep`` of them (about 100 MB
+    each; ``analyse`` with 3-4 players asks for two objectives a position, by turns)."""
+
+    def __init__(self, keep: int = 2) -> None:
+        self.keep = keep
+        self._sets: dict[tuple[Any, ...], tuple[Any, Any]] = {}
+
+    def get(self, n: int, weights: Sequence[int], maxer: Sequence[bool]) -> tuple[Any, Any]:
+        """(table, memos) for a search of this board size and objective."""
+        what = (n, tuple(int(w) for w in weights), tuple(bool(m) for m in maxer))
+        found = self._sets.pop(what, None)
+        if found is None:
+            while len(self._sets) >= self.keep:
+                del self._sets[next(iter(self._sets))]  # the least recently used
+            found = (_table(), _memos())
+        else:
+            found[0][1][:] = 0  # marks of positions being searched a stopped search left
+        self._sets[what] = found
+        return found
+
+
+def _table() -> tuple[np.ndarray, np.ndarray]:
+    """A transposition table: entries (key ^ data, data), and the keys of positions being
+    searched. An entry of zeros reads as a miss (the key would be 0 and the data is never
+    0)."""
+    return (np.zeros((1 << _TABLE_BITS, 2), dtype=np.uint64),
+            np.zeros(1 << _BUSY_BITS, dtype=np.uint64))  # fmt: skip
+
+
 def _thread_state(game: Blokus, t: Any, hand: np.ndarray, lasti1: np.ndarray, limit: int,
                   solo_gap: int) -> tuple[Any, ...]:  # fmt: skip
     """One search thread's own state, scratch, counters and line."""
@@ -174,15 +215,27 @@ def _arrays(game: Blokus, weights: Sequence[int], maxer: Sequence[bool]) -> tupl
     g = (n, k, np.asarray(weights, dtype=np.int64), np.asarray(maxer, dtype=np.int64))
     hand = np.stack([game.hand_mask(c) for c in game.colors]).astype(np.uint8)
     lasti1 = np.array([game.last_piece(c) == "I1" for c in game.colors], dtype=np.int64)
+    # Zobrist keys of whole positions, so that a table can serve several roots (KernelTables):
+    # a placement's key is its cells' keys for its colour and its piece's; a root's, those
+    # of every cell and piece already placed.
     rng = np.random.default_rng(0x5EED)
     words = np.iinfo(np.uint64).max
-    zob = rng.integers(0, words, size=(len(t.piece), k), dtype=np.uint64, endpoint=True)
+    zcell = rng.integers(0, words, size=(n * n + 1, k), dtype=np.uint64, endpoint=True)
+    zcell[n * n] = 0  # the padding of placements with fewer cells
+    zpiece = rng.integers(0, words, size=(len(PIECE_NAMES), k), dtype=np.uint64, endpoint=True)
+    zob = np.bitwise_xor.reduce(zcell[np.where(t.flat >= 0, t.flat, n * n)], axis=1)
+    zob ^= zpiece[t.piece]
     zturn = rng.integers(0, words, size=k, dtype=np.uint64, endpoint=True)
     zi1 = rng.integers(0, words, size=k, dtype=np.uint64, endpoint=True)
-    z = (zob, zturn, zi1)
+    z = (np.ascontiguousarray(zob), zturn, zi1)
     turn = game.colors.index(game.to_move)
     h = np.uint64(zturn[turn])
-    for ci in range(k):
+    grid = game.grid_codes()
+    for ci, color in enumerate(game.colors):
+        code = COLOR_NAMES.index(color) + 1
+        h ^= np.bitwise_xor.reduce(zcell[np.flatnonzero(grid == code), ci], initial=np.uint64(0))
+        h ^= np.bitwise_xor.reduce(zpiece[np.flatnonzero(hand[ci] == 0), ci],
+                                   initial=np.uint64(0))  # fmt: skip
         if not hand[ci].any() and lasti1[ci]:
             h ^= zi1[ci]
     return t, tab, g, hand, lasti1, z, turn, h
@@ -216,6 +269,7 @@ def kernel_line(
     progress: Callable[[int], None] | None = None,
     threads: int | None = None,
     solo_gap: int = SOLO_GAP,
+    tables: KernelTables | None = None,
 ) -> tuple[int, list[Move], int]:
     """Search ``game`` to the end: the objective ``sum(weights[c] * final score[c])`` under
     play where colour ``c`` raises it if ``maxer[c]`` and lowers it otherwise.
@@ -241,6 +295,9 @@ def kernel_line(
         a node, ask whether its best solitaire layout stays at or below that score (a
         bound: the others' moves only take cells from it). 0 or below: never. It changes
         only how many positions are searched, never a value.
+    tables
+        Keep the transposition table and the solitaire memos here for the next search
+        (:class:`KernelTables`); default: this search's own.
 
     Returns
     -------
@@ -254,15 +311,14 @@ def kernel_line(
         When no move follows the value found (a search bug; never silently).
     """
     t, tab, g, hand, lasti1, z, turn, h = _arrays(game, weights, maxer)
-    size = 1 << _TABLE_BITS
-    # Entries (key ^ data, data), and the keys of positions being searched; an entry of
-    # zeros reads as a miss (the key would be 0 and the data is never 0).
-    tt = (np.zeros((size, 2), dtype=np.uint64), np.zeros(1 << _BUSY_BITS, dtype=np.uint64))
+    if tables is None:
+        tt, memo = _table(), _memos()
+    else:
+        tt, memo = tables.get(game.size, weights, maxer)
     if threads is None:
         threads = 1 if node_limit is not None else min(2, os.cpu_count() or 1)
     limit = np.iinfo(np.int64).max if node_limit is None else int(node_limit)
     each = [_thread_state(game, t, hand, lasti1, limit, solo_gap) for _ in range(threads)]
-    memo = _memos()
     results: list[tuple[int, int, np.ndarray] | None] = [None] * threads
     failure: list[BaseException] = []
     done = threading.Event()

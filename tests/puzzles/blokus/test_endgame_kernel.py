@@ -360,3 +360,75 @@ def test_the_shared_solitaire_memo_keeps_what_it_is_given() -> None:
     slot = 7
     table[slot, 1] ^= np.uint64(1 << 22)  # the data of another write, the key of this one
     assert not _recall(table, np.uint64(7))[0]
+
+
+@pytest.mark.parametrize(("variant", "players", "seed", "back"),
+                         [("duo", 2, 5, 8), ("classic", 4, 0, 16)])  # fmt: skip
+def test_tables_kept_from_search_to_search_give_the_same_values(
+    variant: str, players: int, seed: int, back: int
+) -> None:
+    """Positions of one game solved from the end backward with one :class:`KernelTables`
+    (each search finds the later ones' entries) get the values of searches of their own,
+    and lines the rules engine replays to them; a search with another objective starts
+    the tables afresh."""
+    from polytile.puzzles.blokus.endgame_kernel import KernelTables
+
+    game = _ending(variant, players, seed, back)
+    line = []
+    for move in _ending(variant, players, seed, 0).move_stack[len(game.move_stack) :]:
+        line.append(game.copy())
+        game.push(move)
+    tables = KernelTables()
+    kept_nodes = fresh_nodes = 0
+    names = player_names(line[0].players, line[0].variant.name)
+    for position in reversed(line):
+        # Two objectives by turns (as analyse asks with 4 players), then a third.
+        asked = names[:1] if len(names) == 2 else names[:2] + names[2:3] * (position is line[0])
+        for name in asked:
+            weights, maxer = _objective(position, name)
+            alone, _, nodes = kernel_line(position, weights, maxer, threads=1)
+            fresh_nodes += nodes
+            value, pv, nodes = kernel_line(position, weights, maxer, threads=1, tables=tables)
+            kept_nodes += nodes
+            assert value == alone
+            final = position.copy()
+            for move in pv:
+                final.push(move)
+            assert final.is_game_over()
+            totals = {c: final.score().colors[c].total for c in position.colors}
+            pairs = zip(weights, position.colors, strict=True)
+            assert sum(w * totals[c] for w, c in pairs) == value
+    assert kept_nodes < fresh_nodes
+    assert len(tables._sets) == (1 if len(names) == 2 else 2)
+
+
+@pytest.mark.parametrize(("variant", "players"), [("duo", 2), ("classic", 4)])
+def test_a_positions_key_is_its_roots_key_with_the_moves_folded_in(
+    variant: str, players: int
+) -> None:
+    """The key the compiled search folds placements and turns into from a root equals the
+    key it gives the position reached as a root of its own, so kept tables serve both."""
+    from polytile.puzzles.blokus.endgame_kernel import _arrays
+
+    game = _ending(variant, players, 3, 0)
+    record = game.move_stack
+    while game.move_stack:
+        game.pop()
+    k = len(game.colors)
+    t = placement_table(game.size)
+    z, h = _arrays(game, [0] * k, [False] * k)[5::2]
+    keys = {h}
+    for move in record:
+        ci = game.colors.index(game.to_move)
+        if not move.is_pass:
+            p = next(p for p in game._placeable(ci).tolist() if game._move(ci, p) == move)
+            h ^= z[0][p, ci]
+            if not game.hand_mask(game.to_move).sum() - 1 and move.piece == "I1":
+                h ^= z[2][ci]
+        game.push(move)
+        nxt = game.colors.index(game.to_move)
+        h ^= z[1][ci] ^ z[1][nxt]
+        assert h == _arrays(game, [0] * k, [False] * k)[7]
+        keys.add(h)
+    assert len(keys) == len(record) + 1
+    assert t.piece.shape[0] == z[0].shape[0]
