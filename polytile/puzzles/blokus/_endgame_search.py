@@ -26,9 +26,11 @@ position costs microseconds instead of a millisecond of Python:
   score that would settle the node, a null-window :func:`_solo` asks whether its solitaire
   stays at or below that score (through the solitaire memo, shared with the independent
   colours');
-* a **transposition table** of proven intervals and best moves per Zobrist key (a placement
-  key per colour, the colour to move, and the ``I1``-last flag of colours that have placed
-  everything), and move ordering: the table's move, then the placements covering the most
+* a **transposition table** of proven intervals and best moves per Zobrist key of the whole
+  position (per colour, a key per cell it covers and per piece it has placed; the colour to
+  move; the ``I1``-last flag of colours that have placed everything: a placement's key is
+  its cells' and its piece's, so a table can be kept from one root to another), and move
+  ordering: the table's move, then the placements covering the most
   contested cells and the other colours' attach points, then bigger pieces;
 * **threads** share the table and the solitaire memos, and split the work as in ABDADA
   (Weill's "alpha-beta distributed with a distributed approach"): a move whose position

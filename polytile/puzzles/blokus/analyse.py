@@ -260,14 +260,17 @@ def analyse_record(
     nodes, stopped = 0, None
     todo = [] if first is None else list(range(n, first - 1, -1))
     # The compiled search keeps its tables from one position to the next: a position's
-    # search finds the later positions (its own continuations) already proved.
+    # search may find later positions (its own continuations) already proved, those the
+    # compiled search solved for the same player and that no other entry has replaced.
     from polytile.puzzles.blokus.endgame_kernel import KernelTables
 
     tables = KernelTables()
     for done, k in enumerate(todo):
-        wanted = {movers[k]} if k < n else set()
-        if k > 0:
-            wanted.add(movers[k - 1])
+        # The player to move first: the next position (k - 1) asks first for the player
+        # who moved here, whose kept tables are then the most recently used of the two.
+        wanted = [movers[k]] if k < n else []
+        if k > 0 and movers[k - 1] not in wanted:
+            wanted.append(movers[k - 1])
         left = None if deadline is None else deadline - time.perf_counter()
         if left is not None and left <= 0:
             stopped = "time"
@@ -280,7 +283,7 @@ def analyse_record(
         try:
             solved[k] = solve_endgame(
                 positions[k],
-                players=None if two else sorted(wanted, key=names.index),
+                players=None if two else wanted,
                 max_pieces=None,  # the sizes were checked above
                 time_limit=left,
                 node_limit=None if node_limit is None else node_limit - nodes,

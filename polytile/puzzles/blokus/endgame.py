@@ -89,8 +89,8 @@ _PENDING = -3  # an independent colour whose solitaire is not searched yet
 #: search costs about a second, so small endgames never pay it, and a big one pays at most
 #: this much extra (rent or buy, as :mod:`polytile.puzzles.blokus.kernels` does).
 PYTHON_FIRST = 0.5
-#: The same once this process has loaded the compiled search (an earlier search, or each
-#: position of ``analyse`` after the first): then the switch costs only the compiled
+#: The same once this process has loaded the compiled search (or started to: an earlier
+#: search that needed it, as in ``analyse``): then the switch costs only the compiled
 #: search's own setup, a few hundredths of a second.
 PYTHON_FIRST_LOADED = 0.05
 _KERNEL = "polytile.puzzles.blokus._endgame_search"

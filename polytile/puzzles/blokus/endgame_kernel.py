@@ -132,12 +132,17 @@ class KernelTables:
     """The transposition tables and solitaire memos of compiled searches, kept from one
     search to the next (``kernel_line(tables=...)``): positions of one game, such as those
     ``analyse`` solves from the end backward, then find what the searches of the others
-    proved. Their keys are of whole positions and their entries exact bounds, true from any
-    root. One set per board size and objective, for the last ``keep`` of them (about 100 MB
-    each; ``analyse`` with 3-4 players asks for two objectives a position, by turns)."""
+    proved. Their keys are of whole positions, and their entries proven bounds (exact,
+    upper or lower values), true from any root with the same board and objective. One set
+    per board size and objective, for the ``keep`` most recently used (about 100 MB each;
+    ``analyse`` with 4 players asks for two objectives a position, by turns). ``reused``
+    counts the searches that found their set kept."""
 
     def __init__(self, keep: int = 2) -> None:
+        if keep < 1:
+            raise ValueError(f"keep must be at least 1, not {keep}")
         self.keep = keep
+        self.reused = 0
         self._sets: dict[tuple[Any, ...], tuple[Any, Any]] = {}
 
     def get(self, n: int, weights: Sequence[int], maxer: Sequence[bool]) -> tuple[Any, Any]:
@@ -149,7 +154,10 @@ class KernelTables:
                 del self._sets[next(iter(self._sets))]  # the least recently used
             found = (_table(), _memos())
         else:
-            found[0][1][:] = 0  # marks of positions being searched a stopped search left
+            self.reused += 1
+            # A search unmarks its positions as it returns, stopped or not; this only makes
+            # sure that no mark outlives its search (one that raised, say).
+            found[0][1][:] = 0
         self._sets[what] = found
         return found
 
@@ -252,6 +260,8 @@ def solitaire(game: Blokus, color: str, floor: int = -ks.INF,
     t, tab, g, hand, lasti1, z, _, _ = _arrays(game, [0] * len(game.colors),
                                                [False] * len(game.colors))  # fmt: skip
     st, buf, ctr, _ = _thread_state(game, t, hand, lasti1, np.iinfo(np.int64).max, 0)
+    # Fresh memos only: the first call's placement key below is taken before any reach is
+    # computed (the node's reach is empty here), so it is not a key of the position.
     memo = _memos()
     from polytile.puzzles.blokus import _endgame_search as search
 

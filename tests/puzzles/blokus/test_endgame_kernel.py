@@ -202,6 +202,7 @@ def test_solve_endgame_switches_to_the_compiled_search(monkeypatch: pytest.Monke
         return real(*args, **kwargs)
 
     monkeypatch.setattr(endgame, "PYTHON_FIRST", 0.0)
+    monkeypatch.setattr(endgame, "PYTHON_FIRST_LOADED", 0.0)
     monkeypatch.setattr(endgame, "_compiled_line", spy)
     seen: list[int] = []
     got = solve_endgame(game, max_pieces=None, progress=lambda n, s: seen.append(n))
@@ -346,8 +347,10 @@ def test_the_compiled_solitaire_keeps_i1_for_last() -> None:
 
 
 def test_the_shared_solitaire_memo_keeps_what_it_is_given() -> None:
-    """A memo entry reads back as stored, over the whole range of each field; another key,
-    an empty slot and an entry torn by two threads writing at once read as misses."""
+    """A memo entry reads back as stored, at the ends of each field's range in use
+    (solitaire scores, placements of the classic board, the three kinds); another key, an
+    empty slot (even for key 0) and an entry torn by two threads writing at once read as
+    misses."""
     from polytile.puzzles.blokus._endgame_solo import _keep, _recall
 
     table = np.zeros((1 << 4, 2), dtype=np.uint64)
@@ -357,6 +360,7 @@ def test_the_shared_solitaire_memo_keeps_what_it_is_given() -> None:
         _keep(table, np.uint64(key), value, first, kind)
         assert _recall(table, np.uint64(key)) == (True, value, first, kind)
         assert not _recall(table, np.uint64(key + 16))[0]  # same slot, another key
+    assert not _recall(table, np.uint64(0))[0]  # an empty slot: key 0 XOR data 0 is 0
     slot = 7
     table[slot, 1] ^= np.uint64(1 << 22)  # the data of another write, the key of this one
     assert not _recall(table, np.uint64(7))[0]
@@ -367,10 +371,11 @@ def test_the_shared_solitaire_memo_keeps_what_it_is_given() -> None:
 def test_tables_kept_from_search_to_search_give_the_same_values(
     variant: str, players: int, seed: int, back: int
 ) -> None:
-    """Positions of one game solved from the end backward with one :class:`KernelTables`
-    (each search finds the later ones' entries) get the values of searches of their own,
-    and lines the rules engine replays to them; a search with another objective starts
-    the tables afresh."""
+    """Positions of one game solved from the end backward with one :class:`KernelTables`,
+    for the players ``analyse`` asks about in its order (with 4 players: the player to move,
+    then the one who moved last, so two objectives by turns), get the values of searches of
+    their own, with fewer positions, and lines the rules engine replays to them; every
+    position after the first finds a kept set."""
     from polytile.puzzles.blokus.endgame_kernel import KernelTables
 
     game = _ending(variant, players, seed, back)
@@ -381,9 +386,13 @@ def test_tables_kept_from_search_to_search_give_the_same_values(
     tables = KernelTables()
     kept_nodes = fresh_nodes = 0
     names = player_names(line[0].players, line[0].variant.name)
-    for position in reversed(line):
-        # Two objectives by turns (as analyse asks with 4 players), then a third.
-        asked = names[:1] if len(names) == 2 else names[:2] + names[2:3] * (position is line[0])
+    for k in range(len(line) - 1, -1, -1):
+        position = line[k]
+        asked = [position.player_to_move]
+        if len(names) == 2:
+            asked = names[:1]
+        elif k > 0 and line[k - 1].player_to_move not in asked:
+            asked.append(line[k - 1].player_to_move)
         for name in asked:
             weights, maxer = _objective(position, name)
             alone, _, nodes = kernel_line(position, weights, maxer, threads=1)
@@ -399,36 +408,56 @@ def test_tables_kept_from_search_to_search_give_the_same_values(
             pairs = zip(weights, position.colors, strict=True)
             assert sum(w * totals[c] for w, c in pairs) == value
     assert kept_nodes < fresh_nodes
+    assert tables.reused >= len(line) - 1
     assert len(tables._sets) == (1 if len(names) == 2 else 2)
+    with pytest.raises(ValueError, match="keep"):
+        KernelTables(keep=0)
 
 
 @pytest.mark.parametrize(("variant", "players"), [("duo", 2), ("classic", 4)])
 def test_a_positions_key_is_its_roots_key_with_the_moves_folded_in(
     variant: str, players: int
 ) -> None:
-    """The key the compiled search folds placements and turns into from a root equals the
-    key it gives the position reached as a root of its own, so kept tables serve both."""
-    from polytile.puzzles.blokus.endgame_kernel import _arrays
+    """The key the compiled search folds placements and turns into from a root (its own
+    ``_apply``) equals the key it gives the position reached as a root of its own, so kept
+    tables serve both; also where a colour places ``I1`` last (a hand cut to ``I1``)."""
+    from polytile.puzzles.blokus import _endgame_search
+    from polytile.puzzles.blokus.endgame_kernel import _arrays, _thread_state
+    from polytile.puzzles.blokus.rules import PIECE_NAMES
+
+    def key(g: Blokus) -> Any:
+        return _arrays(g, [0] * len(g.colors), [False] * len(g.colors))[7]
+
+    def folded(g: Blokus, move: Any) -> Any:
+        """The key after ``move`` as the compiled search makes it from ``g``'s."""
+        t, tab, gg, hand, lasti1, z, turn, h = _arrays(g, [0] * len(g.colors),
+                                                       [False] * len(g.colors))  # fmt: skip
+        nxt = (turn + 1) % len(g.colors)
+        if move.is_pass:
+            return h ^ z[1][turn] ^ z[1][nxt]
+        st = _thread_state(g, t, hand, lasti1, 1, 0)[0]
+        p = next(p for p in g._placeable(turn).tolist() if g._move(turn, p) == move)
+        h2, _ = _endgame_search._apply(tab, gg, st, z, 0, turn, p, h)
+        return h2 ^ z[1][turn] ^ z[1][nxt]
 
     game = _ending(variant, players, 3, 0)
     record = game.move_stack
     while game.move_stack:
         game.pop()
-    k = len(game.colors)
-    t = placement_table(game.size)
-    z, h = _arrays(game, [0] * k, [False] * k)[5::2]
-    keys = {h}
+    keys = {key(game)}
     for move in record:
-        ci = game.colors.index(game.to_move)
-        if not move.is_pass:
-            p = next(p for p in game._placeable(ci).tolist() if game._move(ci, p) == move)
-            h ^= z[0][p, ci]
-            if not game.hand_mask(game.to_move).sum() - 1 and move.piece == "I1":
-                h ^= z[2][ci]
+        want = folded(game, move)
         game.push(move)
-        nxt = game.colors.index(game.to_move)
-        h ^= z[1][ci] ^ z[1][nxt]
-        assert h == _arrays(game, [0] * k, [False] * k)[7]
-        keys.add(h)
-    assert len(keys) == len(record) + 1
-    assert t.piece.shape[0] == z[0].shape[0]
+        assert want == key(game)
+        keys.add(want)
+    assert len(keys) > len(record) // 2  # keys differ (passes at the end repeat none)
+    # A colour whose last piece is I1: its hand cut to I1, then I1 placed.
+    game = _ending(variant, players, 3, 12)
+    ci = game.colors.index(game.to_move)
+    game._hand[ci] = 0  # engine internals: a hand of I1 alone
+    game._hand[ci, PIECE_NAMES.index("I1")] = 1
+    move = next(m for m in game.legal_moves() if m.piece == "I1")
+    want = folded(game, move)
+    game.push(move)
+    assert not game.hand_mask(game.colors[ci]).any() and game.last_piece(game.colors[ci]) == "I1"
+    assert want == key(game)
