@@ -23,22 +23,21 @@ What keeps it small:
 * **Independent colours.** When a colour's reach shares no cell with any other colour's,
   nothing it does affects anyone else, and nothing anyone does affects it. Its best play is
   then its best solitaire layout (a branch and bound of its own, searched only when the
-  bounds above do not already settle the node; here over every placement, in the
-  compiled search over the placements covering one cell or none, which meets each layout
-  once, unless ``I1`` placed last may still earn its bonus), and the main search follows
-  that line
+  bounds above do not already settle the node; here over every placement, in the compiled
+  search over the placements covering one cell or none, which meets each layout once, unless
+  ``I1`` placed last may still earn its bonus), and the main search follows that line
   instead of branching over its moves. Solitaire positions are remembered by the board
   inside the colour's reach only, so the other colours' moves elsewhere reuse them.
 * **Solitaire bounds** (the compiled search, :mod:`.endgame_kernel`). A colour that shares
   its reach scores no more than its best solitaire layout, the one it would make if every
-  other colour passed from now on: their moves only take cells from it (the same
-  argument as the upper bound of :mod:`polytile.puzzles.blokus.bounds`). Where a
-  colour's reach bound is a little above the score that would settle a node, a
-  null-window solitaire asks whether it can get above that score at all.
+  other colour passed from now on: their moves only take cells from it (the same argument as
+  the upper bound of :mod:`polytile.puzzles.blokus.bounds`). Where a colour's reach bound is
+  a little above the score that would settle a node, a null-window solitaire asks whether it
+  can get above that score at all.
 * **A transposition table** over :meth:`~polytile.puzzles.blokus.rules.Blokus.state_key`, so
   move orders that reach one position are searched once (the facts above are kept per
-  position too); and move ordering: the table's best move, then the placements covering
-  the most contested cells (cells two colours may still take), then bigger pieces.
+  position too); and move ordering: the table's best move, then the placements covering the
+  most contested cells (cells two colours may still take), then bigger pieces.
 
 The principal variation is replayed by the rules engine, and the final scores it reaches
 must equal the value found, before anything is returned (else
@@ -51,14 +50,20 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from polytile.errors import PolytileError, SolverError
 from polytile.puzzles.blokus import kernels
-from polytile.puzzles.blokus._endgame_limits import DEFAULT_MAX_PIECES
+from polytile.puzzles.blokus._endgame_limits import (
+    COMPILED_MODULE,
+    DEFAULT_MAX_PIECES,
+    PYTHON_FIRST,  # fmt: skip
+    PYTHON_FIRST_LOADED,
+)
+from polytile.puzzles.blokus.endgame_kernel import KernelTables  # cheap: no numba
 from polytile.puzzles.blokus.game import BlokusGame
 from polytile.puzzles.blokus.moves import pack_cells, placement_table
 from polytile.puzzles.blokus.reach import reach_arrays
@@ -66,9 +71,6 @@ from polytile.puzzles.blokus.rules import COLOR_NAMES, PIECE_NAMES, PIECE_SIZES,
 from polytile.puzzles.blokus.scoring import ALL_PLACED_BONUS, I1_LAST_BONUS, player_names
 from polytile.puzzles.game import State
 from polytile.solvers.alphabeta import Hooks, Objective, SearchStopped, alphabeta
-
-if TYPE_CHECKING:
-    from polytile.puzzles.blokus.endgame_kernel import KernelTables
 
 __all__ = [
     "DEFAULT_MAX_PIECES",
@@ -85,15 +87,6 @@ _SIZES = np.array(PIECE_SIZES, dtype=np.int64)
 _I1 = PIECE_NAMES.index("I1")
 _INF = 10**6
 _PENDING = -3  # an independent colour whose solitaire is not searched yet
-#: Seconds the Python search gets before the compiled one takes over: loading the compiled
-#: search costs about a second, so small endgames never pay it, and a big one pays at most
-#: this much extra (rent or buy, as :mod:`polytile.puzzles.blokus.kernels` does).
-PYTHON_FIRST = 0.5
-#: The same once this process has loaded the compiled search (or started to: an earlier
-#: search that needed it, as in ``analyse``): then the switch costs only the compiled
-#: search's own setup, a few hundredths of a second.
-PYTHON_FIRST_LOADED = 0.05
-_KERNEL = "polytile.puzzles.blokus._endgame_search"
 
 
 class EndgameRefused(PolytileError, ValueError):
@@ -567,14 +560,12 @@ def solve_endgame(
     progress
         Called now and then with (positions searched, seconds).
     use_compiled
-        Switch to the compiled search (:mod:`polytile.puzzles.blokus.endgame_kernel`) when
-        the Python one has not finished within :data:`PYTHON_FIRST` seconds
-        (:data:`PYTHON_FIRST_LOADED` once the compiled search is loaded; not with 3
-        players). False keeps to Python (the tests compare the two).
+        Switch to the compiled search (:mod:`polytile.puzzles.blokus.endgame_kernel`, not
+        with 3 players) when the Python one has not finished within :data:`PYTHON_FIRST`
+        seconds (:data:`PYTHON_FIRST_LOADED` once loaded). False keeps to Python.
     tables
-        Where the compiled search keeps its transposition table and solitaire memos for the
-        next call (:class:`~polytile.puzzles.blokus.endgame_kernel.KernelTables`): for
-        several positions of one game, as ``analyse`` solves them.
+        Where the compiled search keeps its tables for the next call, for positions of one
+        game (:class:`~polytile.puzzles.blokus.endgame_kernel.KernelTables`).
 
     Raises
     ------
@@ -633,7 +624,7 @@ def solve_endgame(
                 progress(done + n, time.perf_counter() - started)
 
         left = None if deadline is None else max(1e-9, deadline - time.perf_counter())
-        python = PYTHON_FIRST_LOADED if _KERNEL in sys.modules else PYTHON_FIRST
+        python = PYTHON_FIRST_LOADED if COMPILED_MODULE in sys.modules else PYTHON_FIRST
         first = left if not compiled else python if left is None else min(left, python)
         try:
             found = alphabeta(

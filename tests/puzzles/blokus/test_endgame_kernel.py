@@ -235,7 +235,7 @@ def test_a_loaded_compiled_search_takes_over_sooner(monkeypatch: Any) -> None:
     want = solve_endgame(game, max_pieces=None).value
     assert used
     used.clear()
-    monkeypatch.delitem(sys.modules, endgame._KERNEL)  # as if not loaded yet
+    monkeypatch.delitem(sys.modules, endgame.COMPILED_MODULE)  # as if not loaded yet
     assert solve_endgame(game, max_pieces=None).value == want
     assert not used
 
