@@ -213,6 +213,26 @@ def _thread_state(game: Blokus, t: Any, hand: np.ndarray, lasti1: np.ndarray, li
     return st, buf, ctr, np.full(plies + 1, -2, dtype=np.int64)
 
 
+@cache
+def _zobrist(n: int, k: int) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, ...]]:
+    """Zobrist keys of whole positions on the ``n`` x ``n`` board with ``k`` colours, so that
+    a table can serve several roots (:class:`KernelTables`): (per cell and colour, per piece
+    and colour, (per placement and colour, per colour to move, per colour's ``I1`` last)).
+    A placement's key is its cells' keys for its colour and its piece's; a root's, those of
+    every cell and piece already placed (:func:`_arrays`). Computed once per board."""
+    t = placement_table(n)
+    rng = np.random.default_rng(0x5EED)
+    words = np.iinfo(np.uint64).max
+    zcell = rng.integers(0, words, size=(n * n + 1, k), dtype=np.uint64, endpoint=True)
+    zcell[n * n] = 0  # the padding of placements with fewer cells
+    zpiece = rng.integers(0, words, size=(len(PIECE_NAMES), k), dtype=np.uint64, endpoint=True)
+    zob = np.bitwise_xor.reduce(zcell[np.where(t.flat >= 0, t.flat, n * n)], axis=1)
+    zob ^= zpiece[t.piece]
+    zturn = rng.integers(0, words, size=k, dtype=np.uint64, endpoint=True)
+    zi1 = rng.integers(0, words, size=k, dtype=np.uint64, endpoint=True)
+    return zcell, zpiece, (np.ascontiguousarray(zob), zturn, zi1)
+
+
 def _arrays(game: Blokus, weights: Sequence[int], maxer: Sequence[bool]) -> tuple[Any, ...]:
     """The compiled search's view of ``game``: (placement table, its arrays, the game
     tuple, hands, ``I1``-last flags, Zobrist keys, the colour to move, the root's key)."""
@@ -223,19 +243,8 @@ def _arrays(game: Blokus, weights: Sequence[int], maxer: Sequence[bool]) -> tupl
     g = (n, k, np.asarray(weights, dtype=np.int64), np.asarray(maxer, dtype=np.int64))
     hand = np.stack([game.hand_mask(c) for c in game.colors]).astype(np.uint8)
     lasti1 = np.array([game.last_piece(c) == "I1" for c in game.colors], dtype=np.int64)
-    # Zobrist keys of whole positions, so that a table can serve several roots (KernelTables):
-    # a placement's key is its cells' keys for its colour and its piece's; a root's, those
-    # of every cell and piece already placed.
-    rng = np.random.default_rng(0x5EED)
-    words = np.iinfo(np.uint64).max
-    zcell = rng.integers(0, words, size=(n * n + 1, k), dtype=np.uint64, endpoint=True)
-    zcell[n * n] = 0  # the padding of placements with fewer cells
-    zpiece = rng.integers(0, words, size=(len(PIECE_NAMES), k), dtype=np.uint64, endpoint=True)
-    zob = np.bitwise_xor.reduce(zcell[np.where(t.flat >= 0, t.flat, n * n)], axis=1)
-    zob ^= zpiece[t.piece]
-    zturn = rng.integers(0, words, size=k, dtype=np.uint64, endpoint=True)
-    zi1 = rng.integers(0, words, size=k, dtype=np.uint64, endpoint=True)
-    z = (np.ascontiguousarray(zob), zturn, zi1)
+    zcell, zpiece, z = _zobrist(n, k)
+    zturn, zi1 = z[1], z[2]
     turn = game.colors.index(game.to_move)
     h = np.uint64(zturn[turn])
     grid = game.grid_codes()
