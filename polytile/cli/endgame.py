@@ -44,7 +44,10 @@ the rules engine before it is printed.
 
 A position where a player can still place more than --max-pieces pieces is refused,
 as is one the search cannot finish within --time-limit: then the proven bounds of
-'polytile bounds' are printed instead (exit code 1) and no file is written. --time-limit
+'polytile bounds' are printed instead (exit code 1) and no file is written. A search
+stopped by --time-limit or Ctrl-C first prints what it proved before it stopped: an
+interval for the value and, once a first move has been searched, a move that makes sure
+of its end of it (JSON: "search"). --time-limit
 covers the whole command, counted from when the process started (start-up, the bounds
 after a refusal and printing included): bounds computed after the limit ran out get what
 is left of it, and say so.
@@ -329,19 +332,24 @@ def solve_endgame_command(
             sys.exit(1)
         _cheap_ranges(game, reason, as_json)  # start-up took the limit: no CP-SAT bounds
     except EndgameStopped as stopped:
+        found = _found_so_far(stopped, game.size)
         if stopped.reason == "interrupt":
             ranges = score_ranges(game)
             click.echo(f"interrupted: {stopped}", err=True)
             click.echo("score ranges from the pieces each colour can still reach: "
                        + ", ".join(f"{c} {lo}..{hi}" for c, (lo, hi) in ranges.items()),
                        err=True)  # fmt: skip
+            extra = _say_found(found, as_json)
+            if as_json:
+                click.echo(json.dumps({"game": "blokus", "exact": False,
+                                       "reason": f"interrupted: {stopped}", **extra}))  # fmt: skip
             sys.exit(130)
         reason = f"{stopped} (--time-limit {limit:g} s reached)"
         left = budget(limit, reserve=0.3) or 0.0
         if left < 0.5 * len(game.colors):
-            _cheap_ranges(game, reason, as_json)
+            _cheap_ranges(game, reason, as_json, found)
         _refuse(game, reason, as_json, _bounds_time(game, bounds_time, limit), source,
-                output, limit)  # fmt: skip
+                output, limit, found)  # fmt: skip
         sys.exit(1)
     if output is not None and suffix == ".blksgf":
         _write_record(game, record, move, result, output)
@@ -440,7 +448,39 @@ def _print_result(game: Any, obj: Any, result: Any, color: bool | None) -> None:
     click.echo(f"\nSearched {_many(result.nodes, 'position')} in {result.seconds:.2f} s.")
 
 
-def _cheap_ranges(game: Any, reason: str, as_json: bool) -> NoReturn:
+def _found_so_far(stopped: Any, size: int) -> tuple[dict[str, Any], list[str]]:
+    """What a stopped Blokus search proved: the JSON fields ``search``
+    (:class:`~polytile.puzzles.blokus.endgame.Proven`) and ``solved`` (max-own: the players
+    searched to the end before the stop), and the lines saying it."""
+    proven, solved = stopped.proven, stopped.solved
+    doc: dict[str, Any] = {}
+    text = []
+    for name, line in solved.items():
+        best = _move_text(line.pv[0], size) if line.pv else "none"
+        text.append(f"Solved before the stop: {name} can make sure of {line.value} "
+                    f"(best move {best}).")  # fmt: skip
+    if solved:
+        doc["solved"] = {name: line.as_dict() for name, line in solved.items()}
+    if proven is not None:
+        doc["search"] = proven.as_dict()
+        text.append(f"Proven by the exact search before it stopped: {proven.summary()}.")
+        claim = proven.claim()
+        if claim is not None:
+            text.append(f"  {claim} by playing {_move_text(proven.move, size)}")
+    return doc, text
+
+
+def _say_found(found: tuple[dict[str, Any], list[str]] | None, as_json: bool) -> dict[str, Any]:
+    """Print the lines of :func:`_found_so_far` (unless ``as_json``); its JSON fields."""
+    doc, text = found or ({}, [])
+    if not as_json:
+        for line in text:
+            click.echo(line)
+    return doc
+
+
+def _cheap_ranges(game: Any, reason: str, as_json: bool,
+                  found: tuple[dict[str, Any], list[str]] | None = None) -> NoReturn:  # fmt: skip
     """The limit is (nearly) spent: print the cheap bounds (from the pieces each colour can
     still reach) instead of CP-SAT searches that would overrun it, and exit 1."""
     from polytile.puzzles.blokus.endgame import score_ranges
@@ -451,10 +491,11 @@ def _cheap_ranges(game: Any, reason: str, as_json: bool) -> NoReturn:
                "the CP-SAT bounds): " + ", ".join(f"{c} {lo}..{hi}"
                                                   for c, (lo, hi) in ranges.items()),
                err=True)  # fmt: skip
+    extra = _say_found(found, as_json)
     if as_json:
         doc = {"game": "blokus", "exact": False, "reason": reason,
                "colors": {c: {"score_lower": lo, "score_can_ensure": lo, "score_upper": hi}
-                          for c, (lo, hi) in ranges.items()}}  # fmt: skip
+                          for c, (lo, hi) in ranges.items()}, **extra}  # fmt: skip
         click.echo(json.dumps(doc))
     sys.exit(1)
 
@@ -469,7 +510,8 @@ def _bounds_time(game: Any, bounds_time: float, limit: float) -> float:
 
 
 def _refuse(game: Any, reason: str, as_json: bool, seconds: float, source: str,
-            output: Path | None, limit: float | None = None) -> None:  # fmt: skip
+            output: Path | None, limit: float | None = None,
+            found: tuple[dict[str, Any], list[str]] | None = None) -> None:  # fmt: skip
     """Say why there is no exact value, and print the proven bounds instead."""
     from polytile.cli.bounds import blokus_bounds, blokus_table, bounds_json
     from polytile.cli.clock import Deadline
@@ -477,6 +519,7 @@ def _refuse(game: Any, reason: str, as_json: bool, seconds: float, source: str,
     unwritten = "" if output is None else f"; nothing written to {output}"
     searches = 2 * len(game.colors)
     click.echo(f"no exact value: {reason}{unwritten}", err=True)
+    extra = _say_found(found, as_json)
     click.echo(f"computing the bounds instead ({searches} CP-SAT searches of up to "
                f"{seconds:g} s, --bounds-time)", err=True)  # fmt: skip
     results: list[Any] = []
@@ -495,7 +538,7 @@ def _refuse(game: Any, reason: str, as_json: bool, seconds: float, source: str,
         click.echo(f"the time limit ran out: not bounded: {', '.join(missing)}", err=True)
     if as_json:
         doc = {"game": "blokus", "exact": False, "reason": reason,
-               "colors": {b.color: bounds_json(b) for b in results}}  # fmt: skip
+               "colors": {b.color: bounds_json(b) for b in results}, **extra}  # fmt: skip
         if missing:
             doc["not_bounded"] = missing
         click.echo(json.dumps(doc))

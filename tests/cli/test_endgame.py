@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from polytile.formats import save
 from polytile.puzzles.blokus.rules import Blokus, Move
@@ -253,3 +254,42 @@ def test_output_is_refused_where_nothing_would_be_written(invoke: Invoke, tmp_pa
         assert_clean_failure(result)
         assert "-o: only for Blokus and Walkable Cities files" in result.stderr
         assert not out.exists()
+
+
+def test_a_stopped_search_prints_what_it_proved(invoke: Invoke, monkeypatch: Any) -> None:
+    """Stopped early (here by a node limit, as a time limit or Ctrl-C would), the search's
+    interval and the move making sure of its end are printed, in text and in JSON."""
+    from polytile.puzzles.blokus import endgame
+
+    record = read_blksgf(RECORD)
+    game = record.position(len(record.moves) - 4)  # 4 moves before the end: 35k positions
+    where = (str(RECORD), "--move", str(len(record.moves) - 4))
+    monkeypatch.setattr(endgame, "PYTHON_FIRST", 0.0)
+    monkeypatch.setattr(endgame, "PYTHON_FIRST_LOADED", 0.0)
+    exact = endgame.solve_endgame(game, max_pieces=None)
+    real = endgame.solve_endgame
+
+    def stopped_early(*args: Any, **kwargs: Any) -> Any:
+        return real(*args, **{**kwargs, "node_limit": exact.nodes // 3})
+
+    monkeypatch.setattr(endgame, "solve_endgame", stopped_early)
+    result = invoke("solve-endgame", *where, "--json")
+    assert result.exit_code == 1
+    doc = json.loads(result.stdout)
+    search = doc["search"]
+    assert doc["exact"] is False and search["player"] == "blue"
+    assert search["at_least"] <= exact.value <= search["at_most"]
+    assert search["mover"] == game.to_move and search["move"]["color"] == game.to_move
+    side, bound = next(iter(search["move_makes_sure_of"].items()))
+    assert side == ("at_least" if game.to_move == "blue" else "at_most")
+    after = game.copy()
+    after.push(Move(game.to_move, search["move"]["piece"], search["move"]["cells"]))
+    value = real(after, max_pieces=None).value
+    assert value is not None and (value >= bound if side == "at_least" else value <= bound)
+    text = invoke("solve-endgame", *where).stdout
+    lo, hi = search["at_least"], search["at_most"]
+    assert (f"Proven by the exact search before it stopped: blue's final lead is between "
+            f"{lo:+d} and {hi:+d}.") in text  # fmt: skip
+    mover = "blue makes sure of a lead of at least" if side == "at_least" else \
+        "yellow holds blue's lead to at most"  # fmt: skip
+    assert f"  {mover} {bound:+d} by playing {search['move']['color'][0].upper()}" in text

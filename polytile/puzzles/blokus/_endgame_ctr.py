@@ -1,7 +1,20 @@
 """The counters the compiled Blokus endgame search shares with its wrapper (``ctr`` fields),
 and its infinity: a module of their own, so the wrapper reads them without loading numba."""
 
-__all__ = ["INF", "LIMIT", "NODES", "REQUEST", "SIZE", "SOLO", "SOLO_GAP", "STATUS"]
+__all__ = [
+    "INF",
+    "LIMIT",
+    "NODES",
+    "REQUEST",
+    "ROOT_HI",
+    "ROOT_LO",
+    "ROOT_MOVE",
+    "ROOT_PLY",
+    "SIZE",
+    "SOLO",
+    "SOLO_GAP",
+    "STATUS",
+]
 
 INF = 1 << 20
 #: Positions searched, the node limit, the stop reason (0 none, 1 node limit, 2 stop
@@ -9,5 +22,11 @@ INF = 1 << 20
 #: far above a node's settling score a colour's reach bound may be for its solitaire bound
 #: to be tried (a setting of the wrapper's; 0 or below, never).
 NODES, LIMIT, STATUS, REQUEST, SOLO, SOLO_GAP = 0, 1, 2, 3, 4, 5
+#: What the search has proven of the root so far, for a search that stops before its
+#: answer: the root's value lies in [``ROOT_LO``, ``ROOT_HI``], and ``ROOT_MOVE`` (-1 for
+#: none yet) is a root move that makes sure of the bound on the mover's side (at least
+#: ``ROOT_LO`` when the mover raises the objective, at most ``ROOT_HI`` when it lowers it).
+#: ``ROOT_PLY`` is the root's ply: 0, or 1 after a forced pass.
+ROOT_LO, ROOT_HI, ROOT_MOVE, ROOT_PLY = 6, 7, 8, 9
 #: Counters per thread.
-SIZE = 6
+SIZE = 10

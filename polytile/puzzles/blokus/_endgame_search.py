@@ -56,6 +56,10 @@ from polytile.puzzles.blokus._endgame_ctr import (
     LIMIT,
     NODES,
     REQUEST,
+    ROOT_HI,
+    ROOT_LO,
+    ROOT_MOVE,
+    ROOT_PLY,
     SOLO_GAP,
     STATUS,
 )
@@ -250,6 +254,17 @@ def _range(k, weight, sure, bests):  # pragma: no cover - compiled
     return lo, hi
 
 
+@njit(cache=True, _nrt=False)
+def _root_bound(ctr, maxing, v, p, a, bb):  # pragma: no cover - compiled
+    """Record root move ``p``'s fail-soft result ``v`` from a window (``a``, ...) when
+    ``maxing``, (..., ``bb``) otherwise: beyond that end it is a bound the move makes
+    sure of (at least ``v``, or at most ``v``)."""
+    if maxing and v > a and v > ctr[ROOT_LO]:
+        ctr[ROOT_LO], ctr[ROOT_MOVE] = v, p
+    elif not maxing and v < bb and v < ctr[ROOT_HI]:
+        ctr[ROOT_HI], ctr[ROOT_MOVE] = v, p
+
+
 @njit(_I64(TAB, GAME, STATE, ZOB, TABLE, MEMO, BUF, _A1[_I64], _I64, _I64, _U64, _I64, _I64),
       cache=True, nogil=True, _nrt=False)  # fmt: skip
 def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pragma: no cover
@@ -272,6 +287,8 @@ def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pra
             return _final(k, weight, hand, lasti1)
         _copy_ply(bits, ply)
         kept[3][ply] = 0  # a pass: no facts at this ply for the next to reuse
+        if ply == ctr[ROOT_PLY]:  # a forced pass at the root: the next ply is the root
+            ctr[ROOT_PLY] = ply + 1
         return search(tab, g, st, z, tt, memo, buf, ctr, ply + 1, nxt,
                       h ^ z[1][turn] ^ z[1][nxt], alpha, beta)  # fmt: skip
     found, lo, hi, hint = _probe(tt, h)
@@ -394,6 +411,9 @@ def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pra
                 bests[ci] = value
                 blo, bhi = _range(k, weight, sure, bests)
                 lo, hi = max(lo, blo), min(hi, bhi)
+    root = ply == ctr[ROOT_PLY]
+    if root:  # what is proven so far, should the search stop before its answer
+        ctr[ROOT_LO], ctr[ROOT_HI], ctr[ROOT_MOVE] = lo, hi, -1
     if lo >= beta or hi <= alpha or lo >= hi:
         _store(tt, h, lo, hi, hint)
         return lo if lo >= beta or lo >= hi else hi
@@ -470,8 +490,12 @@ def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pra
                 v = search(tab, g, st, z, tt, memo, buf, ctr, ply + 1, nxt, h2, a, a + 1)
             else:
                 v = search(tab, g, st, z, tt, memo, buf, ctr, ply + 1, nxt, h2, bb - 1, bb)
+            if root and ctr[STATUS] == 0:  # a bound proven before the search below
+                _root_bound(ctr, maxing, v, p, a, bb)
             if a < v < bb and ctr[STATUS] == 0:
                 v = search(tab, g, st, z, tt, memo, buf, ctr, ply + 1, nxt, h2, a, bb)
+        if root and ctr[STATUS] == 0:
+            _root_bound(ctr, maxing, v, p, a, bb)
         if defer:
             _mark(tt, h2, False)
         _undo(tab, st, turn, p, old)

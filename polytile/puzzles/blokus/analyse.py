@@ -39,15 +39,12 @@ from polytile.puzzles.blokus.endgame import (
     endgame_size,
     solve_endgame,
 )
+from polytile.puzzles.blokus.endgame_result import move_doc
 from polytile.puzzles.blokus.rules import Blokus, Move
 from polytile.puzzles.blokus.scoring import player_names
 from polytile.puzzles.blokus.sgf import GameRecord
 
 __all__ = ["Analysis", "MoveReview", "analyse_record", "positions_of"]
-
-
-def _doc(m: Move) -> dict[str, Any]:
-    return {"color": m.color, "piece": m.piece, "cells": [list(c) for c in m.cells]}
 
 
 @dataclass(frozen=True)
@@ -84,11 +81,11 @@ class MoveReview:
         return {
             "number": self.number,
             "player": self.player,
-            "move": _doc(self.move),
+            "move": move_doc(self.move),
             "value_before": self.before,
             "value_after": self.after,
             "loss": self.loss,
-            "best_move": _doc(self.best),
+            "best_move": move_doc(self.best),
         }
 
 

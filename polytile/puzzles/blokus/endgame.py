@@ -49,13 +49,12 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from polytile.errors import PolytileError, SolverError
+from polytile.errors import SolverError
 from polytile.puzzles.blokus import kernels
 from polytile.puzzles.blokus._endgame_limits import (
     COMPILED_MODULE,
@@ -64,6 +63,13 @@ from polytile.puzzles.blokus._endgame_limits import (
     PYTHON_FIRST_LOADED,
 )
 from polytile.puzzles.blokus.endgame_kernel import KernelTables  # cheap: no numba
+from polytile.puzzles.blokus.endgame_result import (
+    Endgame,
+    EndgameRefused,
+    EndgameStopped,
+    Line,
+    Proven,
+)
 from polytile.puzzles.blokus.game import BlokusGame
 from polytile.puzzles.blokus.moves import pack_cells, placement_table
 from polytile.puzzles.blokus.reach import reach_arrays
@@ -78,6 +84,7 @@ __all__ = [
     "EndgameRefused",
     "EndgameStopped",
     "Line",
+    "Proven",
     "endgame_size",
     "score_ranges",
     "solve_endgame",
@@ -87,135 +94,6 @@ _SIZES = np.array(PIECE_SIZES, dtype=np.int64)
 _I1 = PIECE_NAMES.index("I1")
 _INF = 10**6
 _PENDING = -3  # an independent colour whose solitaire is not searched yet
-
-
-class EndgameRefused(PolytileError, ValueError):
-    """The position is too large for the exact search (more pieces still placeable per
-    player than allowed)."""
-
-
-class EndgameStopped(PolytileError, RuntimeError):
-    """The exact search stopped (time or node limit, or an interrupt) before its answer.
-
-    Attributes
-    ----------
-    reason
-        ``"time"``, ``"nodes"`` or ``"interrupt"``.
-    nodes, seconds
-        The work done.
-    """
-
-    def __init__(self, reason: str, nodes: int, seconds: float) -> None:
-        what = {"time": "its time limit", "nodes": "its node limit", "interrupt": "an interrupt"}
-        super().__init__(f"the exact search stopped at {what[reason]} after {nodes:,} positions "
-                         f"({seconds:.1f} s) without an answer")  # fmt: skip
-        self.reason, self.nodes, self.seconds = reason, nodes, seconds
-
-
-@dataclass(frozen=True)
-class Line:
-    """One exact search: a value and the line of play that makes it.
-
-    Attributes
-    ----------
-    player
-        Whose objective: in difference mode the first player (the value is its lead), in
-        max-own mode the player whose guaranteed score this is.
-    value
-        The value under perfect play.
-    pv
-        The principal variation: every move to the end, forced passes included (a colour
-        whose future is independent plays its best solitaire layout).
-    scores, player_scores
-        Final scores per colour and per player at the end of :attr:`pv`.
-    """
-
-    player: str
-    value: int
-    pv: tuple[Move, ...]
-    scores: dict[str, int]
-    player_scores: dict[str, int]
-
-    def as_dict(self) -> dict[str, Any]:
-        """This line as JSON."""
-        return {
-            "value": self.value,
-            "pv": [_doc(m) for m in self.pv],
-            "scores": self.scores,
-            "player_scores": self.player_scores,
-        }
-
-
-@dataclass(frozen=True)
-class Endgame:
-    """The exact result of :func:`solve_endgame`.
-
-    Attributes
-    ----------
-    mode
-        ``"difference"`` (2 players) or ``"max-own"`` (3 or 4 players).
-    players
-        The players, in the variant's order.
-    to_move
-        The player to move at the position.
-    lines
-        Difference mode: one line, under the first player's name. Max-own mode: one per
-        player searched.
-    nodes
-        Positions searched, all searches together (solitaire searches included).
-    seconds
-        Time spent.
-    placeable
-        Pieces each player could still place at the start (:func:`endgame_size`).
-    """
-
-    mode: str
-    players: tuple[str, ...]
-    to_move: str
-    lines: dict[str, Line]
-    nodes: int
-    seconds: float
-    placeable: dict[str, int] = field(default_factory=dict)
-
-    @property
-    def value(self) -> int | None:
-        """Difference mode: the first player's final lead under perfect play; else None."""
-        return self.lines[self.players[0]].value if self.mode == "difference" else None
-
-    @property
-    def best_line(self) -> Line | None:
-        """The line the player to move follows (None if it was not searched)."""
-        if self.mode == "difference":
-            return self.lines[self.players[0]]
-        return self.lines.get(self.to_move)
-
-    @property
-    def best_move(self) -> Move | None:
-        """A best move for the player to move (None when the game is over, or that player
-        was not searched)."""
-        line = self.best_line
-        return line.pv[0] if line is not None and line.pv else None
-
-    def as_dict(self) -> dict[str, Any]:
-        """The JSON document of ``polytile solve-endgame --json`` (without the position)."""
-        return {
-            "mode": self.mode,
-            "players": list(self.players),
-            "to_move": self.to_move,
-            "value": self.value,
-            "values": {name: line.value for name, line in self.lines.items()},
-            "best_move": None if self.best_move is None else _doc(self.best_move),
-            "lines": {name: line.as_dict() for name, line in self.lines.items()},
-            "nodes": self.nodes,
-            "seconds": round(self.seconds, 3),
-            "placeable_pieces": self.placeable,
-        }
-
-
-def _doc(m: Move) -> dict[str, Any]:
-    if m.piece is None:
-        return {"color": m.color, "pass": True}
-    return {"piece": m.piece, "color": m.color, "cells": [list(c) for c in m.cells]}
 
 
 # -- per-colour facts at a node ---------------------------------------------------------------
@@ -639,12 +517,17 @@ def solve_endgame(
             nodes += found.nodes
         except SearchStopped as stop:
             nodes += stop.nodes
+            solved = {} if two else lines  # max-own: the players searched before the stop
             if stop.reason != "time" or not compiled or first == left:
-                raise EndgameStopped(stop.reason, nodes,
-                                     time.perf_counter() - started) from None  # fmt: skip
-            value, pv, more = _compiled_line(game, weights, [o == me for o in info.owner],
-                                             deadline, node_limit, nodes, started,
-                                             progress, tables)  # fmt: skip
+                raise EndgameStopped(stop.reason, nodes, time.perf_counter() - started,
+                                     solved=solved) from None  # fmt: skip
+            try:
+                value, pv, more = _compiled_line(game, weights, [o == me for o in info.owner],
+                                                 deadline, node_limit, nodes, started,
+                                                 progress, tables, (name, two, info))  # fmt: skip
+            except EndgameStopped as error:
+                error.solved = dict(solved)
+                raise
             nodes += more
         lines[name] = _checked_line(game, name, value, pv, weights)
     return Endgame(
@@ -661,9 +544,12 @@ def solve_endgame(
 def _compiled_line(game: Blokus, weights: Sequence[int], maxer: Sequence[bool],
                    deadline: float | None, node_limit: int | None, done: int,
                    started: float, progress: Callable[[int, float], None] | None,
-                   tables: KernelTables | None = None) -> tuple[int, list[Move], int]:  # fmt: skip
+                   tables: KernelTables | None = None,
+                   whose: tuple[str, bool, _Colors] | None = None,
+                   ) -> tuple[int, list[Move], int]:  # fmt: skip
     """One search by the compiled kernel after ``done`` positions: (value, line, positions
-    it searched), or EndgameStopped."""
+    it searched), or EndgameStopped with what it proved (``whose``: the objective's player,
+    whether the game has two players, the colours)."""
     from polytile.puzzles.blokus.endgame_kernel import KernelStopped, kernel_line
 
     def report(n: int) -> None:
@@ -675,7 +561,16 @@ def _compiled_line(game: Blokus, weights: Sequence[int], maxer: Sequence[bool],
                            node_limit=None if node_limit is None else node_limit - done,
                            progress=report, tables=tables)  # fmt: skip
     except KernelStopped as stop:
-        error = EndgameStopped(stop.reason, done + stop.nodes, time.perf_counter() - started)
+        proven = None
+        if stop.proven is not None and whose is not None:
+            root, (player, two, info) = stop.proven, whose
+            proven = Proven(player, "difference" if two else "max-own", root.lower, root.upper,
+                            info.players[info.owner[info.colors.index(root.color)]],
+                            root.raises,
+                            root.passes + (() if root.move is None else (root.move,)),
+                            root.bound)  # fmt: skip
+        error = EndgameStopped(stop.reason, done + stop.nodes, time.perf_counter() - started,
+                               proven=proven)  # fmt: skip
         if stop.preparing:
             error.args = (f"{error}: numba was still compiling the exact search, which "
                           "happens once after installing; run once with --time-limit 120 to "

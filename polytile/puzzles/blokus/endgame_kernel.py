@@ -32,6 +32,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -45,6 +46,7 @@ from polytile.puzzles.blokus.rules import PIECE_NAMES, Blokus, Move
 __all__ = [
     "KernelStopped",
     "KernelTables",
+    "RootBounds",
     "bitboard_scratch",
     "kernel_line",
     "orientations",
@@ -110,9 +112,29 @@ class KernelStopped(Exception):
     ``"nodes"`` or ``"interrupt"``; ``nodes`` the positions searched; ``preparing`` True
     when numba was still compiling the search (the first time after installing)."""
 
-    def __init__(self, reason: str, nodes: int, *, preparing: bool = False) -> None:
+    def __init__(self, reason: str, nodes: int, *, preparing: bool = False,
+                 proven: RootBounds | None = None) -> None:  # fmt: skip
         super().__init__(reason)
-        self.reason, self.nodes, self.preparing = reason, nodes, preparing
+        self.reason, self.nodes, self.preparing, self.proven = reason, nodes, preparing, proven
+
+
+@dataclass(frozen=True)
+class RootBounds:
+    """What a compiled search proved of its root before it stopped: the value lies in
+    [``lower``, ``upper``] (None where nothing is known on that side: the search stopped
+    before its root's bounds), and ``move`` (after the forced passes in ``passes``), once a
+    root move has been searched far enough, is a move of the colour to move (``color``)
+    that makes sure of ``bound``: at least ``bound`` when that colour raises the objective
+    (``raises``), at most ``bound`` when it lowers it. The rest of the interval comes from
+    the root's own bounds (the pieces each colour can still reach)."""
+
+    lower: int | None
+    upper: int | None
+    move: Move | None
+    color: str
+    raises: bool
+    passes: tuple[Move, ...] = ()
+    bound: int | None = None
 
 
 # What the move lists hold before a search writes them: an index outside every array, so
@@ -210,6 +232,7 @@ def _thread_state(game: Blokus, t: Any, hand: np.ndarray, lasti1: np.ndarray, li
     ctr = np.zeros(ks.SIZE, dtype=np.int64)
     ctr[ks.LIMIT] = limit
     ctr[ks.SOLO_GAP] = solo_gap
+    ctr[ks.ROOT_LO], ctr[ks.ROOT_HI], ctr[ks.ROOT_MOVE] = -ks.INF, ks.INF, -1
     return st, buf, ctr, np.full(plies + 1, -2, dtype=np.int64)
 
 
@@ -409,10 +432,11 @@ def kernel_line(
     nodes = counted()
     won = next((r for r in results if r is not None), None)
     if interrupted:
-        raise KernelStopped("interrupt", nodes)
+        raise KernelStopped("interrupt", nodes, proven=_root_bounds(game, maxer, each))
     if won is None:
         status = max(int(e[2][ks.STATUS]) for e in each)
-        raise KernelStopped("nodes" if status == 1 else "time", nodes)
+        raise KernelStopped("nodes" if status == 1 else "time", nodes,
+                            proven=_root_bounds(game, maxer, each))  # fmt: skip
     value, length, out = won
     if length < 0:
         raise SolverError("the compiled endgame search found no move keeping its value "
@@ -424,3 +448,28 @@ def kernel_line(
         pv.append(move)
         check.push(move)
     return value, pv, nodes
+
+
+def _root_bounds(game: Blokus, maxer: Sequence[bool], each: Sequence[Any]) -> RootBounds:
+    """The bounds of the root the search threads proved before they stopped (all threads
+    search the same root: the tightest of each side), with the move that makes sure of the
+    most on the mover's side, checked legal by the rules engine."""
+    ctrs = [e[2] for e in each]
+    lo = max(int(c[ks.ROOT_LO]) for c in ctrs)
+    hi = min(int(c[ks.ROOT_HI]) for c in ctrs)
+    check = game.copy()
+    passes = []
+    for _ in range(max(int(c[ks.ROOT_PLY]) for c in ctrs)):  # forced passes before the root
+        passes.append(Move.pass_turn(check.to_move))
+        check.push(passes[-1])
+    raises = bool(maxer[check._turn])
+    side = ks.ROOT_LO if raises else ks.ROOT_HI
+    moved = [(int(c[side]), int(c[ks.ROOT_MOVE])) for c in ctrs if c[ks.ROOT_MOVE] >= 0]
+    move = bound = None
+    if moved:
+        bound, index = (max if raises else min)(moved)
+        move = check._move(check._turn, index)
+        check.push(move)  # the rules engine refuses an illegal move
+    return RootBounds(lo if lo > -ks.INF else None, hi if hi < ks.INF else None, move,
+                      check.to_move if move is None else move.color, raises, tuple(passes),
+                      bound)  # fmt: skip

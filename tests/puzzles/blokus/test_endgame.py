@@ -167,3 +167,28 @@ def test_every_root_move_keeps_its_brute_force_value(
         assert exact == brute, name
         result = solve_endgame(game, players=[name], max_pieces=None, time_limit=None)
         assert result.lines[name].value == minimax(game.copy(), name, {})
+
+
+def test_a_stop_keeps_the_players_already_solved(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Max-own mode: stopped during the second player's search, the first player's line is
+    kept (``solved``), and the second's search says what it proved so far."""
+    from polytile.puzzles.blokus import endgame
+
+    monkeypatch.setattr(endgame, "PYTHON_FIRST", 0.0)  # the compiled search from the start
+    monkeypatch.setattr(endgame, "PYTHON_FIRST_LOADED", 0.0)
+    game = contested("classic", 4, 2, 0, 9)  # 6k positions for the first, 180k the second
+    first, second = game.player_to_move, next(n for n in player_names(4, "classic")
+                                              if n != game.player_to_move)  # fmt: skip
+    one = 10**12  # a node limit: one search thread, so that the counts repeat
+    alone = solve_endgame(game, players=[first], max_pieces=None, node_limit=one)
+    both = solve_endgame(game, players=[first, second], max_pieces=None, node_limit=one)
+    with pytest.raises(EndgameStopped) as stop:
+        solve_endgame(game, players=[first, second], max_pieces=None,
+                      node_limit=alone.nodes + (both.nodes - alone.nodes) // 3)  # fmt: skip
+    assert set(stop.value.solved) == {first}
+    assert stop.value.solved[first].value == alone.lines[first].value
+    proven = stop.value.proven
+    assert proven is not None and proven.player == second and proven.mode == "max-own"
+    value = both.lines[second].value
+    assert (proven.lower is None or proven.lower <= value) and (
+        proven.upper is None or value <= proven.upper)  # fmt: skip

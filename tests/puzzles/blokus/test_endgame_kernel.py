@@ -461,3 +461,33 @@ def test_a_positions_key_is_its_roots_key_with_the_moves_folded_in(
     game.push(move)
     assert not game.hand_mask(game.colors[ci]).any() and game.last_piece(game.colors[ci]) == "I1"
     assert want == key(game)
+
+
+@pytest.mark.parametrize(("variant", "players", "seed", "back", "name"),
+                         [("duo", 2, seed, 10, "blue") for seed in (1, 2, 3)]
+                         + [("classic", 4, 1, 8, "red"), ("classic", 4, 1, 8, "blue")])  # fmt: skip
+def test_a_stopped_search_proves_its_interval_and_move(variant: str, players: int, seed: int,
+                                                       back: int, name: str) -> None:  # fmt: skip
+    """Stopped at any point, the search's interval holds the value, and its move makes sure
+    of its bound: solved after that move, the value is on the bound's right side."""
+    game = _ending(variant, players, seed, back)
+    weights, maxer = _objective(game, name)
+    value, _, total = kernel_line(game, weights, maxer, threads=1)
+    moves = 0
+    for share in (0.05, 0.2, 0.5, 0.8, 0.95):
+        with pytest.raises(KernelStopped) as stop:
+            kernel_line(game, weights, maxer, node_limit=max(1, int(total * share)), threads=1)
+        root = stop.value.proven
+        assert root is not None
+        assert (root.lower is None or root.lower <= value) and (
+            root.upper is None or value <= root.upper)  # fmt: skip
+        if root.move is None:
+            continue
+        moves += 1
+        assert root.bound is not None and root.color == root.move.color
+        after = game.copy()
+        for move in (*root.passes, root.move):
+            after.push(move)
+        got, _, _ = kernel_line(after, weights, maxer, threads=1)
+        assert got >= root.bound if root.raises else got <= root.bound
+    assert moves >= 2  # the shares reach past the first root move
