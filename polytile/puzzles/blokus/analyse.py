@@ -286,6 +286,8 @@ def analyse_record(
                 node_limit=None if node_limit is None else node_limit - nodes,
                 progress=report,
                 tables=tables,
+                # the move played here and what it led to: a bound on this position
+                played=(record.moves[k], solved[k + 1]) if k + 1 in solved else None,
             )
         except EndgameStopped as stop:
             nodes += stop.nodes

@@ -419,6 +419,7 @@ def solve_endgame(
     progress: Callable[[int, float], None] | None = None,
     use_compiled: bool = True,
     tables: KernelTables | None = None,
+    played: tuple[Move, Endgame] | None = None,
 ) -> Endgame:
     """Play the rest of ``game`` perfectly (see the module notes) and return the result.
 
@@ -444,6 +445,12 @@ def solve_endgame(
     tables
         Where the compiled search keeps its tables for the next call, for positions of one
         game (:class:`~polytile.puzzles.blokus.endgame_kernel.KernelTables`).
+    played
+        A move of the player to move and the exact result of the position after it (as
+        ``analyse`` has them, solving a record from its end): the mover can make sure of
+        what that move leads to, so the compiled search starts from that bound and only
+        refutes the moves that do worse. It changes how long the search takes, never its
+        answer; ignored unless the move is legal here.
 
     Raises
     ------
@@ -474,6 +481,7 @@ def solve_endgame(
                 raise ValueError(f"{name!r} is not a player of this game; players: "
                                  f"{', '.join(names)}")  # fmt: skip
     deadline = None if time_limit is None else started + time_limit
+    known = _known(game, names, played)
     compiled = use_compiled and game.players != 3  # the shared green changes hands
     lines: dict[str, Line] = {}
     nodes = 0
@@ -521,10 +529,12 @@ def solve_endgame(
             if stop.reason != "time" or not compiled or first == left:
                 raise EndgameStopped(stop.reason, nodes, time.perf_counter() - started,
                                      solved=solved) from None  # fmt: skip
+            bound = known.get(name, (None, None))
             try:
                 value, pv, more = _compiled_line(game, weights, [o == me for o in info.owner],
                                                  deadline, node_limit, nodes, started,
-                                                 progress, tables, (name, two, info))  # fmt: skip
+                                                 progress, tables, (name, two, info),
+                                                 bound)  # fmt: skip
             except EndgameStopped as error:
                 error.solved = dict(solved)
                 raise
@@ -546,6 +556,7 @@ def _compiled_line(game: Blokus, weights: Sequence[int], maxer: Sequence[bool],
                    started: float, progress: Callable[[int, float], None] | None,
                    tables: KernelTables | None = None,
                    whose: tuple[str, bool, _Colors] | None = None,
+                   known: tuple[int | None, int | None] = (None, None),
                    ) -> tuple[int, list[Move], int]:  # fmt: skip
     """One search by the compiled kernel after ``done`` positions: (value, line, positions
     it searched), or EndgameStopped with what it proved (``whose``: the objective's player,
@@ -559,7 +570,7 @@ def _compiled_line(game: Blokus, weights: Sequence[int], maxer: Sequence[bool],
     try:
         return kernel_line(game, weights, maxer, deadline=deadline,
                            node_limit=None if node_limit is None else node_limit - done,
-                           progress=report, tables=tables)  # fmt: skip
+                           progress=report, tables=tables, known=known)  # fmt: skip
     except KernelStopped as stop:
         proven = None
         if stop.proven is not None and whose is not None:
@@ -576,6 +587,30 @@ def _compiled_line(game: Blokus, weights: Sequence[int], maxer: Sequence[bool],
                           "happens once after installing; run once with --time-limit 120 to "
                           "let it finish (later runs load it in about a second)",)  # fmt: skip
         raise error from None
+
+
+Bounds = dict[str, tuple[int | None, int | None]]
+
+
+def _known(game: Blokus, names: Sequence[str], played: tuple[Move, Endgame] | None) -> Bounds:
+    """Per objective (its player's name), the bound on its value that a move and the exact
+    result after it (``played``) prove: the player to move makes sure of at least (if it
+    raises the objective) or at most (else) the value after its move."""
+    if played is None:
+        return {}
+    move, after = played
+    if move.is_pass or move.color != game.to_move:
+        return {}
+    try:
+        game.copy().push(move)
+    except ValueError:  # not legal here: no bound
+        return {}
+    mover = game.player_to_move
+    known: Bounds = {}
+    for name, line in after.lines.items():
+        raises = mover == name if len(names) > 2 else mover == names[0]
+        known[name] = (line.value, None) if raises else (None, line.value)
+    return known
 
 
 def _checked_line(game: Blokus, player: str, value: int, pv: Sequence[Move],

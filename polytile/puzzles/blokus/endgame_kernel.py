@@ -312,6 +312,7 @@ def kernel_line(
     threads: int | None = None,
     solo_gap: int = SOLO_GAP,
     tables: KernelTables | None = None,
+    known: tuple[int | None, int | None] = (None, None),
 ) -> tuple[int, list[Move], int]:
     """Search ``game`` to the end: the objective ``sum(weights[c] * final score[c])`` under
     play where colour ``c`` raises it if ``maxer[c]`` and lowers it otherwise.
@@ -340,6 +341,10 @@ def kernel_line(
     tables
         Keep the transposition table and the solitaire memos here for the next search
         (:class:`KernelTables`); default: this search's own.
+    known
+        What the caller has proven of the value: at least ``known[0]`` and at most
+        ``known[1]`` (None: nothing), say from a move already solved. The search's window
+        starts there, so that moves worse than the bound are only refuted, never valued.
 
     Returns
     -------
@@ -361,6 +366,8 @@ def kernel_line(
         threads = 1 if node_limit is not None else min(2, os.cpu_count() or 1)
     limit = np.iinfo(np.int64).max if node_limit is None else int(node_limit)
     each = [_thread_state(game, t, hand, lasti1, limit, solo_gap) for _ in range(threads)]
+    alpha = -ks.INF if known[0] is None else known[0] - 1
+    beta = ks.INF if known[1] is None else known[1] + 1
     results: list[tuple[int, int, np.ndarray] | None] = [None] * threads
     failure: list[BaseException] = []
     done = threading.Event()
@@ -374,8 +381,7 @@ def kernel_line(
             from polytile.puzzles.blokus import _endgame_search as search
 
             ready.set()
-            value = search.search(tab, g, st, z, tt, memo, buf, ctr, 0, turn, h, -ks.INF,
-                                  ks.INF)  # fmt: skip
+            value = search.search(tab, g, st, z, tt, memo, buf, ctr, 0, turn, h, alpha, beta)
             with claim:  # the first to finish has the value: it stops the others
                 first = ctr[ks.STATUS] == 0 and not winner
                 if first:
@@ -432,12 +438,15 @@ def kernel_line(
     nodes = counted()
     won = next((r for r in results if r is not None), None)
     if interrupted:
-        raise KernelStopped("interrupt", nodes, proven=_root_bounds(game, maxer, each))
+        raise KernelStopped("interrupt", nodes, proven=_root_bounds(game, maxer, each, known))
     if won is None:
         status = max(int(e[2][ks.STATUS]) for e in each)
         raise KernelStopped("nodes" if status == 1 else "time", nodes,
-                            proven=_root_bounds(game, maxer, each))  # fmt: skip
+                            proven=_root_bounds(game, maxer, each, known))  # fmt: skip
     value, length, out = won
+    if not alpha < value < beta:
+        raise SolverError(f"the compiled endgame search found {value}, outside the bounds "
+                          f"{known} it was given")  # fmt: skip
     if length < 0:
         raise SolverError("the compiled endgame search found no move keeping its value "
                           f"{value}")  # fmt: skip
@@ -450,13 +459,17 @@ def kernel_line(
     return value, pv, nodes
 
 
-def _root_bounds(game: Blokus, maxer: Sequence[bool], each: Sequence[Any]) -> RootBounds:
+def _root_bounds(game: Blokus, maxer: Sequence[bool], each: Sequence[Any],
+                 known: tuple[int | None, int | None]) -> RootBounds:  # fmt: skip
     """The bounds of the root the search threads proved before they stopped (all threads
-    search the same root: the tightest of each side), with the move that makes sure of the
-    most on the mover's side, checked legal by the rules engine."""
+    search the same root: the tightest of each side) within those ``known`` before, with
+    the move that makes sure of the most on the mover's side, checked legal by the rules
+    engine."""
     ctrs = [e[2] for e in each]
     lo = max(int(c[ks.ROOT_LO]) for c in ctrs)
     hi = min(int(c[ks.ROOT_HI]) for c in ctrs)
+    lo = lo if known[0] is None else max(lo, known[0])
+    hi = hi if known[1] is None else min(hi, known[1])
     check = game.copy()
     passes = []
     for _ in range(max(int(c[ks.ROOT_PLY]) for c in ctrs)):  # forced passes before the root

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from polytile.errors import SolverError
 from polytile.puzzles.blokus import _compiled, endgame
 from polytile.puzzles.blokus.endgame import EndgameStopped, solve_endgame
 from polytile.puzzles.blokus.endgame_kernel import (
@@ -491,3 +492,54 @@ def test_a_stopped_search_proves_its_interval_and_move(variant: str, players: in
         got, _, _ = kernel_line(after, weights, maxer, threads=1)
         assert got >= root.bound if root.raises else got <= root.bound
     assert moves >= 2  # the shares reach past the first root move
+
+
+def test_a_known_bound_changes_only_the_work() -> None:
+    """Given the value a move leads to as a bound on the mover's side (as ``analyse`` has
+    it), the search finds the same value with at most the usual positions (fewer where the
+    usual window would value moves worse than the bound); a bound beyond the value is a
+    caller's error, refused, never a wrong answer."""
+    fewer = 0
+    for seed in (0, 1, 6):  # 4.7k, 0.5k and 42k positions
+        game = _ending("duo", 2, seed, 8)
+        value, _, nodes = kernel_line(game, [1, -1], [True, False], threads=1)
+        raises = game.to_move == "blue"
+        for move in game.legal_moves()[:3]:
+            after = game.copy()
+            after.push(move)
+            bound, _, _ = kernel_line(after, [1, -1], [True, False], threads=1)
+            known = (bound, None) if raises else (None, bound)
+            got, line, guided = kernel_line(game, [1, -1], [True, False], threads=1,
+                                            known=known)  # fmt: skip
+            assert got == value and guided <= nodes
+            check = game.copy()
+            for m in line:
+                check.push(m)
+            totals = check.score().colors
+            assert totals["blue"].total - totals["yellow"].total == value
+            fewer += guided < nodes
+        wrong = (value + 1, None) if raises else (None, value - 1)
+        with pytest.raises(SolverError, match="outside the bounds"):
+            kernel_line(game, [1, -1], [True, False], threads=1, known=wrong)
+    assert fewer >= 3
+
+
+@pytest.mark.parametrize(("variant", "players", "seed"), [("duo", 2, 6), ("classic", 4, 1)])
+def test_a_played_move_bounds_only_the_search(monkeypatch: pytest.MonkeyPatch, variant: str,
+                                              players: int, seed: int) -> None:  # fmt: skip
+    """A move and the result after it (as ``analyse`` passes them) bound each objective on
+    the mover's side: the compiled search then gives the values it gives without them (a
+    bound on the wrong side is refused as outside the window)."""
+    monkeypatch.setattr(endgame, "PYTHON_FIRST", 0.0)  # the compiled search after 1,024
+    monkeypatch.setattr(endgame, "PYTHON_FIRST_LOADED", 0.0)  # positions of the Python one
+    game = _ending(variant, players, seed, 8)
+    names = player_names(players, variant)
+    wanted = [game.player_to_move, next(n for n in names if n != game.player_to_move)]
+    plain = solve_endgame(game, players=wanted, max_pieces=None)
+    for move in game.legal_moves()[:4]:
+        after = game.copy()
+        after.push(move)
+        later = solve_endgame(after, players=wanted, max_pieces=None)
+        got = solve_endgame(game, players=wanted, max_pieces=None, played=(move, later))
+        assert {n: ln.value for n, ln in got.lines.items()} == {
+            n: ln.value for n, ln in plain.lines.items()}  # fmt: skip
