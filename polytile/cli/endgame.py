@@ -332,7 +332,7 @@ def solve_endgame_command(
             sys.exit(1)
         _cheap_ranges(game, reason, as_json)  # start-up took the limit: no CP-SAT bounds
     except EndgameStopped as stopped:
-        found = _found_so_far(stopped, game.size)
+        found = _found_so_far(stopped, game)
         if stopped.reason == "interrupt":
             ranges = score_ranges(game)
             click.echo(f"interrupted: {stopped}", err=True)
@@ -448,7 +448,7 @@ def _print_result(game: Any, obj: Any, result: Any, color: bool | None) -> None:
     click.echo(f"\nSearched {_many(result.nodes, 'position')} in {result.seconds:.2f} s.")
 
 
-def _found_so_far(stopped: Any, size: int) -> tuple[dict[str, Any], list[str]]:
+def _found_so_far(stopped: Any, game: Any) -> tuple[dict[str, Any], list[str]]:
     """What a stopped Blokus search proved: the JSON fields ``search``
     (:class:`~polytile.puzzles.blokus.endgame.Proven`) and ``solved`` (max-own: the players
     searched to the end before the stop), and the lines saying it."""
@@ -456,17 +456,22 @@ def _found_so_far(stopped: Any, size: int) -> tuple[dict[str, Any], list[str]]:
     doc: dict[str, Any] = {}
     text = []
     for name, line in solved.items():
-        best = _move_text(line.pv[0], size) if line.pv else "none"
-        text.append(f"Solved before the stop: {name} can make sure of {line.value} "
-                    f"(best move {best}).")  # fmt: skip
+        best = ""  # the line starts with the mover's move: that player's own only if it moves
+        if name == game.player_to_move and line.pv and not line.pv[0].is_pass:
+            best = f" (best move {_move_text(line.pv[0], game.size)})"
+        text.append(f"Solved before the stop: {name} can make sure of {line.value}{best}.")
     if solved:
         doc["solved"] = {name: line.as_dict() for name, line in solved.items()}
     if proven is not None:
         doc["search"] = proven.as_dict()
         text.append(f"Proven by the exact search before it stopped: {proven.summary()}.")
-        claim = proven.claim()
+        move = proven.move
+        claim = None if move is None else proven.claim(_move_text(move, game.size))
         if claim is not None:
-            text.append(f"  {claim} by playing {_move_text(proven.move, size)}")
+            text.append(f"  {claim}")
+        else:
+            text.append(f"  (the position's own bounds: no move of {proven.mover} was searched "
+                        "far enough to prove more)")  # fmt: skip
     return doc, text
 
 

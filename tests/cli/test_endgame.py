@@ -293,3 +293,48 @@ def test_a_stopped_search_prints_what_it_proved(invoke: Invoke, monkeypatch: Any
     mover = "blue makes sure of a lead of at least" if side == "at_least" else \
         "yellow holds blue's lead to at most"  # fmt: skip
     assert f"  {mover} {bound:+d} by playing {search['move']['color'][0].upper()}" in text
+
+
+def test_an_interrupt_keeps_the_players_solved_and_the_forced_passes(
+        invoke: Invoke, tmp_path: Path, monkeypatch: Any) -> None:  # fmt: skip
+    """Ctrl-C in max-own mode: the players solved before it, and what the search proved of
+    the next one (here after a forced pass, against that player: a bound the others hold it
+    to together), in text and JSON; exit code 130."""
+    import numpy as np
+
+    from polytile.puzzles.blokus import endgame
+    from polytile.puzzles.blokus.endgame import EndgameStopped, Proven, endgame_size
+
+    game = Blokus("classic", 4)
+    rng = np.random.default_rng(7)  # ends with moves left for every colour
+    while max(endgame_size(game).values()) > 3:
+        moves = game.legal_moves()
+        game.push(moves[int(rng.integers(len(moves)))])
+    position = tmp_path / "four.json"
+    save(game.to_position(), position)
+    first = game.player_to_move
+    solved = endgame.solve_endgame(game, players=[first])
+    later = game.copy()  # a colour with placements after the one to move
+    later.push(later.legal_moves()[0])
+    while not later.legal_placements():
+        later.push(later.legal_moves()[0])
+    passing = Move(game.to_move)  # as if the colour to move had to pass first
+    proven = Proven("green" if first != "green" else "red", "max-own", 3, 9, later.to_move,
+                    False, (passing, later.legal_placements()[0]), 9)  # fmt: skip
+
+    def interrupted(*args: Any, **kwargs: Any) -> Any:
+        raise EndgameStopped("interrupt", 10, 0.1, proven=proven, solved=solved.lines)
+
+    monkeypatch.setattr(endgame, "solve_endgame", interrupted)
+    result = invoke("solve-endgame", str(position), "--json")
+    assert result.exit_code == 130 and "interrupted:" in result.stderr
+    doc = json.loads(result.stdout)
+    assert doc["exact"] is False and doc["solved"][first]["value"] == solved.lines[first].value
+    assert doc["search"]["passes"] == [game.to_move]
+    assert doc["search"]["move_makes_sure_of"] == {"at_most": 9}
+    text = invoke("solve-endgame", str(position)).stdout
+    best = solved.lines[first].pv[0]  # a pass here: no best move to name
+    said = f"Solved before the stop: {first} can make sure of {solved.lines[first].value}"
+    assert said + ("." if best.is_pass else f" (best move {best}") in text
+    assert f"after the forced pass of {game.to_move}, after {later.to_move} plays " in text
+    assert f"{proven.player} can make sure of at most 9 (the others all playing against it)" in text

@@ -371,7 +371,7 @@ def kernel_line(
     results: list[tuple[int, int, np.ndarray] | None] = [None] * threads
     failure: list[BaseException] = []
     done = threading.Event()
-    claim, winner = threading.Lock(), list[int]()
+    claim, winner, finished = threading.Lock(), list[int](), list[int]()
 
     def work(i: int) -> None:
         st, buf, ctr, out = each[i]
@@ -390,6 +390,8 @@ def kernel_line(
                         if other[2] is not ctr:
                             other[2][ks.REQUEST] = 1
             if first:
+                if alpha < value < beta:  # exact, even should the line below be stopped
+                    finished.append(int(value))
                 length = search.principal_variation(tab, g, st, z, tt, memo, buf, ctr, turn, h,
                                                     value, out)  # fmt: skip
                 if ctr[ks.STATUS] == 0:
@@ -437,6 +439,8 @@ def kernel_line(
         raise failure[0]
     nodes = counted()
     won = next((r for r in results if r is not None), None)
+    if finished:  # the value is known even where its line was stopped
+        known = (finished[0], finished[0])
     if interrupted:
         raise KernelStopped("interrupt", nodes, proven=_root_bounds(game, maxer, each, known))
     if won is None:

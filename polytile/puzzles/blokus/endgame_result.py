@@ -58,7 +58,8 @@ class Proven:
         The objective's value at the position lies between these (None: not bounded on that
         side yet).
     mover
-        The player to move (after any forced passes, which come first in ``line``).
+        The player to move (after any forced passes of the colours to move first, which
+        come first in ``line``).
     raises
         Whether ``mover`` plays to raise the objective (it is ``player``'s own side).
     line
@@ -94,28 +95,34 @@ class Proven:
         lo, hi = self.lower, self.upper
         if lo is not None and hi is not None:
             return f"{what} is between {self._value(lo)} and {self._value(hi)}"
-        if lo is None and hi is None:
-            return f"{what} is not bounded yet"
-        return (
-            f"{what} is at least {self._value(lo)}"
-            if lo is not None
-            else f"{what} is at most {self._value(hi)}"
-        )  # type: ignore[arg-type]
+        if lo is not None:
+            return f"{what} is at least {self._value(lo)}"
+        if hi is not None:
+            return f"{what} is at most {self._value(hi)}"
+        return f"nothing is proven yet of {what}"
 
-    def claim(self) -> str | None:
-        """What :attr:`move` makes sure of, e.g. ``yellow holds blue's lead to at most +12``;
-        None without a move."""
+    def claim(self, move_text: str) -> str | None:
+        """What :attr:`move` (written as ``move_text``) makes sure of, e.g. ``yellow holds
+        blue's lead to at most +12 by playing Y T4 ...``; None without a move."""
         bound = self.bound
         if self.move is None or bound is None:
             return None
         if self.mode == "difference":
             what = "lead" if self.mover == self.player else f"{self.player}'s lead"
             if self.raises:
-                return f"{self.mover} makes sure of a {what} of at least {bound:+d}"
-            return f"{self.mover} holds {what} to at most {bound:+d}"
-        if self.raises:
-            return f"{self.mover} makes sure of a score of at least {bound}"
-        return f"{self.mover} holds {self.player} to a score of at most {bound}"
+                said = f"{self.mover} makes sure of a {what} of at least {bound:+d}"
+            else:
+                said = f"{self.mover} holds {what} to at most {bound:+d}"
+            said += f" by playing {move_text}"
+        elif self.raises:
+            said = f"{self.mover} makes sure of a score of at least {bound} by playing {move_text}"
+        else:  # the others together hold the player to it, not the mover alone
+            said = (f"after {self.mover} plays {move_text}, {self.player} can make sure of at "
+                    f"most {bound} (the others all playing against it)")  # fmt: skip
+        passes = [m.color for m in self.line if m.is_pass]
+        if passes:
+            said = f"after the forced pass of {' and '.join(passes)}, {said}"
+        return said
 
     def as_dict(self) -> dict[str, Any]:
         """This as JSON."""
@@ -126,6 +133,7 @@ class Proven:
             "at_least": self.lower,
             "at_most": self.upper,
             "mover": self.mover,
+            "passes": [m.color for m in self.line if m.is_pass],  # forced, before the move
             "move": None if self.move is None else move_doc(self.move),
             "move_makes_sure_of": None if self.move is None else {side: self.bound},
         }

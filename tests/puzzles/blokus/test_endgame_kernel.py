@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from polytile.errors import SolverError
-from polytile.puzzles.blokus import _compiled, endgame
+from polytile.puzzles.blokus import _compiled, endgame, endgame_kernel
 from polytile.puzzles.blokus.endgame import EndgameStopped, solve_endgame
 from polytile.puzzles.blokus.endgame_kernel import (
     KernelStopped,
@@ -22,7 +22,7 @@ from polytile.puzzles.blokus.endgame_kernel import (
     solitaire,
 )
 from polytile.puzzles.blokus.moves import COLOR_NAMES, placement_table
-from polytile.puzzles.blokus.rules import Blokus
+from polytile.puzzles.blokus.rules import Blokus, Move
 from polytile.puzzles.blokus.scoring import player_names
 
 
@@ -464,20 +464,24 @@ def test_a_positions_key_is_its_roots_key_with_the_moves_folded_in(
     assert want == key(game)
 
 
+@pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize(("variant", "players", "seed", "back", "name"),
                          [("duo", 2, seed, 10, "blue") for seed in (1, 2, 3)]
                          + [("classic", 4, 1, 8, "red"), ("classic", 4, 1, 8, "blue")])  # fmt: skip
 def test_a_stopped_search_proves_its_interval_and_move(variant: str, players: int, seed: int,
-                                                       back: int, name: str) -> None:  # fmt: skip
+                                                       back: int, name: str,
+                                                       threads: int) -> None:  # fmt: skip
     """Stopped at any point, the search's interval holds the value, and its move makes sure
-    of its bound: solved after that move, the value is on the bound's right side."""
+    of its bound: solved after that move, the value is on the bound's right side. With two
+    threads (as a time limit runs it: where they stop varies) the same must hold."""
     game = _ending(variant, players, seed, back)
     weights, maxer = _objective(game, name)
     value, _, total = kernel_line(game, weights, maxer, threads=1)
     moves = 0
     for share in (0.05, 0.2, 0.5, 0.8, 0.95):
         with pytest.raises(KernelStopped) as stop:
-            kernel_line(game, weights, maxer, node_limit=max(1, int(total * share)), threads=1)
+            kernel_line(game, weights, maxer, node_limit=max(1, int(total * share // threads)),
+                        threads=threads)  # fmt: skip
         root = stop.value.proven
         assert root is not None
         assert (root.lower is None or root.lower <= value) and (
@@ -491,7 +495,7 @@ def test_a_stopped_search_proves_its_interval_and_move(variant: str, players: in
             after.push(move)
         got, _, _ = kernel_line(after, weights, maxer, threads=1)
         assert got >= root.bound if root.raises else got <= root.bound
-    assert moves >= 2  # the shares reach past the first root move
+    assert moves >= 2 or threads == 2  # one thread's shares reach past the first root move
 
 
 def test_a_known_bound_changes_only_the_work() -> None:
@@ -540,6 +544,42 @@ def test_a_played_move_bounds_only_the_search(monkeypatch: pytest.MonkeyPatch, v
         after = game.copy()
         after.push(move)
         later = solve_endgame(after, players=wanted, max_pieces=None)
+        given: list[tuple[Any, ...]] = []
+
+        def spy(*args: Any, given: list[tuple[Any, ...]] = given, **kwargs: Any) -> Any:
+            given.append((args[0].to_move, args[2], kwargs["known"]))
+            return kernel_line(*args, **kwargs)
+
+        monkeypatch.setattr(endgame_kernel, "kernel_line", spy)
         got = solve_endgame(game, players=wanted, max_pieces=None, played=(move, later))
+        monkeypatch.setattr(endgame_kernel, "kernel_line", kernel_line)
         assert {n: ln.value for n, ln in got.lines.items()} == {
             n: ln.value for n, ln in plain.lines.items()}  # fmt: skip
+        # Each objective's bound reached the compiled search, on the mover's side.
+        assert len(given) == len(got.lines)
+        for mover, maxer, known in given:
+            raises = maxer[game.colors.index(mover)]
+            assert (known[0] is not None, known[1] is not None) == (raises, not raises)
+
+
+def test_a_played_move_gives_no_bound_unless_it_is_the_movers_placement() -> None:
+    game = _ending("duo", 2, 6, 8)
+    later = solve_endgame(game, max_pieces=None)  # any result: only the move is in question
+    names = player_names(2, "duo")
+    other = next(m for m in game.move_stack[::-1] if m.color != game.to_move)
+    assert endgame._known(game, names, (game.legal_moves()[0], later))
+    assert endgame._known(game, names, (other, later)) == {}  # another colour's
+    assert endgame._known(game, names, (Move(game.to_move), later)) == {}  # a pass
+    taken = game.move_stack[-1]  # its cells are taken: not legal for the colour to move
+    assert endgame._known(game, names, (Move(game.to_move, taken.piece, taken.cells), later)) == {}
+
+
+def test_a_value_found_is_kept_when_its_line_is_stopped() -> None:
+    """Stopped while it follows the line of a value it has found, the search reports that
+    value as its interval (the line costs a few positions after the search)."""
+    game = _ending("duo", 2, 1, 10)
+    value, _, nodes = kernel_line(game, [1, -1], [True, False], threads=1)
+    with pytest.raises(KernelStopped) as stop:
+        kernel_line(game, [1, -1], [True, False], threads=1, node_limit=nodes - 1)
+    assert stop.value.proven is not None
+    assert stop.value.proven.lower == stop.value.proven.upper == value
