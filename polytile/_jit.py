@@ -18,11 +18,18 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-from numba import njit
+from numba import njit as _numba_njit
 
 __all__ = ["clear_stale_cache", "njit"]
+
+#: numba's ``njit``, typed loosely: numba's stubs know neither its private options (the
+#: kernels pass ``_nrt=False``) nor the compiled signatures, so type checkers see the
+#: decorated kernels as untyped callables instead of reporting every decoration.
+njit: Callable[..., Any] = _numba_njit
 
 _STAMP = "polytile-numba-sources.stamp"
 
@@ -48,8 +55,9 @@ def _cache_dirs(folder: Path) -> list[Path]:
         from numba.misc.appdirs import AppDirs
 
         sub = caching._CacheLocator.get_suitable_cache_subpath(str(folder / "_.py"))
-        if config.CACHE_DIR:
-            dirs.append(Path(config.CACHE_DIR) / sub)
+        chosen = getattr(config, "CACHE_DIR", "")  # set at run time from NUMBA_CACHE_DIR
+        if chosen:
+            dirs.append(Path(chosen) / sub)
         dirs.append(Path(AppDirs(appname="numba", appauthor=False).user_cache_dir) / sub)
     except (ImportError, AttributeError):
         pass

@@ -150,7 +150,7 @@ def _classes(pyspiel: Any) -> tuple[Any, Any]:
         def string_from(self, state: Any, player: int) -> str:
             return state.inner.information_state(player)
 
-    class _Game(pyspiel.Game):  # type: ignore[misc, name-defined]
+    class _Game(pyspiel.Game):  # type: ignore[misc, name-defined, unused-ignore]
         def __init__(self, inner: Game, game_type: Any, info: Any) -> None:
             super().__init__(game_type, info, {})
             self.inner = inner
@@ -161,7 +161,7 @@ def _classes(pyspiel: Any) -> tuple[Any, Any]:
         def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
             return _Observer(bool(iig_obs_type and iig_obs_type.perfect_recall))
 
-    class _State(pyspiel.State):  # type: ignore[misc, name-defined]
+    class _State(pyspiel.State):  # type: ignore[misc, name-defined, unused-ignore]
         def __init__(self, game: Any, inner: State, inner_game: Game) -> None:
             super().__init__(game)
             self.inner = inner
