@@ -141,6 +141,15 @@ def analyse_command(
                "nodes": "node limit reached"}[analysis.stopped]  # fmt: skip
         click.echo(f"incomplete ({why}): {done} analysed, not every move after move "
                    f"{analysis.first_solvable}", err=True)  # fmt: skip
+        if analysis.unfinished is not None and not as_json:
+            from polytile.puzzles.blokus.rules import VARIANTS
+
+            k, proven = analysis.unfinished
+            click.echo(f"Before move {k + 1}, proven before the stop: {proven.summary()}.")
+            move, size = proven.move, VARIANTS[game.variant].size
+            claim = None if move is None else proven.claim(_move_text(move, proven.mover, size))
+            if claim is not None:
+                click.echo(f"  {claim}")
         sys.exit(130 if analysis.stopped == "interrupt" else 1)
 
 

@@ -139,3 +139,32 @@ def test_help_teaches(invoke: Invoke) -> None:
     result = invoke("analyse", "--help")
     assert result.exit_code == 0
     assert "polytile analyse game.blksgf" in result.stdout and "--max-pieces" in result.stdout
+
+
+def test_a_stop_says_what_was_proven_of_the_position_it_was_on(
+        invoke: Invoke, finished: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """The search stopped on a position (here after three solved, by a stand-in for the time
+    limit): besides the moves analysed, its proven interval and move, in text and JSON."""
+    from polytile.puzzles.blokus.endgame import EndgameStopped, Proven
+
+    real, calls = analyse.solve_endgame, []
+
+    def stopped(game: object, **kwargs: object) -> object:
+        calls.append(1)
+        if len(calls) > 3:
+            mover = game.player_to_move  # type: ignore[attr-defined]
+            move = game.legal_moves()[0]  # type: ignore[attr-defined]
+            raise EndgameStopped("time", 5, 0.1, proven=Proven(
+                "blue", "difference", -4, 7, mover, mover == "blue", (move,), 7))  # fmt: skip
+        return real(game, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(analyse, "solve_endgame", stopped)
+    result = invoke("analyse", str(finished), "--max-pieces", "4", "--json")
+    assert result.exit_code == 1
+    unfinished = json.loads(result.stdout)["unfinished"]
+    assert unfinished["before_move"] == 31 and unfinished["at_least"] == -4
+    assert unfinished["at_most"] == 7 and unfinished["move"] is not None
+    calls.clear()
+    text = invoke("analyse", str(finished), "--max-pieces", "4").stdout
+    assert "Before move 31, proven before the stop: blue's final lead is between -4 and +7." in text
+    assert " +7 by playing " in text

@@ -39,7 +39,7 @@ from polytile.puzzles.blokus.endgame import (
     endgame_size,
     solve_endgame,
 )
-from polytile.puzzles.blokus.endgame_result import move_doc
+from polytile.puzzles.blokus.endgame_result import Proven, move_doc
 from polytile.puzzles.blokus.rules import Blokus, Move
 from polytile.puzzles.blokus.scoring import player_names
 from polytile.puzzles.blokus.sgf import GameRecord
@@ -116,6 +116,10 @@ class Analysis:
         record is solvable from its start).
     nodes, seconds
         The work done, all searches together.
+    unfinished
+        When stopped: the position whose search was stopped (``k``: after ``k`` moves, before
+        move ``k + 1``) and what that search proved (its objective's interval and, once a
+        root move was done, a move that makes sure of its end), else None.
     """
 
     mode: str
@@ -127,6 +131,7 @@ class Analysis:
     refused: str | None
     nodes: int
     seconds: float
+    unfinished: tuple[int, Proven] | None = None
 
     @property
     def complete(self) -> bool:
@@ -140,6 +145,8 @@ class Analysis:
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON document of ``polytile analyse --json`` (without the game's name)."""
+        stop = self.unfinished
+        unfinished = None if stop is None else {"before_move": stop[0] + 1, **stop[1].as_dict()}
         return {
             "mode": self.mode,
             "players": list(self.players),
@@ -151,6 +158,7 @@ class Analysis:
             "moves": [m.as_dict() for m in self.moves],
             "nodes": self.nodes,
             "seconds": round(self.seconds, 3),
+            "unfinished": unfinished,
         }
 
 
@@ -255,6 +263,7 @@ def analyse_record(
     movers = [positions[k].player_to_move for k in range(n)]
     solved: dict[int, Endgame] = {}
     nodes, stopped = 0, None
+    unfinished: tuple[int, Proven] | None = None
     todo = [] if first is None else list(range(n, first - 1, -1))
     # The compiled search keeps its tables from one position to the next: a position's
     # search may find later positions (its own continuations) already proved, those the
@@ -292,6 +301,7 @@ def analyse_record(
         except EndgameStopped as stop:
             nodes += stop.nodes
             stopped = stop.reason
+            unfinished = None if stop.proven is None else (k, stop.proven)
             break
         except EndgameRefused as exc:  # pragma: no cover - max_pieces None never refuses
             raise SolverError(str(exc)) from exc
@@ -316,6 +326,7 @@ def analyse_record(
         refused=refused,
         nodes=nodes,
         seconds=time.perf_counter() - started,
+        unfinished=unfinished,
     )
 
 
