@@ -145,11 +145,9 @@ def analyse_command(
             from polytile.puzzles.blokus.rules import VARIANTS
 
             k, proven = analysis.unfinished
+            size = VARIANTS[game.variant].size
             click.echo(f"Before move {k + 1}, proven before the stop: {proven.summary()}.")
-            move, size = proven.move, VARIANTS[game.variant].size
-            claim = None if move is None else proven.claim(_move_text(move, proven.mover, size))
-            if claim is not None:
-                click.echo(f"  {claim}")
+            click.echo(f"  {proven.claim(lambda m: _move_text(m, proven.mover, size))}")
         sys.exit(130 if analysis.stopped == "interrupt" else 1)
 
 

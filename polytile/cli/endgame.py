@@ -465,13 +465,7 @@ def _found_so_far(stopped: Any, game: Any) -> tuple[dict[str, Any], list[str]]:
     if proven is not None:
         doc["search"] = proven.as_dict()
         text.append(f"Proven by the exact search before it stopped: {proven.summary()}.")
-        move = proven.move
-        claim = None if move is None else proven.claim(_move_text(move, game.size))
-        if claim is not None:
-            text.append(f"  {claim}")
-        else:
-            text.append(f"  (the position's own bounds: no move of {proven.mover} was searched "
-                        "far enough to prove more)")  # fmt: skip
+        text.append(f"  {proven.claim(lambda m: _move_text(m, game.size))}")
     return doc, text
 
 

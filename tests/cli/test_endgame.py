@@ -19,6 +19,20 @@ def end_of_record() -> Blokus:
     return read_blksgf(RECORD).position()
 
 
+def four_player_ending(seed: int) -> Blokus:
+    """A seeded random 4-player game, up to where no colour can place more than 3 pieces."""
+    import numpy as np
+
+    from polytile.puzzles.blokus.endgame import endgame_size
+
+    game = Blokus("classic", 4)
+    rng = np.random.default_rng(seed)
+    while max(endgame_size(game).values()) > 3:
+        moves = game.legal_moves()
+        game.push(moves[int(rng.integers(len(moves)))])
+    return game
+
+
 def test_json_value_and_line_replay(invoke: Invoke) -> None:
     result = invoke("solve-endgame", str(RECORD), "--json")
     assert result.exit_code == 0, result.stderr
@@ -86,15 +100,7 @@ def test_too_large_is_refused_with_bounds(invoke: Invoke) -> None:
 
 
 def test_four_players_each_get_a_guaranteed_score(invoke: Invoke, tmp_path: Path) -> None:
-    import numpy as np
-
-    from polytile.puzzles.blokus.endgame import endgame_size
-
-    game = Blokus("classic", 4)
-    rng = np.random.default_rng(4)
-    while max(endgame_size(game).values()) > 3:
-        moves = game.legal_moves()
-        game.push(moves[int(rng.integers(len(moves)))])
+    game = four_player_ending(4)
     position = tmp_path / "four.json"
     save(game.to_position(), position)
     result = invoke("solve-endgame", str(position), "--json")
@@ -108,15 +114,7 @@ def test_four_players_each_get_a_guaranteed_score(invoke: Invoke, tmp_path: Path
 
 
 def test_output_with_player_writes_that_players_line(invoke: Invoke, tmp_path: Path) -> None:
-    import numpy as np
-
-    from polytile.puzzles.blokus.endgame import endgame_size
-
-    game = Blokus("classic", 4)
-    rng = np.random.default_rng(7)  # ends with moves left for every colour
-    while max(endgame_size(game).values()) > 3:
-        moves = game.legal_moves()
-        game.push(moves[int(rng.integers(len(moves)))])
+    game = four_player_ending(7)  # ends with moves left for every colour
     position = tmp_path / "four.json"
     save(game.to_position(), position)
     other = next(c for c in game.colors if c != game.to_move)
@@ -300,16 +298,10 @@ def test_an_interrupt_keeps_the_players_solved_and_the_forced_passes(
     """Ctrl-C in max-own mode: the players solved before it, and what the search proved of
     the next one (here after a forced pass, against that player: a bound the others hold it
     to together), in text and JSON; exit code 130."""
-    import numpy as np
-
     from polytile.puzzles.blokus import endgame
-    from polytile.puzzles.blokus.endgame import EndgameStopped, Proven, endgame_size
+    from polytile.puzzles.blokus.endgame import EndgameStopped, Proven
 
-    game = Blokus("classic", 4)
-    rng = np.random.default_rng(7)  # ends with moves left for every colour
-    while max(endgame_size(game).values()) > 3:
-        moves = game.legal_moves()
-        game.push(moves[int(rng.integers(len(moves)))])
+    game = four_player_ending(7)  # ends with moves left for every colour
     position = tmp_path / "four.json"
     save(game.to_position(), position)
     first = game.player_to_move

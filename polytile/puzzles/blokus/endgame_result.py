@@ -4,6 +4,7 @@ proven before it (a module of its own, apart from the search)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -101,23 +102,26 @@ class Proven:
             return f"{what} is at most {self._value(hi)}"
         return f"nothing is proven yet of {what}"
 
-    def claim(self, move_text: str) -> str | None:
-        """What :attr:`move` (written as ``move_text``) makes sure of, e.g. ``yellow holds
-        blue's lead to at most +12 by playing Y T4 ...``; None without a move."""
-        bound = self.bound
-        if self.move is None or bound is None:
-            return None
+    def claim(self, move_text: Callable[[Move], str]) -> str:
+        """What :attr:`move` (written by ``move_text``) makes sure of, e.g. ``yellow holds
+        blue's lead to at most +12 by playing Y T4 ...``; without a move, that the interval
+        is the position's own bounds."""
+        move, bound = self.move, self.bound
+        if move is None or bound is None:
+            return (f"(the position's own bounds: no move of {self.mover} was searched far "
+                    "enough to prove more)")  # fmt: skip
+        text = move_text(move)
         if self.mode == "difference":
             what = "lead" if self.mover == self.player else f"{self.player}'s lead"
             if self.raises:
                 said = f"{self.mover} makes sure of a {what} of at least {bound:+d}"
             else:
                 said = f"{self.mover} holds {what} to at most {bound:+d}"
-            said += f" by playing {move_text}"
+            said += f" by playing {text}"
         elif self.raises:
-            said = f"{self.mover} makes sure of a score of at least {bound} by playing {move_text}"
+            said = f"{self.mover} makes sure of a score of at least {bound} by playing {text}"
         else:  # the others together hold the player to it, not the mover alone
-            said = (f"after {self.mover} plays {move_text}, {self.player} can make sure of at "
+            said = (f"after {self.mover} plays {text}, {self.player} can make sure of at "
                     f"most {bound} (the others all playing against it)")  # fmt: skip
         passes = [m.color for m in self.line if m.is_pass]
         if passes:
