@@ -40,11 +40,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
                "List the pieces of a named set: name, size, free orientations and a picture."),
     "new": ("polytile.cli.games:new", "Set up a new game and write it as a file."),
     "play": ("polytile.cli.games:play",
-             "Play moves in a City Blocks (Henning), Gridblock or Walkable Cities game record, "
+             "Play moves in a Blokus, City Blocks (Henning), Gridblock or Walkable Cities game, "
              "in place."),
     "selfplay": ("polytile.cli.games:selfplay",
-                 "Let engine players play City Blocks (Henning), Gridblock or Walkable Cities "
-                 "games and write their records."),
+                 "Let engine players play Blokus, City Blocks (Henning), Gridblock or Walkable "
+                 "Cities games and write their records."),
     "render": ("polytile.cli.render:render_command", "Draw a solution or position file."),
     "validate": ("polytile.cli.validate:validate_command", "Check a solution or position file."),
     "score": ("polytile.cli.score:score",

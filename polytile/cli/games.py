@@ -157,13 +157,23 @@ def new(game: str, seed: int, variant: str, players: str | None, deal: str | Non
 
 @click.command(
     "play",
-    help="""Play moves in a City Blocks (Henning), Gridblock or Walkable Cities game record, in
+    help="""Play moves in a Blokus, City Blocks (Henning), Gridblock or Walkable Cities game, in
 place.
 
 RECORD is a game record (polytile new henning, polytile new gridblock, polytile new
-walkable); its format says which game it is. Each MOVE is checked by the rules engine
-before anything is written; if one is illegal, nothing is written and the reason is given.
-Then the city, the grid or the three boards are shown.
+walkable), a Blokus position (polytile new blokus) or a Pentobi record (.blksgf); its
+format says which game it is. Each MOVE is checked by the rules engine before anything is
+written; if one is illegal, nothing is written and the reason is given. Then the board,
+the city, the grid or the three boards are shown.
+
+\b
+Blokus moves (points: a column letter and a row number from the bottom, as Pentobi's):
+  e10 e9 f9                      the colour to move places the piece these points form
+  V3 e10 e9 f9                   the same, naming the piece (in capitals: i2 is a point)
+  yellow V3 j5 j4 k4             naming the colour too (it must be the one to move)
+  B V3 4,4 5,4 5,5               polytile's own form (row,column from the top left)
+A colour with no placement passes by itself; a .blksgf record gets the moves added to its
+main line, a position becomes the new position.
 
 \b
 City Blocks (Henning) moves:
@@ -197,6 +207,8 @@ Exit codes:
 
 \b
 Examples:
+  polytile play duo.json "e10 e9 f9" "j5 j4 k4"
+  polytile play game.blksgf "V3 e10 e9 f9"
   polytile play game.json S4@b3
   polytile play game.json "CH@a2 swap 1,c" --no-color
   polytile play grid.json setup b3 NE setup e1 SW "setup a4 NW" "setup f6 SE"
@@ -210,6 +222,7 @@ Examples:
               help="Colour the picture [default: on a terminal].")  # fmt: skip
 def play(record: Path, moves: tuple[str, ...], color: bool | None) -> None:
     """Append ``moves`` to ``record``."""
+    from polytile.cli.blokus_play import is_blokus, play_blokus
     from polytile.cli.gridblock import is_gridblock
     from polytile.cli.walkable import is_walkable, play_walkable
 
@@ -218,6 +231,9 @@ def play(record: Path, moves: tuple[str, ...], color: bool | None) -> None:
         return
     if is_walkable(str(record)):
         play_walkable(record, moves, color)
+        return
+    if is_blokus(str(record)):
+        play_blokus(record, moves, color)
         return
     from polytile.errors import IllegalMoveError
     from polytile.puzzles.henning.files import dumps_record, load_henning
@@ -268,8 +284,8 @@ def _play_gridblock(record: Path, moves: tuple[str, ...], color: bool | None) ->
 
 @click.command(
     "selfplay",
-    help="""Let engine players play City Blocks (Henning), Gridblock or Walkable Cities games and
-write their records.
+    help="""Let engine players play Blokus, City Blocks (Henning), Gridblock or Walkable Cities
+games and write their records.
 
 Players: 'random' (a uniformly random legal move) and 'greedy'. In City Blocks (Henning),
 greedy takes the best immediate money margin, then the best street leads. In Gridblock it
@@ -284,8 +300,13 @@ cells and picks the piece with the best such drop; random passes only when it ha
 --dead, --pass-limit and --tiebreak are as for 'polytile new'; --stop-before-end counts
 rounds.
 
---games N writes N records GAME-1.json ... with seeds --seed, --seed+1, ... into the folder
--o names.
+In Blokus (--variant, --players as for 'polytile new'; --blue, --yellow, --red, --green)
+greedy places its biggest piece where it covers the most attach points of the other
+colours; random, any placement. The records are Pentobi's (.blksgf), ready for
+'polytile analyse' and 'polytile solve-endgame'.
+
+--games N writes N records GAME-1.json (blokus-1.blksgf) ... with seeds --seed, --seed+1,
+... into the folder -o names.
 
 \b
 Exit codes:
@@ -299,20 +320,23 @@ Examples:
   polytile selfplay gridblock --yellow random --green random -o grid.json
   polytile selfplay gridblock --players 2 --score weaker --games 10 -o grid-records/
   polytile selfplay walkable --red greedy --blue random --games 5 -o walk-records/
+  polytile selfplay blokus --variant duo --yellow random -o duo.blksgf
 """,
 )
-@click.argument("game", type=click.Choice(["henning", "gridblock", "walkable"]))
+@click.argument("game", type=click.Choice(["blokus", "henning", "gridblock", "walkable"]))
 @click.option("--blue", type=click.Choice(_ENGINES), default="greedy",
               show_default=True, help="Blue's player.")  # fmt: skip
 @click.option("--yellow", type=click.Choice(_ENGINES),
-              help="Gridblock: yellow's player [default: greedy].")  # fmt: skip
+              help="Blokus, Gridblock: yellow's player [default: greedy].")  # fmt: skip
 @click.option("--red", type=click.Choice(_ENGINES), default="greedy",
               show_default=True, help="Red's player.")  # fmt: skip
 @click.option("--green", type=click.Choice(_ENGINES),
-              help="Gridblock: green's player (not with --players 3) "
+              help="Blokus, Gridblock: green's player (not with --players 3 in Gridblock) "
                    "[default: greedy].")  # fmt: skip
-@click.option("--players", type=click.Choice(["2", "3", "4"]),
-              help="Gridblock: how many players [default: 4].")  # fmt: skip
+@click.option("--variant", type=click.Choice(["classic", "duo"]),
+              help="Blokus: the board [default: classic].")  # fmt: skip
+@click.option("--players", type=click.Choice(["2", "3", "4", "teams"]),
+              help="Blokus, Gridblock: how many players [default: 4; Blokus Duo 2].")  # fmt: skip
 @click.option("--deal", type=click.Choice(["shuffle", "split"]),
               help="Gridblock: the deal option, as for 'polytile new' "
                    "[default: shuffle].")  # fmt: skip
@@ -331,15 +355,27 @@ Examples:
 @click.option("-o", "--output", type=click.Path(path_type=Path),
               help="The record file, or a folder with --games N [default: stdout].")  # fmt: skip
 def selfplay(game: str, blue: str, yellow: str | None, red: str, green: str | None,
-             players: str | None, deal: str | None, two_player_score: str | None,
-             instant_win: bool | None, seed: int, games: int, stop_before_end: int,
-             dead: int | None, pass_limit: str | None, tiebreak: str | None,
-             output: Path | None) -> None:  # fmt: skip
+             variant: str | None, players: str | None, deal: str | None,
+             two_player_score: str | None, instant_win: bool | None, seed: int, games: int,
+             stop_before_end: int, dead: int | None, pass_limit: str | None,
+             tiebreak: str | None, output: Path | None) -> None:  # fmt: skip
     """Self-play ``games`` games."""
     from polytile.cli.walkable import refuse_walkable_options, selfplay_walkable
 
     if games > 1 and output is None:
         raise click.BadParameter("several games need a folder", param_hint="-o/--output")
+    if variant is not None and game != "blokus":
+        raise click.UsageError(f"--variant: a Blokus option, not {game}'s")
+    if game == "blokus":
+        from polytile.cli.blokus_play import selfplay_blokus
+
+        _refuse_gridblock_options(game, deal, two_player_score, instant_win)
+        refuse_walkable_options(game, dead, pass_limit, tiebreak)
+        engines = {"blue": blue, "yellow": yellow or "greedy", "red": red,
+                   "green": green or "greedy"}  # fmt: skip
+        selfplay_blokus(variant or "classic", players, engines, seed, games, stop_before_end,
+                        output)  # fmt: skip
+        return
     if game == "walkable":
         _refuse_gridblock_options(game, deal, two_player_score, instant_win)
         given = [n for n, v in (("--yellow", yellow), ("--green", green), ("--players", players))

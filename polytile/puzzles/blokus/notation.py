@@ -1,0 +1,91 @@
+"""Blokus moves as people type them: Pentobi's points, the piece and colour optional.
+
+:func:`parse_move` reads one move for the position it is played in:
+
+* ``e10 e9 f9`` (or ``e10,e9,f9``): the colour to move places the piece these points form;
+* ``V3 e10 e9 f9``, ``yellow V3 e10 e9 f9``, ``Y e10 e9 f9``: the piece (its name in
+  capitals) and the colour, each optional, checked against the points and the turn;
+* ``pass`` (or ``blue pass``): only where the colour has no placement;
+* ``B V3 4,4 5,4 5,5``: the form polytile writes (:meth:`Move.__str__`; rows and columns
+  counted from 0 at the top left), copied from ``solve-endgame`` or ``analyse``.
+
+A point is a column letter and a row number counted from the bottom (``a1`` is the bottom
+left corner), as Pentobi and ``polytile solve-endgame`` write them. Piece names are
+written in capitals because some are also points (``I2``, ``T4``, ``L5``...): ``i2`` is a
+point, ``I2`` the piece.
+
+Examples
+--------
+>>> from polytile.puzzles.blokus.rules import Blokus
+>>> g = Blokus("duo")
+>>> parse_move("e10 e9 f9", g)
+Move(color='blue', piece='V3', cells=((4, 4), (5, 4), (5, 5)))
+>>> parse_move("B V3 4,4 5,4 5,5", g) == parse_move("blue V3 e10,e9,f9", g)
+True
+"""
+
+from __future__ import annotations
+
+import re
+
+from polytile.puzzles.blokus.moves import PIECE_NAMES, Move
+from polytile.puzzles.blokus.rules import Blokus
+from polytile.puzzles.blokus.sgf import _piece_of, parse_cell
+
+__all__ = ["parse_move"]
+
+_LETTERS = {"B": "blue", "Y": "yellow", "R": "red", "G": "green"}
+_ENGINE_FORM = re.compile(r"\s*[BYRG]\s+\S+\s+\d+\s*,\s*\d+")
+
+
+def _color(word: str) -> str | None:
+    """The colour ``word`` names (``B``, ``blue``, ``Blue``...), or None."""
+    if word in _LETTERS:
+        return _LETTERS[word]
+    lower = word.lower()
+    return lower if lower in _LETTERS.values() else None
+
+
+def parse_move(text: str, game: Blokus) -> Move:
+    """The move ``text`` describes in ``game`` (see the module notes); whether it is legal
+    there is the rules engine's to say (:meth:`Blokus.push`).
+
+    Raises
+    ------
+    ValueError
+        Saying what is wrong: no points, a point off the board, points that form no piece or
+        another piece than the one named, a colour that is not in the game or not to move.
+    """
+    if _ENGINE_FORM.match(text):
+        move = Move.parse(" ".join(text.replace(" ,", ",").replace(", ", ",").split()))
+        _check_color(move.color, game)
+        return move
+    words = [w for w in re.split(r"[\s,;]+", text.strip()) if w]
+    if not words:
+        raise ValueError("an empty move: give the points the piece covers, like e10 e9 f9")
+    color = _color(words[0])
+    if color is not None:
+        words = words[1:]
+    else:
+        color = game.to_move
+    _check_color(color, game)
+    if [w.lower() for w in words] == ["pass"]:
+        return Move.pass_turn(color)
+    piece = words[0] if words and words[0] in PIECE_NAMES else None
+    if piece is not None:
+        words = words[1:]
+    if not words:
+        raise ValueError("no points: give the points the piece covers, like e10 e9 f9")
+    cells = [parse_cell(w, game.size) for w in words]
+    try:
+        shape = _piece_of(cells)
+    except ValueError as exc:
+        raise ValueError(f"the points {' '.join(words)} are no Blokus piece: {exc}") from None
+    if piece is not None and piece != shape:
+        raise ValueError(f"the points {' '.join(words)} form {shape}, not {piece}")
+    return Move(color, shape, cells)
+
+
+def _check_color(color: str, game: Blokus) -> None:
+    if color not in game.colors:
+        raise ValueError(f"{color} does not play in this game ({', '.join(game.colors)} do)")
