@@ -21,15 +21,14 @@ _BLOKUS_GAME = re.compile(rb'"game"\s*:\s*"blokus"')
 
 
 def is_blokus(file: str) -> bool:
-    """True when ``file`` is a Pentobi record or a polytile position of game ``"blokus"``
-    (its first 4 kB say so)."""
+    """True when ``file`` is a Pentobi record or a polytile position of game ``"blokus"``."""
     from polytile.cli.render import is_record
 
     if is_record(file):
         return True
     try:
         with open(file, "rb") as f:
-            head = f.read(4096)
+            head = f.read(1 << 20)  # a position is a few kB; its game may come late
     except OSError:
         return False
     return b'"polytile/position@1"' in head and _BLOKUS_GAME.search(head) is not None
@@ -51,27 +50,36 @@ def play_blokus(record: Path, moves: tuple[str, ...], color: bool | None) -> Non
     from polytile.cli.render import is_record, read_blokus
     from polytile.errors import IllegalMoveError
     from polytile.formats import dumps, write_atomic
-    from polytile.puzzles.blokus.notation import parse_move
+    from polytile.puzzles.blokus.notation import is_pass, named_color, parse_move
 
     _, game, doc = read_blokus(str(record))
     assert game is not None  # is_blokus said so; read_blokus refuses what the rules refuse
+    if doc is not None and doc.dropped:
+        raise click.BadParameter(
+            f"{record} holds what polytile does not write back ({'; '.join(doc.dropped)}); "
+            f"playing into it would lose that, so nothing was written (keep the main line "
+            f"alone in a copy, say with Pentobi, and play into that)",
+            param_hint="RECORD",
+        )
     start = len(game.move_stack)
     notes = []
     for i, text in enumerate(moves, 1):
         if game.is_game_over():
             raise click.BadParameter(f"move {i} ({text!r}): the game is over; nothing was "
                                      f"written", param_hint="MOVES")  # fmt: skip
+        move = None
         try:
-            if text.split()[-1:] != ["pass"]:  # a placement: the forced passes before it
+            named = named_color(text)
+            if named == game.to_move and game.must_pass() and not is_pass(text):
+                raise ValueError(f"{named} has no placement left: it can only pass")
+            if not is_pass(text):  # a placement: the forced passes before it
                 notes += [f"{name} passes (no placement left)" for name in _forced_passes(game)]
-            game.push(parse_move(text, game))
+            move = parse_move(text, game)
+            game.push(move)
         except (ValueError, IllegalMoveError) as e:
-            raise click.BadParameter(
-                f"move {i} ({text!r}): {e}; nothing was written (points like e10 are a column "
-                f"and a row counted from the bottom; cells like 4,4 a row and a column from the "
-                f"top left)",
-                param_hint="MOVES",
-            ) from None
+            why = _in_points(str(e), move, game)
+            raise click.BadParameter(f"move {i} ({text!r}): {why}; nothing was written",
+                                     param_hint="MOVES") from None  # fmt: skip
     notes += [f"{name} passes (no placement left)" for name in _forced_passes(game)]
     if doc is not None and is_record(str(record)):
         from dataclasses import replace
@@ -88,6 +96,22 @@ def play_blokus(record: Path, moves: tuple[str, ...], color: bool | None) -> Non
     click.echo(f"wrote {record}", err=True)
     shown = picture(game, color)
     click.echo(shown, nl=False, color="\x1b[" in shown)
+
+
+def _in_points(message: str, move: Any, game: Any) -> str:
+    """The rules engine's ``message`` with its cells written as points (``(4, 4)``: e10) and
+    the move as the colour, the piece and its points."""
+    from polytile.puzzles.blokus.sgf import cell_name
+
+    size = game.size
+    if move is not None and not move.is_pass:
+        points = " ".join(cell_name(c, size) for c in move.cells)
+        message = message.replace(str(move), f"{move.color} {move.piece} {points}")
+    pair = re.compile(r"\((\d+), (\d+)\)")
+    listed = re.compile(r"\[(\(\d+, \d+\)(?:, )?)+\]")  # [(0, 1), (0, 2)]
+    message = listed.sub(lambda m: " ".join(cell_name((int(r), int(c)), size)
+                                            for r, c in pair.findall(m[0])), message)  # fmt: skip
+    return pair.sub(lambda m: cell_name((int(m[1]), int(m[2])), size), message)
 
 
 def picture(game: Any, color: bool | None) -> str:
@@ -121,33 +145,48 @@ def picture(game: Any, color: bool | None) -> str:
 
 def _greedy(game: Any, moves: list[Any], rng: Any) -> Any:
     """The biggest piece; among those, the placement covering the most attach points of the
-    other colours (blocking them); then at random."""
+    other players' colours (blocking them); then at random."""
     size = max(len(m.cells) for m in moves)
     moves = [m for m in moves if len(m.cells) == size]
-    theirs = {cell for c in game.colors if c != game.to_move for cell in game.attach_points(c)}
+    mine = {game.to_move, *game.player_to_move.split("+")}
+    theirs = {cell for c in game.colors if c not in mine for cell in game.attach_points(c)}
     most = max(len(theirs.intersection(m.cells)) for m in moves)
     moves = [m for m in moves if len(theirs.intersection(m.cells)) == most]
     return moves[int(rng.integers(len(moves)))]
 
 
 def self_play(game: Any, engines: dict[str, str], seed: int) -> None:
-    """Play ``game`` to the end: each colour's move by its engine (``random``: a uniformly
-    random placement; ``greedy``: :func:`_greedy`), forced passes as they come."""
+    """Play ``game`` to the end: each player's move by its engine (``random``: a uniformly
+    random placement; ``greedy``: :func:`_greedy`), forced passes as they come. ``engines``
+    are by player (:attr:`Blokus.player_to_move`) or by colour; with three players green's
+    moves are made by the engine of the player whose turn with green it is."""
     import numpy as np
 
     rng = np.random.default_rng(seed)
     while moves := game.legal_moves():
+        engine = engines.get(game.player_to_move) or engines.get(game.to_move, "greedy")
         if moves[0].is_pass:
             game.push(moves[0])
-        elif engines[game.to_move] == "greedy":
+        elif engine == "greedy":
             game.push(_greedy(game, moves, rng))
         else:
             game.push(moves[int(rng.integers(len(moves)))])
 
 
-def selfplay_blokus(variant: str, players: str | None, engines: dict[str, str], seed: int,
-                    games: int, stop_before_end: int, output: Path | None) -> None:  # fmt: skip
-    """``selfplay blokus``: ``games`` games into Pentobi records."""
+def _take_back(game: Any, placements: int) -> None:
+    """Take back the last ``placements`` placements (and the passes among them), then the
+    passes before them: a record ends with a placement."""
+    while placements > 0 and game.move_stack:
+        placements -= not game.pop().is_pass
+    while game.move_stack and game.move_stack[-1].is_pass:
+        game.pop()
+
+
+def selfplay_blokus(variant: str, players: str | None, engines: dict[str, str | None],
+                    seed: int, games: int, stop_before_end: int,
+                    output: Path | None) -> None:  # fmt: skip
+    """``selfplay blokus``: ``games`` games into Pentobi records; ``engines`` by colour (None:
+    not given, greedy)."""
     from polytile.formats import write_atomic
     from polytile.puzzles.blokus.rules import Blokus
     from polytile.puzzles.blokus.sgf import write_blksgf
@@ -158,16 +197,28 @@ def selfplay_blokus(variant: str, players: str | None, engines: dict[str, str], 
         first = Blokus(variant, count)
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="--players") from None
+    given = [c for c, e in engines.items() if e is not None]
+    outside = [c for c in given if c not in first.colors]
+    if first.players == 3 and "green" in given:
+        outside.append("green")  # green's moves are made by the three players in turn
+    if outside:
+        raise click.BadParameter(
+            f"{', '.join(outside)}: no player of its own in this game (its players: "
+            f"{', '.join(first.colors if first.players != 3 else first.colors[:3])})",
+            param_hint=", ".join(f"--{c}" for c in outside),
+        )
+    if output is not None and games == 1 and output.suffix.lower() == ".json":
+        raise click.BadParameter(f"{output}: Blokus games are written as Pentobi records; "
+                                 f"name the file .blksgf", param_hint="-o")  # fmt: skip
     if output is not None and games > 1:
         output.mkdir(parents=True, exist_ok=True)
     for i in range(games):
         game = first.copy()
-        chosen = {c: engines.get(c, "greedy") for c in game.colors}
+        chosen = {c: engines.get(c) or "greedy" for c in game.colors}
+        if game.players == 3:
+            chosen["green"] = "shared"
         self_play(game, chosen, seed + i)
-        for _ in range(min(stop_before_end, len(game.move_stack))):
-            game.pop()
-        while game.move_stack and game.move_stack[-1].is_pass:
-            game.pop()  # a record ends with a placement: passes are not written
+        _take_back(game, stop_before_end)
         names = ", ".join(f"{c} {e}" for c, e in chosen.items())
         text = write_blksgf(game, C=f"polytile selfplay, seed {seed + i}: {names}")
         target = output if games == 1 else output / f"blokus-{i + 1}.blksgf"  # type: ignore[operator]
@@ -177,5 +228,6 @@ def selfplay_blokus(variant: str, players: str | None, engines: dict[str, str], 
         write_atomic(target, text.encode("utf-8"))
         totals = game.score().player_totals
         state = "the end" if game.is_game_over() else "not finished"
-        click.echo(f"game {i + 1}: {len(game.move_stack)} moves, {state}: "
+        placed = sum(not m.is_pass for m in game.move_stack)
+        click.echo(f"game {i + 1}: {placed} moves, {state}: "
                    + ", ".join(f"{p} {v}" for p, v in totals.items()), err=True)  # fmt: skip

@@ -170,8 +170,8 @@ the city, the grid or the three boards are shown.
 Blokus moves (points: a column letter and a row number from the bottom, as Pentobi's):
   e10 e9 f9                      the colour to move places the piece these points form
   V3 e10 e9 f9                   the same, naming the piece (in capitals: i2 is a point)
-  yellow V3 j5 j4 k4             naming the colour too (it must be the one to move)
-  B V3 4,4 5,4 5,5               polytile's own form (row,column from the top left)
+  yellow V3 j5 j4 k4             naming the colour too (the one to move after any passes)
+  B V3 4,4 5,4 5,5               polytile's own form (row,column counted from 0 at top left)
 A colour with no placement passes by itself; a .blksgf record gets the moves added to its
 main line, a position becomes the new position.
 
@@ -292,8 +292,8 @@ greedy takes the best immediate money margin, then the best street leads. In Gri
 takes the most points for its player at once (its colour's, or with --players 2 its two
 colours' sum or the weaker one, as --score says; an instant win above all), then for its own
 colour. Both read only their own hands. Each colour has its player (--blue, --yellow,
---red, --green; yellow and green are Gridblock's); with --players 2 in Gridblock, blue and
-red are one player's colours and yellow and green the other's.
+--red, --green; yellow and green are Blokus's and Gridblock's); with --players 2 in
+Gridblock, blue and red are one player's colours and yellow and green the other's.
 
 In Walkable Cities (--red, --blue) greedy drops where its cells touch the most of its own
 cells and picks the piece with the best such drop; random passes only when it has no drop.
@@ -302,8 +302,10 @@ rounds.
 
 In Blokus (--variant, --players as for 'polytile new'; --blue, --yellow, --red, --green)
 greedy places its biggest piece where it covers the most attach points of the other
-colours; random, any placement. The records are Pentobi's (.blksgf), ready for
-'polytile analyse' and 'polytile solve-endgame'.
+colours (not its partner's); random, any placement. With 3 players green's moves are made
+by the player whose turn with green it is. --stop-before-end counts placements. The
+records are Pentobi's (.blksgf), ready for 'polytile analyse' and 'polytile solve-endgame'
+(teams are written as Blokus Two-Player, the same board and scoring).
 
 --games N writes N records GAME-1.json (blokus-1.blksgf) ... with seeds --seed, --seed+1,
 ... into the folder -o names.
@@ -328,8 +330,8 @@ Examples:
               show_default=True, help="Blue's player.")  # fmt: skip
 @click.option("--yellow", type=click.Choice(_ENGINES),
               help="Blokus, Gridblock: yellow's player [default: greedy].")  # fmt: skip
-@click.option("--red", type=click.Choice(_ENGINES), default="greedy",
-              show_default=True, help="Red's player.")  # fmt: skip
+@click.option("--red", type=click.Choice(_ENGINES),
+              help="Red's player [default: greedy].")  # fmt: skip
 @click.option("--green", type=click.Choice(_ENGINES),
               help="Blokus, Gridblock: green's player (not with --players 3 in Gridblock) "
                    "[default: greedy].")  # fmt: skip
@@ -354,7 +356,7 @@ Examples:
 @walkable_options
 @click.option("-o", "--output", type=click.Path(path_type=Path),
               help="The record file, or a folder with --games N [default: stdout].")  # fmt: skip
-def selfplay(game: str, blue: str, yellow: str | None, red: str, green: str | None,
+def selfplay(game: str, blue: str, yellow: str | None, red: str | None, green: str | None,
              variant: str | None, players: str | None, deal: str | None,
              two_player_score: str | None, instant_win: bool | None, seed: int, games: int,
              stop_before_end: int, dead: int | None, pass_limit: str | None,
@@ -364,6 +366,9 @@ def selfplay(game: str, blue: str, yellow: str | None, red: str, green: str | No
 
     if games > 1 and output is None:
         raise click.BadParameter("several games need a folder", param_hint="-o/--output")
+    if games == 1 and output is not None and output.is_dir():
+        raise click.BadParameter(f"{output} is a folder: give a file name, or --games N "
+                                 f"to write several into it", param_hint="-o/--output")  # fmt: skip
     if variant is not None and game != "blokus":
         raise click.UsageError(f"--variant: a Blokus option, not {game}'s")
     if game == "blokus":
@@ -371,11 +376,11 @@ def selfplay(game: str, blue: str, yellow: str | None, red: str, green: str | No
 
         _refuse_gridblock_options(game, deal, two_player_score, instant_win)
         refuse_walkable_options(game, dead, pass_limit, tiebreak)
-        engines = {"blue": blue, "yellow": yellow or "greedy", "red": red,
-                   "green": green or "greedy"}  # fmt: skip
-        selfplay_blokus(variant or "classic", players, engines, seed, games, stop_before_end,
+        by_color = {"blue": blue, "yellow": yellow, "red": red, "green": green}
+        selfplay_blokus(variant or "classic", players, by_color, seed, games, stop_before_end,
                         output)  # fmt: skip
         return
+    red = red or "greedy"
     if game == "walkable":
         _refuse_gridblock_options(game, deal, two_player_score, instant_win)
         given = [n for n, v in (("--yellow", yellow), ("--green", green), ("--players", players))
@@ -398,7 +403,8 @@ def selfplay(game: str, blue: str, yellow: str | None, red: str, green: str | No
     given = [n for n, v in (("--yellow", yellow), ("--green", green), ("--players", players))
              if v is not None]  # fmt: skip
     if given:
-        raise click.UsageError(f"{', '.join(given)}: Gridblock options, not {game}'s")
+        raise click.UsageError(f"{', '.join(given)}: Blokus and Gridblock options, not "
+                               f"{game}'s")  # fmt: skip
     from polytile.puzzles.henning.files import dumps_record
     from polytile.puzzles.henning.players import self_play
     from polytile.puzzles.henning.rules import Henning

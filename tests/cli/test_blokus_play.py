@@ -112,3 +112,67 @@ def test_greedy_beats_random_in_duo() -> None:
         totals = game.score().player_totals
         wins += totals["blue"] > totals["yellow"]
     assert wins >= 15
+
+
+def test_a_record_with_variations_is_not_rewritten(invoke: Invoke, tmp_path: Path) -> None:
+    path = tmp_path / "pentobi.blksgf"
+    path.write_text("(;GM[Blokus Duo]FF[4];B[e9,e10,f9]BL[100](;W[j4,j5,k4])(;W[j5,j4,i4]))")
+    before = path.read_bytes()
+    bad = invoke("play", str(path), "d11 d12 c12")
+    assert_clean_failure(bad)
+    assert "1 variation" in bad.stderr and "move properties BL" in bad.stderr
+    assert path.read_bytes() == before
+
+
+def test_errors_name_points_and_a_colour_that_must_pass(invoke: Invoke, tmp_path: Path) -> None:
+    path = tmp_path / "duo.json"
+    invoke("new", "blokus", "--variant", "duo", "-o", str(path))
+    bad = invoke("play", str(path), "a1 a2")
+    assert "blue I2 a2 a1" in bad.stderr and "start cell e10" in bad.stderr
+    for seed in range(50):  # a position where the colour to move must pass
+        game = Blokus("duo")
+        self_play(game, {"blue": "greedy", "yellow": "random"}, seed)
+        while game.move_stack and not game.must_pass():
+            game.pop()
+        if game.move_stack:
+            break
+    path.write_text(dumps(game.to_position()))
+    bad = invoke("play", str(path), f"{game.to_move} a1")
+    assert_clean_failure(bad)
+    assert f"{game.to_move} has no placement left" in bad.stderr
+    done = invoke("play", str(path), "Pass")
+    assert done.exit_code == 0, done.stderr
+
+
+def test_selfplay_options_that_do_not_fit(invoke: Invoke, tmp_path: Path) -> None:
+    assert_clean_failure(invoke("selfplay", "blokus", "--variant", "duo", "--red", "random"))
+    assert_clean_failure(invoke("selfplay", "blokus", "--players", "3", "--green", "random"))
+    assert_clean_failure(invoke("selfplay", "blokus", "-o", str(tmp_path / "g.json")))
+    folder = invoke("selfplay", "blokus", "-o", str(tmp_path))
+    assert_clean_failure(folder)
+    assert "is a folder" in folder.stderr
+
+
+def test_stop_before_end_counts_placements(invoke: Invoke, tmp_path: Path) -> None:
+    counts = []
+    for n in ("0", "1", "3"):
+        path = tmp_path / f"s{n}.blksgf"
+        invoke("selfplay", "blokus", "--stop-before-end", n, "-o", str(path))
+        counts.append(len(read_blksgf(path).moves))
+    assert counts[0] - counts[1] == 1 and counts[0] - counts[2] == 3
+
+
+def test_three_players_share_green_by_turn() -> None:
+    # the three players are greedy and a "green" engine is random: green's moves are made by
+    # the players' greedy engines, so each is of the biggest size it could place
+    game = Blokus("classic", 3)
+    self_play(game, {"blue": "greedy", "yellow": "greedy", "red": "greedy", "green": "random"}, 3)
+    assert game.is_game_over()
+    replay = Blokus("classic", 3)
+    green = 0
+    for move in game.move_stack:
+        if move.color == "green" and not move.is_pass:
+            assert len(move.cells) == max(len(m.cells) for m in replay.legal_moves())
+            green += 1
+        replay.push(move)
+    assert green >= 10

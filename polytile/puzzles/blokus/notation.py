@@ -12,7 +12,8 @@
 A point is a column letter and a row number counted from the bottom (``a1`` is the bottom
 left corner), as Pentobi and ``polytile solve-endgame`` write them. Piece names are
 written in capitals because some are also points (``I2``, ``T4``, ``L5``...): ``i2`` is a
-point, ``I2`` the piece.
+point, ``I2`` the piece. A first word in capitals that reads both ways, as the piece on
+the other points and as one more point of a piece (``I2 I3 I4``), is refused as ambiguous.
 
 Examples
 --------
@@ -32,18 +33,47 @@ from polytile.puzzles.blokus.moves import PIECE_NAMES, Move
 from polytile.puzzles.blokus.rules import Blokus
 from polytile.puzzles.blokus.sgf import _piece_of, parse_cell
 
-__all__ = ["parse_move"]
+__all__ = ["is_pass", "named_color", "parse_move"]
 
 _LETTERS = {"B": "blue", "Y": "yellow", "R": "red", "G": "green"}
 _ENGINE_FORM = re.compile(r"\s*[BYRG]\s+\S+\s+\d+\s*,\s*\d+")
 
 
 def _color(word: str) -> str | None:
-    """The colour ``word`` names (``B``, ``blue``, ``Blue``...), or None."""
-    if word in _LETTERS:
-        return _LETTERS[word]
+    """The colour ``word`` names (``B``, ``b``, ``blue``, ``Blue``...), or None."""
+    if word.upper() in _LETTERS and len(word) == 1:
+        return _LETTERS[word.upper()]
     lower = word.lower()
     return lower if lower in _LETTERS.values() else None
+
+
+def _words(text: str) -> list[str]:
+    return [w for w in re.split(r"[\s,;]+", text.strip()) if w]
+
+
+def named_color(text: str) -> str | None:
+    """The colour a move's text names first, if any (``yellow V3 j5 j4 k4``: yellow)."""
+    words = _words(text)
+    return _color(words[0]) if words else None
+
+
+def is_pass(text: str) -> bool:
+    """Whether the text is a pass (``pass``, ``Pass``, ``yellow pass``, ``Y pass``)."""
+    words = _words(text)
+    if words and _color(words[0]) is not None:
+        words = words[1:]
+    return [w.lower() for w in words] == ["pass"]
+
+
+def _placement(words: list[str], size: int) -> tuple[str, list[tuple[int, int]]]:
+    """(the piece, the cells) the points ``words`` cover; ValueError saying why not."""
+    if not words:
+        raise ValueError("no points: give the points the piece covers, like e10 e9 f9")
+    cells = [parse_cell(w, size) for w in words]
+    try:
+        return _piece_of(cells), cells
+    except ValueError as exc:
+        raise ValueError(f"the points {' '.join(words)} are no Blokus piece: {exc}") from None
 
 
 def parse_move(text: str, game: Blokus) -> Move:
@@ -54,13 +84,14 @@ def parse_move(text: str, game: Blokus) -> Move:
     ------
     ValueError
         Saying what is wrong: no points, a point off the board, points that form no piece or
-        another piece than the one named, a colour that is not in the game or not to move.
+        another piece than the one named, a first word that reads both as a piece and as a
+        point of a piece (``I2 I3 I4``), a colour that is not in the game.
     """
     if _ENGINE_FORM.match(text):
         move = Move.parse(" ".join(text.replace(" ,", ",").replace(", ", ",").split()))
         _check_color(move.color, game)
         return move
-    words = [w for w in re.split(r"[\s,;]+", text.strip()) if w]
+    words = _words(text)
     if not words:
         raise ValueError("an empty move: give the points the piece covers, like e10 e9 f9")
     color = _color(words[0])
@@ -69,20 +100,32 @@ def parse_move(text: str, game: Blokus) -> Move:
     else:
         color = game.to_move
     _check_color(color, game)
-    if [w.lower() for w in words] == ["pass"]:
+    if is_pass(" ".join(words)):
         return Move.pass_turn(color)
-    piece = words[0] if words and words[0] in PIECE_NAMES else None
-    if piece is not None:
-        words = words[1:]
-    if not words:
-        raise ValueError("no points: give the points the piece covers, like e10 e9 f9")
-    cells = [parse_cell(w, game.size) for w in words]
-    try:
-        shape = _piece_of(cells)
-    except ValueError as exc:
-        raise ValueError(f"the points {' '.join(words)} are no Blokus piece: {exc}") from None
-    if piece is not None and piece != shape:
-        raise ValueError(f"the points {' '.join(words)} form {shape}, not {piece}")
+    if words and words[0] in PIECE_NAMES:
+        named = words[0]
+        try:  # the first word as a point too: "L5 L6 L7 L8 M8" is the L5 on those points
+            as_point = _placement(words, game.size)
+        except ValueError:
+            as_point = None
+        try:
+            shape, cells = _placement(words[1:], game.size)
+        except ValueError:
+            if as_point is None:
+                raise
+            shape, cells = as_point
+        else:
+            if shape != named and as_point is None:
+                raise ValueError(f"the points {' '.join(words[1:])} form {shape}, not {named}")
+            if shape != named:
+                shape, cells = as_point  # type: ignore[misc]
+            elif as_point is not None:
+                raise ValueError(
+                    f"{text.strip()!r} reads two ways: {named} on {' '.join(words[1:])}, or "
+                    f"{as_point[0]} on {' '.join(words)}; write points in lower case"
+                )
+        return Move(color, shape, cells)
+    shape, cells = _placement(words, game.size)
     return Move(color, shape, cells)
 
 

@@ -299,6 +299,10 @@ class GameRecord:
         ``C`` of the move nodes, by move number.
     source
         Named in error messages.
+    dropped
+        What the file holds beyond this (written again, it would be lost): its variations,
+        and the properties of move nodes other than the move and ``C`` (such as Pentobi's
+        ``BL`` time left), each said in a few words.
     """
 
     variant: str
@@ -309,6 +313,7 @@ class GameRecord:
     properties: Mapping[str, str] = field(default_factory=dict)
     comments: Mapping[int, str] = field(default_factory=dict)
     source: str = "<string>"
+    dropped: tuple[str, ...] = ()
 
     def initial(self) -> Blokus:
         """The position before the first move (the setup, if any), with an empty move stack.
@@ -494,6 +499,8 @@ def read_blksgf(
     moves: list[Move] = []
     comments: dict[int, str] = {}
     most = len(VARIANTS[variant].colors) * len(piece_set("blokus"))  # every piece placed
+    others: set[str] = set()
+    variations = 0
     node: _Node | None = root
     while node is not None:
         found = [i for i in node.props if i in move_ids]
@@ -520,10 +527,15 @@ def read_blksgf(
             moves.append(Move(move_ids[ident], name, cells))
             if "C" in node.props:
                 comments[len(moves)] = "\n".join(node.props["C"])
+        if node is not root:
+            others.update(i for i in node.props if i not in move_ids and i != "C")
+        variations += max(len(node.children) - 1, 0)
         node = node.children[0] if node.children else None
-    record = GameRecord(
-        variant, players, tuple(moves), tuple(setup), to_move, properties, comments, source
-    )
+    dropped = [f"{variations} variation{'s' if variations > 1 else ''}"] if variations else []
+    if others:
+        dropped.append(f"move properties {', '.join(sorted(others))}")
+    record = GameRecord(variant, players, tuple(moves), tuple(setup), to_move, properties,
+                        comments, source, tuple(dropped))  # fmt: skip
     record.position()  # every move checked now, not at the first use
     return record
 

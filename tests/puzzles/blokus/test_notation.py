@@ -50,3 +50,17 @@ def test_a_lower_case_piece_name_is_a_point(duo: Blokus) -> None:
 def test_bad_text_says_what(duo: Blokus, text: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         parse_move(text, duo)
+
+
+def test_a_capital_first_word_that_reads_two_ways_is_refused() -> None:
+    big = Blokus("classic")
+    with pytest.raises(ValueError, match="reads two ways"):
+        parse_move("I2 I3 I4", big)  # I2 on i3 i4, or I3 on i2 i3 i4
+    assert parse_move("I3 i2 i3 i4", big).piece == "I3"
+    # only one reading is a piece: the L5 on five points, not an L5 on four
+    assert parse_move("L5 L6 L7 L8 M8", big).piece == "L5"
+
+
+def test_pass_and_colour_letters_in_any_case(duo: Blokus) -> None:
+    assert parse_move("Pass", duo) == parse_move("b PASS", duo) == Move.pass_turn("blue")
+    assert parse_move("y j5 j4 k4", duo).color == "yellow"
