@@ -235,6 +235,7 @@ def play(record: Path, moves: tuple[str, ...], color: bool | None) -> None:
     if is_blokus(str(record)):
         play_blokus(record, moves, color)
         return
+    _refuse_other_formats(record)
     from polytile.errors import IllegalMoveError
     from polytile.puzzles.henning.files import dumps_record, load_henning
     from polytile.puzzles.henning.moves import Move
@@ -253,6 +254,29 @@ def play(record: Path, moves: tuple[str, ...], color: bool | None) -> None:
                                      param_hint="MOVES") from None  # fmt: skip
     _write(dumps_record(g, doc.extra), record)
     click.echo(to_text(g, color=color))
+
+
+def _refuse_other_formats(record: Path) -> None:
+    """Refuse a polytile file of a kind ``play`` does not continue (a solution, a City Blocks
+    (Ritchie) position...), naming what it is."""
+    import re
+
+    try:
+        with open(record, "rb") as f:
+            head = f.read(4096)
+    except OSError:
+        return  # the Henning reader says why
+    tag = re.search(rb'"format"\s*:\s*"(polytile/[\w-]+@\d+)"', head)
+    if tag is None or tag[1] == b"polytile/henning@1":
+        return
+    game = re.search(rb'"game"\s*:\s*"([\w-]+)"', head)
+    kind = tag[1].decode().split("/")[1].split("@")[0]  # position, solution, ...
+    what = f"{game[1].decode()} {kind}" if game else f"{kind} file"
+    raise click.BadParameter(
+        f"{record} is a {what}; play continues Blokus positions and Pentobi records, and City "
+        f"Blocks (Henning), Gridblock and Walkable Cities records",
+        param_hint="RECORD",
+    )
 
 
 def _play_gridblock(record: Path, moves: tuple[str, ...], color: bool | None) -> None:
