@@ -47,7 +47,7 @@ def _forced_passes(game: Any) -> list[str]:
 
 def play_blokus(record: Path, moves: tuple[str, ...], color: bool | None) -> None:
     """``play`` on a Blokus position or Pentobi record (see the module notes)."""
-    from polytile.cli.render import is_record, read_blokus
+    from polytile.cli.render import read_blokus
     from polytile.errors import IllegalMoveError
     from polytile.formats import dumps, write_atomic
     from polytile.puzzles.blokus.notation import is_pass, named_color, parse_move
@@ -81,7 +81,7 @@ def play_blokus(record: Path, moves: tuple[str, ...], color: bool | None) -> Non
             raise click.BadParameter(f"move {i} ({text!r}): {why}; nothing was written",
                                      param_hint="MOVES") from None  # fmt: skip
     notes += [f"{name} passes (no placement left)" for name in _forced_passes(game)]
-    if doc is not None and is_record(str(record)):
+    if doc is not None:  # a Pentobi record
         from dataclasses import replace
 
         from polytile.puzzles.blokus.sgf import write_blksgf

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 
+from polytile.geometry import Cell
 from polytile.puzzles.blokus.moves import PIECE_NAMES, Move
 from polytile.puzzles.blokus.rules import Blokus
 from polytile.puzzles.blokus.sgf import _piece_of, parse_cell
@@ -65,15 +66,19 @@ def is_pass(text: str) -> bool:
     return [w.lower() for w in words] == ["pass"]
 
 
-def _placement(words: list[str], size: int) -> tuple[str, list[tuple[int, int]]]:
-    """(the piece, the cells) the points ``words`` cover; ValueError saying why not."""
+def _placement(words: list[str], size: int, piece: str | None = None) -> tuple[str, list[Cell]]:
+    """(the piece, the cells) the points ``words`` cover, which must form ``piece`` if one
+    is given; ValueError saying why not."""
     if not words:
         raise ValueError("no points: give the points the piece covers, like e10 e9 f9")
     cells = [parse_cell(w, size) for w in words]
     try:
-        return _piece_of(cells), cells
+        shape = _piece_of(cells)
     except ValueError as exc:
         raise ValueError(f"the points {' '.join(words)} are no Blokus piece: {exc}") from None
+    if piece is not None and shape != piece:
+        raise ValueError(f"the points {' '.join(words)} form {shape}, not {piece}")
+    return shape, cells
 
 
 def parse_move(text: str, game: Blokus) -> Move:
@@ -102,31 +107,23 @@ def parse_move(text: str, game: Blokus) -> Move:
     _check_color(color, game)
     if is_pass(" ".join(words)):
         return Move.pass_turn(color)
-    if words and words[0] in PIECE_NAMES:
-        named = words[0]
-        try:  # the first word as a point too: "L5 L6 L7 L8 M8" is the L5 on those points
-            as_point = _placement(words, game.size)
-        except ValueError:
-            as_point = None
+    if words and words[0] in PIECE_NAMES:  # the piece, unless it is a point (L5 L6 L7 ...)
         try:
-            shape, cells = _placement(words[1:], game.size)
+            named = _placement(words[1:], game.size, words[0])
+        except ValueError as exc:
+            try:
+                return Move(color, *_placement(words, game.size))
+            except ValueError:
+                raise exc from None
+        try:
+            whole = _placement(words, game.size)
         except ValueError:
-            if as_point is None:
-                raise
-            shape, cells = as_point
-        else:
-            if shape != named and as_point is None:
-                raise ValueError(f"the points {' '.join(words[1:])} form {shape}, not {named}")
-            if shape != named:
-                shape, cells = as_point  # type: ignore[misc]
-            elif as_point is not None:
-                raise ValueError(
-                    f"{text.strip()!r} reads two ways: {named} on {' '.join(words[1:])}, or "
-                    f"{as_point[0]} on {' '.join(words)}; write points in lower case"
-                )
-        return Move(color, shape, cells)
-    shape, cells = _placement(words, game.size)
-    return Move(color, shape, cells)
+            return Move(color, *named)
+        raise ValueError(
+            f"{text.strip()!r} reads two ways: {named[0]} on {' '.join(words[1:])}, or "
+            f"{whole[0]} on {' '.join(words)}; write points in lower case"
+        )
+    return Move(color, *_placement(words, game.size))
 
 
 def _check_color(color: str, game: Blokus) -> None:
