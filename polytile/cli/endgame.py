@@ -44,7 +44,9 @@ the rules engine before it is printed.
 
 A position where a player can still place more than --max-pieces pieces is refused,
 as is one the search cannot finish within --time-limit: then the proven bounds of
-'polytile bounds' are printed instead (exit code 1) and no file is written. A search
+'polytile bounds' are printed instead (exit code 1) and no file is written. Where
+they pin every colour's final score (a board split into territories, say), the value
+they settle is printed too (JSON: "settled", "settled_lead"), with no line. A search
 stopped by --time-limit or Ctrl-C first prints what it proved before it stopped: an
 interval for the value and, once a first move has been searched, a move that makes sure
 of its end of it (JSON: "search"). --time-limit
@@ -514,6 +516,7 @@ def _refuse(game: Any, reason: str, as_json: bool, seconds: float, source: str,
     """Say why there is no exact value, and print the proven bounds instead."""
     from polytile.cli.bounds import blokus_bounds, blokus_table, bounds_json
     from polytile.cli.clock import Deadline
+    from polytile.puzzles.blokus.bounds import settled as blokus_settled
 
     unwritten = "" if output is None else f"; nothing written to {output}"
     searches = 2 * len(game.colors)
@@ -535,15 +538,33 @@ def _refuse(game: Any, reason: str, as_json: bool, seconds: float, source: str,
     missing = [name for name in game.colors if name not in {b.color for b in results}]
     if missing:
         click.echo(f"the time limit ran out: not bounded: {', '.join(missing)}", err=True)
+    settled = blokus_settled(game, results)
+    lead = None
+    if len(_players(game)) == 2 and len(settled) == 2:
+        first, second = _players(game)
+        lead = settled[first] - settled[second]
     if as_json:
         doc = {"game": "blokus", "exact": False, "reason": reason,
                "colors": {b.color: bounds_json(b) for b in results}, **extra}  # fmt: skip
         if missing:
             doc["not_bounded"] = missing
+        if settled:
+            doc["settled"] = settled
+        if lead is not None:
+            doc["settled_lead"] = lead
         click.echo(json.dumps(doc))
         return
     if results:
         click.echo(blokus_table(results))
+    if lead is not None:
+        first, second = _players(game)
+        click.echo(f"The bounds settle the value without a search: {first} {lead:+d} against "
+                   f"{second} (final scores {first} {settled[first]}, {second} "
+                   f"{settled[second]}); no best line was searched.")  # fmt: skip
+    elif settled and len(_players(game)) > 2:
+        values = ", ".join(f"{p} {v}" for p, v in settled.items())
+        click.echo(f"The bounds settle, without a search, the final score these players can "
+                   f"make sure of: {values}.")  # fmt: skip
 
 
 def _check_folder(output: Path) -> None:

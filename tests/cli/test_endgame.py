@@ -99,6 +99,40 @@ def test_too_large_is_refused_with_bounds(invoke: Invoke) -> None:
         assert bound["lower"] <= bound["upper"]
 
 
+def test_bounds_that_settle_the_value_say_so(invoke: Invoke, tmp_path: Path) -> None:
+    # A self-played Duo game whose board is split by move 16: each colour's layouts lie in
+    # its own territory, so the bounds pin both final scores.
+    record = tmp_path / "split.blksgf"
+    made = invoke("selfplay", "blokus", "--variant", "duo", "--seed", "3", "-o", str(record))
+    assert made.exit_code == 0, made.stderr
+    refused = invoke("solve-endgame", str(record), "--move", "16", "--max-pieces", "5",
+                     "--json", "--bounds-time", "5")  # fmt: skip
+    assert refused.exit_code == 1 and "--max-pieces" in refused.stderr
+    doc = json.loads(refused.stdout)
+    assert doc["exact"] is False
+    for name, value in doc["settled"].items():
+        bound = doc["colors"][name]
+        assert bound["score_lower"] == bound["score_upper"] == value
+    solved = json.loads(invoke("solve-endgame", str(record), "--move", "16", "--json").stdout)
+    assert doc["settled_lead"] == solved["value"]  # the exact search agrees
+    text = invoke("solve-endgame", str(record), "--move", "16", "--max-pieces", "5",
+                  "--bounds-time", "5").stdout  # fmt: skip
+    assert f"settle the value without a search: blue {solved['value']:+d} against" in text
+
+
+def test_bounds_settle_four_players_scores_as_the_search_does(invoke: Invoke,
+                                                              tmp_path: Path) -> None:  # fmt: skip
+    position = tmp_path / "four.json"
+    save(four_player_ending(7).to_position(), position)
+    refused = invoke("solve-endgame", str(position), "--max-pieces", "1", "--json",
+                     "--bounds-time", "2")  # fmt: skip
+    assert refused.exit_code == 1
+    settled = json.loads(refused.stdout)["settled"]
+    assert settled  # here every colour has at most one piece placement left to choose
+    values = json.loads(invoke("solve-endgame", str(position), "--json").stdout)["values"]
+    assert settled == {name: values[name] for name in settled}
+
+
 def test_four_players_each_get_a_guaranteed_score(invoke: Invoke, tmp_path: Path) -> None:
     game = four_player_ending(4)
     position = tmp_path / "four.json"

@@ -76,10 +76,10 @@ from polytile.models.cpsat import (
 )
 from polytile.puzzles.blokus.reach import reach_of
 from polytile.puzzles.blokus.rules import PIECE_NAMES, PIECE_SIZES, Blokus, Move
-from polytile.puzzles.blokus.scoring import ALL_PLACED_BONUS, I1_LAST_BONUS
+from polytile.puzzles.blokus.scoring import ALL_PLACED_BONUS, I1_LAST_BONUS, player_names
 from polytile.solvers.cpsat import solve
 
-__all__ = ["BlokusBounds", "SquareBound", "bounds", "reach", "territory"]
+__all__ = ["BlokusBounds", "SquareBound", "bounds", "reach", "settled", "territory"]
 
 _SIZE = dict(zip(PIECE_NAMES, PIECE_SIZES, strict=True))
 _ORTHO = ((0, 1), (1, 0), (0, -1), (-1, 0))
@@ -472,3 +472,24 @@ def bounds(
                           f"lower {score_lower}, upper {score_upper}")  # fmt: skip
     return BlokusBounds(color, hand_squares, score_now, upper, lower, score_upper, score_lower,
                         safe)  # fmt: skip
+
+
+def settled(game: Blokus, results: Sequence[BlokusBounds]) -> dict[str, int]:
+    """The players' final scores that colours' bounds settle without a search, by player
+    name (:func:`~polytile.puzzles.blokus.scoring.player_names`).
+
+    A colour's final score is pinned when what it can make sure of (``score_lower``) is
+    also the most it can get (``score_upper``); colours missing from ``results`` are not. A
+    player whose colours are all pinned ends with their sum whatever anyone plays: with 3
+    or 4 players, the final score it can make sure of (what ``solve-endgame`` searches
+    for); with 2, once both are settled, the first player's lead is their difference.
+
+    >>> from polytile.puzzles.blokus.rules import Blokus
+    >>> game = Blokus("duo")
+    >>> settled(game, [bounds(game, c, time_limit=1, workers=1) for c in game.colors])
+    {}
+    """
+    pinned = {b.color: b.score_lower for b in results if b.score_lower == b.score_upper}
+    return {name: sum(pinned[c] for c in name.split("+"))
+            for name in player_names(game.players, game.variant.name)
+            if all(c in pinned for c in name.split("+"))}  # fmt: skip
