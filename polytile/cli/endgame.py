@@ -45,14 +45,16 @@ the rules engine before it is printed.
 A position where a player can still place more than --max-pieces pieces is refused,
 as is one the search cannot finish within --time-limit: then the proven bounds of
 'polytile bounds' are printed instead (exit code 1) and no file is written. Where
-they pin every colour's final score (a board split into territories, say), the value
-they settle is printed too (JSON: "settled", "settled_lead"), with no line. A search
-stopped by --time-limit or Ctrl-C first prints what it proved before it stopped: an
-interval for the value and, once a first move has been searched, a move that makes sure
-of its end of it (JSON: "search"). --time-limit
-covers the whole command, counted from when the process started (start-up, the bounds
-after a refusal and printing included): bounds computed after the limit ran out get what
-is left of it, and say so.
+they pin every colour's final score (a board split into territories, say), they settle
+the game instead: its exact value and a best line are printed, and -o written, as a
+search's would be (exit code 0; JSON: "settled_by_bounds"). With 3 or 4 players, the
+players whose colours are all pinned get their exact value even when the others do not
+(JSON: "settled"). A search stopped by --time-limit or Ctrl-C first prints what it
+proved before it stopped: an interval for the value and, once a first move has been
+searched, a move that makes sure of its end of it (JSON: "search"). --time-limit covers
+the whole command, counted from when the process started (start-up, the bounds after a
+refusal and printing included): bounds computed after the limit ran out get what is left
+of it, and say so.
 
 Moves are printed as colour letter, piece and cells, each cell as row,column counted
 from 0 at the top left, followed by the same cells in Pentobi's notation (column
@@ -328,11 +330,13 @@ def solve_endgame_command(
                                    progress=progress)  # fmt: skip
     except EndgameRefused as refused:
         reason = f"{refused} (--max-pieces)"
-        if (budget(limit, reserve=0.3) or 0.0) >= 0.5 * len(game.colors):
-            _refuse(game, reason, as_json, _bounds_time(game, bounds_time, limit), source,
-                    output, limit)  # fmt: skip
+        if (budget(limit, reserve=0.3) or 0.0) < 0.5 * len(game.colors):
+            _cheap_ranges(game, reason, as_json)  # start-up took the limit: no CP-SAT bounds
+        settled = _refuse(game, reason, as_json, _bounds_time(game, bounds_time, limit),
+                          source, output, limit, wanted=players)  # fmt: skip
+        if settled is None:
             sys.exit(1)
-        _cheap_ranges(game, reason, as_json)  # start-up took the limit: no CP-SAT bounds
+        result = settled
     except EndgameStopped as stopped:
         found = _found_so_far(stopped, game)
         if stopped.reason == "interrupt":
@@ -350,9 +354,11 @@ def solve_endgame_command(
         left = budget(limit, reserve=0.3) or 0.0
         if left < 0.5 * len(game.colors):
             _cheap_ranges(game, reason, as_json, found)
-        _refuse(game, reason, as_json, _bounds_time(game, bounds_time, limit), source,
-                output, limit, found)  # fmt: skip
-        sys.exit(1)
+        settled = _refuse(game, reason, as_json, _bounds_time(game, bounds_time, limit),
+                          source, output, limit, found, players)  # fmt: skip
+        if settled is None:
+            sys.exit(1)
+        result = settled
     if output is not None and suffix == ".blksgf":
         _write_record(game, record, move, result, output)
     elif output is not None:
@@ -447,7 +453,12 @@ def _print_result(game: Any, obj: Any, result: Any, color: bool | None) -> None:
         click.echo(f"\nBest line{who} ({_many(len(line.pv), 'move')}, forced passes included):")
         for n, m in enumerate(line.pv, start=1):
             click.echo(f"{n:>4}. {_move_text(m, size)}")
-    click.echo(f"\nSearched {_many(result.nodes, 'position')} in {result.seconds:.2f} s.")
+    if result.settled:
+        click.echo("\nSettled by the bounds, with no search: every colour can make sure of the "
+                   "most it can place (its best layout lies in territory no other colour can "
+                   "reach).")  # fmt: skip
+    else:
+        click.echo(f"\nSearched {_many(result.nodes, 'position')} in {result.seconds:.2f} s.")
 
 
 def _found_so_far(stopped: Any, game: Any) -> tuple[dict[str, Any], list[str]]:
@@ -512,16 +523,18 @@ def _bounds_time(game: Any, bounds_time: float, limit: float) -> float:
 
 def _refuse(game: Any, reason: str, as_json: bool, seconds: float, source: str,
             output: Path | None, limit: float | None = None,
-            found: tuple[dict[str, Any], list[str]] | None = None) -> None:  # fmt: skip
-    """Say why there is no exact value, and print the proven bounds instead."""
+            found: tuple[dict[str, Any], list[str]] | None = None,
+            wanted: tuple[str, ...] = ()) -> Any:  # fmt: skip
+    """Say why there is no exact search result, and compute the proven bounds instead: the
+    exact result when they settle it (:mod:`polytile.puzzles.blokus.settle`; for the
+    caller to print), else None once the bounds are printed."""
     from polytile.cli.bounds import blokus_bounds, blokus_table, bounds_json
     from polytile.cli.clock import Deadline
     from polytile.puzzles.blokus.bounds import settled as blokus_settled
+    from polytile.puzzles.blokus.settle import settled_endgame
 
-    unwritten = "" if output is None else f"; nothing written to {output}"
     searches = 2 * len(game.colors)
-    click.echo(f"no exact value: {reason}{unwritten}", err=True)
-    extra = _say_found(found, as_json)
+    click.echo(reason, err=True)
     click.echo(f"computing the bounds instead ({searches} CP-SAT searches of up to "
                f"{seconds:g} s, --bounds-time)", err=True)  # fmt: skip
     results: list[Any] = []
@@ -538,11 +551,15 @@ def _refuse(game: Any, reason: str, as_json: bool, seconds: float, source: str,
     missing = [name for name in game.colors if name not in {b.color for b in results}]
     if missing:
         click.echo(f"the time limit ran out: not bounded: {', '.join(missing)}", err=True)
-    settled = blokus_settled(game, results)
-    lead = None
-    if len(_players(game)) == 2 and len(settled) == 2:
-        first, second = _players(game)
-        lead = settled[first] - settled[second]
+    result = settled_endgame(game, results, wanted or None)
+    if result is not None:
+        click.echo("the bounds settle it exactly: every colour can make sure of the most it "
+                   "can place", err=True)  # fmt: skip
+        return result
+    if output is not None:
+        click.echo(f"nothing written to {output} (no exact value)", err=True)
+    extra = _say_found(found, as_json)
+    settled = blokus_settled(game, results)  # with 2 players, one player's at most
     if as_json:
         doc = {"game": "blokus", "exact": False, "reason": reason,
                "colors": {b.color: bounds_json(b) for b in results}, **extra}  # fmt: skip
@@ -550,21 +567,15 @@ def _refuse(game: Any, reason: str, as_json: bool, seconds: float, source: str,
             doc["not_bounded"] = missing
         if settled:
             doc["settled"] = settled
-        if lead is not None:
-            doc["settled_lead"] = lead
         click.echo(json.dumps(doc))
-        return
+        return None
     if results:
         click.echo(blokus_table(results))
-    if lead is not None:
-        first, second = _players(game)
-        click.echo(f"The bounds settle the value without a search: {first} {lead:+d} against "
-                   f"{second} (final scores {first} {settled[first]}, {second} "
-                   f"{settled[second]}); no best line was searched.")  # fmt: skip
-    elif settled and len(_players(game)) > 2:
+    if settled and len(_players(game)) > 2:
         values = ", ".join(f"{p} {v}" for p, v in settled.items())
         click.echo(f"The bounds settle, without a search, the final score these players can "
                    f"make sure of: {values}.")  # fmt: skip
+    return None
 
 
 def _check_folder(output: Path) -> None:

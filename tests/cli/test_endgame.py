@@ -19,15 +19,16 @@ def end_of_record() -> Blokus:
     return read_blksgf(RECORD).position()
 
 
-def four_player_ending(seed: int) -> Blokus:
-    """A seeded random 4-player game, up to where no colour can place more than 3 pieces."""
+def four_player_ending(seed: int, most: int = 3) -> Blokus:
+    """A seeded random 4-player game, up to where no colour can place more than ``most``
+    pieces."""
     import numpy as np
 
     from polytile.puzzles.blokus.endgame import endgame_size
 
     game = Blokus("classic", 4)
     rng = np.random.default_rng(seed)
-    while max(endgame_size(game).values()) > 3:
+    while max(endgame_size(game).values()) > most:
         moves = game.legal_moves()
         game.push(moves[int(rng.integers(len(moves)))])
     return game
@@ -99,38 +100,53 @@ def test_too_large_is_refused_with_bounds(invoke: Invoke) -> None:
         assert bound["lower"] <= bound["upper"]
 
 
-def test_bounds_that_settle_the_value_say_so(invoke: Invoke, tmp_path: Path) -> None:
-    # A self-played Duo game whose board is split by move 16: each colour's layouts lie in
-    # its own territory, so the bounds pin both final scores.
+def test_bounds_that_settle_the_value_give_an_exact_line(invoke: Invoke, tmp_path: Path) -> None:
+    # A self-played Duo game whose board is split by move 16: each colour's best layout lies
+    # in its own territory, so the bounds pin both final scores and settle the game.
     record = tmp_path / "split.blksgf"
     made = invoke("selfplay", "blokus", "--variant", "duo", "--seed", "3", "-o", str(record))
     assert made.exit_code == 0, made.stderr
-    refused = invoke("solve-endgame", str(record), "--move", "16", "--max-pieces", "5",
+    game = read_blksgf(record).position(16)
+    settled = invoke("solve-endgame", str(record), "--move", "16", "--max-pieces", "5",
                      "--json", "--bounds-time", "5")  # fmt: skip
-    assert refused.exit_code == 1 and "--max-pieces" in refused.stderr
-    doc = json.loads(refused.stdout)
-    assert doc["exact"] is False
-    for name, value in doc["settled"].items():
-        bound = doc["colors"][name]
-        assert bound["score_lower"] == bound["score_upper"] == value
-    solved = json.loads(invoke("solve-endgame", str(record), "--move", "16", "--json").stdout)
-    assert doc["settled_lead"] == solved["value"]  # the exact search agrees
+    assert settled.exit_code == 0, settled.stderr
+    assert "--max-pieces" in settled.stderr and "settle it exactly" in settled.stderr
+    doc = json.loads(settled.stdout)
+    assert doc["settled_by_bounds"] is True and doc["nodes"] == 0
+    for m in doc["lines"]["blue"]["pv"]:
+        game.push(Move(m["color"]) if m.get("pass") else Move(m["color"], m["piece"], m["cells"]))
+    totals = game.score().player_totals
+    assert game.is_game_over() and doc["value"] == totals["blue"] - totals["yellow"]
+    searched = json.loads(invoke("solve-endgame", str(record), "--move", "16", "--json").stdout)
+    assert searched["settled_by_bounds"] is False
+    assert doc["value"] == searched["value"]  # the exact search agrees
     text = invoke("solve-endgame", str(record), "--move", "16", "--max-pieces", "5",
-                  "--bounds-time", "5").stdout  # fmt: skip
-    assert f"settle the value without a search: blue {solved['value']:+d} against" in text
+                  "--bounds-time", "5", "--no-color").stdout  # fmt: skip
+    assert f"Exact value: blue {doc['value']:+d} against yellow" in text
+    assert "Settled by the bounds, with no search" in text and "Best line (" in text
 
 
 def test_bounds_settle_four_players_scores_as_the_search_does(invoke: Invoke,
                                                               tmp_path: Path) -> None:  # fmt: skip
     position = tmp_path / "four.json"
-    save(four_player_ending(7).to_position(), position)
+    save(four_player_ending(3, most=6).to_position(), position)
+    searched = json.loads(invoke("solve-endgame", str(position), "--json").stdout)["values"]
+    # Yellow's and green's areas meet: the bounds settle blue and red only.
     refused = invoke("solve-endgame", str(position), "--max-pieces", "1", "--json",
                      "--bounds-time", "2")  # fmt: skip
     assert refused.exit_code == 1
-    settled = json.loads(refused.stdout)["settled"]
-    assert settled  # here every colour has at most one piece placement left to choose
+    doc = json.loads(refused.stdout)
+    assert doc["settled"] == {"blue": searched["blue"], "red": searched["red"]}
+    for name in ("yellow", "green"):
+        bound = doc["colors"][name]
+        assert bound["score_lower"] <= searched[name] <= bound["score_upper"]
+    # Every colour of this one is pinned: the bounds give the whole result.
+    save(four_player_ending(7).to_position(), position)
+    settled = invoke("solve-endgame", str(position), "--max-pieces", "1", "--json",
+                     "--bounds-time", "2")  # fmt: skip
+    assert settled.exit_code == 0, settled.stderr
     values = json.loads(invoke("solve-endgame", str(position), "--json").stdout)["values"]
-    assert settled == {name: values[name] for name in settled}
+    assert json.loads(settled.stdout)["values"] == values
 
 
 def test_four_players_each_get_a_guaranteed_score(invoke: Invoke, tmp_path: Path) -> None:
@@ -298,11 +314,13 @@ def test_a_stopped_search_prints_what_it_proved(invoke: Invoke, monkeypatch: Any
     where = (str(RECORD), "--move", str(len(record.moves) - 4))
     monkeypatch.setattr(endgame, "PYTHON_FIRST", 0.0)
     monkeypatch.setattr(endgame, "PYTHON_FIRST_LOADED", 0.0)
-    exact = endgame.solve_endgame(game, max_pieces=None)
+    # A node limit searches on one thread, so the count repeats: the stopped search below
+    # gets 2/3 of it, by when (seen: from 1/2 on) it has proven a first move.
+    exact = endgame.solve_endgame(game, max_pieces=None, node_limit=10**9)
     real = endgame.solve_endgame
 
     def stopped_early(*args: Any, **kwargs: Any) -> Any:
-        return real(*args, **{**kwargs, "node_limit": exact.nodes // 3})
+        return real(*args, **{**kwargs, "node_limit": exact.nodes * 2 // 3})
 
     monkeypatch.setattr(endgame, "solve_endgame", stopped_early)
     result = invoke("solve-endgame", *where, "--json")

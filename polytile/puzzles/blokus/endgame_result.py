@@ -198,6 +198,8 @@ class Endgame:
         Time spent.
     placeable
         Pieces each player could still place at the start (:func:`endgame_size`).
+    settled
+        True when the bounds settled the result with no search (:mod:`.settle`).
     """
 
     mode: str
@@ -207,6 +209,7 @@ class Endgame:
     nodes: int
     seconds: float
     placeable: dict[str, int] = field(default_factory=dict)
+    settled: bool = False
 
     @property
     def value(self) -> int | None:
@@ -240,6 +243,7 @@ class Endgame:
             "nodes": self.nodes,
             "seconds": round(self.seconds, 3),
             "placeable_pieces": self.placeable,
+            "settled_by_bounds": self.settled,
         }
 
 

@@ -1,0 +1,82 @@
+"""Blokus endgames the bounds settle: an exact result with no search.
+
+:func:`~polytile.puzzles.blokus.bounds.bounds` gives each colour X a final score it can make
+sure of (``score_lower``: a layout of its pieces inside territory no other colour can
+reach, played one piece a turn; or its biggest placement now) and one it cannot exceed
+(``score_upper``: its best layout if every other colour passed). When the two meet for every
+colour, say on a board split into territories, the game's value follows without a search:
+
+* whatever the others play, X makes sure of its score by playing its layout, and it never
+  ends above it; so every player's final score is the sum of its colours', the first
+  player's lead with two players is their difference, and no move can change either;
+* a line that makes it: each colour in turn places the next piece of its layout, then
+  passes. A colour that has placed its layout has no legal placement left (one would put
+  it above the most it can place), so its passes are forced, as the rules require. Every
+  node on that line keeps the value (the same argument from that node), so each move is a
+  best move and the line a principal variation.
+
+The line is replayed by the rules engine, which refuses an illegal placement or a pass
+while a placement exists, and its final scores must be the pinned ones
+(:func:`~polytile.puzzles.blokus.endgame._checked_line`); anything else is a
+:class:`~polytile.errors.SolverError`, never a wrong answer.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from polytile.errors import IllegalMoveError, SolverError
+from polytile.puzzles.blokus.bounds import BlokusBounds
+from polytile.puzzles.blokus.endgame import _checked_line, endgame_size
+from polytile.puzzles.blokus.endgame_result import Endgame, Line
+from polytile.puzzles.blokus.rules import Blokus, Move
+from polytile.puzzles.blokus.scoring import player_names
+
+__all__ = ["settled_endgame"]
+
+
+def settled_endgame(game: Blokus, results: Sequence[BlokusBounds],
+                    players: Sequence[str] | None = None) -> Endgame | None:  # fmt: skip
+    """The exact result of ``game`` (as :func:`~.endgame.solve_endgame` gives it, with
+    ``nodes`` 0 and ``settled`` True) when ``results`` pin every colour's final score; None
+    otherwise. ``players``: with 3 or 4 players, whose lines to give (default all, the
+    player to move first).
+
+    Raises
+    ------
+    SolverError
+        If the line of the layouts does not replay to the pinned scores (a bug).
+    """
+    started = time.perf_counter()
+    pinned = {b.color: b for b in results if b.score_lower == b.score_upper}
+    if any(c not in pinned for c in game.colors):
+        return None
+    layouts = {c: list(pinned[c].lower.placements) for c in game.colors}
+    check = game.copy()
+    pv: list[Move] = []
+    while not check.is_game_over():
+        color = check.to_move
+        move = layouts[color].pop(0) if layouts[color] else Move.pass_turn(color)
+        try:
+            check.push(move)
+        except IllegalMoveError as exc:
+            raise SolverError(f"the layouts of the pinned bounds do not replay: {exc}") from None
+        pv.append(move)
+    names = player_names(game.players, game.variant.name)
+    two = len(names) == 2
+    owner = {c: next((i for i, n in enumerate(names) if c in n.split("+")), -1)
+             for c in game.colors}  # fmt: skip
+    lines: dict[str, Line] = {}
+    wanted = [names[0]] if two else list(players) if players is not None else sorted(
+        names, key=lambda name: name != game.player_to_move)  # fmt: skip
+    for name in wanted:
+        me = names.index(name)
+        weights = [1 if owner[c] == me else (-1 if two and owner[c] >= 0 else 0)
+                   for c in game.colors]  # fmt: skip
+        value = sum(w * pinned[c].score_lower for w, c in zip(weights, game.colors, strict=True))
+        lines[name] = _checked_line(game, name, value, pv, weights)
+    return Endgame(mode="difference" if two else "max-own", players=names,
+                   to_move=game.player_to_move, lines=lines, nodes=0,
+                   seconds=time.perf_counter() - started, placeable=endgame_size(game),
+                   settled=True)  # fmt: skip
