@@ -260,9 +260,15 @@ def parse_puzzle(doc: Any, source: str = "<string>") -> TilingPuzzle:
     if not isinstance(one_sided, bool):
         raise FormatError("'one_sided' must be true or false", source, "one_sided")
     types: dict[Polyomino, Polyomino] = {}
+    named: dict[str, tuple[Polyomino, str]] = {}  # each name's shape and where it came first
     for i, entry in enumerate(entries):
         for shape, n in _piece_entry(entry, f"pieces[{i}]", source, board):
             key = shape.canonical_one_sided() if one_sided else shape.canonical()
+            first, where = named.setdefault(shape.name, (key, f"pieces[{i}]"))
+            if first != key:
+                raise FormatError(f"two different shapes are named {shape.name!r} ({where} and "
+                                  f"this one); give each shape its own name", source,
+                                  f"pieces[{i}]")  # fmt: skip
             if key in types and types[key].name != shape.name:
                 raise FormatError(
                     f"pieces {types[key].name!r} and {shape.name!r} are the same shape; "

@@ -83,6 +83,12 @@ def test_puzzle_file_with_custom_shapes_and_sets():
         ({"pieces": [{"name": "I4", "count": 3}]}, "pieces", "cover 12 cells but the board has 8"),
         ({"pieces": []}, "pieces", "at least one piece"),
         ({"pieces": ["I4", {"name": "J", "shape": ["####"]}]}, "pieces[1]", "same shape"),
+        (
+            {"pieces": [{"name": "A", "shape": ["###"]}, {"name": "A", "shape": ["##"]}]},
+            "pieces[1]",
+            "two different shapes are named 'A'",
+        ),
+        ({"pieces": ["I2", {"name": "I2", "shape": ["###"]}]}, "pieces[1]", "named 'I2'"),
     ],
 )
 def test_bad_puzzle_files_name_the_field(changes, where, message):
