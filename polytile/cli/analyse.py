@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from polytile.cli.options import SECONDS
+from polytile.cli.options import SECONDS, check_output
 from polytile.puzzles.blokus._endgame_limits import DEFAULT_MAX_PIECES
 
 __all__ = ["COMMANDS", "analyse_command"]
@@ -99,9 +99,7 @@ def analyse_command(
     from polytile.puzzles.blokus.analyse import analyse_record
     from polytile.puzzles.blokus.sgf import read_blksgf
 
-    if output is not None and output.suffix.lower() != ".blksgf":
-        raise click.BadParameter(f"{output}: the suffix must be .blksgf (the annotated record)",
-                                 param_hint="-o")  # fmt: skip
+    check_output(output, (".blksgf",), " (the annotated record)")
     if not is_record(record):
         raise FormatError(f"polytile analyse needs a Blokus game record (Pentobi, .blksgf); "
                           f"this is {_what_it_is(record)}",

@@ -11,13 +11,11 @@ from typing import Any, NoReturn
 
 import click
 
-from polytile.cli.options import SECONDS
+from polytile.cli.options import PICTURES, SECONDS, check_output
 from polytile.cli.render import picture_options
 from polytile.puzzles.blokus._endgame_limits import DEFAULT_MAX_PIECES
 
 __all__ = ["COMMANDS", "solve_endgame_command"]
-
-_PICTURES = (".svg", ".png", ".txt")
 
 
 @click.command(
@@ -250,7 +248,7 @@ def solve_endgame_command(
         raise click.UsageError("--plan: only for Gridblock files (the best plan of the colour "
                                "to move, the other colours held still)")  # fmt: skip
     if output is not None:
-        _check_folder(output)  # before a search whose answer would otherwise be lost
+        check_output(output)  # before a search whose answer would otherwise be lost
     if output is not None and (is_henning(position) or is_gridblock(position)):
         raise click.UsageError("-o: only for Blokus and Walkable Cities files (City Blocks "
                                "(Henning) and Gridblock answers are printed, --json for "
@@ -293,7 +291,7 @@ def solve_endgame_command(
     from polytile.puzzles.blokus.rules import Blokus
 
     suffix = output.suffix.lower() if output is not None else ""
-    if output is not None and suffix not in (".blksgf", *_PICTURES):
+    if output is not None and suffix not in (".blksgf", *PICTURES):
         raise click.BadParameter(f"{output}: the suffix must be .blksgf (the game with the best "
                                  "line) or .svg, .png, .txt (the picture)",
                                  param_hint="-o")  # fmt: skip
@@ -576,17 +574,6 @@ def _refuse(game: Any, reason: str, as_json: bool, seconds: float, source: str,
         click.echo(f"The bounds settle, without a search, the final score these players can "
                    f"make sure of: {values}.")  # fmt: skip
     return None
-
-
-def _check_folder(output: Path) -> None:
-    """Refuse ``-o`` into a folder that is missing or not writable (exit 2), up front."""
-    import os
-
-    folder = output.parent if str(output.parent) else Path(".")
-    if not folder.is_dir():
-        raise click.BadParameter(f"{output}: no folder {folder}", param_hint="-o")
-    if not os.access(folder, os.W_OK):
-        raise click.BadParameter(f"{output}: cannot write in {folder}", param_hint="-o")
 
 
 def _write_record(game: Any, record: Any, move: int | None, result: Any, output: Path) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from polytile.cli.clock import Deadline, StopFlag
-from polytile.cli.options import SECONDS
+from polytile.cli.options import SECONDS, Finite
 
 __all__ = ["COMMANDS", "DB_HELP", "say", "summary"]
 
@@ -153,8 +153,12 @@ Examples:
     metavar="ADDRESS",
     help="Run candidates on this Dask scheduler (tcp://host:8786) instead.",
 )
-@click.option("--min-difficulty", type=float, default=None, help="Keep puzzles at least this hard.")
-@click.option("--max-difficulty", type=float, default=None, help="Keep puzzles at most this hard.")
+@click.option(
+    "--min-difficulty", type=Finite(), default=None, help="Keep puzzles at least this hard."
+)
+@click.option(
+    "--max-difficulty", type=Finite(), default=None, help="Keep puzzles at most this hard."
+)
 @click.option(
     "--time-limit",
     type=SECONDS,

@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from polytile.cli.generate import DB_HELP, say
+from polytile.cli.options import Finite
 
 __all__ = ["COMMANDS"]
 
@@ -78,10 +79,10 @@ def _open(db: Path) -> Any:
 
 def _filters(f: Any) -> Any:
     f = click.option(
-        "--max-difficulty", type=float, default=None, help="Only puzzles at most this hard."
+        "--max-difficulty", type=Finite(), default=None, help="Only puzzles at most this hard."
     )(f)
     f = click.option(
-        "--min-difficulty", type=float, default=None, help="Only puzzles at least this hard."
+        "--min-difficulty", type=Finite(), default=None, help="Only puzzles at least this hard."
     )(f)
     f = click.option("--kind", default=None, help="Only puzzles of this kind.")(f)
     f = click.option(

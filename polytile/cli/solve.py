@@ -10,7 +10,7 @@ from typing import Any, NoReturn
 
 import click
 
-from polytile.cli.options import SECONDS
+from polytile.cli.options import PICTURES, SECONDS, check_output
 from polytile.cli.progress import progress_bar
 from polytile.cli.walkable_path import walkable_path_options
 from polytile.errors import SolverError, UnknownNameError
@@ -349,6 +349,11 @@ def solve(
     """
     color = False if no_color else (True if color_opt == "always" else None)
     player = color_opt.lower() if color_opt not in (None, "always") else None
+    if puzzle == "walkable-path":
+        check_output(output, (".json",), " (walkable-path saves its answer as .json)")
+    elif puzzle != "gridblock-solo":  # which takes no -o, said below
+        check_output(output, (".json", *PICTURES), " (.json: the solution, read back by "
+                     "validate, render and score; the others: a picture)")  # fmt: skip
     if puzzle == "walkable-path":
         from polytile.cli.walkable_path import solve_walkable_path
 

@@ -12,12 +12,13 @@ from typing import Any
 
 import click
 
+from polytile.cli.options import PICTURES
+
 __all__ = ["ONE_ROUND", "solve_walkable"]
 
 #: How the fallback answer is labelled, in text and JSON.
 ONE_ROUND = "one-round horizon (payoff if the game ended after this round)"
 _SHOWN = 12  # actions listed per mix in the text report (--json lists them all)
-_PICTURES = (".svg", ".png", ".txt")
 
 
 def solve_walkable(file: str, move: int | None, as_json: bool, time_limit: float,
@@ -93,7 +94,7 @@ def solve_walkable(file: str, move: int | None, as_json: bool, time_limit: float
 def _check_output(output: Path, cell: int) -> None:
     """Refuse a bad ``-o`` before solving, not after."""
     suffix = output.suffix.lower()
-    if suffix not in (".json", *_PICTURES):
+    if suffix not in (".json", *PICTURES):
         raise click.BadParameter(f"{output}: the suffix must be .json (the game with the best "
                                  "line played) or .svg, .png, .txt (its picture at the line's "
                                  "end)", param_hint="-o")  # fmt: skip

@@ -374,3 +374,37 @@ def test_ctrl_c_anywhere_still_gives_machines_a_json_result(
     assert json.loads(result.stdout)["status"] == "interrupted"
     plain = invoke("pieces", "blokus")
     assert plain.exit_code == 130 and plain.stdout == ""
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("solve", "four-square", "-o", "{missing}/x.json"), "no folder"),
+        (("solve", "cityblocks-max", "-o", "x.bmp"), "the suffix must be .json, .svg"),
+        (("solve", "walkable-path", "-o", "x.png"), "as .json"),
+        (("analyse", "{record}", "-o", "{missing}/x.blksgf"), "no folder"),
+        (("analyse", "{record}", "-o", "{tmp}"), "is a directory"),
+        (("analyse", "{record}", "-o", "x.sgf"), "the suffix must be .blksgf"),
+    ],
+)
+def test_a_bad_output_is_refused_before_any_work(
+    invoke: Any, tmp_path: Path, args: tuple[str, ...], message: str
+) -> None:
+    from .helpers import EXAMPLES
+
+    where = {"missing": str(tmp_path / "nowhere"), "record": str(EXAMPLES / "duo-endgame.blksgf"),
+             "tmp": str(tmp_path)}  # fmt: skip
+    started = time.perf_counter()
+    result = invoke(*(a.format(**where) for a in args))
+    assert result.exit_code == 2 and message in result.stderr, result.stderr
+    assert time.perf_counter() - started < 5  # refused up front, not after the search
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf"])
+def test_generate_refuses_a_difficulty_that_is_not_a_finite_number(
+    invoke: Any, tmp_path: Path, value: str
+) -> None:
+    db = tmp_path / "set.db"
+    result = invoke("generate", "packing", "-n", "1", "--db", str(db), "--min-difficulty", value)
+    assert result.exit_code == 2 and "not a finite number" in result.stderr
+    assert not db.exists()  # refused before the store was made
