@@ -382,3 +382,21 @@ def test_an_interrupt_keeps_the_players_solved_and_the_forced_passes(
     assert said + ("." if best.is_pass else f" (best move {best}") in text
     assert f"after the forced pass of {game.to_move}, after {later.to_move} plays " in text
     assert f"{proven.player} can make sure of at most 9 (the others all playing against it)" in text
+
+
+def test_ctrl_c_while_the_compiled_search_is_set_up(invoke: Invoke, monkeypatch: Any) -> None:
+    """Ctrl-C before the compiled search's threads start (numba loading, tables being
+    allocated) is the search's interrupt: the JSON says so as documented (exit 130)."""
+    from polytile.puzzles.blokus import endgame, endgame_kernel
+
+    def interrupted(*args: Any, **kwargs: Any) -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(endgame, "PYTHON_FIRST", 0.0)
+    monkeypatch.setattr(endgame, "PYTHON_FIRST_LOADED", 0.0)
+    monkeypatch.setattr(endgame_kernel, "kernel_line", interrupted)
+    record = read_blksgf(RECORD)
+    result = invoke("solve-endgame", str(RECORD), "--move", str(len(record.moves) - 4), "--json")
+    assert result.exit_code == 130
+    doc = json.loads(result.stdout)
+    assert doc["game"] == "blokus" and doc["exact"] is False and "interrupt" in doc["reason"]

@@ -561,7 +561,10 @@ def _compiled_line(game: Blokus, weights: Sequence[int], maxer: Sequence[bool],
     """One search by the compiled kernel after ``done`` positions: (value, line, positions
     it searched), or EndgameStopped with what it proved (``whose``: the objective's player,
     whether the game has two players, the colours)."""
-    from polytile.puzzles.blokus.endgame_kernel import KernelStopped, kernel_line
+    try:  # Ctrl-C while numba loads (half a second) or the search is set up: a stop too
+        from polytile.puzzles.blokus.endgame_kernel import KernelStopped, kernel_line
+    except KeyboardInterrupt:
+        raise EndgameStopped("interrupt", done, time.perf_counter() - started) from None
 
     def report(n: int) -> None:
         if progress is not None:
@@ -571,6 +574,8 @@ def _compiled_line(game: Blokus, weights: Sequence[int], maxer: Sequence[bool],
         return kernel_line(game, weights, maxer, deadline=deadline,
                            node_limit=None if node_limit is None else node_limit - done,
                            progress=report, tables=tables, known=known)  # fmt: skip
+    except KeyboardInterrupt:  # before the search threads started
+        raise EndgameStopped("interrupt", done, time.perf_counter() - started) from None
     except KernelStopped as stop:
         proven = None
         if stop.proven is not None and whose is not None:
