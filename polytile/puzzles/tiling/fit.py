@@ -16,6 +16,7 @@ Examples
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -117,7 +118,9 @@ def fit(
         Each colour's pieces, colour 0 (blue) first.
     touch
         ``"local"``, ``"connected"`` or ``"none"``.
-    time_limit, workers, seed
+    time_limit
+        Seconds for building the model and solving it (None: no limit).
+    workers, seed
         For CP-SAT.
 
     Returns
@@ -126,9 +129,11 @@ def fit(
         The layout (``status`` optimal / feasible / unknown, ``extra`` with ``objective``
         and ``bound``) and the raw CP-SAT result.
     """
+    started = time.perf_counter()  # the limit covers building the model too
     pm, pieces, colors = _model(board, hands, touch, exact=False)
     maximize_squares(pm)
-    result = solve(pm, time_limit=time_limit, workers=workers, seed=seed)
+    left = None if time_limit is None else max(0.05, time_limit - (time.perf_counter() - started))
+    result = solve(pm, time_limit=left, workers=workers, seed=seed)
     placed = _placed(pm, pieces, colors, result.placements)
     status = result.status if result.found else "unknown"
     # CP-SAT's bound can be loose before it proves anything; the open cells and the pieces'
@@ -165,14 +170,78 @@ def fit_everything(
 ) -> Solution | None:
     """Every piece on the board, by the exact teaser search, or None.
 
-    When the pieces' squares equal the open cells, a tiling places them all, which no layout
-    can beat: the answer is ``optimal`` at once. The exact search (symmetric solutions
-    first, :mod:`polytile.solvers.symmetric`) finds one far sooner than CP-SAT's
-    maximisation does. None when the areas differ, when no tiling exists, or when none
-    was found in ``time_limit`` seconds (None: no limit).
+    A layout placing every piece's squares can be beaten by none: the answer is
+    ``optimal`` at once. When the pieces' squares equal the open cells that is a tiling of
+    the board; when they are fewer, a tiling of an open rectangle of the board with exactly
+    their area (tried by shape, each at its first open place): the colour rules hold there
+    as on the whole board, the other cells staying empty. The exact search (symmetric
+    solutions first, :mod:`polytile.solvers.symmetric`) finds one far sooner than CP-SAT's
+    maximisation does. None when no such board or rectangle is tiled within ``time_limit``
+    seconds (None: no limit), which proves nothing.
     """
-    if sum(p.size for hand in hands for p in hand) != board.n_open:
+    area = sum(p.size for hand in hands for p in hand)
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    if area == board.n_open:
+        places = [(board, 0, 0)]
+    elif area < board.n_open:
+        places = _open_rectangles(board, area)
+    else:
         return None
+    for i, (sub, top, left) in enumerate(places):
+        share = None if deadline is None else (deadline - time.perf_counter()) / (len(places) - i)
+        if share is not None and share <= 0:
+            return None
+        placed = _tiled(sub, hands, touch, share, seed)
+        if placed is not None:
+            moved = tuple(
+                dataclasses.replace(pp, cells=tuple((r + top, c + left) for r, c in pp.cells))
+                for pp in placed
+            )
+            return Solution(
+                "fit",
+                board.rows,
+                board.cols,
+                moved,
+                "optimal",
+                blocked=tuple(sorted(board.blocked)),
+                extra={
+                    "touch": touch,
+                    "hands": [[p.name for p in hand] for hand in hands],
+                    "objective": area,
+                    "bound": area,
+                },
+            )
+    return None
+
+
+def _open_rectangles(board: Board, area: int) -> list[tuple[Board, int, int]]:
+    """Per shape of ``area`` cells that fits the board (squarer first), the first place
+    (row by row) where it is wholly open: (the rectangle as a board, its top row, its left
+    column)."""
+    shapes = sorted(((h, area // h) for h in range(1, board.rows + 1)
+                     if area % h == 0 and area // h <= board.cols),
+                    key=lambda hw: abs(hw[0] - hw[1]))  # fmt: skip
+    found = []
+    for h, w in shapes:
+        for top in range(board.rows - h + 1):
+            left = next((c for c in range(board.cols - w + 1)
+                         if not any((r, x) in board.blocked for r in range(top, top + h)
+                                    for x in range(c, c + w))), None)  # fmt: skip
+            if left is not None:
+                found.append((Board(h, w), top, left))
+                break
+    return found
+
+
+def _tiled(
+    board: Board,
+    hands: Sequence[Sequence[Polyomino]],
+    touch: str,
+    time_limit: float | None,
+    seed: int | None,
+) -> tuple[PlacedPiece, ...] | None:
+    """A tiling of ``board`` by every piece of ``hands`` under the colour rules, by the
+    exact teaser search within ``time_limit`` seconds, or None."""
     try:
         teaser = Teaser("fit", board, tuple(tuple(hand) for hand in hands), touch)
     except BoardError:
@@ -183,20 +252,7 @@ def fit_everything(
     if path is None:
         return None
     whole = teaser.to_solution(compile_problem(teaser.problem).placements, path, "optimal")
-    return Solution(
-        "fit",
-        board.rows,
-        board.cols,
-        whole.placements,
-        "optimal",
-        blocked=tuple(sorted(board.blocked)),
-        extra={
-            "touch": touch,
-            "hands": teaser.hand_names(),
-            "objective": board.n_open,
-            "bound": board.n_open,
-        },
-    )
+    return whole.placements
 
 
 def check_fit(solution: Solution, hands: Sequence[Sequence[Polyomino]], touch: str) -> list[str]:

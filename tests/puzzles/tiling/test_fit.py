@@ -35,6 +35,19 @@ def test_fit_everything_tiles_when_the_areas_match():
     assert fit_everything(Board(4, 10), [tetrominoes] * 2) is None
 
 
+def test_fit_everything_tiles_an_open_rectangle_of_a_bigger_board():
+    # 80 squares on a 12x12 board less a corner: a tiling of an 8x10 rectangle clear of the
+    # blocked cell places every piece, which no layout beats.
+    tetrominoes = list(piece_set("tetrominoes"))
+    board = Board(12, 12, frozenset({(0, 0)}))
+    sol = fit_everything(board, [tetrominoes] * 4, "local", seed=1)
+    assert sol is not None and sol.status == "optimal"
+    assert sol.extra["objective"] == sol.extra["bound"] == 80 == len(sol.placements) * 4
+    cells = {cell for pp in sol.placements for cell in pp.cells}
+    assert len(cells) == 80 and (0, 0) not in cells
+    assert check_fit(sol, [tetrominoes] * 4, "local") == []
+
+
 def test_the_touch_rule_limits_the_layout():
     # One colour, two dominoes, local touch: they must touch at a corner, never an edge.
     hands = [[piece("I2"), piece("I2")]]
