@@ -261,7 +261,8 @@ Examples:
     help="Blokus: highlight the best move of the colour to move instead, found by the exact "
     "endgame search of 'polytile solve-endgame' with its defaults (at most "
     f"{DEFAULT_MAX_PIECES} pieces still "
-    "placeable per player, 60 s); exit 1 when that search has no answer (too many pieces "
+    "placeable per player, 60 s) or, past that many pieces, settled by the bounds when "
+    "they pin every colour's score; exit 1 when there is no answer (too many pieces "
     "left, or out of time), exit 2 when there is no move to recommend (the game is over, "
     "or the colour to move can only pass).",
 )
@@ -370,7 +371,15 @@ def _best_move(game: Blokus | None) -> Any:
                                  "('polytile score' shows the final scores)",
                                  param_hint="--best")  # fmt: skip
     try:
-        found = solve_endgame(game, players=[game.player_to_move]).best_move
+        try:
+            found = solve_endgame(game, players=[game.player_to_move]).best_move
+        except EndgameRefused:  # unless the bounds settle the game (a board split up)
+            from polytile.puzzles.blokus.settle import settle
+
+            settled = settle(game, players=[game.player_to_move])
+            if settled is None:
+                raise
+            found = settled.best_move
     except (EndgameRefused, EndgameStopped) as exc:
         click.echo(f"--best: no exact best move: {exc}; 'polytile solve-endgame' (with "
                    "--max-pieces, --time-limit) prints the bounds instead", err=True)  # fmt: skip

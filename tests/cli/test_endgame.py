@@ -124,6 +124,15 @@ def test_bounds_that_settle_the_value_give_an_exact_line(invoke: Invoke, tmp_pat
                   "--bounds-time", "5", "--no-color").stdout  # fmt: skip
     assert f"Exact value: blue {doc['value']:+d} against yellow" in text
     assert "Settled by the bounds, with no search" in text and "Best line (" in text
+    # Two moves earlier each side holds more pieces than the search takes (12): render --best
+    # gets its move from the bounds too, the first of the settled line.
+    early = json.loads(invoke("solve-endgame", str(record), "--move", "14", "--json").stdout)
+    assert early["settled_by_bounds"] is True
+    best = Move(early["best_move"]["color"], early["best_move"]["piece"],
+                early["best_move"]["cells"])  # fmt: skip
+    shown = invoke("render", str(record), "--move", "14", "--best", "--no-color")
+    assert shown.exit_code == 0, shown.stderr
+    assert f"the best move, {best.color} {best.piece}" in shown.stdout
 
 
 def test_bounds_settle_four_players_scores_as_the_search_does(invoke: Invoke,

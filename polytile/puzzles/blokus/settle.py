@@ -27,13 +27,13 @@ import time
 from collections.abc import Sequence
 
 from polytile.errors import IllegalMoveError, SolverError
-from polytile.puzzles.blokus.bounds import BlokusBounds
+from polytile.puzzles.blokus.bounds import BlokusBounds, bounds
 from polytile.puzzles.blokus.endgame import _checked_line, endgame_size
 from polytile.puzzles.blokus.endgame_result import Endgame, Line
 from polytile.puzzles.blokus.rules import Blokus, Move
 from polytile.puzzles.blokus.scoring import player_names
 
-__all__ = ["settled_endgame"]
+__all__ = ["settle", "settled_endgame"]
 
 
 def settled_endgame(game: Blokus, results: Sequence[BlokusBounds],
@@ -80,3 +80,12 @@ def settled_endgame(game: Blokus, results: Sequence[BlokusBounds],
                    to_move=game.player_to_move, lines=lines, nodes=0,
                    seconds=time.perf_counter() - started, placeable=endgame_size(game),
                    settled=True)  # fmt: skip
+
+
+def settle(game: Blokus, *, time_limit: float = 5.0, workers: int = 2,
+           players: Sequence[str] | None = None) -> Endgame | None:  # fmt: skip
+    """Every colour's bounds (:func:`~polytile.puzzles.blokus.bounds.bounds`, each of its
+    two CP-SAT searches given ``time_limit`` seconds and ``workers`` threads), then the
+    result they settle (:func:`settled_endgame`), or None."""
+    results = [bounds(game, c, time_limit=time_limit, workers=workers) for c in game.colors]
+    return settled_endgame(game, results, players)
