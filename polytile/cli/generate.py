@@ -321,6 +321,15 @@ def generate(
                                      f"{size}", param_hint="--size")  # fmt: skip
         values = {"min_pieces": lo, "max_pieces": hi, "node_limit": node_limit}
     else:
+        if 2 <= lo <= hi and max_given > lo - 1:  # a puzzle keeps one piece to place
+            default = (ctx.get_parameter_source("max_given")
+                       != click.core.ParameterSource.COMMANDLINE)  # fmt: skip
+            raise click.BadParameter(
+                f"{max_given}{' (the default)' if default else ''} is too many for "
+                f"--size {size or f'{lo}-{hi}'}: a puzzle of {lo} pieces gives at most "
+                f"{lo - 1}; pass --max-given {lo - 1} or a larger --size",
+                param_hint="--max-given",
+            )
         values |= {"region": region, "holes": holes, "max_given": max_given}
     params = parse_params(kind, values)
     stop = StopFlag(terminate=True)

@@ -282,3 +282,16 @@ def test_henning_bad_options_exit_2(invoke: Invoke, tmp_path: Path) -> None:
     assert_clean_failure(packing)
     assert "--question" in packing.stderr
     assert not (tmp_path / "h.db").exists()  # refused before any store is made
+
+
+def test_max_given_above_the_smallest_size_names_the_option(invoke: Invoke, tmp_path: Path) -> None:
+    db = str(tmp_path / "g.db")
+    default = invoke("generate", "packing", "-n", "1", "--db", db, "--size", "2-3")
+    assert_clean_failure(default)
+    assert "--max-given: 2 (the default)" in default.stderr
+    assert "pass --max-given 1" in default.stderr
+    given = invoke("generate", "packing", "-n", "1", "--db", db, "--size", "3",
+                   "--max-given", "5")  # fmt: skip
+    assert_clean_failure(given)
+    assert "--max-given: 5 is too many" in given.stderr and "(the default)" not in given.stderr
+    assert not (tmp_path / "g.db").exists()
