@@ -64,7 +64,8 @@ City Blocks (Henning) records and positions (polytile/henning@1) are solved once
 reserves are empty (every tile is then known): blue's exact money margin, the outcome,
 every best move of the player to move and a line, replayed by the rules engine. --open
 solves an earlier full position as if its hidden tiles were known (exact for that deal
-only, and labelled so).
+only, and labelled so). A finished game is said to be over, with its final margin and
+money (exit code 0; JSON: "over" true, "best_moves" and "pv" empty).
 
 While tiles are hidden, --view (or a view file) scores every move of the player to move
 from what that player sees: each full state consistent with its view (all of them when

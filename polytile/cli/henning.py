@@ -137,8 +137,13 @@ def solve_henning(file: str, move: int | None, as_json: bool, time_limit: float,
     if as_json:
         click.echo(json.dumps(r.as_dict()))
         return
-    head = "exact value" if not r.open else "exact value of this deal (open analysis)"
     sign = "+" if r.value > 0 else ""
+    if r.over:
+        click.echo(f"the game is over: blue {sign}{r.value} ({r.outcome}); final money blue "
+                   f"${r.money[0]}, red ${r.money[1]}")  # fmt: skip
+        click.echo("best move: none (the game is over)")
+        return
+    head = "exact value" if not r.open else "exact value of this deal (open analysis)"
     click.echo(f"{head}: blue {sign}{r.value} ({r.outcome}); final money blue ${r.money[0]}, "
                f"red ${r.money[1]}")  # fmt: skip
     who = ("blue", "red")[r.to_move]

@@ -278,6 +278,19 @@ def test_henning_view_scores_every_move_as_an_estimate(invoke: Invoke, tmp_path:
     assert json.loads(last.stdout)["kind"] == "exact"
 
 
+def test_a_finished_henning_game_is_said_to_be_over(invoke: Invoke, tmp_path: Path) -> None:
+    path = _henning_record(tmp_path, invoke)
+    text = invoke("solve-endgame", str(path))
+    assert text.exit_code == 0, text.stderr
+    lines = text.stdout.splitlines()
+    assert lines[0].startswith("the game is over: blue ") and "final money blue $" in lines[0]
+    assert lines[1] == "best move: none (the game is over)"
+    assert all(line.strip() and not line.endswith(": ") for line in lines)
+    doc = json.loads(invoke("solve-endgame", str(path), "--json").stdout)
+    assert doc["over"] is True and doc["best_moves"] == [] and doc["pv"] == []
+    assert doc["value"] == doc["final_money"]["blue"] - doc["final_money"]["red"]
+
+
 def test_henning_view_file_and_bad_view_options(invoke: Invoke, tmp_path: Path) -> None:
     from polytile.puzzles.henning.files import dumps_view, load_henning
 

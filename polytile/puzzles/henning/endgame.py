@@ -79,6 +79,9 @@ class HenningEndgame:
         True when the position still had hidden tiles, taken as given ("open" analysis).
     nodes, seconds
         Positions searched and time spent.
+    over
+        True when the game was already over: no move to make, :attr:`best_moves` and
+        :attr:`pv` are empty and the value is the final margin.
     """
 
     value: int
@@ -91,6 +94,7 @@ class HenningEndgame:
     nodes: int
     seconds: float
     exact: bool = True
+    over: bool = False
 
     @property
     def outcome(self) -> str:
@@ -111,6 +115,7 @@ class HenningEndgame:
             "pv": [str(m) for m in self.pv],
             "final_money": dict(zip(PLAYER_NAMES, self.money, strict=True)),
             "open": self.open,
+            "over": self.over,
             "nodes": self.nodes,
             "seconds": round(self.seconds, 3),
         }
@@ -228,4 +233,5 @@ def solve_endgame(
         open=hidden,
         nodes=found.nodes,
         seconds=time.perf_counter() - started,
+        over=game.is_over(),
     )
