@@ -222,7 +222,9 @@ def count(
     type=click.Path(dir_okay=False),
     default=None,
     help="Also save the solution: .json (read back by validate, render and score), or a "
-    "picture (.svg, .png, .txt) for people only: no command reads a picture back.",
+    "picture (.svg, .png, .txt) for people only: no command reads a picture back. "
+    "walkable-path saves .json only (read back by validate); gridblock-solo saves no file "
+    "(its plan is printed; --json prints it for machines).",
 )
 @click.option(
     "--color",
@@ -373,6 +375,10 @@ def solve(
     if puzzle == "gridblock-solo":
         from polytile.cli.gridblock_solo import solve_gridblock_solo
 
+        if output is not None:
+            raise click.BadParameter("gridblock-solo saves no file: its plan is printed; use "
+                                     "--json to print it for machines (e.g. --json > "
+                                     "plan.json)", param_hint="-o")  # fmt: skip
         if any(x is not None for x in (touch, board, colors, pieces, objective, start_from,
                                        output, player)) or fit_mode:  # fmt: skip
             raise click.UsageError("gridblock-solo takes --seed, --order, --time-limit, "

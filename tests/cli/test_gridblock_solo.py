@@ -63,6 +63,16 @@ def test_bad_options(invoke: Invoke) -> None:
     assert_clean_failure(invoke("solve", "pentomino-6x10", "--order", "free"))
 
 
+def test_output_is_refused_pointing_to_json(invoke: Invoke, tmp_path: Path) -> None:
+    help_text = " ".join(invoke("solve", "--help").stdout.split()).replace("- ", "-")
+    assert "gridblock-solo saves no file" in help_text
+    out = tmp_path / "gs.json"
+    result = invoke("solve", "gridblock-solo", "-o", str(out))
+    assert_clean_failure(result)
+    assert "-o: gridblock-solo saves no file" in result.stderr and "--json" in result.stderr
+    assert not out.exists()
+
+
 def test_generate_list_show_export_validate(invoke: Invoke, tmp_path: Path) -> None:
     db = str(tmp_path / "solo.db")
     args = ("generate", "gridblock-solo", "-n", "2", "--db", db, "--workers", "1", "--size",
