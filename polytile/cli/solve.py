@@ -6,6 +6,7 @@ import json
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any, NoReturn
 
 import click
@@ -29,14 +30,15 @@ def _many(n: int, word: str) -> str:
     return f"{n:,} {word}" + ("" if n == 1 else "s")
 
 
-def variant_options(f: Any) -> Any:
-    """The teaser variant options shared by count, solve and validate."""
+def variant_options(f: Any, more_pieces: str = "") -> Any:
+    """The teaser variant options shared by count, solve and validate (``more_pieces``: what
+    else ``--pieces`` means to the command)."""
     f = click.option(
         "--pieces",
         metavar="NAMES",
         default=None,
         help="Teasers: each colour's pieces, comma-separated Blokus names [default: "
-        "I4,O4,T4,L4,Z4].",
+        "I4,O4,T4,L4,Z4]." + more_pieces,
     )(f)
     f = click.option(
         "--colors",
@@ -301,9 +303,10 @@ def count(
     default=None,
     help="gridblock-solo: each round's cards in the dealt order, or in any order (solved by "
     "an exact branch and bound; --engine cpsat solves the CP-SAT model instead; "
-    "--time-limit defaults to 60 s).",
+    "--time-limit defaults to 60 s) [default: fixed].",
 )
-@variant_options
+@partial(variant_options, more_pieces=" walkable-path: a number N, how many seeded pieces "
+         "red drops (1 to 20) [default: 4].")  # fmt: skip
 @walkable_path_options
 def solve(
     puzzle: str,

@@ -18,6 +18,20 @@ def test_help_mentions_the_options(invoke: Invoke) -> None:
         assert option in result.stdout
 
 
+def test_help_gives_pieces_n_and_the_order_default(invoke: Invoke) -> None:
+    def words(command: str) -> str:
+        return " ".join(invoke(command, "--help").stdout.split()).replace("- ", "-")
+
+    solve = words("solve")
+    assert (
+        "walkable-path: a number N, how many seeded pieces red drops (1 to 20) [default: 4]"
+        in solve
+    )
+    assert "--time-limit defaults to 60 s) [default: fixed]" in solve
+    assert "walkable-path" not in words("count").split("--pieces NAMES")[1]
+    assert "[default: free]" in words("generate")
+
+
 def test_json(invoke: Invoke) -> None:
     result = invoke("solve", "walkable-path", "--seed", "1", "--pieces", "2", "--json")
     assert result.exit_code == 0, result.stderr
