@@ -40,7 +40,10 @@ City Blocks (Jeremy Ritchie's): each colour scores its area (the size of its lar
 edge-connected group of cells, the centre square included; 0 if that group is a single
 cell) plus its free edges (edges between one of its cells and an empty cell; edges on the
 border or against any occupied cell score nothing). With 2 players blue+red play
-yellow+green; with 3, green is shared and its score ignored.
+yellow+green; with 3, green is shared and its score ignored. A position with "hands" is
+checked first as 'polytile validate' checks it (each hand's pieces, and its cells against
+the board) and refused when invalid; a board without hands (a position without "hands", or
+plain text) is scored as it stands.
 
 The picture marks each colour's counted area with dots (capital letters in plain text);
 with -o, SVG and PNG pictures also mark every free edge with a stripe of the colour.
@@ -126,10 +129,12 @@ def score(
                       cell)  # fmt: skip
         return
     from polytile.puzzles.cityblocks.picture import save_score_picture, score_table, score_text
-    from polytile.puzzles.cityblocks.rules import players_of
+    from polytile.puzzles.cityblocks.rules import CityBlocks, players_of
     from polytile.puzzles.cityblocks.rules import score as score_board
 
     recorded = 4 if is_text else players_of(obj, source)  # checked even under --players
+    if not is_text and obj.hands:  # its hands against the board, as validate checks them
+        CityBlocks.from_position(obj, source=source)
     count = int(players) if players is not None else recorded
     # A position names rows by field (board[3]), a plain text board by row number.
     sheet = score_board(obj.board if is_text else obj, count, source)

@@ -167,3 +167,22 @@ def test_library_and_command_agree_on_a_hand_built_board(invoke: Invoke, tmp_pat
     save(Position("cityblocks", tuple(rows)), path)
     doc = json.loads(invoke("score", str(path), "--json").stdout)
     assert doc == score(rows).as_dict()
+
+
+def test_a_position_with_hands_validate_refuses_is_refused(invoke: Invoke, tmp_path: Path) -> None:
+    rows = start_rows()
+    rows[0] = "B" * 20
+    cases = {
+        "row.json": (rows, {"blue": ("I2",)}, "blue has 21 cells on the board"),
+        "q9.json": (start_rows(), {"blue": ("Q9",)}, "'Q9' is not a City Blocks piece"),
+        "dup.json": (start_rows(), {"blue": ("I2", "I2")}, "piece I2 is listed twice"),
+    }
+    for name, (board, hands, words) in cases.items():
+        path = tmp_path / name
+        save(Position("cityblocks", tuple(board), hands=hands), path)
+        checked = invoke("validate", str(path))
+        assert checked.exit_code == 1 and words in checked.stdout + checked.stderr
+        scored = invoke("score", str(path))
+        assert_clean_failure(scored)
+        assert f"{path}: hands.blue" in scored.stderr and words in scored.stderr
+        assert scored.stdout == ""
