@@ -142,3 +142,14 @@ def test_control_characters_in_names_are_escaped(invoke: Invoke, tmp_path: Path)
         assert "\x1b" not in text and "\x07" not in text, text
         assert "owned" in text  # the name is still shown, escaped
     assert "\\x1b" in invoke("validate", str(path)).stdout
+
+
+def test_a_missing_henning_street_is_called_missing(invoke: Invoke, tmp_path: Path) -> None:
+    path = tmp_path / "city.json"
+    assert invoke("new", "henning", "--seed", "3", "-o", str(path)).exit_code == 0
+    doc = json.loads(path.read_text())
+    del doc["setup"]["streets"]["f"]
+    path.write_text(json.dumps(doc))
+    result = invoke("validate", str(path))
+    assert_clean_failure(result)
+    assert "streets.f: street f is missing" in result.stderr and "None" not in result.stderr

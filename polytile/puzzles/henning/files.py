@@ -193,7 +193,10 @@ def _tokens(doc: dict[str, Any], source: str) -> list[int]:
     names = [street_name(s) for s in range(11)]
     tokens = []
     for name in names:
-        value = streets.get(name)
+        if name not in streets:
+            raise FormatError(f"street {name} is missing; every street (1-5, a-f) needs a "
+                              "token from 1 to 15", source, f"streets.{name}")  # fmt: skip
+        value = streets[name]
         if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 15:
             raise FormatError(f"street {name} needs a token from 1 to 15, got {value!r}",
                               source, f"streets.{name}")  # fmt: skip
