@@ -86,6 +86,23 @@ def test_explicit_puzzle(invoke: Invoke, examples: Path) -> None:
     assert invoke("validate", file, "--placements-only").exit_code == 0
 
 
+def test_a_known_piece_outside_the_puzzles_set_is_not_called_unknown(
+    invoke: Invoke, examples: Path, tmp_path: Path
+) -> None:
+    doc = json.loads((examples / "pentomino-6x10.json").read_text())
+    doc["placements"][0] = {"piece": "O4", "cells": [[0, 0], [0, 1], [1, 0], [1, 1]]}
+    doc["placements"][1]["piece"] = "Q9"
+    path = tmp_path / "sol.json"
+    path.write_text(json.dumps(doc))
+    result = invoke("validate", str(path), "--puzzle", "pentomino-6x10")
+    assert result.exit_code == 1
+    assert (
+        "placement 0 (O4): O4 is a known piece but not one of puzzle pentomino-6x10's pieces"
+        in result.stdout
+    )
+    assert "placement 1 (Q9): unknown piece name 'Q9'" in result.stdout
+
+
 def test_unknown_puzzle_exits_2(invoke: Invoke, examples: Path) -> None:
     result = invoke("validate", str(examples / "pentomino-6x10.json"), "--puzzle", "nope")
     assert_clean_failure(result)

@@ -463,7 +463,10 @@ def check_solution(solution: Solution, puzzle: TilingPuzzle | None = None) -> li
         if len(set(cells)) != len(cells):
             reasons.append(f"{label}: lists a cell twice")
         shape = _shape_for(pp.piece, puzzle)
-        if shape is None:
+        if shape is None and puzzle is not None and _shape_for(pp.piece, None) is not None:
+            reasons.append(f"{label}: {pp.piece} is a known piece but not one of puzzle "
+                           f"{puzzle.name}'s pieces")  # fmt: skip
+        elif shape is None:
             reasons.append(f"{label}: unknown piece name {pp.piece!r}")
         elif cells:
             try:
