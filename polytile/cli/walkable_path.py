@@ -56,6 +56,26 @@ def refuse_walkable_options(given: dict[str, Any]) -> None:
         raise click.UsageError(f"{names}: only for walkable-path")
 
 
+def _board_counts(given: dict[str, Any]) -> dict[str, int]:
+    """--dead, --opponent-cells and --own-cells, with their defaults."""
+    counts = {"dead": 10, "opponent_cells": 24, "own_cells": 16}
+    return counts | {k: v for k, v in given.items() if k in counts and v is not None}
+
+
+def _crowding(given: dict[str, Any]) -> str:
+    """Which options crowd the boards: their values (defaults marked), and the ones the user
+    gave (all three if none) to lower."""
+    from polytile.puzzles.walkable.cells import BOARDS, SIDE
+
+    values = _board_counts(given)
+    named = [k for k in values if given.get(k) is not None] or list(values)
+    shown = ", ".join(f"--{k.replace('_', '-')} {v}" + (" per board" if k == "dead" else "")
+                      + ("" if given.get(k) is not None else " (the default)")
+                      for k, v in values.items())  # fmt: skip
+    lower = " or ".join(f"--{k.replace('_', '-')}" for k in named)
+    return f"{shown} do not fit on {BOARDS} boards of {SIDE}x{SIDE} cells; lower {lower}"
+
+
 def _ints(text: str, what: str) -> list[int]:
     try:
         return [int(part) for part in text.split(",")]
@@ -108,17 +128,15 @@ def solve_walkable_path(seed: int | None, pieces: str | None, given: dict[str, A
         if len(targets) != 3 or not all(0 <= t <= 100 for t in targets):
             raise click.BadParameter("three region sizes 0..100, one per board",
                                      param_hint="--targets")  # fmt: skip
+    counts = _board_counts(given)
     try:
         puzzle = PathPuzzle.from_seed(
-            0 if seed is None else seed, pieces=count,
-            dead=10 if given.get("dead") is None else given["dead"],
-            opponent_cells=24 if given.get("opponent_cells") is None else given["opponent_cells"],
-            own_cells=16 if given.get("own_cells") is None else given["own_cells"],
+            0 if seed is None else seed, pieces=count, dead=counts["dead"],
+            opponent_cells=counts["opponent_cells"], own_cells=counts["own_cells"],
             targets=targets,
         )  # fmt: skip
     except BoardError as exc:
-        raise click.BadParameter(f"{exc}: lower --dead, --opponent-cells or --own-cells",
-                                 param_hint="--dead") from None  # fmt: skip
+        raise click.UsageError(f"{exc}: {_crowding(given)}") from None
     name = f"walkable-path (seed {puzzle.seed}, {','.join(puzzle.sequence)})"
     # Building the model (the greedy start, the legal drops, the region caps) does not watch
     # the clock: the whole command's deadline stops it as a Ctrl-C would.

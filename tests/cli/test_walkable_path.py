@@ -155,3 +155,16 @@ def test_boards_too_full_name_the_options(invoke: Invoke) -> None:
     result = invoke("solve", "walkable-path", "--dead", "100", "--pieces", "1")
     assert_clean_failure(result)
     assert "filled up" in result.stderr and "--own-cells" in result.stderr
+
+
+def test_too_many_cells_blame_the_options_given(invoke: Invoke) -> None:
+    result = invoke("solve", "walkable-path", "--opponent-cells", "200", "--own-cells", "200")
+    assert_clean_failure(result)
+    assert "--dead" not in result.stderr.split("lower")[1]
+    assert "Invalid value for --dead" not in result.stderr
+    assert "--dead 10 per board (the default), --opponent-cells 200, --own-cells 200" in (
+        result.stderr
+    )
+    assert "lower --opponent-cells or --own-cells" in result.stderr
+    dead = invoke("solve", "walkable-path", "--dead", "100", "--pieces", "1")
+    assert "lower --dead\n" in dead.stderr
