@@ -44,8 +44,10 @@ def solve_gridblock_solo(seed: int | None, order: str, time_limit: float | None,
         verdict = "proven optimal" if result.proven_optimal else (
             f"NOT proven optimal ({why}): the best plan found so far, proven bound "
             f"{result.bound}")  # fmt: skip
-        click.echo(f"{name}: score {result.score} = {result.cubes} cubes + {result.bonus} bonus "
-                   f"({result.pairs} tiles of 2, {result.triples} of 3 or 4); {verdict} "
+        cubes, tiles = ("cube" if result.cubes == 1 else "cubes",
+                        "tile" if result.pairs == 1 else "tiles")  # fmt: skip
+        click.echo(f"{name}: score {result.score} = {result.cubes} {cubes} + {result.bonus} "
+                   f"bonus ({result.pairs} {tiles} of 2, {result.triples} of 3 or 4); {verdict} "
                    f"[{result.seconds:.2f} s, {result.effort:,} "
                    f"{'nodes' if result.engine == 'search' else 'branches'}]")  # fmt: skip
     code = 130 if result.stopped_by == "interrupt" else 1

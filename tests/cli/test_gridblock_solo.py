@@ -31,6 +31,7 @@ def test_text(invoke: Invoke) -> None:
     out = result.stdout
     assert "proven optimal" in out and "round 6" in out and "set-up: drew" in out
     assert " a " in out.splitlines()[0]
+    assert "(1 tile of 2, 3 of 3 or 4)" in out  # one tile, said so
 
 
 def test_time_out_exits_1_with_the_best_plan_and_the_bound(invoke: Invoke) -> None:
