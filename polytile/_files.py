@@ -78,7 +78,10 @@ class _DupDict(dict[str, Any]):
 
 
 def parse_json(text: str, source: str) -> Any:
-    """Parse JSON text; syntax errors name line and column, refused values their path."""
+    """Parse JSON text; syntax errors name line and column, refused values their path (text
+    of white space alone: "the file is empty", as :func:`polytile.formats.loads` says)."""
+    if not text.strip():
+        raise FormatError("the file is empty", source, "line 1")
     marked = False
 
     def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:

@@ -35,6 +35,17 @@ def test_unknown_format_lists_every_format(invoke: Invoke, tmp_path: Path, comma
         assert name in r.stderr
 
 
+@pytest.mark.parametrize("command", ["count", "solve", "validate", "render"])
+@pytest.mark.parametrize("text", ["", "\n", "  \n\n"])
+def test_an_empty_file_is_called_empty(invoke: Invoke, tmp_path: Path, command: str,
+                                       text: str) -> None:  # fmt: skip
+    path = tmp_path / "empty.json"
+    path.write_text(text)
+    r = invoke(command, str(path))
+    assert_clean_failure(r)
+    assert f"{path}: line 1: the file is empty" in r.stderr and "JSON" not in r.stderr
+
+
 def test_a_known_format_given_where_it_is_not_read_is_named(invoke: Invoke,
                                                             tmp_path: Path) -> None:  # fmt: skip
     path = tmp_path / "puzzle.json"

@@ -215,7 +215,7 @@ def _number(value: Any, name: str, path: str, where: str) -> float:
 def _stored_json(text: Any, name: str, path: str, where: str) -> Any:
     """A stored JSON column, read as strictly as a file (depth, NaN, size), or an error
     saying the row is damaged."""
-    if not isinstance(text, str):
+    if not isinstance(text, str) or not text.strip():
         raise FormatError(f"damaged: {name} is not JSON text", path, where)
     if len(text) > MAX_STORED_CHARS:
         raise FormatError(
