@@ -35,7 +35,11 @@ position costs microseconds instead of a millisecond of Python:
 * **threads** share the table and the solitaire memos, and split the work as in ABDADA
   (Weill's "alpha-beta distributed with a distributed approach"): a move whose position
   another thread is searching now (``tt[1]``, its key per slot) is put off to the end of
-  the node's moves.
+  the node's moves, below the root only: at the root both threads search each move
+  together. A thread that went on alone to the next root move would test it against the
+  bound of the moves before, while the other thread proves a better one; on positions whose
+  best root move comes late, such tests against a stale bound cost more than splitting
+  below the root does (``benchmarks/README.md``, seed 10).
 
 ``ctr`` holds the counters the wrapper reads and writes: positions searched, the node
 limit, the stop reason (0 none, 1 node limit, 2 stop request), the stop request itself
@@ -467,7 +471,8 @@ def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pra
     best = -INF if maxing else INF
     best_mv = -1
     # Threads share the work as in ABDADA: a move whose position another thread is
-    # searching is put off to the end (moves[cnt:]), where it is likely in the table.
+    # searching is put off to the end (moves[cnt:]), where it is likely in the table; not
+    # at the root (see the module notes).
     defer = 2 * cnt <= moves.shape[0]  # room for the moves put off
     later = 0
     j = 0
@@ -475,7 +480,7 @@ def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pra
         p = moves[j]
         h2, old = _apply(tab, g, st, z, ply, turn, p, h)
         h2 ^= z[1][turn] ^ z[1][nxt]
-        if defer and 0 < j < cnt and _busy(tt, h2):
+        if defer and 0 < j < cnt and not root and _busy(tt, h2):
             _undo(tab, st, turn, p, old)
             moves[cnt + later] = p
             later += 1

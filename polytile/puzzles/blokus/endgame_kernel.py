@@ -331,7 +331,8 @@ def kernel_line(
         Searches run at once, sharing one transposition table and the solitaire memos.
         They split the work as in ABDADA: each marks the positions it is searching, and a
         thread puts off a move whose position another is searching until its other moves
-        are done (by then the table usually has it). The first to finish answers. Default:
+        are done (by then the table usually has it), except at the root, whose moves both
+        search together. The first to finish answers. Default:
         one with a node limit (so that its count repeats), else one per core, at most two.
     solo_gap
         Where a colour's reach bound is at most this far above the score that would settle
