@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import sys
+import time
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -453,9 +455,8 @@ def _print_result(game: Any, obj: Any, result: Any, color: bool | None) -> None:
         for n, m in enumerate(line.pv, start=1):
             click.echo(f"{n:>4}. {_move_text(m, size)}")
     if result.settled:
-        click.echo("\nSettled by the bounds, with no search: every colour can make sure of the "
-                   "most it can place (its best layout lies in territory no other colour can "
-                   "reach).")  # fmt: skip
+        click.echo(f"\nSettled by the bounds in {result.seconds:.2f} s, with no search: every "
+                   "colour can make sure of the most it can place.")  # fmt: skip
     else:
         click.echo(f"\nSearched {_many(result.nodes, 'position')} in {result.seconds:.2f} s.")
 
@@ -532,6 +533,7 @@ def _refuse(game: Any, reason: str, as_json: bool, seconds: float, source: str,
     from polytile.puzzles.blokus.bounds import settled as blokus_settled
     from polytile.puzzles.blokus.settle import settled_endgame
 
+    started = time.perf_counter()
     searches = 2 * len(game.colors)
     click.echo(reason, err=True)
     click.echo(f"computing the bounds instead ({searches} CP-SAT searches of up to "
@@ -554,11 +556,16 @@ def _refuse(game: Any, reason: str, as_json: bool, seconds: float, source: str,
     if result is not None:
         click.echo("the bounds settle it exactly: every colour can make sure of the most it "
                    "can place", err=True)  # fmt: skip
-        return result
-    if output is not None:
-        click.echo(f"nothing written to {output} (no exact value)", err=True)
+        return dataclasses.replace(result, seconds=time.perf_counter() - started)
+    click.echo(
+        "no exact value: the bounds do not settle it"
+        + ("" if output is None else f"; nothing written to {output}"),
+        err=True,
+    )
     extra = _say_found(found, as_json)
     settled = blokus_settled(game, results)  # with 2 players, one player's at most
+    if wanted:
+        settled = {p: v for p, v in settled.items() if p in wanted}
     if as_json:
         doc = {"game": "blokus", "exact": False, "reason": reason,
                "colors": {b.color: bounds_json(b) for b in results}, **extra}  # fmt: skip

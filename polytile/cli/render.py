@@ -262,7 +262,8 @@ Examples:
     "endgame search of 'polytile solve-endgame' with its defaults (at most "
     f"{DEFAULT_MAX_PIECES} pieces still "
     "placeable per player, 60 s) or, past that many pieces, settled by the bounds when "
-    "they pin every colour's score; exit 1 when there is no answer (too many pieces "
+    "they pin every colour's score (2 CP-SAT searches of up to 2 s per colour); exit 1 when "
+    "there is no answer (too many pieces "
     "left, or out of time), exit 2 when there is no move to recommend (the game is over, "
     "or the colour to move can only pass).",
 )
@@ -359,6 +360,10 @@ def _refuse_off_board(solution: Solution, source: str) -> None:
                 )
 
 
+#: Seconds for each CP-SAT search of the bounds ``--best`` tries past ``--max-pieces``.
+_SETTLE_SECONDS = 2.0
+
+
 def _best_move(game: Blokus | None) -> Any:
     """The exact best move of the colour to move (a placement), for ``--best``."""
     from polytile.puzzles.blokus.endgame import EndgameRefused, EndgameStopped, solve_endgame
@@ -373,12 +378,14 @@ def _best_move(game: Blokus | None) -> Any:
     try:
         try:
             found = solve_endgame(game, players=[game.player_to_move]).best_move
-        except EndgameRefused:  # unless the bounds settle the game (a board split up)
+        except EndgameRefused as refused:  # unless the bounds settle it (a board split up)
             from polytile.puzzles.blokus.settle import settle
 
-            settled = settle(game, players=[game.player_to_move])
+            click.echo(f"--best: {refused}; trying the bounds (2 CP-SAT searches of up to "
+                       f"{_SETTLE_SECONDS:g} s per colour)", err=True)  # fmt: skip
+            settled = settle(game, time_limit=_SETTLE_SECONDS, players=[game.player_to_move])
             if settled is None:
-                raise
+                raise EndgameRefused(f"{refused}, and the bounds do not settle it") from None
             found = settled.best_move
     except (EndgameRefused, EndgameStopped) as exc:
         click.echo(f"--best: no exact best move: {exc}; 'polytile solve-endgame' (with "

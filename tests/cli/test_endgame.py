@@ -123,9 +123,10 @@ def test_bounds_that_settle_the_value_give_an_exact_line(invoke: Invoke, tmp_pat
     text = invoke("solve-endgame", str(record), "--move", "16", "--max-pieces", "5",
                   "--bounds-time", "5", "--no-color").stdout  # fmt: skip
     assert f"Exact value: blue {doc['value']:+d} against yellow" in text
-    assert "Settled by the bounds, with no search" in text and "Best line (" in text
-    # Two moves earlier each side holds more pieces than the search takes (12): render --best
-    # gets its move from the bounds too, the first of the settled line.
+    assert "Settled by the bounds in" in text and "with no search" in text
+    assert "Best line (" in text
+    # Two moves earlier yellow can still place 14 pieces, more than the search takes (12):
+    # render --best gets its move from the bounds too, the first of the settled line.
     early = json.loads(invoke("solve-endgame", str(record), "--move", "14", "--json").stdout)
     assert early["settled_by_bounds"] is True
     best = Move(early["best_move"]["color"], early["best_move"]["piece"],

@@ -475,14 +475,16 @@ def bounds(
 
 
 def settled(game: Blokus, results: Sequence[BlokusBounds]) -> dict[str, int]:
-    """The players' final scores that colours' bounds settle without a search, by player
-    name (:func:`~polytile.puzzles.blokus.scoring.player_names`).
+    """Per player (:func:`~polytile.puzzles.blokus.scoring.player_names`) whose colours'
+    bounds are all pinned, the final score it can make sure of and never exceed.
 
     A colour's final score is pinned when what it can make sure of (``score_lower``) is
     also the most it can get (``score_upper``); colours missing from ``results`` are not. A
-    player whose colours are all pinned ends with their sum whatever anyone plays: with 3
-    or 4 players, the final score it can make sure of (what ``solve-endgame`` searches
-    for); with 2, once both are settled, the first player's lead is their difference.
+    player whose colours are all pinned can make sure of their sum, and no play takes it
+    above (its own play can take it below): with 3 or 4 players that sum is its exact
+    value (what ``solve-endgame`` searches for); with 2 players only once both are
+    settled, when the first player's lead is their difference. One player's alone is not
+    its final score under best play: it might give up squares of its own to block more.
 
     >>> from polytile.puzzles.blokus.rules import Blokus
     >>> game = Blokus("duo")

@@ -16,9 +16,9 @@ colour, say on a board split into territories, the game's value follows without 
   best move and the line a principal variation.
 
 The line is replayed by the rules engine, which refuses an illegal placement or a pass
-while a placement exists, and its final scores must be the pinned ones
-(:func:`~polytile.puzzles.blokus.endgame._checked_line`); anything else is a
-:class:`~polytile.errors.SolverError`, never a wrong answer.
+while a placement exists; every colour's final score must be its pinned one, and each
+player's value the line's (:func:`~polytile.puzzles.blokus.endgame._checked_line`);
+anything else is a :class:`~polytile.errors.SolverError`, never a wrong answer.
 """
 
 from __future__ import annotations
@@ -70,6 +70,12 @@ def settled_endgame(game: Blokus, results: Sequence[BlokusBounds],
     lines: dict[str, Line] = {}
     wanted = [names[0]] if two else list(players) if players is not None else sorted(
         names, key=lambda name: name != game.player_to_move)  # fmt: skip
+    final = check.score()
+    for color in game.colors:  # every colour on its pinned score, not only the values
+        if final.colors[color].total != pinned[color].score_lower:
+            raise SolverError(f"the layouts of the pinned bounds end {color} on "
+                              f"{final.colors[color].total}, not on its pinned "
+                              f"{pinned[color].score_lower}")  # fmt: skip
     for name in wanted:
         me = names.index(name)
         weights = [1 if owner[c] == me else (-1 if two and owner[c] >= 0 else 0)
