@@ -101,7 +101,7 @@ def test_render_best_on_a_finished_game_exits_2_as_help_says(invoke: Invoke,
     assert "the game is over" in result.stderr and "polytile score" in result.stderr
     words = " ".join(invoke("render", "--help").stdout.split())
     assert "exit 2 when there is no move to recommend (the game is over" in words
-    assert "exit 1 when that search has no answer" in words
+    assert "exit 1 when there is no answer" in words
 
 
 # -- 3. a Pentobi record saved under another suffix ------------------------------------------
