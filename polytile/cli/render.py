@@ -263,8 +263,8 @@ Examples:
     f"{DEFAULT_MAX_PIECES} pieces still "
     "placeable per player, 60 s) or, past that many pieces, settled by the bounds when "
     "they pin every colour's score (2 CP-SAT searches of up to 2 s per colour); exit 1 when "
-    "there is no answer (too many pieces "
-    "left, or out of time), exit 2 when there is no move to recommend (the game is over, "
+    "there is no answer (too many pieces left and the bounds do not settle it, or out of "
+    "time), exit 2 when there is no move to recommend (the game is over, "
     "or the colour to move can only pass).",
 )
 @click.option(
