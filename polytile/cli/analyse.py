@@ -24,7 +24,10 @@ RECORD is a Pentobi game record (.blksgf: Duo, classic with 2, 3 or 4 players). 
 first position that the exact endgame search accepts (no player can still place more
 than --max-pieces pieces, as for 'polytile solve-endgame') to the end of the record,
 every move gets the exact value of the position before it and after it, what it lost,
-and a best move in its place. Moves before that position are not analysed.
+and a best move in its place. Before it, on a board split into territories, the
+analysis goes back through the positions whose bounds settle them with no search (every
+colour can make sure of the most it can place; 2 CP-SAT searches of up to 5 s per colour
+and position, as 'solve-endgame' does past --max-pieces). Earlier moves are not analysed.
 
 \b
 The values are solve-endgame's:

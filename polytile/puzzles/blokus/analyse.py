@@ -12,6 +12,11 @@ a best move in its place. The values follow ``solve-endgame``'s conventions:
   make sure of when all the others play against it; a move loses what it takes from its own
   player's.
 
+Before that first position, on a board split into territories, the bounds may settle a
+position with no search (:mod:`polytile.puzzles.blokus.settle`: every colour can make sure
+of the most it can place); the analysis goes back through every such position, from the
+first one the search accepts.
+
 Each position is solved once: the value after move ``k`` is the value before move ``k + 1``.
 Positions are solved from the end backward, so the cheap ones come first and a search cut
 short by its time limit or Ctrl-C still leaves the last moves of the game analysed.
@@ -45,6 +50,10 @@ from polytile.puzzles.blokus.scoring import player_names
 from polytile.puzzles.blokus.sgf import GameRecord
 
 __all__ = ["Analysis", "MoveReview", "analyse_record", "positions_of"]
+
+#: Seconds at most for each CP-SAT search of the bounds tried before the first position the
+#: exact search accepts (``solve-endgame --bounds-time``'s default).
+_SETTLE_SECONDS = 5.0
 
 
 @dataclass(frozen=True)
@@ -103,8 +112,9 @@ class Analysis:
     total_moves
         Moves in the record.
     first_solvable
-        The move number after which the exact search first accepts the position (0: from
-        the start), None when not even the last position is accepted.
+        The move number after which the analysis starts (0: from the start): the first
+        position the exact search accepts, or before it the first of those the bounds
+        settle back to it; None when not even the last position is solved.
     moves
         The moves analysed, in the record's order; when complete, every move after
         :attr:`first_solvable`.
@@ -311,6 +321,9 @@ def analyse_record(
         nodes += solved[k].nodes
         if progress is not None:
             progress(done + 1, len(todo), nodes, time.perf_counter() - started)
+    if stopped is None and first != 0 and max_pieces is not None:
+        first, refused = _settle_back(positions, solved, n if first is None else first - 1,
+                                      deadline, max_pieces, first, refused)  # fmt: skip
     reviews = [
         _review(k + 1, record.moves[k], positions[k], movers[k], solved[k], solved[k + 1], two)
         for k in range(n)
@@ -328,6 +341,33 @@ def analyse_record(
         seconds=time.perf_counter() - started,
         unfinished=unfinished,
     )
+
+
+def _settle_back(positions: list[Blokus], solved: dict[int, Endgame], k: int,
+                 deadline: float | None, max_pieces: int, first: int | None,
+                 refused: str | None) -> tuple[int | None, str | None]:  # fmt: skip
+    """Positions from ``k`` backward that the search refused but the bounds settle
+    (:func:`~polytile.puzzles.blokus.settle.settle`, on a board split into territories),
+    into ``solved`` while each one is; the first position solved and why the one before it
+    is not."""
+    from polytile.puzzles.blokus.settle import settle
+
+    while k >= 0:
+        colors = len(positions[k].colors)
+        left = None if deadline is None else deadline - time.perf_counter()
+        if left is not None and left < colors:  # too little for its CP-SAT searches
+            return first, f"{refused}; the time limit ran out before its bounds were tried"
+        result = settle(positions[k], time_limit=_SETTLE_SECONDS if left is None else
+                        min(_SETTLE_SECONDS, left / (2 * colors)))  # fmt: skip
+        if result is None:
+            return first, f"{refused}, and its bounds do not settle it"
+        solved[k], first, k = result, k, k - 1
+        if k >= 0:
+            counts = ", ".join(f"{name} {v}" for name, v in endgame_size(positions[k]).items())
+            refused = (f"the position after move {k} is too large for an exact search: "
+                       f"pieces still placeable per player ({counts}); the limit is "
+                       f"{max_pieces}")  # fmt: skip
+    return first, None
 
 
 def _value(result: Endgame, player: str) -> int:

@@ -167,3 +167,22 @@ def test_contradicting_values_are_a_solver_error(monkeypatch: pytest.MonkeyPatch
         100 if result.to_move == "yellow" else 0))  # fmt: skip
     with pytest.raises(SolverError):
         analyse_record(record, max_pieces=4)
+
+
+def test_positions_the_bounds_settle_are_analysed_before_the_search_starts() -> None:
+    # A greedy self-played Duo game whose board splits into territories early: before the
+    # first position the search accepts (12 pieces a player), the bounds settle some.
+    from polytile.cli.blokus_play import self_play
+
+    game = Blokus("duo")
+    self_play(game, {}, 3)
+    record = GameRecord("duo", 2, tuple(m for m in game.move_stack if not m.is_pass))
+    searched_from, _ = analyse._first_solvable(positions_of(record), 12)
+    analysis = analyse_record(record, max_pieces=12, time_limit=None)  # compiling may be slow
+    assert analysis.complete and searched_from is not None
+    assert analysis.first_solvable is not None and analysis.first_solvable < searched_from
+    assert "its bounds do not settle it" in (analysis.refused or "")
+    numbers = [m.number for m in analysis.moves]
+    assert numbers == list(range(analysis.first_solvable + 1, len(record.moves) + 1))
+    for a, b in zip(analysis.moves, analysis.moves[1:], strict=False):
+        assert a.after == b.before  # one value per position, settled or searched
