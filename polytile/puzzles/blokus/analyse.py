@@ -247,14 +247,17 @@ def analyse_record(
 
     Examples
     --------
-    A random game of Blokus Duo, analysed where no player can place more than 3 pieces:
-    yellow's last move lost one point of its side (blue's lead went from -11 to -10).
+    A random game of Blokus Duo, analysed where no player can place more than 3 pieces,
+    and before that back to where the bounds no longer settle the position (after move
+    27): yellow's last move lost one point of its side (blue's lead went from -11 to -10).
 
     >>> game = Blokus("duo")
     >>> _ = game.play_random(2)
     >>> record = GameRecord("duo", 2, tuple(m for m in game.move_stack if not m.is_pass))
     >>> analysis = analyse_record(record, max_pieces=3)
-    >>> [(m.number, m.player, m.before, m.after, m.loss) for m in analysis.moves]
+    >>> analysis.first_solvable
+    27
+    >>> [(m.number, m.player, m.before, m.after, m.loss) for m in analysis.moves if m.loss]
     [(32, 'yellow', -11, -10, 1)]
 
     Notes
