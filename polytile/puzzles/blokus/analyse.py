@@ -204,11 +204,15 @@ def _first_solvable(
     for k in range(len(positions) - 1, -1, -1):
         sizes = endgame_size(positions[k])
         if any(v > max_pieces for v in sizes.values()):
-            counts = ", ".join(f"{name} {v}" for name, v in sizes.items())
-            why = (f"the position after move {k} is too large for an exact search: pieces still "
-                   f"placeable per player ({counts}); the limit is {max_pieces}")  # fmt: skip
-            return (k + 1 if k + 1 < len(positions) else None), why
+            return (k + 1 if k + 1 < len(positions) else None), _too_large(k, sizes, max_pieces)
     return 0, None
+
+
+def _too_large(k: int, sizes: dict[str, int], max_pieces: int) -> str:
+    """Why the position after move ``k`` is refused, its pieces placeable being ``sizes``."""
+    counts = ", ".join(f"{name} {v}" for name, v in sizes.items())
+    return (f"the position after move {k} is too large for an exact search: pieces still "
+            f"placeable per player ({counts}); the limit is {max_pieces}")  # fmt: skip
 
 
 def analyse_record(
@@ -366,10 +370,7 @@ def _settle_back(positions: list[Blokus], solved: dict[int, Endgame], k: int,
             return first, f"{refused}, and its bounds do not settle it"
         solved[k], first, k = result, k, k - 1
         if k >= 0:
-            counts = ", ".join(f"{name} {v}" for name, v in endgame_size(positions[k]).items())
-            refused = (f"the position after move {k} is too large for an exact search: "
-                       f"pieces still placeable per player ({counts}); the limit is "
-                       f"{max_pieces}")  # fmt: skip
+            refused = _too_large(k, endgame_size(positions[k]), max_pieces)
     return first, None
 
 

@@ -471,26 +471,16 @@ def solve_endgame(
         counts = ", ".join(f"{k} {v}" for k, v in sizes.items())
         raise EndgameRefused(f"too large for an exact search: pieces still placeable per player "
                              f"({counts}); the limit is {max_pieces}")  # fmt: skip
-    if two:
-        wanted: list[str] = [names[0]]
-    else:
-        wanted = list(players) if players is not None else sorted(
-            names, key=lambda name: name != game.player_to_move)  # fmt: skip
-        for name in wanted:
-            if name not in names:
-                raise ValueError(f"{name!r} is not a player of this game; players: "
-                                 f"{', '.join(names)}")  # fmt: skip
+    info = _Colors(game)
+    objectives = _objectives(game, info, players)
     deadline = None if time_limit is None else started + time_limit
     known = _known(game, names, played)
     compiled = use_compiled and game.players != 3  # the shared green changes hands
     lines: dict[str, Line] = {}
     nodes = 0
-    info = _Colors(game)
     state = BlokusGame(game.variant.name, game.players).state_of(game.copy())
-    for name in wanted:
+    for name, weights in objectives.items():
         me = names.index(name)
-        # The objective: the first player's lead (2 players), else the player's own score.
-        weights = [1 if o == me else (-1 if two and o >= 0 else 0) for o in info.owner]
 
         # The player to move is read from the engine (the protocol's to_move would also ask
         # whether the game is over, which costs a move generation per colour).
@@ -549,6 +539,26 @@ def solve_endgame(
         seconds=time.perf_counter() - started,
         placeable=sizes,
     )
+
+
+def _objectives(game: Blokus, info: _Colors,
+                players: Sequence[str] | None) -> dict[str, list[int]]:  # fmt: skip
+    """The players to solve for, each with its objective's weight per colour: with 2
+    players the first one alone (its lead: +1 its colours, -1 the other's); with 3 or 4,
+    ``players`` (default all, the player to move first), each its own score (+1 its
+    colours). ValueError for a name not of the game."""
+    names, two = info.players, len(info.players) == 2
+    if two:
+        wanted = [names[0]]
+    else:
+        wanted = list(players) if players is not None else sorted(
+            names, key=lambda name: name != game.player_to_move)  # fmt: skip
+        for name in wanted:
+            if name not in names:
+                raise ValueError(f"{name!r} is not a player of this game; players: "
+                                 f"{', '.join(names)}")  # fmt: skip
+    return {name: [1 if o == names.index(name) else (-1 if two and o >= 0 else 0)
+                   for o in info.owner] for name in wanted}  # fmt: skip
 
 
 def _compiled_line(game: Blokus, weights: Sequence[int], maxer: Sequence[bool],

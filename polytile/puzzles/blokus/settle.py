@@ -28,7 +28,7 @@ from collections.abc import Sequence
 
 from polytile.errors import IllegalMoveError, SolverError
 from polytile.puzzles.blokus.bounds import BlokusBounds, bounds
-from polytile.puzzles.blokus.endgame import _checked_line, endgame_size
+from polytile.puzzles.blokus.endgame import _checked_line, _Colors, _objectives, endgame_size
 from polytile.puzzles.blokus.endgame_result import Endgame, Line
 from polytile.puzzles.blokus.rules import Blokus, Move
 from polytile.puzzles.blokus.scoring import player_names
@@ -64,25 +64,17 @@ def settled_endgame(game: Blokus, results: Sequence[BlokusBounds],
             raise SolverError(f"the layouts of the pinned bounds do not replay: {exc}") from None
         pv.append(move)
     names = player_names(game.players, game.variant.name)
-    two = len(names) == 2
-    owner = {c: next((i for i, n in enumerate(names) if c in n.split("+")), -1)
-             for c in game.colors}  # fmt: skip
     lines: dict[str, Line] = {}
-    wanted = [names[0]] if two else list(players) if players is not None else sorted(
-        names, key=lambda name: name != game.player_to_move)  # fmt: skip
     final = check.score()
     for color in game.colors:  # every colour on its pinned score, not only the values
         if final.colors[color].total != pinned[color].score_lower:
             raise SolverError(f"the layouts of the pinned bounds end {color} on "
                               f"{final.colors[color].total}, not on its pinned "
                               f"{pinned[color].score_lower}")  # fmt: skip
-    for name in wanted:
-        me = names.index(name)
-        weights = [1 if owner[c] == me else (-1 if two and owner[c] >= 0 else 0)
-                   for c in game.colors]  # fmt: skip
+    for name, weights in _objectives(game, _Colors(game), players).items():
         value = sum(w * pinned[c].score_lower for w, c in zip(weights, game.colors, strict=True))
         lines[name] = _checked_line(game, name, value, pv, weights)
-    return Endgame(mode="difference" if two else "max-own", players=names,
+    return Endgame(mode="difference" if len(names) == 2 else "max-own", players=names,
                    to_move=game.player_to_move, lines=lines, nodes=0,
                    seconds=time.perf_counter() - started, placeable=endgame_size(game),
                    settled=True)  # fmt: skip
