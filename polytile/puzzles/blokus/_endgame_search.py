@@ -269,38 +269,22 @@ def _root_bound(ctr, maxing, v, p, a, bb):  # pragma: no cover - compiled
         ctr[ROOT_HI], ctr[ROOT_MOVE] = v, p
 
 
-@njit(_I64(TAB, GAME, STATE, ZOB, TABLE, MEMO, BUF, _A1[_I64], _I64, _I64, _U64, _I64, _I64),
-      cache=True, nogil=True, _nrt=False)  # fmt: skip
-def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pragma: no cover
-    """The objective's value at ``bits[ply]`` with ``turn`` to move (key ``h``), fail-soft
-    within ``(alpha, beta)``; 0 once stopped (``ctr[STATUS]``)."""
-    n, k, weight, maxer = g
+# The search's own body keeps little more than the recursion; its bounds and its move order
+# are functions of their own. numba types a recursive function's body once more for each
+# recursive call in it (to learn the call's return type), so a shorter body compiles faster.
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _bounds(tab, g, st, z, memo, buf, ctr, ply, turn, cnt, alpha, beta, lo, hi):  # pragma: no cover
+    """The node's bounds (``lo``, ``hi``, from the table) narrowed by every colour's facts
+    (the module notes); they are left in ``facts[ply]``. The caller checks ``ctr[STATUS]``."""
+    n, k, weight = g[0], g[1], g[2]
     bits, hand, lasti1 = st
-    mbuf, out, rbuf, pbuf, _, _, work, contested, fit, killers, kept, facts, scr, _ = buf
+    mbuf, rbuf, pbuf, work, contested, fit = buf[0], buf[2], buf[3], buf[6], buf[7], buf[8]
+    kept, facts = buf[10], buf[11]
     words = bits.shape[2]
-    ctr[NODES] += 1
-    if ctr[REQUEST] != 0 or ctr[NODES] >= ctr[LIMIT]:
-        ctr[STATUS] = 2 if ctr[REQUEST] != 0 else 1
-        return 0
     b = bits[ply]
     moves = mbuf[ply]
-    cnt = bit_generate(tab[7], b[0], b[1 + turn], b[1 + k + turn], hand[turn], fit, moves)
-    nxt = (turn + 1) % k
-    if cnt == 0:
-        if _game_over(tab, k, b, hand, turn, fit, out):
-            return _final(k, weight, hand, lasti1)
-        _copy_ply(bits, ply)
-        kept[3][ply] = 0  # a pass: no facts at this ply for the next to reuse
-        if ply == ctr[ROOT_PLY]:  # a forced pass at the root: the next ply is the root
-            ctr[ROOT_PLY] = ply + 1
-        return search(tab, g, st, z, tt, memo, buf, ctr, ply + 1, nxt,
-                      h ^ z[1][turn] ^ z[1][nxt], alpha, beta)  # fmt: skip
-    found, lo, hi, hint = _probe(tt, h)
-    if found:
-        if lo >= beta or lo == hi:
-            return lo
-        if hi <= alpha:
-            return hi
     # Each colour's score now, the most it can become, and what it can make sure of.
     nows, bests, sure, solo = facts[ply, 0], facts[ply, 1], facts[ply, 2], facts[ply, 3]
     shared = facts[ply, 4]  # whose reach meets another live colour's
@@ -383,7 +367,7 @@ def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pra
                 roof = max(min(roof, bests[ci] + 1), floor + 1)
             value, first = _solo_root(tab, g, st, z, memo, buf, ctr, ply, ci, floor, roof)
             if ctr[STATUS] != 0:
-                return 0
+                return lo, hi
             if value <= floor:
                 bests[ci] = min(bests[ci], value)
             elif value >= roof:
@@ -410,11 +394,96 @@ def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pra
                 continue  # it cannot be, it already is, or it is too far to be worth asking
             value, _ = _solo_root(tab, g, st, z, memo, buf, ctr, ply, ci, floor, floor + 1)
             if ctr[STATUS] != 0:
-                return 0
+                return lo, hi
             if value <= floor:
                 bests[ci] = value
                 blo, bhi = _range(k, weight, sure, bests)
                 lo, hi = max(lo, blo), min(hi, bhi)
+    return lo, hi
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _order(tab, g, st, buf, ply, turn, cnt, hint):  # pragma: no cover
+    """Order the ``cnt`` moves of ``mbuf[ply]``: the table's ``hint`` first, then the
+    killers, then those covering more contested cells and attach points of the others,
+    then bigger pieces."""
+    k = g[1]
+    bits = st[0]
+    mbuf, _, rbuf, _, _, _, work, contested, _, killers, _, facts, scr, _ = buf
+    words = bits.shape[2]
+    b = bits[ply]
+    moves = mbuf[ply]
+    nows, bests = facts[ply, 0], facts[ply, 1]
+    for w in range(words):  # the cells two live colours can reach
+        hot = 0
+        for ci in range(k):
+            if bests[ci] <= nows[ci]:
+                continue
+            for cj in range(ci + 1, k):
+                if bests[cj] > nows[cj]:
+                    hot |= rbuf[ci, w] & rbuf[cj, w]
+        contested[w] = hot
+    # The cells where the other live colours can attach now (covering them blocks).
+    blocks = work[5]
+    for w in range(words):
+        blocks[w] = 0
+    for cj in range(k):
+        if cj != turn and bests[cj] > nows[cj]:
+            for w in range(words):
+                blocks[w] |= b[1 + k + cj, w] & ~b[0, w] & ~b[1 + cj, w]
+    keys = scr  # the keys, then _ordered's scratch
+    masks = tab[0]
+    for j in range(cnt):
+        p = moves[j]
+        heat = 0
+        for w in range(words):
+            heat += popcount(masks[p, w] & contested[w]) + popcount(masks[p, w] & blocks[w])
+        if p == hint:
+            keys[j] = 95
+        elif p == killers[ply, 0]:
+            keys[j] = 94
+        elif p == killers[ply, 1]:
+            keys[j] = 93
+        else:
+            keys[j] = heat * 8 + _SIZES[tab[3][p]]
+    _ordered(moves, cnt, 96, scr)
+
+
+@njit(_I64(TAB, GAME, STATE, ZOB, TABLE, MEMO, BUF, _A1[_I64], _I64, _I64, _U64, _I64, _I64),
+      cache=True, nogil=True, _nrt=False)  # fmt: skip
+def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pragma: no cover
+    """The objective's value at ``bits[ply]`` with ``turn`` to move (key ``h``), fail-soft
+    within ``(alpha, beta)``; 0 once stopped (``ctr[STATUS]``)."""
+    k, weight, maxer = g[1], g[2], g[3]
+    bits, hand, lasti1 = st
+    mbuf, out, fit, killers, kept, facts = buf[0], buf[1], buf[8], buf[9], buf[10], buf[11]
+    ctr[NODES] += 1
+    if ctr[REQUEST] != 0 or ctr[NODES] >= ctr[LIMIT]:
+        ctr[STATUS] = 2 if ctr[REQUEST] != 0 else 1
+        return 0
+    b = bits[ply]
+    moves = mbuf[ply]
+    cnt = bit_generate(tab[7], b[0], b[1 + turn], b[1 + k + turn], hand[turn], fit, moves)
+    nxt = (turn + 1) % k
+    if cnt == 0:
+        if _game_over(tab, k, b, hand, turn, fit, out):
+            return _final(k, weight, hand, lasti1)
+        _copy_ply(bits, ply)
+        kept[3][ply] = 0  # a pass: no facts at this ply for the next to reuse
+        if ply == ctr[ROOT_PLY]:  # a forced pass at the root: the next ply is the root
+            ctr[ROOT_PLY] = ply + 1
+        return search(tab, g, st, z, tt, memo, buf, ctr, ply + 1, nxt,
+                      h ^ z[1][turn] ^ z[1][nxt], alpha, beta)  # fmt: skip
+    found, lo, hi, hint = _probe(tt, h)
+    if found:
+        if lo >= beta or lo == hi:
+            return lo
+        if hi <= alpha:
+            return hi
+    lo, hi = _bounds(tab, g, st, z, memo, buf, ctr, ply, turn, cnt, alpha, beta, lo, hi)
+    if ctr[STATUS] != 0:
+        return 0
+    solo = facts[ply, 3]  # an independent colour's first solitaire move, or none
     root = ply == ctr[ROOT_PLY]
     if root:  # what is proven so far, should the search stop before its answer
         ctr[ROOT_LO], ctr[ROOT_HI], ctr[ROOT_MOVE] = lo, hi, -1
@@ -426,7 +495,7 @@ def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pra
     # table's first, then those covering more contested cells and attach points of the
     # others, then bigger pieces.
     if solo[turn] == PENDING:
-        value, first = _solo_root(tab, g, st, z, memo, buf, ctr, ply, turn, -INF, INF)
+        _, first = _solo_root(tab, g, st, z, memo, buf, ctr, ply, turn, -INF, INF)
         if ctr[STATUS] != 0:
             return 0
         solo[turn] = first
@@ -434,39 +503,7 @@ def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pra
         moves[0] = solo[turn]
         cnt = 1
     else:
-        for w in range(words):  # the cells two live colours can reach
-            hot = 0
-            for ci in range(k):
-                if bests[ci] <= nows[ci]:
-                    continue
-                for cj in range(ci + 1, k):
-                    if bests[cj] > nows[cj]:
-                        hot |= rbuf[ci, w] & rbuf[cj, w]
-            contested[w] = hot
-        # The cells where the other live colours can attach now (covering them blocks).
-        blocks = work[5]
-        for w in range(words):
-            blocks[w] = 0
-        for cj in range(k):
-            if cj != turn and bests[cj] > nows[cj]:
-                for w in range(words):
-                    blocks[w] |= b[1 + k + cj, w] & ~b[0, w] & ~b[1 + cj, w]
-        keys = scr  # the keys, then _ordered's scratch
-        masks = tab[0]
-        for j in range(cnt):
-            p = moves[j]
-            heat = 0
-            for w in range(words):
-                heat += popcount(masks[p, w] & contested[w]) + popcount(masks[p, w] & blocks[w])
-            if p == hint:
-                keys[j] = 95
-            elif p == killers[ply, 0]:
-                keys[j] = 94
-            elif p == killers[ply, 1]:
-                keys[j] = 93
-            else:
-                keys[j] = heat * 8 + _SIZES[tab[3][p]]
-        _ordered(moves, cnt, 96, scr)
+        _order(tab, g, st, buf, ply, turn, cnt, hint)
     maxing = maxer[turn] == 1
     best = -INF if maxing else INF
     best_mv = -1
