@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import json
 import sys
@@ -552,11 +551,11 @@ def _refuse(game: Any, reason: str, as_json: bool, seconds: float, source: str,
     missing = [name for name in game.colors if name not in {b.color for b in results}]
     if missing:
         click.echo(f"the time limit ran out: not bounded: {', '.join(missing)}", err=True)
-    result = settled_endgame(game, results, wanted or None)
+    result = settled_endgame(game, results, wanted or None, started)
     if result is not None:
         click.echo("the bounds settle it exactly: every colour can make sure of the most it "
                    "can place", err=True)  # fmt: skip
-        return dataclasses.replace(result, seconds=time.perf_counter() - started)
+        return result
     click.echo(
         "no exact value: the bounds do not settle it"
         + ("" if output is None else f"; nothing written to {output}"),

@@ -26,6 +26,8 @@ __all__ = [
 ]
 
 _OPTIONS = ("sequence", "dead", "opponent_cells", "own_cells", "targets")
+#: The defaults of --dead, --opponent-cells and --own-cells (``PathPuzzle.from_seed``'s).
+_COUNTS = {"dead": 10, "opponent_cells": 24, "own_cells": 16}
 
 
 def walkable_path_options(f: Any) -> Any:
@@ -34,11 +36,14 @@ def walkable_path_options(f: Any) -> Any:
                      help="walkable-path: maximise the boards whose largest region reaches "
                      "these sizes instead of the sum.")(f)  # fmt: skip
     f = click.option("--own-cells", type=click.IntRange(0, 200), default=None,
-                     help="walkable-path: red cells already there [default: 16].")(f)  # fmt: skip
+                     help="walkable-path: red cells already there "
+                     f"[default: {_COUNTS['own_cells']}].")(f)  # fmt: skip
     f = click.option("--opponent-cells", type=click.IntRange(0, 200), default=None,
-                     help="walkable-path: blue cells on the boards [default: 24].")(f)  # fmt: skip
+                     help="walkable-path: blue cells on the boards "
+                     f"[default: {_COUNTS['opponent_cells']}].")(f)  # fmt: skip
     f = click.option("--dead", type=click.IntRange(0, 100), default=None,
-                     help="walkable-path: dead cells per board [default: 10].")(f)  # fmt: skip
+                     help="walkable-path: dead cells per board "
+                     f"[default: {_COUNTS['dead']}].")(f)  # fmt: skip
     f = click.option("--sequence", metavar="NAMES", default=None,
                      help="walkable-path: red's pieces in order, e.g. I4,L4,T4,O4 (instead "
                      "of --pieces N seeded ones). -o FILE.json saves the answer (format "
@@ -58,8 +63,7 @@ def refuse_walkable_options(given: dict[str, Any]) -> None:
 
 def _board_counts(given: dict[str, Any]) -> dict[str, int]:
     """--dead, --opponent-cells and --own-cells, with their defaults."""
-    counts = {"dead": 10, "opponent_cells": 24, "own_cells": 16}
-    return counts | {k: v for k, v in given.items() if k in counts and v is not None}
+    return _COUNTS | {k: v for k, v in given.items() if k in _COUNTS and v is not None}
 
 
 def _crowding(given: dict[str, Any]) -> str:

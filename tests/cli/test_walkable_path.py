@@ -168,3 +168,12 @@ def test_too_many_cells_blame_the_options_given(invoke: Invoke) -> None:
     assert "lower --opponent-cells or --own-cells" in result.stderr
     dead = invoke("solve", "walkable-path", "--dead", "100", "--pieces", "1")
     assert "lower --dead\n" in dead.stderr
+
+
+def test_the_command_line_defaults_are_the_puzzles() -> None:
+    import inspect
+
+    from polytile.cli.walkable_path import _COUNTS
+
+    defaults = inspect.signature(PathPuzzle.from_seed).parameters
+    assert {k: defaults[k].default for k in _COUNTS} == _COUNTS

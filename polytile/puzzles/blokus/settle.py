@@ -37,18 +37,21 @@ __all__ = ["settle", "settled_endgame"]
 
 
 def settled_endgame(game: Blokus, results: Sequence[BlokusBounds],
-                    players: Sequence[str] | None = None) -> Endgame | None:  # fmt: skip
+                    players: Sequence[str] | None = None,
+                    started: float | None = None) -> Endgame | None:  # fmt: skip
     """The exact result of ``game`` (as :func:`~.endgame.solve_endgame` gives it, with
     ``nodes`` 0 and ``settled`` True) when ``results`` pin every colour's final score; None
     otherwise. ``players``: with 3 or 4 players, whose lines to give (default all, the
-    player to move first).
+    player to move first). ``started``: the :func:`time.perf_counter` time the bounds
+    began, so that the result's ``seconds`` include them (default: now).
 
     Raises
     ------
     SolverError
         If the line of the layouts does not replay to the pinned scores (a bug).
     """
-    started = time.perf_counter()
+    if started is None:
+        started = time.perf_counter()
     pinned = {b.color: b for b in results if b.score_lower == b.score_upper}
     if any(c not in pinned for c in game.colors):
         return None
@@ -85,5 +88,6 @@ def settle(game: Blokus, *, time_limit: float = 5.0, workers: int = 2,
     """Every colour's bounds (:func:`~polytile.puzzles.blokus.bounds.bounds`, each of its
     two CP-SAT searches given ``time_limit`` seconds and ``workers`` threads), then the
     result they settle (:func:`settled_endgame`), or None."""
+    started = time.perf_counter()
     results = [bounds(game, c, time_limit=time_limit, workers=workers) for c in game.colors]
-    return settled_endgame(game, results, players)
+    return settled_endgame(game, results, players, started)
