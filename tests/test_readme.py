@@ -33,3 +33,23 @@ def test_readme_python_examples_run():
         test = parser.get_doctest(block, {}, f"README[{i}]", "README.md", 0)
         runner.run(test)
     assert runner.failures == 0
+
+
+def test_readme_blokus_moves_exist_in_its_selfplay_game(tmp_path):
+    """The Blokus tour's ``--move N`` are moves of the game its ``selfplay`` line writes."""
+    from click.testing import CliRunner
+
+    from polytile.cli import cli
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    selfplay = re.search(r"^polytile (selfplay blokus [^#\n]*?-o) game\.blksgf", readme, re.M)
+    assert selfplay is not None
+    moves = {int(n) for n in re.findall(r"^polytile \S+ game\.blksgf --move (\d+)", readme, re.M)}
+    assert moves
+    record = tmp_path / "game.blksgf"
+    runner = CliRunner()
+    made = runner.invoke(cli, [*selfplay.group(1).split()[:-1], "-o", str(record)])
+    assert made.exit_code == 0, made.output
+    for n in sorted(moves):
+        shown = runner.invoke(cli, ["render", str(record), "--move", str(n), "--no-color"])
+        assert shown.exit_code == 0, (n, shown.output)
