@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from polytile import Board, Polyomino, piece, piece_set
@@ -182,6 +182,10 @@ random_problems = st.composite(_random_problem)
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(random_problems())
 def test_counts_and_solutions_agree_with_brute_force(problem):
+    raw, up = full_count(problem)
+    # Monominoes and dominoes mixed on 5x5 can have millions of tilings, which the brute
+    # force and the solution list below would hold in memory (over 20 GB once in CI).
+    assume(raw <= 20_000)
     b = problem.board
     expected = brute_tilings(
         b.rows,
@@ -194,7 +198,6 @@ def test_counts_and_solutions_agree_with_brute_force(problem):
     got = library_tilings(problem)
     assert len(got) == len(set(got))
     assert set(got) == set(expected)
-    raw, up = full_count(problem)
     assert raw == len(expected)
     assert up == orbit_count(problem, got)
 
