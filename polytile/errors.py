@@ -11,6 +11,7 @@ __all__ = [
     "BoardError",
     "FormatError",
     "IllegalMoveError",
+    "OptionError",
     "PolytileError",
     "ShapeError",
     "SolverError",
@@ -67,6 +68,21 @@ class FormatError(PolytileError, ValueError):
 
 class IllegalMoveError(PolytileError, ValueError):
     """A move breaks the rules of the game in the position it is played in."""
+
+
+class OptionError(PolytileError, ValueError):
+    """A command's option (or argument) does not fit the file or game it is given with.
+
+    Raised by the games' faces (:mod:`polytile.puzzles.face`), which know no command line:
+    the CLI shows it as click shows a bad option, naming ``option`` (``"--cell"``, ``"-o"``,
+    ``"POSITION"``) with the command's usage line, exit code 2. Without ``option`` it is a
+    usage error of the command as a whole.
+    """
+
+    def __init__(self, message: str, option: str | None = None) -> None:
+        self.message = message
+        self.option = option
+        super().__init__(message)
 
 
 class SolverError(PolytileError, RuntimeError):

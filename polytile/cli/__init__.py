@@ -54,6 +54,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
                "Bound how a colour can still end a City Blocks or Blokus game."),
     "solve-endgame": ("polytile.cli.endgame:solve_endgame_command",
                       "Play the rest of a game perfectly: its exact value and best line."),
+    "moves": ("polytile.cli.moves:moves_command",
+              "List the legal moves of the player to move, and what it sees."),
     "analyse": ("polytile.cli.analyse:analyse_command",
                 "Analyse a Blokus game record exactly: what each move of the endgame lost."),
 }  # fmt: skip

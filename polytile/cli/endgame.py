@@ -238,20 +238,20 @@ def solve_endgame_command(
     """Solve a Blokus, City Blocks (Henning) or Gridblock endgame exactly, or refuse with
     bounds."""
     from polytile.cli.clock import budget
-    from polytile.cli.gridblock import is_gridblock
     from polytile.cli.henning import ViewOptions, is_henning, solve_henning
+    from polytile.puzzles.faces import game_of_file
 
     limit = time_limit  # the whole command's; each search gets what is left of it
     ctx = click.get_current_context()
     view_only = ("view", "samples", "max_exact", "seed", "workers", "open_analysis", "plan")
     from_line = click.core.ParameterSource.COMMANDLINE
     given = {name for name in view_only if ctx.get_parameter_source(name) == from_line}
-    if "plan" in given and not is_gridblock(position):
+    if "plan" in given and game_of_file(position) != "gridblock":
         raise click.UsageError("--plan: only for Gridblock files (the best plan of the colour "
                                "to move, the other colours held still)")  # fmt: skip
     if output is not None:
         check_output(output)  # before a search whose answer would otherwise be lost
-    if output is not None and (is_henning(position) or is_gridblock(position)):
+    if output is not None and (is_henning(position) or game_of_file(position) == "gridblock"):
         raise click.UsageError("-o: only for Blokus and Walkable Cities files (City Blocks "
                                "(Henning) and Gridblock answers are printed, --json for "
                                "machines)")  # fmt: skip
@@ -260,7 +260,7 @@ def solve_endgame_command(
         solve_henning(position, move, as_json, budget(limit, reserve=0.25) or limit,
                       open_analysis, options)  # fmt: skip
         return
-    if is_gridblock(position):
+    if game_of_file(position) == "gridblock":
         from polytile.cli.gridblock_solve import solve_gridblock
 
         options = ViewOptions(view, samples, max_exact, seed, workers, given)

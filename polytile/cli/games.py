@@ -223,10 +223,10 @@ Examples:
 def play(record: Path, moves: tuple[str, ...], color: bool | None) -> None:
     """Append ``moves`` to ``record``."""
     from polytile.cli.blokus_play import is_blokus, play_blokus
-    from polytile.cli.gridblock import is_gridblock
     from polytile.cli.walkable import is_walkable, play_walkable
+    from polytile.puzzles.faces import game_of_file
 
-    if is_gridblock(str(record)):
+    if game_of_file(str(record)) == "gridblock":
         _play_gridblock(record, moves, color)
         return
     if is_walkable(str(record)):

@@ -284,19 +284,13 @@ def render_command(
     attach: bool,
 ) -> None:
     """Print or write a picture of ``file``."""
-    from polytile.cli.gridblock import is_gridblock, render_gridblock
-    from polytile.cli.henning import is_henning, render_henning
+    from polytile.cli.console import CONSOLE, facing
+    from polytile.puzzles.faces import face_of_file
 
-    if is_henning(file):  # City Blocks (Henning): its own picture
-        render_henning(file, move, output, color, cell, title)
-        return
-    if is_gridblock(file):  # Gridblock: its own picture, with the last move's walk
-        render_gridblock(file, move, output, color, cell, title)
-        return
-    from polytile.cli.walkable import is_walkable, render_walkable
-
-    if is_walkable(file):  # Walkable Cities: three boards, largest regions marked
-        render_walkable(file, move, output, color, cell, title)
+    face = face_of_file(file)
+    if face is not None:  # a game with a face of its own draws its picture
+        with facing():
+            face.render(CONSOLE, file, move, output, color, cell, title)
         return
     if attach or best or is_record(file):
         obj, game, record = read_blokus(file, move)

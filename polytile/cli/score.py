@@ -96,22 +96,15 @@ def score(
     cell: int,
 ) -> None:
     """Print the scores of ``position``, with a picture."""
-    from polytile.cli.gridblock import is_gridblock, score_gridblock
-    from polytile.cli.henning import is_henning, score_henning
+    from polytile.cli.console import CONSOLE, facing
+    from polytile.puzzles.faces import face_of_file
 
-    if is_henning(position):  # City Blocks (Henning): money and street standings
-        score_henning(position, move, as_json, color)
-        _picture("henning", position, move, output, color, cell)
-        return
-    if is_gridblock(position):  # Gridblock: cubes, tile bonuses, players' points
-        score_gridblock(position, move, as_json, color)
-        _picture("gridblock", position, move, output, color, cell)
-        return
-    from polytile.cli.walkable import is_walkable, score_walkable
-
-    if is_walkable(position):  # Walkable Cities: largest regions, boards won
-        score_walkable(position, move, as_json, color)
-        _picture("walkable", position, move, output, color, cell)
+    face = face_of_file(position)
+    if face is not None:  # a game with a face of its own scores itself
+        if players is not None:
+            raise click.UsageError("--players: only for City Blocks (Ritchie) and Blokus")
+        with facing():
+            face.score(CONSOLE, position, move, as_json, color, output, cell)
         return
     from polytile.cli.render import is_record, read_blokus, read_position
 
@@ -150,19 +143,6 @@ def score(
         click.echo(picture, nl=False, color="\x1b[" in picture)
         click.echo()
     click.echo(score_table(sheet))
-
-
-def _picture(game: str, file: str, move: int | None, output: Path | None, color: bool | None,
-             cell: int) -> None:  # fmt: skip
-    """``-o`` for the games with pictures of their own: the picture ``render`` draws (after
-    ``move`` of a record when given)."""
-    if output is None:
-        return
-    from polytile.cli import gridblock, henning, walkable
-
-    draw = {"henning": henning.render_henning, "gridblock": gridblock.render_gridblock,
-            "walkable": walkable.render_walkable}[game]  # fmt: skip
-    draw(file, move, output, color, cell)
 
 
 def _score_blokus(obj: Any, game: Any, players: str | None, as_json: bool,

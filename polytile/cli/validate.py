@@ -87,23 +87,17 @@ def validate_command(
     pieces: str | None,
 ) -> None:
     """Validate ``file``; exit 1 when it breaks the rules."""
-    from polytile.cli.gridblock import is_gridblock, validate_gridblock
-    from polytile.cli.henning import is_henning, validate_henning
-
-    if is_henning(file):  # City Blocks (Henning): reading checks every rule and move
-        validate_henning(file, as_json)
-        return
-    if is_gridblock(file):  # Gridblock: reading checks every rule and replays every move
-        validate_gridblock(file, as_json)
-        return
-    from polytile.cli.walkable import is_walkable, validate_walkable
+    from polytile.cli.console import CONSOLE, facing
     from polytile.cli.walkable_path import is_path_answer, validate_path_answer
+    from polytile.puzzles.faces import face_of_file
 
     if is_path_answer(file):  # a saved 'solve walkable-path' answer: the drops replayed
         validate_path_answer(file, as_json)
         return
-    if is_walkable(file):  # Walkable Cities: reading checks every field and every round
-        validate_walkable(file, as_json)
+    face = face_of_file(file)
+    if face is not None:  # a game with a face: reading checks every rule and every move
+        with facing():
+            face.validate(CONSOLE, file, as_json)
         return
     from polytile.puzzles.tiling.catalogue import resolve
     from polytile.puzzles.tiling.puzzles import check_solution

@@ -1,10 +1,8 @@
-"""Walkable Cities on the shared verbs (``new``, ``play``, ``selfplay``, ``render``,
-``score``, ``validate``), chosen by the game name or the file's format
-(``polytile/walkable@1``)."""
+"""Walkable Cities on ``new``, ``play`` and ``selfplay``, chosen by the game name or the
+file's format (``polytile/walkable@1``)."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -18,10 +16,7 @@ __all__ = [
     "new_walkable",
     "play_walkable",
     "refuse_walkable_options",
-    "render_walkable",
-    "score_walkable",
     "selfplay_walkable",
-    "validate_walkable",
     "walkable_options",
 ]
 
@@ -146,62 +141,3 @@ def selfplay_walkable(red: str, blue: str, seed: int, games: int, stop_before_en
                 result = f"{PLAYER_NAMES[res.winner]} wins" + (" (tiebreak)" if res.by_tiebreak
                                                                else "")  # fmt: skip
             click.echo(f"game {i + 1}: {g.round} rounds, {won}: {result}", err=True)
-
-
-def render_walkable(file: str, move: int | None, output: Path | None, color: bool | None,
-                    cell: int, title: str | None = None) -> None:  # fmt: skip
-    """``polytile render`` of a Walkable Cities file: the three boards side by side, each
-    player's largest region marked (after round ``move`` of a record when given); ``title``
-    captions an SVG or PNG."""
-    from polytile.formats import write_atomic
-    from polytile.puzzles.walkable.files import load_walkable
-    from polytile.puzzles.walkable.picture import to_png, to_svg, to_text
-
-    g = load_walkable(file, move).state
-    if output is None:
-        click.echo(to_text(g, color=color))
-        return
-    suffix = output.suffix.lower()
-    if suffix in (".svg", ".png") and not 6 <= cell <= 128:
-        raise click.BadParameter(f"a Walkable Cities cell is 6 to 128 pixels, not {cell}",
-                                 param_hint="--cell")  # fmt: skip
-    if suffix == ".svg":
-        write_atomic(output, to_svg(g, cell, title=title))
-    elif suffix == ".png":
-        write_atomic(output, to_png(g, cell, title=title))
-    elif suffix == ".txt":
-        write_atomic(output, to_text(g, color=False) + "\n")
-    else:
-        raise click.BadParameter(f"{output}: use .svg, .png or .txt", param_hint="-o")
-    click.echo(f"wrote {output}", err=True)
-
-
-def score_walkable(file: str, move: int | None, as_json: bool, color: bool | None) -> None:
-    """``polytile score`` of a Walkable Cities file: per board each player's largest region
-    and who wins it, boards won, the result (after round ``move`` of a record when given)."""
-    from polytile.puzzles.walkable.files import load_walkable
-    from polytile.puzzles.walkable.picture import score_doc, score_table, to_text
-
-    g = load_walkable(file, move).state
-    if as_json:
-        click.echo(json.dumps(score_doc(g)))
-        return
-    click.echo(to_text(g, color=color))
-    click.echo()
-    click.echo(score_table(g))
-
-
-def validate_walkable(file: str, as_json: bool) -> None:
-    """``polytile validate`` of a Walkable Cities file: reading it checks every field and
-    replays every round."""
-    from polytile.puzzles.walkable.files import load_walkable
-
-    doc = load_walkable(file)
-    if as_json:
-        click.echo(json.dumps({"file": file, "valid": True, "game": "walkable",
-                               "kind": doc.kind}))  # fmt: skip
-        return
-    n = len(doc.rounds)
-    what = (f"game record, {n} round{'' if n == 1 else 's'}, all legal" if doc.kind == "record"
-            else "position")  # fmt: skip
-    click.echo(f"{file}: valid Walkable Cities {what}")

@@ -1,0 +1,42 @@
+"""The bridge from the commands to the games' faces: a console on click's ``echo``, and
+the faces' option errors shown as click shows a bad option."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import click
+
+from polytile.errors import OptionError
+
+__all__ = ["CONSOLE", "ClickConsole", "facing"]
+
+
+class ClickConsole:
+    """A :class:`~polytile.puzzles.face.Console` printing with ``click.echo``."""
+
+    def out(self, text: str = "", *, nl: bool = True, color: bool | None = None) -> None:
+        """Standard output."""
+        click.echo(text, nl=nl, color=color)
+
+    def err(self, text: str) -> None:
+        """A line on standard error."""
+        click.echo(text, err=True)
+
+
+#: The console every command gives the faces.
+CONSOLE = ClickConsole()
+
+
+@contextmanager
+def facing() -> Iterator[None]:
+    """Run a face's verb inside a command: an :class:`~polytile.errors.OptionError` becomes
+    click's ``BadParameter`` (or ``UsageError`` when it names no option), so it is shown
+    with the command's usage line and exit code 2."""
+    try:
+        yield
+    except OptionError as exc:
+        if exc.option is None:
+            raise click.UsageError(exc.message) from None
+        raise click.BadParameter(exc.message, param_hint=exc.option) from None

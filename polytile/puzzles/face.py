@@ -1,0 +1,249 @@
+"""The face of a game: the one object through which every front end reaches it.
+
+A game package (``polytile/puzzles/<game>/``) exports one :class:`Face` in its ``face``
+module, found by name or by a file's ``format`` tag through :mod:`polytile.puzzles.faces`.
+The command line, and later the web board and the puzzle store, call the face and never the
+game's modules: a front end names no game, and a game imports no front end.
+
+A face has two layers:
+
+* **data**, for any front end: :meth:`Face.read` a file (the position after ``--move N`` of a
+  record), a :meth:`Face.picture` of it (terminal text, plain text, SVG, PNG), its score
+  (:meth:`Face.score_doc`, :meth:`Face.score_text`), what :meth:`Face.describe` says of a
+  valid file, and the :meth:`Face.legal` moves of the player to move with what that player
+  sees;
+* **verbs**, written once here on top of the data layer: :meth:`Face.render`,
+  :meth:`Face.score`, :meth:`Face.validate`, :meth:`Face.moves`. They print through a
+  :class:`Console` the front end gives, and refuse options that do not fit with
+  :class:`~polytile.errors.OptionError`, which the CLI shows as click shows a bad option.
+
+What every game must give is abstract; what only some games have is declared as an
+attribute (:attr:`Face.picture_cells`) rather than stubbed. The model is OpenSpiel's split
+of a game's description from its state, as :mod:`polytile.puzzles.game` does for solvers.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar, Protocol
+
+from polytile.errors import OptionError
+
+__all__ = ["PICTURE_SUFFIXES", "Console", "Face", "Legal"]
+
+#: The picture files ``-o`` writes, by suffix.
+PICTURE_SUFFIXES = (".svg", ".png", ".txt")
+
+
+class Console(Protocol):
+    """Where a face's verbs print: the CLI's is click's ``echo`` on stdout and stderr."""
+
+    def out(self, text: str = "", *, nl: bool = True, color: bool | None = None) -> None:
+        """Print ``text`` on standard output (``color``: keep ANSI colours, as click's)."""
+
+    def err(self, text: str) -> None:
+        """Print a line on standard error (what was written, progress, notes)."""
+
+
+@dataclass(frozen=True)
+class Legal:
+    """The moves of one position, from the view of the player to move.
+
+    Attributes
+    ----------
+    to_move
+        The player (or colour) whose turn it is; None when the game is over.
+    sees
+        What that player may see that the board does not show, by name (its hand, its
+        cards, the pieces left), as text.
+    moves
+        Every legal move in the game's own notation, as ``play`` reads it.
+    groups
+        For a game whose players move at once: each player's own moves, by player (then
+        :attr:`moves` is empty and ``play`` takes one of each).
+    note
+        A line saying how to enter a move, or why there is none.
+    at_once
+        True when the players named in :attr:`to_move` move at the same time.
+    """
+
+    to_move: str | None
+    sees: dict[str, str] = field(default_factory=dict)
+    moves: tuple[str, ...] = ()
+    groups: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    note: str = ""
+    at_once: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON form ``moves --json`` prints."""
+        doc: dict[str, Any] = {"to_move": self.to_move, "at_once": self.at_once,
+                               "sees": self.sees}  # fmt: skip
+        if self.groups:
+            doc["moves"] = {name: list(moves) for name, moves in self.groups.items()}
+        else:
+            doc["moves"] = list(self.moves)
+        doc["count"] = self.count
+        return doc
+
+    @property
+    def count(self) -> int:
+        """How many moves are listed (for simultaneous moves, each player's summed)."""
+        return sum(map(len, self.groups.values())) if self.groups else len(self.moves)
+
+
+class Face(ABC):
+    """One game as the front ends see it; subclasses set the class attributes and give the
+    data layer, the verbs are shared.
+
+    Attributes
+    ----------
+    name
+        The game's registry name (``polytile new NAME``), also ``"game"`` in JSON output.
+    title
+        The game's name for people (``"City Blocks (Henning)"``).
+    formats
+        The ``format`` tags of the files that are this game's own.
+    picture_cells
+        The ``--cell`` values (pixels) an SVG or PNG picture accepts, and the words that
+        say what a cell is when one is refused; None: any value the option allows.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    formats: ClassVar[tuple[str, ...]]
+    picture_cells: ClassVar[tuple[int, int, str] | None] = None
+
+    # -- the data layer: each game's own ------------------------------------------------
+
+    @abstractmethod
+    def read(self, file: str, move: int | None = None) -> Any:
+        """The document in ``file`` (``-``: standard input), a record shown after ``move``.
+
+        Raises
+        ------
+        FormatError
+            For a file that is not this game's, breaks its rules, or has no move ``move``.
+        """
+
+    @abstractmethod
+    def picture(self, doc: Any, kind: str, *, color: bool | None = None, cell: int = 24,
+                title: str | None = None) -> str | bytes:  # fmt: skip
+        """A picture of ``doc``: ``kind`` is ``"text"`` (for a terminal, coloured when
+        ``color`` or the terminal says so), ``"txt"`` (plain letters, a final newline),
+        ``"svg"`` or ``"png"`` (``cell`` pixels a cell, ``title`` a caption)."""
+
+    def notes(self, doc: Any) -> list[str]:
+        """Lines printed under a terminal picture of ``doc`` (what is hidden in a view)."""
+        return []
+
+    @abstractmethod
+    def score_doc(self, doc: Any) -> dict[str, Any]:
+        """The score of ``doc``'s position as JSON (``score --json``)."""
+
+    @abstractmethod
+    def score_text(self, doc: Any, color: bool | None) -> str:
+        """The score report for people: the picture and the table."""
+
+    @abstractmethod
+    def describe(self, doc: Any) -> str:
+        """What a valid ``doc`` is, for ``validate`` ("game record, 30 moves, all legal")."""
+
+    @abstractmethod
+    def legal(self, doc: Any) -> Legal:
+        """The legal moves of ``doc``'s position and what the player to move sees."""
+
+    # -- the verbs, shared -------------------------------------------------------------
+
+    def render(self, console: Console, file: str, move: int | None, output: Path | None,
+               color: bool | None, cell: int, title: str | None = None) -> None:  # fmt: skip
+        """``polytile render``: the picture on the terminal, or written to ``output`` (its
+        suffix picks the kind)."""
+        doc = self.read(file, move)
+        if output is None:
+            console.out(str(self.picture(doc, "text", color=color)))
+            for line in self.notes(doc):
+                console.out(line)
+            return
+        self.write_picture(console, doc, output, cell, title)
+
+    def write_picture(self, console: Console, doc: Any, output: Path, cell: int,
+                      title: str | None = None) -> None:  # fmt: skip
+        """Write the picture of ``doc`` to ``output`` (.svg, .png or .txt) and say so."""
+        from polytile.formats import write_atomic
+
+        suffix = output.suffix.lower()
+        if suffix not in PICTURE_SUFFIXES:
+            raise OptionError(f"{output}: use .svg, .png or .txt", "-o")
+        if suffix != ".txt" and self.picture_cells is not None:
+            low, high, what = self.picture_cells
+            if not low <= cell <= high:
+                raise OptionError(f"{what}, not {cell}", "--cell")
+        write_atomic(output, self.picture(doc, suffix[1:], color=False, cell=cell, title=title))
+        console.err(f"wrote {output}")
+
+    def score(self, console: Console, file: str, move: int | None, as_json: bool,
+              color: bool | None, output: Path | None = None, cell: int = 24) -> None:  # fmt: skip
+        """``polytile score``: the report (or its JSON), and with ``output`` the picture
+        ``render`` draws."""
+        doc = self.read(file, move)
+        if as_json:
+            console.out(json.dumps(self.score_doc(doc)))
+        else:
+            console.out(self.score_text(doc, color))
+        if output is not None:
+            self.write_picture(console, doc, output, cell)
+
+    def validate(self, console: Console, file: str, as_json: bool) -> None:
+        """``polytile validate``: reading a file checks every rule and replays every move,
+        so a file that reads is valid (one that does not raises FormatError, exit 2)."""
+        doc = self.read(file)
+        if as_json:
+            console.out(json.dumps({"file": file, "valid": True, "game": self.name,
+                                    "kind": doc.kind}))  # fmt: skip
+        else:
+            console.out(f"{file}: valid {self.title} {self.describe(doc)}")
+
+    def moves(self, console: Console, file: str, move: int | None, as_json: bool,
+              limit: int = 0) -> None:  # fmt: skip
+        """``polytile moves``: whose turn it is, what that player sees and its legal moves
+        (the text lists at most ``limit`` of them, 0: all)."""
+        legal = self.legal(self.read(file, move))
+        if as_json:
+            console.out(json.dumps({"game": self.name, **legal.as_dict()}))
+            return
+        if legal.to_move is None:
+            console.out(f"{self.title}: the game is over; there are no moves")
+            if legal.note:
+                console.out(legal.note)
+            return
+        console.out(f"{self.title}: {legal.to_move} to move" + (", at once" if legal.at_once
+                                                                 else ""))  # fmt: skip
+        for name, text in legal.sees.items():
+            console.out(f"{name}: {text}")
+        if legal.groups:
+            for name, moves in legal.groups.items():
+                console.out(f"{name}'s moves ({len(moves):,}):")
+                _columns(console, moves, limit)
+        else:
+            console.out(f"legal moves ({len(legal.moves):,}):")
+            _columns(console, legal.moves, limit)
+        if legal.note:
+            console.out(legal.note)
+
+
+def _columns(console: Console, moves: tuple[str, ...], limit: int, width: int = 88) -> None:
+    """The first ``limit`` of ``moves`` (0: all) in aligned columns, as ``ls`` lists names."""
+    if not moves:
+        console.out("  (none)")
+        return
+    shown = moves[:limit] if limit else moves
+    wide = max(map(len, shown)) + 2
+    per_line = max(1, (width - 2) // wide)
+    for i in range(0, len(shown), per_line):
+        console.out("  " + "".join(m.ljust(wide) for m in shown[i : i + per_line]).rstrip())
+    if len(shown) < len(moves):
+        console.out(f"  ... {len(moves) - len(shown):,} more (--limit 0 lists them all, "
+                    "--json too)")  # fmt: skip

@@ -1,0 +1,91 @@
+"""City Blocks (Henning) as the front ends see it: :data:`FACE`."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from polytile.puzzles.face import Face, Legal
+
+__all__ = ["FACE", "HenningFace"]
+
+
+class HenningFace(Face):
+    """The face of City Blocks by J. Alan Henning (files ``polytile/henning@1``)."""
+
+    name = "henning"
+    title = "City Blocks (Henning)"
+    formats: ClassVar[tuple[str, ...]] = ("polytile/henning@1",)
+
+    def read(self, file: str, move: int | None = None) -> Any:
+        from polytile.puzzles.henning.files import load_henning
+
+        return load_henning(file, move)
+
+    def picture(self, doc: Any, kind: str, *, color: bool | None = None, cell: int = 24,
+                title: str | None = None) -> str | bytes:  # fmt: skip
+        from polytile.puzzles.henning.picture import to_png, to_svg, to_text
+
+        if kind in ("text", "txt"):
+            text = to_text(doc.state, color=color if kind == "text" else False)
+            return text if kind == "text" else text + "\n"
+        block = 3 * cell  # --cell sizes a Blokus square; a city block shows a tile's name
+        draw = to_svg if kind == "svg" else to_png
+        return draw(doc.state, block, highlight=_last_block(doc), title=title)
+
+    def notes(self, doc: Any) -> list[str]:
+        if doc.kind != "view":
+            return []
+        return [f"(the view of {('blue', 'red')[doc.player]}: the other hand is hidden)"]
+
+    def score_doc(self, doc: Any) -> dict[str, Any]:
+        from polytile.puzzles.henning.picture import score_doc
+
+        return score_doc(doc.state)
+
+    def score_text(self, doc: Any, color: bool | None) -> str:
+        from polytile.puzzles.henning.picture import score_table, to_text
+
+        return to_text(doc.state, color=color) + "\n" + score_table(doc.state)
+
+    def describe(self, doc: Any) -> str:
+        if doc.kind == "record":
+            return f"game record, {len(doc.moves)} moves, all legal"
+        return doc.kind
+
+    def legal(self, doc: Any) -> Legal:
+        from polytile.puzzles.henning.tiles import KINDS, PLAYER_NAMES
+
+        g = doc.state
+        if g.is_over():
+            return Legal(None, note=f"final money: blue ${g.money_of(0)}, red ${g.money_of(1)}")
+        me = g.to_move
+        other = 1 - me
+        sees = {
+            "hand": " ".join(KINDS[k] for k in g.hand(me)) or "(empty)",
+            "reserve": _tiles(g.reserve_size(me)),
+            f"{PLAYER_NAMES[other]}'s hand": f"hidden, {_tiles(len(g.hand(other)))}",
+        }
+        if doc.kind == "view" and doc.player != me:
+            return Legal(PLAYER_NAMES[me], {"hand": f"hidden, {_tiles(len(g.hand(me)))}"},
+                         note=f"this is {PLAYER_NAMES[doc.player]}'s view: the moves of "
+                              f"{PLAYER_NAMES[me]} depend on a hand it cannot see")  # fmt: skip
+        moves = tuple(str(m) for m in g.legal_moves())
+        return Legal(PLAYER_NAMES[me], sees, moves,
+                     note="a move is played as 'polytile play FILE MOVE' (quote one that "
+                          "holds spaces)")  # fmt: skip
+
+
+def _tiles(n: int) -> str:
+    return f"{n} tile" + ("" if n == 1 else "s")
+
+
+def _last_block(doc: Any) -> tuple[int, int] | None:
+    """The block of the last move shown of a record, for the highlight."""
+    if doc.kind != "record" or not doc.moves:
+        return None
+    n = len(doc.state.move_stack)
+    return doc.moves[n - 1].block if n > 0 else None
+
+
+#: The face the registry finds (:mod:`polytile.puzzles.faces`).
+FACE = HenningFace()

@@ -1,0 +1,104 @@
+"""``polytile moves``: every game's legal moves, equal to its rules engine's."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from .helpers import assert_clean_failure
+
+
+def _moves(invoke, path, *extra):
+    result = invoke("moves", str(path), "--json", *extra)
+    assert result.exit_code == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+@pytest.fixture
+def henning_record(invoke, tmp_path):
+    path = tmp_path / "h.json"
+    assert invoke("selfplay", "henning", "--seed", "3", "-o", str(path)).exit_code == 0
+    return path
+
+
+def test_henning_moves_are_the_rules_engines(invoke, henning_record):
+    from polytile.puzzles.henning.files import load_henning
+    from polytile.puzzles.henning.moves import Move
+
+    for n in (0, 7, 16):
+        doc = _moves(invoke, henning_record, "--move", str(n))
+        g = load_henning(henning_record, n).state
+        assert doc["game"] == "henning" and doc["to_move"] == ("blue", "red")[g.to_move]
+        assert [Move.parse(t) for t in doc["moves"]] == g.legal_moves()
+        assert doc["count"] == len(g.legal_moves()) > 0
+        assert doc["sees"]["hand"].split() and "hidden" in json.dumps(doc["sees"])
+
+
+def test_henning_text_report_names_the_hand_and_cuts_long_lists(invoke, henning_record):
+    result = invoke("moves", str(henning_record), "--move", "0", "--limit", "5")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[0].endswith("to move") and lines[1].startswith("hand: ")
+    assert "more (--limit 0 lists them all" in result.stdout
+
+
+def test_henning_view_of_the_other_player_lists_no_moves(invoke, tmp_path):
+    from polytile.puzzles.henning.files import dumps_view
+    from polytile.puzzles.henning.rules import Henning
+
+    g = Henning.new(5)
+    view = tmp_path / "view.json"
+    view.write_text(dumps_view(g, 1 - g.to_move))
+    doc = _moves(invoke, view)
+    assert doc["moves"] == [] and doc["sees"]["hand"].startswith("hidden")
+    mine = tmp_path / "mine.json"
+    mine.write_text(dumps_view(g, g.to_move))
+    assert _moves(invoke, mine)["count"] == len(g.legal_moves())
+
+
+def test_gridblock_moves_are_the_rules_engines(invoke, tmp_path):
+    from polytile.puzzles.gridblock.files import load_gridblock, move_text
+
+    path = tmp_path / "g.json"
+    made = invoke("selfplay", "gridblock", "--seed", "5", "--players", "2", "--deal", "split",
+                  "-o", str(path))  # fmt: skip
+    assert made.exit_code == 0
+    for n in (0, 5, 20, 40):
+        doc = _moves(invoke, path, "--move", str(n))
+        g = load_gridblock(path, n).state
+        assert doc["moves"] == [move_text(m) for m in g.legal_moves()]
+        assert doc["count"] > 0
+    # a listed move plays
+    first = _moves(invoke, path, "--move", "0")["moves"][0]
+    fresh = tmp_path / "fresh.json"
+    invoke("new", "gridblock", "--seed", "5", "--players", "2", "--deal", "split",
+           "-o", str(fresh))  # fmt: skip
+    assert invoke("play", str(fresh), first).exit_code == 0
+
+
+def test_walkable_moves_are_every_legal_part(invoke, tmp_path):
+    from polytile.puzzles.walkable.board import legal_drops
+    from polytile.puzzles.walkable.files import load_walkable
+    from polytile.puzzles.walkable.rules import parse_part
+
+    path = tmp_path / "w.json"
+    assert invoke("selfplay", "walkable", "--seed", "2", "-o", str(path)).exit_code == 0
+    doc = _moves(invoke, path, "--move", "6")
+    g = load_walkable(path, 6).state
+    assert doc["at_once"] and doc["to_move"] == "red and blue"
+    parts = [parse_part(t) for t in doc["moves"]]
+    for piece in g.available():
+        drops = [d for p, d in parts if p == piece and d != "pass"]
+        assert len(drops) == len(set(drops)) == len(legal_drops(g.cells, piece))
+        assert (piece, "pass") in parts
+
+
+def test_moves_of_a_finished_game(invoke, henning_record):
+    result = invoke("moves", str(henning_record))
+    assert result.exit_code == 0 and "the game is over" in result.stdout
+    assert _moves(invoke, henning_record)["to_move"] is None
+
+
+def test_moves_refuses_a_file_of_no_game_with_moves(invoke, examples):
+    assert_clean_failure(invoke("moves", str(examples / "pentomino-6x10.json")))
