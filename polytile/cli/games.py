@@ -223,37 +223,18 @@ Examples:
 def play(record: Path, moves: tuple[str, ...], color: bool | None) -> None:
     """Append ``moves`` to ``record``."""
     from polytile.cli.blokus_play import is_blokus, play_blokus
-    from polytile.cli.walkable import is_walkable, play_walkable
-    from polytile.puzzles.faces import game_of_file
+    from polytile.cli.console import CONSOLE, facing
+    from polytile.puzzles.faces import face, face_of_file
 
-    if game_of_file(str(record)) == "gridblock":
-        _play_gridblock(record, moves, color)
-        return
-    if is_walkable(str(record)):
-        play_walkable(record, moves, color)
-        return
-    if is_blokus(str(record)):
+    found = face_of_file(str(record))
+    if found is None and is_blokus(str(record)):
         play_blokus(record, moves, color)
         return
-    _refuse_other_formats(record)
-    from polytile.errors import IllegalMoveError
-    from polytile.puzzles.henning.files import dumps_record, load_henning
-    from polytile.puzzles.henning.moves import Move
-    from polytile.puzzles.henning.picture import to_text
-
-    doc = load_henning(record)
-    if doc.kind != "record":
-        raise click.BadParameter(f"{record} is a {doc.kind}; play continues a game record",
-                                 param_hint="RECORD")  # fmt: skip
-    g = doc.state
-    for i, text in enumerate(moves, 1):
-        try:
-            g.push(Move.parse(text))
-        except (ValueError, IllegalMoveError) as e:
-            raise click.BadParameter(f"move {i} ({text!r}): {e}; nothing was written",
-                                     param_hint="MOVES") from None  # fmt: skip
-    _write(dumps_record(g, doc.extra), record)
-    click.echo(to_text(g, color=color))
+    if found is None:
+        _refuse_other_formats(record)
+        found = face("henning")  # its reader says what the file lacks
+    with facing():
+        found.play(CONSOLE, record, moves, color)
 
 
 def _refuse_other_formats(record: Path) -> None:
@@ -277,33 +258,6 @@ def _refuse_other_formats(record: Path) -> None:
         f"Blocks (Henning), Gridblock and Walkable Cities records",
         param_hint="RECORD",
     )
-
-
-def _play_gridblock(record: Path, moves: tuple[str, ...], color: bool | None) -> None:
-    """``play`` on a Gridblock record."""
-    from polytile.errors import IllegalMoveError
-    from polytile.puzzles.gridblock.files import (
-        dumps_record,
-        last_walk,
-        load_gridblock,
-        split_moves,
-    )
-    from polytile.puzzles.gridblock.moves import Move
-    from polytile.puzzles.gridblock.picture import to_text
-
-    doc = load_gridblock(record)
-    if doc.kind != "record":
-        raise click.BadParameter(f"{record} is a {doc.kind}; play continues a game record",
-                                 param_hint="RECORD")  # fmt: skip
-    g = doc.state
-    for i, text in enumerate(split_moves(moves), 1):
-        try:
-            g.push(Move.parse(text))
-        except (ValueError, IllegalMoveError) as e:
-            raise click.BadParameter(f"move {i} ({text!r}): {e}; nothing was written",
-                                     param_hint="MOVES") from None  # fmt: skip
-    _write(dumps_record(g, doc.extra), record)
-    click.echo(to_text(g, color=color, last=last_walk(g)))
 
 
 @click.command(

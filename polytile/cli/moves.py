@@ -54,7 +54,7 @@ Examples:
     "as_json",
     is_flag=True,
     help='Print {"game", "to_move", "sees": {...}, "moves": [...], "count"}; in Walkable '
-    'Cities between a round\'s picks and drops, "moves" has each player\'s own list.',
+    "Cities between a round's picks and drops, \"moves\" has each player's own list.",
 )
 def moves_command(file: str, move: int | None, limit: int, as_json: bool) -> None:
     """List the legal moves in ``file``."""
@@ -65,8 +65,9 @@ def moves_command(file: str, move: int | None, limit: int, as_json: bool) -> Non
     found = face_of_file(file)
     if found is None:
         titles = ", ".join(face(name).title for name in FACES)
+        source = "<stdin>" if file == "-" else file
         raise FormatError(f"not a file of a game with moves; 'polytile moves' reads {titles} "
-                          "records, positions and views", "<stdin>" if file == "-" else file)  # fmt: skip
+                          "records, positions and views", source)  # fmt: skip
     with facing():
         found.moves(CONSOLE, file, move, as_json, limit=limit)
 

@@ -14,7 +14,6 @@ F = TypeVar("F", bound=Callable[..., Any])
 __all__ = [
     "is_walkable",
     "new_walkable",
-    "play_walkable",
     "refuse_walkable_options",
     "selfplay_walkable",
     "walkable_options",
@@ -83,32 +82,6 @@ def new_walkable(seed: int, dead: int | None, pass_limit: str | None, tiebreak: 
     count = 10 if dead is None else dead
     g = Walkable.new(seed, count, _options(pass_limit, tiebreak))
     _write(dumps_record(g, {"seed": seed, "dead": count}), output)
-
-
-def play_walkable(record: Path, moves: tuple[str, ...], color: bool | None) -> None:
-    """``polytile play`` on a Walkable Cities record: each MOVE one round, ``RED | BLUE``;
-    nothing is written unless every round is legal."""
-    from polytile.errors import IllegalMoveError
-    from polytile.puzzles.walkable.files import dumps_record, load_walkable
-    from polytile.puzzles.walkable.picture import to_text
-
-    doc = load_walkable(record)
-    if doc.kind != "record":
-        raise click.BadParameter(f"{record} is a {doc.kind}; play continues a game record",
-                                 param_hint="RECORD")  # fmt: skip
-    g = doc.state
-    for i, text in enumerate(moves, 1):
-        if g.is_over():
-            raise click.BadParameter(f"move {i} ({text!r}): the game is over; nothing was "
-                                     "written", param_hint="MOVES")  # fmt: skip
-        try:
-            g.play_round(text)
-        except (ValueError, IllegalMoveError) as e:
-            raise click.BadParameter(f"move {i} ({text!r}, round {len(g.rounds()) + 1}): {e}; "
-                                     "nothing was written",
-                                     param_hint="MOVES") from None  # fmt: skip
-    _write(dumps_record(g, doc.setup, doc.extra), record)
-    click.echo(to_text(g, color=color))
 
 
 def selfplay_walkable(red: str, blue: str, seed: int, games: int, stop_before_end: int,

@@ -155,6 +155,35 @@ class Face(ABC):
     def legal(self, doc: Any) -> Legal:
         """The legal moves of ``doc``'s position and what the player to move sees."""
 
+    @abstractmethod
+    def play_move(self, doc: Any, text: str) -> None:
+        """Play the move written ``text`` (as :meth:`legal` lists it) on the record ``doc``.
+
+        Raises
+        ------
+        ValueError
+            If ``text`` is not a move (:class:`~polytile.errors.IllegalMoveError`, a
+            ValueError, if it breaks the rules); ``doc`` is then unchanged.
+        """
+
+    @abstractmethod
+    def dumps(self, doc: Any) -> str:
+        """The text of the record ``doc`` as its game writes it, moves played included."""
+
+    def split_moves(self, words: tuple[str, ...]) -> list[str]:
+        """The moves written in command-line ``words`` (one a word, unless a game's moves
+        span several)."""
+        return list(words)
+
+    def move_place(self, doc: Any) -> str:
+        """Where the next move of ``doc`` falls, for messages (", round 3"), or ""."""
+        return ""
+
+    def finished(self, doc: Any) -> bool:
+        """True when ``play`` should refuse any move of ``doc`` as the game being over
+        (a game whose rules engine says so itself leaves this False)."""
+        return False
+
     # -- the verbs, shared -------------------------------------------------------------
 
     def render(self, console: Console, file: str, move: int | None, output: Path | None,
@@ -205,6 +234,29 @@ class Face(ABC):
                                     "kind": doc.kind}))  # fmt: skip
         else:
             console.out(f"{file}: valid {self.title} {self.describe(doc)}")
+
+    def play(self, console: Console, record: Path, moves: tuple[str, ...],
+             color: bool | None) -> None:  # fmt: skip
+        """``polytile play``: play ``moves`` on the game record in ``record`` and write it
+        back, in place and atomically, only when every move is legal; then its picture."""
+        from polytile.formats import write_atomic
+
+        doc = self.read(str(record))
+        if doc.kind != "record":
+            raise OptionError(f"{record} is a {doc.kind}; play continues a game record", "RECORD")
+        for i, text in enumerate(self.split_moves(moves), 1):
+            if self.finished(doc):
+                raise OptionError(f"move {i} ({text!r}): the game is over; nothing was written",
+                                  "MOVES")  # fmt: skip
+            where = self.move_place(doc)
+            try:
+                self.play_move(doc, text)
+            except ValueError as e:
+                raise OptionError(f"move {i} ({text!r}{where}): {e}; nothing was written",
+                                  "MOVES") from None  # fmt: skip
+        write_atomic(record, self.dumps(doc))
+        console.err(f"wrote {record}")
+        console.out(str(self.picture(doc, "text", color=color)))
 
     def moves(self, console: Console, file: str, move: int | None, as_json: bool,
               limit: int = 0) -> None:  # fmt: skip

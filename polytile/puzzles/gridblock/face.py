@@ -82,6 +82,7 @@ class GridblockFace(Face):
         if doc.kind == "view" and seat in doc.hidden_hands():
             hidden = f"this view does not show {colour}'s cards, so not its moves"
             return Legal(colour, {"hand": "hidden in this view"}, note=hidden)
+
         def hand(slot: int) -> str:
             return " ".join(card_name(c) for c in g.hand(slot)) or "(none: set-up)"
 
@@ -93,6 +94,21 @@ class GridblockFace(Face):
         moves = tuple(move_text(m) for m in g.legal_moves())
         how = "a move is played as 'polytile play FILE MOVE' (CARD END CORNER)"
         return Legal(colour, sees, moves, note=how)
+
+    def play_move(self, doc: Any, text: str) -> None:
+        from polytile.puzzles.gridblock.moves import Move
+
+        doc.state.push(Move.parse(text))
+
+    def dumps(self, doc: Any) -> str:
+        from polytile.puzzles.gridblock.files import dumps_record
+
+        return dumps_record(doc.state, doc.extra)
+
+    def split_moves(self, words: tuple[str, ...]) -> list[str]:
+        from polytile.puzzles.gridblock.files import split_moves
+
+        return split_moves(words)
 
 
 def _view_note(doc: Any) -> str | None:

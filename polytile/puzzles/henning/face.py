@@ -74,6 +74,16 @@ class HenningFace(Face):
                      note="a move is played as 'polytile play FILE MOVE' (quote one that "
                           "holds spaces)")  # fmt: skip
 
+    def play_move(self, doc: Any, text: str) -> None:
+        from polytile.puzzles.henning.moves import Move
+
+        doc.state.push(Move.parse(text))
+
+    def dumps(self, doc: Any) -> str:
+        from polytile.puzzles.henning.files import dumps_record
+
+        return dumps_record(doc.state, doc.extra)
+
 
 def _tiles(n: int) -> str:
     return f"{n} tile" + ("" if n == 1 else "s")

@@ -77,6 +77,20 @@ class WalkableFace(Face):
                "round is played as 'polytile play FILE \"RED | BLUE\"'")  # fmt: skip
         return Legal("red and blue", sees, moves, note=how, at_once=True)
 
+    def play_move(self, doc: Any, text: str) -> None:
+        doc.state.play_round(text)
+
+    def dumps(self, doc: Any) -> str:
+        from polytile.puzzles.walkable.files import dumps_record
+
+        return dumps_record(doc.state, doc.setup, doc.extra)
+
+    def move_place(self, doc: Any) -> str:
+        return f", round {len(doc.state.rounds()) + 1}"
+
+    def finished(self, doc: Any) -> bool:
+        return bool(doc.state.is_over())
+
 
 #: The face the registry finds (:mod:`polytile.puzzles.faces`).
 FACE = WalkableFace()
