@@ -3,8 +3,9 @@ the faces' option errors shown as click shows a bad option."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from typing import Any
 
 import click
 
@@ -23,6 +24,21 @@ class ClickConsole:
     def err(self, text: str) -> None:
         """A line on standard error."""
         click.echo(text, err=True)
+
+    def progress(self, label: str, enabled: bool,
+                 describe: Callable[[Any], str] | None = None,
+                 ) -> AbstractContextManager[Callable[[Any], None] | None]:  # fmt: skip
+        """The progress bar on standard error (:func:`polytile.cli.progress.progress_bar`)."""
+        from polytile.cli.progress import progress_bar
+
+        return progress_bar(label, enabled, describe)
+
+    def search_progress(self, label: str, enabled: bool,
+                        ) -> AbstractContextManager[Callable[[int, float], None]]:  # fmt: skip
+        """A search's progress (:func:`polytile.cli.progress.search_progress`)."""
+        from polytile.cli.progress import search_progress
+
+        return search_progress(label, enabled)
 
 
 #: The console every command gives the faces.

@@ -238,49 +238,29 @@ def solve_endgame_command(
     """Solve a Blokus, City Blocks (Henning) or Gridblock endgame exactly, or refuse with
     bounds."""
     from polytile.cli.clock import budget
-    from polytile.cli.henning import ViewOptions, is_henning, solve_henning
-    from polytile.puzzles.faces import game_of_file
+    from polytile.cli.console import CONSOLE, facing
+    from polytile.puzzles.face import EndgameFace, EndgameRequest
+    from polytile.puzzles.faces import face_of_file
 
     limit = time_limit  # the whole command's; each search gets what is left of it
     ctx = click.get_current_context()
-    view_only = ("view", "samples", "max_exact", "seed", "workers", "open_analysis", "plan")
     from_line = click.core.ParameterSource.COMMANDLINE
-    given = {name for name in view_only if ctx.get_parameter_source(name) == from_line}
-    if "plan" in given and game_of_file(position) != "gridblock":
-        raise click.UsageError("--plan: only for Gridblock files (the best plan of the colour "
-                               "to move, the other colours held still)")  # fmt: skip
+    given = frozenset(n for n in _GAME_OPTIONS if ctx.get_parameter_source(n) == from_line)
+    faced = face_of_file(position)
+    if faced is not None and not isinstance(faced, EndgameFace):
+        raise click.UsageError(f"{faced.title} has no exact endgame solver")
+    _refuse_others(given, faced.endgame_options if faced is not None else _BLOKUS_OPTIONS)
     if output is not None:
         check_output(output)  # before a search whose answer would otherwise be lost
-    if output is not None and (is_henning(position) or game_of_file(position) == "gridblock"):
-        raise click.UsageError("-o: only for Blokus and Walkable Cities files (City Blocks "
-                               "(Henning) and Gridblock answers are printed, --json for "
-                               "machines)")  # fmt: skip
-    if is_henning(position):
-        options = ViewOptions(view, samples, max_exact, seed, workers, given)
-        solve_henning(position, move, as_json, budget(limit, reserve=0.25) or limit,
-                      open_analysis, options)  # fmt: skip
-        return
-    if game_of_file(position) == "gridblock":
-        from polytile.cli.gridblock_solve import solve_gridblock
-
-        options = ViewOptions(view, samples, max_exact, seed, workers, given)
-        solve_gridblock(position, move, as_json, budget(limit, reserve=0.25) or limit,
-                        open_analysis, options, players=players, plan=plan)  # fmt: skip
-        return
-    if given:
-        flags = ", ".join("--" + n.replace("_", "-").replace("open-analysis", "open")
-                          for n in sorted(given))  # fmt: skip
-        raise click.UsageError(f"{flags}: only for City Blocks (Henning) and Gridblock files")
-    from polytile.cli.walkable import is_walkable
-
-    if is_walkable(position):
-        from polytile.cli.walkable_solve import solve_walkable
-
-        if players:
-            raise click.UsageError("--player: not for Walkable Cities files (the value is "
-                                   "red's margin over blue)")  # fmt: skip
-        solve_walkable(position, move, as_json, budget(limit, reserve=0.25) or limit, max_drops,
-                       output, cell)  # fmt: skip
+    if faced is not None:  # a game with a face solves its own endgame
+        request = EndgameRequest(
+            move=move, as_json=as_json, time_limit=budget(limit, reserve=0.25) or limit,
+            open_analysis=open_analysis, view=view, samples=samples, max_exact=max_exact,
+            seed=seed, workers=workers, players=players, plan=plan, max_drops=max_drops,
+            output=output, color=color, cell=cell, given=given,
+        )  # fmt: skip
+        with facing():
+            faced.solve_endgame(CONSOLE, position, request)
         return
     from polytile.cli.progress import search_progress
     from polytile.cli.render import is_record, read_blokus, read_position
@@ -375,6 +355,43 @@ def solve_endgame_command(
         click.echo(json.dumps(doc))
         return
     _print_result(game, obj, result, color)
+
+
+#: The options of solve-endgame that only some games take, in the order they are refused
+#: (--color and --cell are harmless anywhere and never refused).
+_GAME_OPTIONS = ("plan", "output", "view", "open_analysis", "samples", "max_exact", "seed",
+                 "workers", "players", "max_drops", "max_pieces", "bounds_time")  # fmt: skip
+#: Those the Blokus endgame (the files of no face) takes.
+_BLOKUS_OPTIONS = frozenset({"players", "max_pieces", "bounds_time", "output"})
+_FLAGS = {"open_analysis": "--open", "players": "--player", "output": "-o"}
+_WHY = {
+    "plan": " (the best plan of the colour to move, the other colours held still)",
+    "output": " (the other games' answers are printed, --json for machines)",
+}
+
+
+def _refuse_others(given: frozenset[str], takes: frozenset[str]) -> None:
+    """Refuse the options given that the file's game does not take, naming the games that
+    do (a usage error, exit 2)."""
+    from polytile.puzzles.face import EndgameFace
+    from polytile.puzzles.faces import FACES, face
+
+    def owners(name: str) -> list[str]:
+        titles = ["Blokus"] if name in _BLOKUS_OPTIONS else []
+        for game in FACES:
+            f = face(game)
+            if isinstance(f, EndgameFace) and name in f.endgame_options:
+                titles.append(f.title)
+        return titles
+
+    refused = [n for n in _GAME_OPTIONS if n in given and n not in takes]
+    if not refused:
+        return
+    who = owners(refused[0])
+    same = [n for n in refused if owners(n) == who]
+    flags = ", ".join(_FLAGS.get(n, "--" + n.replace("_", "-")) for n in same)
+    games = " and ".join(filter(None, [", ".join(who[:-1]), who[-1]]))
+    raise click.UsageError(f"{flags}: only for {games} files{_WHY.get(same[0], '')}")
 
 
 def _players(game: Any) -> tuple[str, ...]:

@@ -26,13 +26,26 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
 from polytile.errors import OptionError
 
-__all__ = ["PICTURE_SUFFIXES", "Console", "Face", "Legal"]
+__all__ = [
+    "PICTURE_SUFFIXES",
+    "VIEW_OPTIONS",
+    "Console",
+    "EndgameFace",
+    "EndgameRequest",
+    "Face",
+    "Legal",
+    "check_view_player",
+    "print_view_moves",
+    "run_view_analysis",
+]
 
 #: The picture files ``-o`` writes, by suffix.
 PICTURE_SUFFIXES = (".svg", ".png", ".txt")
@@ -46,6 +59,56 @@ class Console(Protocol):
 
     def err(self, text: str) -> None:
         """Print a line on standard error (what was written, progress, notes)."""
+
+    def progress(self, label: str, enabled: bool,
+                 describe: Callable[[Any], str] | None = None,
+                 ) -> AbstractContextManager[Callable[[Any], None] | None]:  # fmt: skip
+        """A progress display for work of many steps: yields a callback taking an object
+        with ``done``, ``total`` and ``seconds`` (``describe`` words its note), or None
+        when nothing is shown."""
+
+    def search_progress(self, label: str, enabled: bool,
+                        ) -> AbstractContextManager[Callable[[int, float], None]]:  # fmt: skip
+        """A progress display for a search: yields the ``progress(positions, seconds)``
+        callback the searches take."""
+
+
+#: The :class:`EndgameRequest` fields that belong to the analysis from one player's view.
+VIEW_OPTIONS = frozenset({"view", "samples", "max_exact", "seed", "workers", "open_analysis",
+                          "plan"})  # fmt: skip
+
+
+@dataclass(frozen=True)
+class EndgameRequest:
+    """What ``solve-endgame`` asks of a game: the shared options, and each game's own (a
+    game reads those it declares in :attr:`EndgameFace.endgame_options`).
+
+    ``time_limit`` is the seconds the solver may use (what is left of the command's
+    limit); ``given`` names the options given on the command line, so that a game can
+    refuse one that does not fit the analysis asked for.
+    """
+
+    move: int | None = None
+    as_json: bool = False
+    time_limit: float = 60.0
+    open_analysis: bool = False
+    view: str | None = None  # None: not asked for; "to-move", or a player's name
+    samples: int = 200
+    max_exact: int = 5000
+    seed: int = 0
+    workers: int | None = None
+    players: tuple[str, ...] = ()
+    plan: bool = False
+    max_drops: int = 6
+    output: Path | None = None
+    color: bool | None = None
+    cell: int = 24
+    given: frozenset[str] = frozenset()
+
+    @property
+    def view_given(self) -> frozenset[str]:
+        """The options of the analysis from one player's view given on the command line."""
+        return self.given & VIEW_OPTIONS
 
 
 @dataclass(frozen=True)
@@ -284,6 +347,113 @@ class Face(ABC):
             _columns(console, legal.moves, limit)
         if legal.note:
             console.out(legal.note)
+
+
+class EndgameFace(Face):
+    """A face whose game has an exact endgame solver (``polytile solve-endgame``).
+
+    Attributes
+    ----------
+    endgame_options
+        The :class:`EndgameRequest` fields beyond ``move``, ``as_json`` and ``time_limit``
+        that the game's solver reads; the CLI refuses the others when they are given.
+    """
+
+    endgame_options: ClassVar[frozenset[str]] = frozenset()
+
+    @abstractmethod
+    def solve_endgame(self, console: Console, file: str, request: EndgameRequest) -> None:
+        """``polytile solve-endgame``: the exact value and best line of ``file``'s position
+        (after ``request.move``), or what the game can say instead, labelled; a stop by
+        the time limit or Ctrl-C ends with ``SystemExit`` 1 or 130 after saying so."""
+
+
+def check_view_player(request: EndgameRequest, mover: str, names: list[str]) -> None:
+    """Refuse a ``--view PLAYER`` that is not a player (``names``) or not ``mover``: the
+    view analysis scores the moves of the player to move."""
+    if request.view in (None, "to-move"):
+        return
+    name = request.view.strip().lower()
+    if name not in names:
+        raise OptionError(f"{request.view!r} is not a player; players: {', '.join(names)}",
+                          "--view")  # fmt: skip
+    if name != mover:
+        raise OptionError(f"{mover} is to move, not {name}; the analysis scores the moves of "
+                          "the player to move", "--view")  # fmt: skip
+
+
+def run_view_analysis(console: Console, file: str, request: EndgameRequest, executor: Any,
+                      evaluate: Callable[[Any, Callable[[int, int], None]], Any], *,
+                      label: str, unit: str) -> tuple[Any, int]:  # fmt: skip
+    """Run a view analysis (the moves of the player to move scored over the hidden part it
+    cannot see) with a progress display: ``evaluate(executor, progress)`` returns the
+    analysis; ``label`` names the work in the display and ``unit`` what it solves
+    ("state", "hand combination"). Returns the analysis and the executor's worker count.
+
+    A stop (time limit, Ctrl-C) before a single ``unit`` was solved is said on standard
+    error and ends with ``SystemExit`` 1 (130 for Ctrl-C): there is nothing to report.
+    """
+    from types import SimpleNamespace
+
+    from polytile.solvers.alphabeta import SearchStopped
+
+    note = SimpleNamespace(done=0, total=1, seconds=0.0)
+    with (
+        executor as ex,
+        console.progress(label, not request.as_json,
+                         lambda p: f"{p.done:,} of {p.total:,} {unit}s") as update,
+    ):  # fmt: skip
+
+        def progress(done: int, total: int) -> None:
+            if update is not None:
+                note.done, note.total = done, total
+                update(note)
+
+        try:
+            analysis = evaluate(ex, progress)
+        except SearchStopped as stop:
+            why = {"interrupt": "interrupted", "time": "out of time (--time-limit)"}.get(
+                stop.reason, "stopped"
+            )
+            console.err(f"{file}: {why} before a single {unit} was solved"
+                        + (" exactly" if unit == "state" else ""))  # fmt: skip
+            raise SystemExit(130 if stop.reason == "interrupt" else 1) from None
+        return analysis, getattr(ex, "workers", 1)
+
+
+def print_view_moves(console: Console, analysis: Any, workers: int, *, width: int, unit: str,
+                     shown: int = 15) -> None:  # fmt: skip
+    """The table of a view analysis (:func:`run_view_analysis`): each move's exact value,
+    or its average over the ``unit``s solved with the spread (and the standard error where
+    the average is not exact), the best move, how far the work got and on how many workers;
+    ``width`` is the move column's, ``shown`` the moves listed (--json lists them all)."""
+    ev = analysis.evaluation
+    exact = analysis.exact_values
+    console.out()
+    err = not exact and not ev.exact_average
+    head = f"  {'move':<{width}}{'value' if exact else 'average':>8}"
+    head += f"{'± s.e.':>9}" if err else ""
+    head += "" if exact else f"{'worst':>7}{'best':>6}"
+    console.out(head)
+    for i, (m, e) in enumerate(ev.moves.items()):
+        if i == shown:
+            console.out(f"  ... {len(ev.moves) - shown} more moves (--json lists them all)")
+            break
+        row = f"  {m!s:<{width}}{e.mean:>+8.2f}"
+        row += f"{e.stderr:>9.2f}" if err else ""
+        row += "" if exact else f"{e.low:>+7.0f}{e.high:>+6.0f}"
+        console.out(row)
+    console.out()
+    console.out(f"{'best move' if exact else 'best by this estimate'}: {ev.best_move}")
+    if not ev.complete:
+        why = {"time": "the time limit (--time-limit)", "interrupt": "Ctrl-C"}.get(
+            ev.stopped_by or "", "a stop request"
+        )
+        console.out(f"stopped by {why} after {ev.states:,} of {ev.planned:,} {unit}s: the "
+                    "averages are over a random part of them")  # fmt: skip
+    states = f"{ev.states:,} {unit}" + ("" if ev.states == 1 else "s")
+    console.out(f"solved {states} in {ev.seconds:.1f} s on {workers} worker"
+                f"{'s' if workers != 1 else ''}")  # fmt: skip
 
 
 def _columns(console: Console, moves: tuple[str, ...], limit: int, width: int = 88) -> None:

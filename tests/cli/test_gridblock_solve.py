@@ -1,5 +1,5 @@
 """``polytile solve-endgame`` on Gridblock files, run through the real command
-(:mod:`polytile.cli.endgame` dispatching to :func:`polytile.cli.gridblock_solve.solve_gridblock`):
+(:mod:`polytile.cli.endgame` dispatching to the Gridblock face):
 exact rounds, open analysis, the view analysis, ``--plan``, what is refused, and a best move
 whose line fails the engine's check reported as an internal error."""
 

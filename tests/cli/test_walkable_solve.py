@@ -9,9 +9,9 @@ from pathlib import Path
 
 import numpy as np
 
-from polytile.cli.walkable_solve import ONE_ROUND
 from polytile.puzzles.walkable.board import BLUE, CELLS, DEAD, RED, UNCLAIMED
 from polytile.puzzles.walkable.files import dumps_position, dumps_record
+from polytile.puzzles.walkable.report import ONE_ROUND
 from polytile.puzzles.walkable.rules import Walkable
 
 from .helpers import Invoke, assert_clean_failure

@@ -4,16 +4,19 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from polytile.puzzles.face import Face, Legal
+from polytile.puzzles.face import Console, EndgameFace, EndgameRequest, Legal
 
 __all__ = ["FACE", "GridblockFace"]
 
 
-class GridblockFace(Face):
+class GridblockFace(EndgameFace):
     """The face of Gridblock by André Heines (files ``polytile/gridblock@1``)."""
 
     name = "gridblock"
     title = "Gridblock"
+    endgame_options = frozenset(
+        {"open_analysis", "view", "samples", "max_exact", "seed", "workers", "players", "plan"}
+    )
     formats: ClassVar[tuple[str, ...]] = ("polytile/gridblock@1",)
     # --cell sizes a Blokus square; a Gridblock tile (3 cells) holds corners and movers
     picture_cells = (6, 170, "a Gridblock tile is 3 cells: --cell 6 to 170")
@@ -94,6 +97,11 @@ class GridblockFace(Face):
         moves = tuple(move_text(m) for m in g.legal_moves())
         how = "a move is played as 'polytile play FILE MOVE' (CARD END CORNER)"
         return Legal(colour, sees, moves, note=how)
+
+    def solve_endgame(self, console: Console, file: str, request: EndgameRequest) -> None:
+        from polytile.puzzles.gridblock.report import solve_report
+
+        solve_report(console, file, request)
 
     def play_move(self, doc: Any, text: str) -> None:
         from polytile.puzzles.gridblock.moves import Move

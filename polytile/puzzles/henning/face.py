@@ -4,16 +4,19 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from polytile.puzzles.face import Face, Legal
+from polytile.puzzles.face import Console, EndgameFace, EndgameRequest, Legal
 
 __all__ = ["FACE", "HenningFace"]
 
 
-class HenningFace(Face):
+class HenningFace(EndgameFace):
     """The face of City Blocks by J. Alan Henning (files ``polytile/henning@1``)."""
 
     name = "henning"
     title = "City Blocks (Henning)"
+    endgame_options = frozenset(
+        {"open_analysis", "view", "samples", "max_exact", "seed", "workers"}
+    )
     formats: ClassVar[tuple[str, ...]] = ("polytile/henning@1",)
 
     def read(self, file: str, move: int | None = None) -> Any:
@@ -73,6 +76,11 @@ class HenningFace(Face):
         return Legal(PLAYER_NAMES[me], sees, moves,
                      note="a move is played as 'polytile play FILE MOVE' (quote one that "
                           "holds spaces)")  # fmt: skip
+
+    def solve_endgame(self, console: Console, file: str, request: EndgameRequest) -> None:
+        from polytile.puzzles.henning.report import solve_report
+
+        solve_report(console, file, request)
 
     def play_move(self, doc: Any, text: str) -> None:
         from polytile.puzzles.henning.moves import Move

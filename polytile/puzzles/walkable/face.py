@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from polytile.puzzles.face import Face, Legal
+from polytile.puzzles.face import Console, EndgameFace, EndgameRequest, Legal
 
 __all__ = ["FACE", "WalkableFace"]
 
 
-class WalkableFace(Face):
+class WalkableFace(EndgameFace):
     """The face of Walkable Cities (files ``polytile/walkable@1``)."""
 
     name = "walkable"
     title = "Walkable Cities"
+    endgame_options = frozenset({"max_drops", "output", "color", "cell"})
     formats: ClassVar[tuple[str, ...]] = ("polytile/walkable@1",)
     picture_cells = (6, 128, "a Walkable Cities cell is 6 to 128 pixels")
 
@@ -76,6 +77,11 @@ class WalkableFace(Face):
         how = ("each player picks one of these at once (both may pick the same piece); a "
                "round is played as 'polytile play FILE \"RED | BLUE\"'")  # fmt: skip
         return Legal("red and blue", sees, moves, note=how, at_once=True)
+
+    def solve_endgame(self, console: Console, file: str, request: EndgameRequest) -> None:
+        from polytile.puzzles.walkable.report import solve_report
+
+        solve_report(console, file, request)
 
     def play_move(self, doc: Any, text: str) -> None:
         doc.state.play_round(text)

@@ -1,0 +1,136 @@
+"""The reports of ``polytile solve-endgame`` on City Blocks (Henning) files: the exact
+endgame (with ``--open``, of the deal as given), and the moves of the player to move scored
+from its view (an estimate, labelled so). Reached through the game's face."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from polytile.errors import OptionError
+from polytile.puzzles.face import (
+    Console,
+    EndgameRequest,
+    check_view_player,
+    print_view_moves,
+    run_view_analysis,
+)
+
+__all__ = ["solve_report"]
+
+_SHOWN = 15  # moves listed in the text report (--json lists them all)
+
+
+def solve_report(console: Console, file: str, r: EndgameRequest) -> None:
+    """``polytile solve-endgame`` of a Henning file: the exact endgame, or the moves scored
+    from the view of the player to move, checked."""
+    from polytile.puzzles.henning.endgame import EndgameStopped, solve_endgame
+    from polytile.puzzles.henning.files import load_henning
+
+    doc = load_henning(file, r.move)
+    as_json, time_limit = r.as_json, r.time_limit
+    if r.view is not None or doc.kind == "view":
+        if r.open_analysis:
+            raise OptionError(
+                "--open solves one deal as if it were known; --view "
+                "averages over every deal the player cannot rule out: "
+                "choose one"
+            )
+        _solve_view(console, file, doc, r)
+        return
+    extra = sorted(r.view_given - {"open_analysis"})
+    if extra:
+        flags = ", ".join("--" + n.replace("_", "-") for n in extra)
+        raise OptionError(f"{flags}: only with --view (the analysis from one player's view)")
+    try:
+        res = solve_endgame(doc.state, open_analysis=r.open_analysis, time_limit=time_limit)
+    except EndgameStopped as stop:
+        console.err(f"{file}: {stop}")
+        raise SystemExit(130 if stop.reason == "interrupt" else 1) from None
+    if as_json:
+        console.out(json.dumps(res.as_dict()))
+        return
+    sign = "+" if res.value > 0 else ""
+    if res.over:
+        console.out(
+            f"the game is over: blue {sign}{res.value} ({res.outcome}); final money blue "
+            f"${res.money[0]}, red ${res.money[1]}"
+        )
+        console.out("best move: none (the game is over)")
+        return
+    head = "exact value" if not res.open else "exact value of this deal (open analysis)"
+    console.out(
+        f"{head}: blue {sign}{res.value} ({res.outcome}); final money blue ${res.money[0]}, "
+        f"red ${res.money[1]}"
+    )
+    who = ("blue", "red")[res.to_move]
+    console.out(f"best moves for {who}: " + ", ".join(str(m) for m in res.best_moves))
+    console.out("line: " + " / ".join(str(m) for m in res.pv))
+    console.out(f"searched {res.nodes:,} positions in {res.seconds:.2f} s")
+
+
+def _solve_view(console: Console, file: str, doc: Any, r: EndgameRequest) -> None:
+    """Score the moves of the player to move over the states consistent with its view."""
+    from polytile.puzzles.henning.tiles import PLAYER_NAMES
+    from polytile.puzzles.henning.view import evaluate_view
+    from polytile.solvers.parallel import LocalExecutor, default_workers
+
+    g = doc.state
+    if g.is_over():
+        raise OptionError(
+            f"{file}: the game is over (final money blue ${g.money_of(0)}, "
+            f"red ${g.money_of(1)}); there is no move to score",
+            option="POSITION",
+        )
+    me = g.to_move
+    mover = PLAYER_NAMES[me]
+    if doc.kind == "view" and doc.player != me:
+        raise OptionError(
+            f"{file} is {PLAYER_NAMES[doc.player]}'s view but {mover} is "
+            "to move; a view analysis scores the moves of the player to "
+            "move",
+            option="POSITION",
+        )
+    check_view_player(r, mover, list(PLAYER_NAMES))
+    # Worker processes even for one worker: a compiled search cannot be stopped inside a
+    # state, but its process can, so --time-limit and Ctrl-C hold.
+    a, workers = run_view_analysis(
+        console, file, r, LocalExecutor(r.workers or default_workers()),
+        lambda ex, progress: evaluate_view(
+            g, me, max_exact=r.max_exact, samples=r.samples, seed=r.seed,
+            time_limit=r.time_limit, executor=ex, progress=progress,
+        ),
+        label="solving deals", unit="state",
+    )  # fmt: skip
+    ev = a.evaluation
+    if r.as_json:
+        console.out(json.dumps({**a.as_dict(), "workers": workers}))
+    else:
+        _print_view(console, a, mover, workers)
+    if ev.stopped_by == "interrupt":
+        raise SystemExit(130)
+
+
+def _print_view(console: Console, a: Any, mover: str, workers: int) -> None:
+    ev = a.evaluation
+    other = "red" if mover == "blue" else "blue"
+    if a.exact_values:
+        console.out(
+            f"Nothing is hidden from {mover} (both reserves are empty): each move's exact "
+            f"value, {mover}'s final money minus {other}'s under best play."
+        )
+    else:
+        how = (
+            "every one solved exactly"
+            if ev.planned == a.consistent
+            else f"a seeded sample of {ev.planned:,}, each solved exactly"
+        )
+        console.out(
+            f"{a.consistent:,} full states agree with what {mover} sees (the tiles of "
+            f"{other}'s hand, the order of both reserves); {how}."
+        )
+        console.out(
+            f"Scores: each move's average exact margin ({mover}'s money minus {other}'s) "
+            "over those states. An estimate, not the game's value."
+        )
+    print_view_moves(console, a, workers, width=34, unit="state", shown=_SHOWN)
