@@ -4,18 +4,53 @@ games, writing files the other commands read (``render``, ``score``, ``validate`
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 from typing import Any
 
 import click
 
-from polytile.cli.walkable import walkable_options
+from polytile.cli.options import game_options, given_options
+from polytile.puzzles.face import ENGINES, Face, Option, SelfplayFace
 
 __all__ = ["COMMANDS"]
 
-_NEW_GAMES = ("henning", "blokus", "cityblocks", "gridblock", "walkable")
 SEED = click.IntRange(0, 2**31 - 1)
-_ENGINES = ("greedy", "random")
+#: The order ``new --help`` lists its games in.
+_NEW_ORDER = ("henning", "blokus", "cityblocks", "gridblock", "walkable")
+
+# Blokus and City Blocks (Ritchie) have no face yet: their options of new and selfplay.
+_BLOKUS_PLAYERS = Option("players", "How many players [default: the variant's: 4, Duo 2].",
+                         ("2", "3", "4", "teams"))  # fmt: skip
+_LEGACY_NEW: dict[str, tuple[str, tuple[Option, ...]]] = {
+    "blokus": ("Blokus", (
+        Option("variant", "The board [default: classic].", ("classic", "duo")),
+        _BLOKUS_PLAYERS,
+    )),
+    "cityblocks": ("City Blocks (Ritchie)", (
+        Option("players", "How many players [default: 4].", ("2", "3", "4")),
+    )),
+}  # fmt: skip
+_LEGACY_NEW_HELP = {
+    "blokus": "Blokus: the empty board as a position (--variant classic|duo)",
+    "cityblocks": "City Blocks by Jeremy Ritchie: the start position (--players 2|3|4)",
+}
+_LEGACY_SELFPLAY: dict[str, tuple[str, tuple[Option, ...]]] = {
+    "blokus": ("Blokus", (
+        *(Option(c, f"{c.capitalize()}'s player [default: greedy].", ENGINES)
+          for c in ("blue", "yellow", "red", "green")),
+        Option("variant", "The board [default: classic].", ("classic", "duo")),
+        _BLOKUS_PLAYERS,
+    )),
+}  # fmt: skip
+
+
+def _faces(kind: type[Any] = Face) -> dict[str, Any]:
+    """The registered faces of ``kind`` (every face, or those with engine players)."""
+    from polytile.puzzles.faces import FACES, face
+
+    found = {name: face(name) for name in FACES}
+    return {name: f for name, f in found.items() if isinstance(f, kind)}
 
 
 def _write(text: str, output: Path | None) -> None:
@@ -28,53 +63,25 @@ def _write(text: str, output: Path | None) -> None:
         click.echo(f"wrote {output}", err=True)
 
 
-def _gridblock_options(players: str | None, deal: str | None, two_player_score: str | None,
-                       instant_win: bool | None) -> Any:  # fmt: skip
-    """The Gridblock rule options from the command line (defaults for those not given)."""
-    from polytile.puzzles.gridblock.rules import Options
-
-    if players == "teams":
-        raise click.BadParameter("Gridblock takes 2, 3 or 4 players (with 2, each plays two "
-                                 "colours: blue+red against yellow+green)",
-                                 param_hint="--players")  # fmt: skip
-    count = int(players or 4)
-    if two_player_score is not None and count != 2:
-        raise click.BadParameter("--score chooses how a player's two colours count: only "
-                                 "with --players 2", param_hint="--score")  # fmt: skip
-    return Options(count, two_player_score or "sum", deal or "shuffle", bool(instant_win))
-
-
-def _refuse_gridblock_options(game: str, deal: str | None, two_player_score: str | None,
-                              instant_win: bool | None) -> None:  # fmt: skip
-    given = [
-        name
-        for name, value in (
-            ("--deal", deal),
-            ("--score", two_player_score),
-            ("--instant-win", instant_win),
-        )
-        if value is not None
-    ]
-    if given:
-        raise click.UsageError(f"{', '.join(given)}: Gridblock options, not {game}'s")
+def _new_help() -> str:
+    rows = [(name, f.new_help) for name, f in _faces().items()] + list(_LEGACY_NEW_HELP.items())
+    order = {name: i for i, name in enumerate(_NEW_ORDER)}
+    rows.sort(key=lambda row: order.get(row[0], len(order)))
+    lines = []
+    for name, text in rows:
+        wrapped = textwrap.wrap(text, 75)
+        lines.append(f"  {name:<13}{wrapped[0]}")
+        lines += [f"{'':15}{more}" for more in wrapped[1:]]
+    return "\n".join(lines)
 
 
 @click.command(
     "new",
-    help="""Set up a new game and write it as a file.
+    help=f"""Set up a new game and write it as a file.
 
 \b
 GAME is one of:
-  henning      City Blocks by J. Alan Henning: a game record with a seeded set-up (street
-               tokens, first player, both players' shuffled tiles) and no moves yet
-  blokus       Blokus: the empty board as a position (--variant classic|duo)
-  cityblocks   City Blocks by Jeremy Ritchie: the start position (--players 2|3|4)
-  gridblock    Gridblock by André Heines: a game record with a seeded set-up (the layout,
-               the set-up draws, every colour's hand in every round) and no moves yet;
-               --players 2|3|4 (with 2, blue+red play yellow+green), --deal, --score,
-               --instant-win
-  walkable     Walkable Cities: a game record with three seeded boards (--dead N dead
-               cells each, default 10) and no rounds yet; --pass-limit 3|4, --tiebreak
+{_new_help()}
 
 The file goes to standard output unless -o names one. The same --seed gives the same
 set-up.
@@ -93,59 +100,31 @@ Examples:
   polytile new walkable --seed 7 --dead 12 --tiebreak R -o walk.json
 """,
 )
-@click.argument("game", type=click.Choice(_NEW_GAMES))
+@click.argument("game", type=click.Choice(_NEW_ORDER))
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the set-up.")
-@click.option("--variant", type=click.Choice(["classic", "duo"]), default="classic",
-              show_default=True, help="Blokus variant.")  # fmt: skip
-@click.option("--players", type=click.Choice(["2", "3", "4", "teams"]),
-              help="Blokus, City Blocks (Ritchie) or Gridblock players [default: the "
-                   "variant's; Gridblock 4].")  # fmt: skip
-@click.option("--deal", type=click.Choice(["shuffle", "split"]),
-              help="Gridblock: 'shuffle' draws 3 of 6 cards every round; 'split' plays the "
-                   "other 3 in rounds 2, 4, 6, open to all [default: shuffle].")  # fmt: skip
-@click.option("--score", "two_player_score", type=click.Choice(["sum", "weaker"]),
-              help="Gridblock with 2 players: a player's points are its two colours' sum, "
-                   "or only the weaker colour's [default: sum].")  # fmt: skip
-@click.option("--instant-win", is_flag=True, default=None,
-              help="Gridblock: 3 corners of a tile whose 4th is not another colour's win "
-                   "at once.")  # fmt: skip
-@walkable_options
+@game_options("new_options", _LEGACY_NEW)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the file here (atomically) instead of to standard output.")  # fmt: skip
-def new(game: str, seed: int, variant: str, players: str | None, deal: str | None,
-        two_player_score: str | None, instant_win: bool | None, dead: int | None,
-        pass_limit: str | None, tiebreak: str | None, output: Path | None) -> None:  # fmt: skip
+def new(game: str, seed: int, output: Path | None, **options: Any) -> None:
     """Write a new game of ``game``."""
-    from polytile.cli.walkable import new_walkable, refuse_walkable_options
+    from polytile.cli.console import facing
 
-    if game == "walkable":
-        _refuse_gridblock_options(game, deal, two_player_score, instant_win)
-        new_walkable(seed, dead, pass_limit, tiebreak, output)
-        return
-    refuse_walkable_options(game, dead, pass_limit, tiebreak)
-    if game == "gridblock":
-        from polytile.puzzles.gridblock.files import dumps_record as dumps_gridblock
-        from polytile.puzzles.gridblock.rules import Gridblock
-
-        options = _gridblock_options(players, deal, two_player_score, instant_win)
-        _write(dumps_gridblock(Gridblock.new(seed, options), {"seed": seed}), output)
-        return
-    _refuse_gridblock_options(game, deal, two_player_score, instant_win)
-    if game == "henning":
-        from polytile.puzzles.henning.files import dumps_record
-        from polytile.puzzles.henning.rules import Henning
-
-        _write(dumps_record(Henning.new(seed), {"seed": seed}), output)
+    given = given_options(game, options, "new_options", _LEGACY_NEW)
+    faces = _faces()
+    if game in faces:
+        with facing():
+            _write(faces[game].new(seed, given), output)
         return
     from polytile.formats import dumps
 
+    players = given.get("players")
     count: int | str | None = None
     if players is not None:
         count = players if players == "teams" else int(players)
     if game == "blokus":
         from polytile.puzzles.blokus.rules import Blokus
 
-        _write(dumps(Blokus(variant, count).to_position()), output)
+        _write(dumps(Blokus(given.get("variant") or "classic", count).to_position()), output)
     else:
         from polytile.puzzles.cityblocks.rules import CityBlocks
 
@@ -260,25 +239,21 @@ def _refuse_other_formats(record: Path) -> None:
     )
 
 
+def _selfplay_help() -> str:
+    return "\n\n".join(f.selfplay_help for f in _faces(SelfplayFace).values())
+
+
 @click.command(
     "selfplay",
-    help="""Let engine players play Blokus, City Blocks (Henning), Gridblock or Walkable Cities
+    help=f"""Let engine players play Blokus, City Blocks (Henning), Gridblock or Walkable Cities
 games and write their records.
 
-Players: 'random' (a uniformly random legal move) and 'greedy'. In City Blocks (Henning),
-greedy takes the best immediate money margin, then the best street leads. In Gridblock it
-takes the most points for its player at once (its colour's, or with --players 2 its two
-colours' sum or the weaker one, as --score says; an instant win above all), then for its own
-colour. Both read only their own hands. Each colour has its player (--blue, --yellow,
---red, --green; yellow and green are Blokus's and Gridblock's); with --players 2 in
-Gridblock, blue and red are one player's colours and yellow and green the other's.
+Players: 'random' (a uniformly random legal move) and 'greedy'; each colour or player has its
+own (--blue, --red, ...).
 
-In Walkable Cities (--red, --blue) greedy drops where its cells touch the most of its own
-cells and picks the piece with the best such drop; random passes only when it has no drop.
---dead, --pass-limit and --tiebreak are as for 'polytile new'; --stop-before-end counts
-rounds.
+{_selfplay_help()}
 
-In Blokus (--variant, --players as for 'polytile new'; --blue, --yellow, --red, --green)
+Blokus (--variant, --players as for 'polytile new'; --blue, --yellow, --red, --green):
 greedy places its biggest piece where it covers the most attach points of the other
 colours (not its partner's); random, any placement. With 3 players green's moves are made
 by the player whose turn with green it is. --stop-before-end counts placements. The
@@ -303,139 +278,44 @@ Examples:
   polytile selfplay blokus --variant duo --yellow random -o duo.blksgf
 """,
 )
-@click.argument("game", type=click.Choice(["blokus", "henning", "gridblock", "walkable"]))
-@click.option("--blue", type=click.Choice(_ENGINES), default="greedy",
-              show_default=True, help="Blue's player.")  # fmt: skip
-@click.option("--yellow", type=click.Choice(_ENGINES),
-              help="Blokus, Gridblock: yellow's player [default: greedy].")  # fmt: skip
-@click.option("--red", type=click.Choice(_ENGINES),
-              help="Red's player [default: greedy].")  # fmt: skip
-@click.option("--green", type=click.Choice(_ENGINES),
-              help="Blokus, Gridblock: green's player (not with --players 3 in Gridblock) "
-                   "[default: greedy].")  # fmt: skip
-@click.option("--variant", type=click.Choice(["classic", "duo"]),
-              help="Blokus: the board [default: classic].")  # fmt: skip
-@click.option("--players", type=click.Choice(["2", "3", "4", "teams"]),
-              help="Blokus, Gridblock: how many players [default: 4; Blokus Duo 2].")  # fmt: skip
-@click.option("--deal", type=click.Choice(["shuffle", "split"]),
-              help="Gridblock: the deal option, as for 'polytile new' "
-                   "[default: shuffle].")  # fmt: skip
-@click.option("--score", "two_player_score", type=click.Choice(["sum", "weaker"]),
-              help="Gridblock with --players 2: how a player's two colours count "
-                   "[default: sum].")  # fmt: skip
-@click.option("--instant-win", is_flag=True, default=None,
-              help="Gridblock: play with instant wins.")  # fmt: skip
+@click.argument("game", type=click.Choice(sorted(["blokus", *_faces(SelfplayFace)])))
+@game_options("selfplay_options", _LEGACY_SELFPLAY)
 @click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the set-up and of the players' random choices.")  # fmt: skip
 @click.option("--games", type=click.IntRange(1, 10_000), default=1, show_default=True,
-              help="How many games; several go to GAME-i.json in the -o folder.")  # fmt: skip
+              help="How many games (seeds --seed, --seed+1, ...).")  # fmt: skip
 @click.option("--stop-before-end", type=click.IntRange(0, 100), default=0, show_default=True,
-              help="Stop this many moves before the end (positions left to analyse).")  # fmt: skip
-@walkable_options
+              help="Take back this many moves from the end of each game (for endgame "
+                   "studies).")  # fmt: skip
 @click.option("-o", "--output", type=click.Path(path_type=Path),
               help="The record file, or a folder with --games N [default: stdout].")  # fmt: skip
-def selfplay(game: str, blue: str, yellow: str | None, red: str | None, green: str | None,
-             variant: str | None, players: str | None, deal: str | None,
-             two_player_score: str | None, instant_win: bool | None, seed: int, games: int,
-             stop_before_end: int, dead: int | None, pass_limit: str | None,
-             tiebreak: str | None, output: Path | None) -> None:  # fmt: skip
+def selfplay(game: str, seed: int, games: int, stop_before_end: int, output: Path | None,
+             **options: Any) -> None:  # fmt: skip
     """Self-play ``games`` games."""
-    from polytile.cli.walkable import refuse_walkable_options, selfplay_walkable
+    from polytile.cli.console import facing
 
     if games > 1 and output is None:
         raise click.BadParameter("several games need a folder", param_hint="-o/--output")
     if games == 1 and output is not None and output.is_dir():
         raise click.BadParameter(f"{output} is a folder: give a file name, or --games N "
                                  f"to write several into it", param_hint="-o/--output")  # fmt: skip
-    if variant is not None and game != "blokus":
-        raise click.UsageError(f"--variant: a Blokus option, not {game}'s")
+    given = given_options(game, options, "selfplay_options", _LEGACY_SELFPLAY)
     if game == "blokus":
         from polytile.cli.blokus_play import selfplay_blokus
 
-        _refuse_gridblock_options(game, deal, two_player_score, instant_win)
-        refuse_walkable_options(game, dead, pass_limit, tiebreak)
-        by_color = {"blue": blue, "yellow": yellow, "red": red, "green": green}
-        selfplay_blokus(variant or "classic", players, by_color, seed, games, stop_before_end,
-                        output)  # fmt: skip
+        by_color = {c: given.get(c) for c in ("blue", "yellow", "red", "green")}
+        selfplay_blokus(given.get("variant") or "classic", given.get("players"), by_color, seed,
+                        games, stop_before_end, output)  # fmt: skip
         return
-    red = red or "greedy"
-    if game == "walkable":
-        _refuse_gridblock_options(game, deal, two_player_score, instant_win)
-        given = [n for n, v in (("--yellow", yellow), ("--green", green), ("--players", players))
-                 if v is not None]  # fmt: skip
-        if given:
-            raise click.UsageError(f"{', '.join(given)}: not Walkable Cities options")
-        selfplay_walkable(red, blue, seed, games, stop_before_end, dead, pass_limit, tiebreak,
-                          output)  # fmt: skip
-        return
-    refuse_walkable_options(game, dead, pass_limit, tiebreak)
-    if game == "gridblock":
-        options = _gridblock_options(players, deal, two_player_score, instant_win)
-        engines = {"blue": blue, "yellow": yellow or "greedy", "red": red,
-                   "green": green or "greedy"}  # fmt: skip
-        if options.players == 3 and green is not None:
-            raise click.BadParameter("green is not in play with 3 players", param_hint="--green")
-        _selfplay_gridblock(options, engines, seed, games, stop_before_end, output)
-        return
-    _refuse_gridblock_options(game, deal, two_player_score, instant_win)
-    given = [n for n, v in (("--yellow", yellow), ("--green", green), ("--players", players))
-             if v is not None]  # fmt: skip
-    if given:
-        raise click.UsageError(f"{', '.join(given)}: Blokus and Gridblock options, not "
-                               f"{game}'s")  # fmt: skip
-    from polytile.puzzles.henning.files import dumps_record
-    from polytile.puzzles.henning.players import self_play
-    from polytile.puzzles.henning.rules import Henning
-
+    face = _faces(SelfplayFace)[game]
     if games > 1 and output is not None:
         output.mkdir(parents=True, exist_ok=True)
     for i in range(games):
-        g = Henning.new(seed + i)
-        self_play(g, (blue, red), seed=seed + i)
-        for _ in range(min(stop_before_end, len(g.move_stack))):
-            g.pop()
-        extra = {"seed": seed + i, "players": {"blue": blue, "red": red}}
-        target = output if games == 1 else output / f"{game}-{i + 1}.json"  # type: ignore[operator]
-        _write(dumps_record(g, extra), target)
-        if (games == 1 and output is not None) or games > 1:
-            m = g.margin()
-            result = "draw" if m == 0 else f"{'blue' if m > 0 else 'red'} by ${abs(m)}"
-            click.echo(f"game {i + 1}: {len(g.move_stack)} moves, {result}", err=True)
-
-
-def _selfplay_gridblock(options: Any, engines: dict[str, str], seed: int, games: int,
-                        stop_before_end: int, output: Path | None) -> None:  # fmt: skip
-    from polytile.puzzles.gridblock.files import dumps_record
-    from polytile.puzzles.gridblock.game import player_names
-    from polytile.puzzles.gridblock.players import self_play
-    from polytile.puzzles.gridblock.rules import COLOR_NAMES, INSTANT_WIN, Gridblock
-
-    if games > 1 and output is not None:
-        output.mkdir(parents=True, exist_ok=True)
-    names = player_names(options)
-    for i in range(games):
-        g = Gridblock.new(seed + i, options)
-        chosen = {COLOR_NAMES[c]: engines[COLOR_NAMES[c]] for c in g.colors}
-        self_play(g, list(chosen.values()), seed=seed + i)
-        for _ in range(min(stop_before_end, len(g.move_stack))):
-            g.pop()
-        extra = {"seed": seed + i, "players": chosen}
-        target = output if games == 1 else output / f"gridblock-{i + 1}.json"  # type: ignore[operator]
-        _write(dumps_record(g, extra), target)
-        if (games == 1 and output is not None) or games > 1:
-            points = [int(r) for r in g.returns()]
-            scores = ", ".join(
-                f"{n} {p - (INSTANT_WIN if g.winner == j else 0)}"
-                for j, (n, p) in enumerate(zip(names, points, strict=True))
-            )
-            if g.winner is not None:
-                result = f"{names[g.winner]} won at once"
-            elif not g.is_over():
-                result = "not finished"
-            else:
-                best = [n for n, p in zip(names, points, strict=True) if p == max(points)]
-                result = f"{best[0]} wins" if len(best) == 1 else "a tie: " + " and ".join(best)
-            click.echo(f"game {i + 1}: {len(g.move_stack)} moves, {scores}: {result}", err=True)
+        with facing():
+            text, summary = face.selfplay(seed + i, stop_before_end, given)
+        _write(text, output if games == 1 else output / f"{game}-{i + 1}.json")  # type: ignore[operator]
+        if output is not None:
+            click.echo(f"game {i + 1}: {summary}", err=True)
 
 
 COMMANDS = [new, play, selfplay]

@@ -9,7 +9,15 @@ from typing import Any
 
 import click
 
-__all__ = ["PICTURES", "SECONDS", "Finite", "Seconds", "check_output"]
+__all__ = [
+    "PICTURES",
+    "SECONDS",
+    "Finite",
+    "Seconds",
+    "check_output",
+    "game_options",
+    "given_options",
+]
 
 #: The picture suffixes ``-o`` takes (``polytile.render.save_picture``).
 PICTURES = (".svg", ".png", ".txt")
@@ -68,3 +76,68 @@ def check_output(output: str | Path | None, suffixes: tuple[str, ...] | None = N
         raise click.BadParameter(f"{output}: cannot write in {folder}", param_hint="-o")
     if path.is_dir():
         raise click.BadParameter(f"{output} is a folder; give a file name", param_hint="-o")
+
+
+# -- the games' own options, declared as data by their faces ---------------------------------
+
+#: A table of options declared outside the faces: game name -> (title, options).
+Declared = dict[str, tuple[str, tuple[Any, ...]]]
+
+
+def _declarations(attr: str, extra: Declared) -> list[tuple[str, str, Any]]:
+    """Every (game, title, option) of ``attr`` (``new_options``, ``selfplay_options``) among
+    the faces, then those of ``extra``."""
+    from polytile.puzzles.faces import FACES, face
+
+    out = []
+    for name in FACES:
+        f = face(name)
+        out += [(name, f.title, option) for option in getattr(f, attr, ())]
+    for name, (title, options) in extra.items():
+        out += [(name, title, option) for option in options]
+    return out
+
+
+def game_options(attr: str, extra: Declared) -> Any:
+    """A decorator adding one click option for each option the games declare in ``attr``
+    (and ``extra``): the choices of every game that takes it, its help from each, and None
+    when not given (the game fills in its default)."""
+    merged: dict[str, list[tuple[str, Any]]] = {}
+    for _, title, option in _declarations(attr, extra):
+        merged.setdefault(option.name, []).append((title, option))
+
+    def decorate(f: Any) -> Any:
+        for name, owners in reversed(merged.items()):
+            first = owners[0][1]
+            helps = " ".join(f"{title}: {o.help[:1].lower()}{o.help[1:]}" for title, o in owners)
+            if first.switch:
+                f = click.option(first.spelling, name, is_flag=True, default=None, help=helps)(f)
+                continue
+            if first.choices:
+                choices = list(dict.fromkeys(c for _, o in owners for c in o.choices))
+                kind: Any = click.Choice(choices)
+            else:
+                kind = click.IntRange(first.low, first.high)
+            f = click.option(first.spelling, name, type=kind, default=None, help=helps)(f)
+        return f
+
+    return decorate
+
+
+def given_options(game: str, options: dict[str, Any], attr: str, extra: Declared) -> dict[str, Any]:
+    """The options given on the command line (not None) that ``game`` declares; any other
+    given is refused naming the games that take it (a usage error, exit 2)."""
+    given = {name: value for name, value in options.items() if value is not None}
+    owners: dict[str, list[str]] = {}
+    spelling: dict[str, str] = {}
+    for name, title, option in _declarations(attr, extra):
+        owners.setdefault(option.name, []).append(name if name == game else title)
+        spelling[option.name] = option.spelling
+    refused = [n for n in given if game not in owners.get(n, [])]
+    if refused:
+        who = owners[refused[0]]
+        same = [n for n in refused if owners[n] == who]
+        flags = ", ".join(spelling[n] for n in same)
+        games = " and ".join(filter(None, [", ".join(who[:-1]), who[-1]]))
+        raise click.UsageError(f"{flags}: {games} options, not {game}'s")
+    return given

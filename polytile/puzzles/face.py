@@ -35,6 +35,7 @@ from typing import Any, ClassVar, Protocol
 from polytile.errors import OptionError
 
 __all__ = [
+    "ENGINES",
     "PICTURE_SUFFIXES",
     "VIEW_OPTIONS",
     "Console",
@@ -42,10 +43,15 @@ __all__ = [
     "EndgameRequest",
     "Face",
     "Legal",
+    "Option",
+    "SelfplayFace",
     "check_view_player",
     "print_view_moves",
     "run_view_analysis",
 ]
+
+#: The engine players every game's ``selfplay`` offers.
+ENGINES = ("greedy", "random")
 
 #: The picture files ``-o`` writes, by suffix.
 PICTURE_SUFFIXES = (".svg", ".png", ".txt")
@@ -109,6 +115,41 @@ class EndgameRequest:
     def view_given(self) -> frozenset[str]:
         """The options of the analysis from one player's view given on the command line."""
         return self.given & VIEW_OPTIONS
+
+
+@dataclass(frozen=True)
+class Option:
+    """An option a game takes in ``new`` or ``selfplay``, declared as data: the CLI makes
+    its command-line option from it and gives the game only the options given.
+
+    Attributes
+    ----------
+    name
+        The name the game receives it by (``pass_limit``).
+    help
+        What it does, for ``--help``, with its default ("[default: 3]").
+    choices
+        The values it takes, as text (empty: an integer in ``low..high``, or a switch).
+    low, high
+        An integer option's range.
+    switch
+        An on/off flag.
+    flag
+        The command-line spelling, when not ``--`` and the name with dashes.
+    """
+
+    name: str
+    help: str
+    choices: tuple[str, ...] = ()
+    low: int | None = None
+    high: int | None = None
+    switch: bool = False
+    flag: str = ""
+
+    @property
+    def spelling(self) -> str:
+        """The option as written on the command line (``--pass-limit``)."""
+        return self.flag or "--" + self.name.replace("_", "-")
 
 
 @dataclass(frozen=True)
@@ -178,6 +219,12 @@ class Face(ABC):
     title: ClassVar[str]
     formats: ClassVar[tuple[str, ...]]
     picture_cells: ClassVar[tuple[int, int, str] | None] = None
+    #: What ``polytile new NAME`` writes, for the list of games in ``new --help``.
+    new_help: ClassVar[str] = ""
+    #: The options of ``polytile new NAME`` beyond ``--seed``.
+    new_options: ClassVar[tuple[Option, ...]] = ()
+    #: How moves are written, for ``play --help`` (a block of examples, one a line).
+    move_help: ClassVar[str] = ""
 
     # -- the data layer: each game's own ------------------------------------------------
 
@@ -213,6 +260,18 @@ class Face(ABC):
     @abstractmethod
     def describe(self, doc: Any) -> str:
         """What a valid ``doc`` is, for ``validate`` ("game record, 30 moves, all legal")."""
+
+    @abstractmethod
+    def new(self, seed: int, options: dict[str, Any]) -> str:
+        """The text of a new game's file (``polytile new``): the set-up ``seed`` gives, with
+        ``options`` (those of :attr:`new_options` given, by name; the game's defaults for the
+        rest).
+
+        Raises
+        ------
+        OptionError
+            For a value the game cannot take with the others.
+        """
 
     @abstractmethod
     def legal(self, doc: Any) -> Legal:
@@ -347,6 +406,33 @@ class Face(ABC):
             _columns(console, legal.moves, limit)
         if legal.note:
             console.out(legal.note)
+
+
+class SelfplayFace(Face):
+    """A face whose game has engine players (``polytile selfplay``).
+
+    Attributes
+    ----------
+    selfplay_options
+        The options of ``polytile selfplay NAME`` beyond ``--seed``, ``--games`` and
+        ``--stop-before-end``: each player's engine, the rule options.
+    """
+
+    selfplay_options: ClassVar[tuple[Option, ...]] = ()
+    #: How its engine players choose, for ``selfplay --help``.
+    selfplay_help: ClassVar[str] = ""
+
+    @abstractmethod
+    def selfplay(self, seed: int, stop_before_end: int, options: dict[str, Any]) -> tuple[str, str]:
+        """One game played by the engine players ``options`` names (the game's defaults for
+        the others) from the set-up ``seed`` gives, its last ``stop_before_end`` moves taken
+        back: the record's text and a line saying how it ended ("30 moves, blue by $21").
+
+        Raises
+        ------
+        OptionError
+            For options the game cannot take together.
+        """
 
 
 class EndgameFace(Face):

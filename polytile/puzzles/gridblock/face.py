@@ -4,12 +4,50 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from polytile.puzzles.face import Console, EndgameFace, EndgameRequest, Legal
+from polytile.errors import OptionError
+from polytile.puzzles.face import (
+    ENGINES,
+    Console,
+    EndgameFace,
+    EndgameRequest,
+    Legal,
+    Option,
+    SelfplayFace,
+)
 
 __all__ = ["FACE", "GridblockFace"]
 
 
-class GridblockFace(EndgameFace):
+_RULES = (
+    Option("players", "How many players; with 2, each plays two colours [default: 4].",
+           ("2", "3", "4")),
+    Option("deal", "'shuffle' draws 3 of 6 cards every round; 'split' plays the other 3 in "
+           "rounds 2, 4, 6, open to all [default: shuffle].", ("shuffle", "split")),
+    Option("two_player_score", "With 2 players: a player's points are its two colours' sum, "
+           "or only the weaker colour's [default: sum].", ("sum", "weaker"), flag="--score"),
+    Option("instant_win", "3 corners of a tile whose 4th is not another colour's win at once.",
+           switch=True),
+)  # fmt: skip
+
+
+def _rules(options: dict[str, Any]) -> Any:
+    """The rule options given (the defaults for the others)."""
+    from polytile.puzzles.gridblock.rules import Options
+
+    players = options.get("players")
+    if players == "teams":
+        raise OptionError("Gridblock takes 2, 3 or 4 players (with 2, each plays two colours: "
+                          "blue+red against yellow+green)", "--players")  # fmt: skip
+    count = int(players or 4)
+    two = options.get("two_player_score")
+    if two is not None and count != 2:
+        raise OptionError("--score chooses how a player's two colours count: only with "
+                          "--players 2", "--score")  # fmt: skip
+    return Options(count, two or "sum", options.get("deal") or "shuffle",
+                   bool(options.get("instant_win")))  # fmt: skip
+
+
+class GridblockFace(EndgameFace, SelfplayFace):
     """The face of Gridblock by André Heines (files ``polytile/gridblock@1``)."""
 
     name = "gridblock"
@@ -18,6 +56,35 @@ class GridblockFace(EndgameFace):
         {"open_analysis", "view", "samples", "max_exact", "seed", "workers", "players", "plan"}
     )
     formats: ClassVar[tuple[str, ...]] = ("polytile/gridblock@1",)
+    new_help = (
+        "Gridblock by André Heines: a game record with a seeded set-up (the layout, the "
+        "set-up draws, every colour's hand in every round) and no moves yet; --players 2|3|4 "
+        "(with 2, blue+red play yellow+green), --deal, --score, --instant-win"
+    )
+    new_options = _RULES
+    selfplay_help = (
+        "Gridblock (--blue, --yellow, --red, --green; --players, --deal, --score, "
+        "--instant-win as for 'polytile new'): greedy takes the most points for its player at "
+        "once (its colour's, or with --players 2 its two colours' sum or the weaker one, as "
+        "--score says; an instant win above all), then for its own colour; it reads only its "
+        "own hands. With --players 2, blue and red are one player's colours and yellow and "
+        "green the other's."
+    )
+    selfplay_options = (
+        Option("blue", "Blue's player [default: greedy].", ENGINES),
+        Option("yellow", "Yellow's player [default: greedy].", ENGINES),
+        Option("red", "Red's player [default: greedy].", ENGINES),
+        Option("green", "Green's player (not with --players 3) [default: greedy].", ENGINES),
+        *_RULES,
+    )
+    move_help = """\
+  setup b3 NE                    set-up: the mover onto b3, the first cube on its NE corner
+  C3@d4 NE                       play C3, walk 3 steps to d4, put a cube on its NE corner
+  C3@d4                          play C3, walk to d4, discard a cube (no cube can go there)
+  C3@d4 NE via d2,d3,d4          the same with the walk written out (kept in the record)
+
+A Gridblock move may be given as one quoted word or as several: a new move starts at each
+'setup' and each word with '@'."""
     # --cell sizes a Blokus square; a Gridblock tile (3 cells) holds corners and movers
     picture_cells = (6, 170, "a Gridblock tile is 3 cells: --cell 6 to 170")
 
@@ -102,6 +169,40 @@ class GridblockFace(EndgameFace):
         from polytile.puzzles.gridblock.report import solve_report
 
         solve_report(console, file, request)
+
+    def new(self, seed: int, options: dict[str, Any]) -> str:
+        from polytile.puzzles.gridblock.files import dumps_record
+        from polytile.puzzles.gridblock.rules import Gridblock
+
+        return dumps_record(Gridblock.new(seed, _rules(options)), {"seed": seed})
+
+    def selfplay(self, seed: int, stop_before_end: int, options: dict[str, Any]) -> tuple[str, str]:
+        from polytile.puzzles.gridblock.files import dumps_record
+        from polytile.puzzles.gridblock.game import player_names
+        from polytile.puzzles.gridblock.players import self_play
+        from polytile.puzzles.gridblock.rules import COLOR_NAMES, INSTANT_WIN, Gridblock
+
+        rules = _rules(options)
+        if rules.players == 3 and options.get("green") is not None:
+            raise OptionError("green is not in play with 3 players", "--green")
+        g = Gridblock.new(seed, rules)
+        chosen = {COLOR_NAMES[c]: options.get(COLOR_NAMES[c]) or "greedy" for c in g.colors}
+        self_play(g, list(chosen.values()), seed=seed)
+        for _ in range(min(stop_before_end, len(g.move_stack))):
+            g.pop()
+        text = dumps_record(g, {"seed": seed, "players": chosen})
+        names = player_names(rules)
+        points = [int(r) for r in g.returns()]
+        scores = ", ".join(f"{n} {p - (INSTANT_WIN if g.winner == j else 0)}"
+                           for j, (n, p) in enumerate(zip(names, points, strict=True)))  # fmt: skip
+        if g.winner is not None:
+            result = f"{names[g.winner]} won at once"
+        elif not g.is_over():
+            result = "not finished"
+        else:
+            best = [n for n, p in zip(names, points, strict=True) if p == max(points)]
+            result = f"{best[0]} wins" if len(best) == 1 else "a tie: " + " and ".join(best)
+        return text, f"{len(g.move_stack)} moves, {scores}: {result}"
 
     def play_move(self, doc: Any, text: str) -> None:
         from polytile.puzzles.gridblock.moves import Move

@@ -4,12 +4,20 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from polytile.puzzles.face import Console, EndgameFace, EndgameRequest, Legal
+from polytile.puzzles.face import (
+    ENGINES,
+    Console,
+    EndgameFace,
+    EndgameRequest,
+    Legal,
+    Option,
+    SelfplayFace,
+)
 
 __all__ = ["FACE", "HenningFace"]
 
 
-class HenningFace(EndgameFace):
+class HenningFace(EndgameFace, SelfplayFace):
     """The face of City Blocks by J. Alan Henning (files ``polytile/henning@1``)."""
 
     name = "henning"
@@ -18,6 +26,25 @@ class HenningFace(EndgameFace):
         {"open_analysis", "view", "samples", "max_exact", "seed", "workers"}
     )
     formats: ClassVar[tuple[str, ...]] = ("polytile/henning@1",)
+    new_help = (
+        "City Blocks by J. Alan Henning: a game record with a seeded set-up (street tokens, "
+        "first player, both players' shuffled tiles) and no moves yet"
+    )
+    selfplay_help = (
+        "City Blocks (Henning) (--blue, --red): greedy takes the best immediate money margin, "
+        "then the best street leads; it reads only its own hand."
+    )
+    selfplay_options = (
+        Option("blue", "Blue's player [default: greedy].", ENGINES),
+        Option("red", "Red's player [default: greedy].", ENGINES),
+    )
+    move_help = """\
+  S4@b3                          develop block b3 (column b, row 3) with the store S4
+  redevelop H2@c1 with $3        pay your lowest token ($3), replace your tile on c1 by H2
+  CH@a2 swap 1,c                 a courthouse that swaps the tokens of row 1 and column c
+  pass                           only when you have no legal play
+
+Tiles: H1-H5, S2-S6, F3-F7, SC (school, also PK or park), PP, MA, CH."""
 
     def read(self, file: str, move: int | None = None) -> Any:
         from polytile.puzzles.henning.files import load_henning
@@ -81,6 +108,27 @@ class HenningFace(EndgameFace):
         from polytile.puzzles.henning.report import solve_report
 
         solve_report(console, file, request)
+
+    def new(self, seed: int, options: dict[str, Any]) -> str:
+        from polytile.puzzles.henning.files import dumps_record
+        from polytile.puzzles.henning.rules import Henning
+
+        return dumps_record(Henning.new(seed), {"seed": seed})
+
+    def selfplay(self, seed: int, stop_before_end: int, options: dict[str, Any]) -> tuple[str, str]:
+        from polytile.puzzles.henning.files import dumps_record
+        from polytile.puzzles.henning.players import self_play
+        from polytile.puzzles.henning.rules import Henning
+
+        blue, red = options.get("blue", "greedy"), options.get("red", "greedy")
+        g = Henning.new(seed)
+        self_play(g, (blue, red), seed=seed)
+        for _ in range(min(stop_before_end, len(g.move_stack))):
+            g.pop()
+        text = dumps_record(g, {"seed": seed, "players": {"blue": blue, "red": red}})
+        m = g.margin()
+        result = "draw" if m == 0 else f"{'blue' if m > 0 else 'red'} by ${abs(m)}"
+        return text, f"{len(g.move_stack)} moves, {result}"
 
     def play_move(self, doc: Any, text: str) -> None:
         from polytile.puzzles.henning.moves import Move

@@ -4,18 +4,63 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from polytile.puzzles.face import Console, EndgameFace, EndgameRequest, Legal
+from polytile.puzzles.face import (
+    ENGINES,
+    Console,
+    EndgameFace,
+    EndgameRequest,
+    Legal,
+    Option,
+    SelfplayFace,
+)
 
 __all__ = ["FACE", "WalkableFace"]
 
 
-class WalkableFace(EndgameFace):
+_RULES = (
+    Option("dead", "Dead cells per board at seeded places [default: 10].", low=0, high=100),
+    Option("pass_limit", "Passes in a row that end the game [default: 3].", ("3", "4")),
+    Option("tiebreak", "Who wins equal boards won [default: none, a draw].", ("none", "R", "B")),
+)
+
+
+def _new(seed: int, options: dict[str, Any]) -> tuple[Any, int]:
+    """A new game with the rule options given, and its count of dead cells."""
+    from polytile.puzzles.walkable.rules import Options, Walkable
+
+    dead = options.get("dead")
+    count = 10 if dead is None else int(dead)
+    rules = Options(int(options.get("pass_limit") or 3), options.get("tiebreak") or "none")
+    return Walkable.new(seed, count, rules), count
+
+
+class WalkableFace(EndgameFace, SelfplayFace):
     """The face of Walkable Cities (files ``polytile/walkable@1``)."""
 
     name = "walkable"
     title = "Walkable Cities"
     endgame_options = frozenset({"max_drops", "output", "color", "cell"})
     formats: ClassVar[tuple[str, ...]] = ("polytile/walkable@1",)
+    new_help = (
+        "Walkable Cities: a game record with three seeded boards (--dead N dead cells each, "
+        "default 10) and no rounds yet; --pass-limit 3|4, --tiebreak"
+    )
+    new_options = _RULES
+    selfplay_help = (
+        "Walkable Cities (--red, --blue; --dead, --pass-limit, --tiebreak as for 'polytile "
+        "new'): greedy drops where its cells touch the most of its own cells and picks the "
+        "piece with the best such drop; random passes only when it has no drop. "
+        "--stop-before-end counts rounds."
+    )
+    selfplay_options = (
+        Option("red", "Red's player [default: greedy].", ENGINES),
+        Option("blue", "Blue's player [default: greedy].", ENGINES),
+        *_RULES,
+    )
+    move_help = """\
+  "T4 1:c4,d4 2:e4 3:d5 | L4 pass"   red picked T4 and drops c4,d4 on board 1, e4 on
+                                     board 2, d5 on board 3; blue picked L4 and passes
+Cells are a column a-j and a row 1-10 from the top; each board named once."""
     picture_cells = (6, 128, "a Walkable Cities cell is 6 to 128 pixels")
 
     def read(self, file: str, move: int | None = None) -> Any:
@@ -82,6 +127,35 @@ class WalkableFace(EndgameFace):
         from polytile.puzzles.walkable.report import solve_report
 
         solve_report(console, file, request)
+
+    def new(self, seed: int, options: dict[str, Any]) -> str:
+        from polytile.puzzles.walkable.files import dumps_record
+
+        g, dead = _new(seed, options)
+        return dumps_record(g, {"seed": seed, "dead": dead})
+
+    def selfplay(self, seed: int, stop_before_end: int, options: dict[str, Any]) -> tuple[str, str]:
+        from polytile.puzzles.walkable.files import dumps_record
+        from polytile.puzzles.walkable.players import self_play
+        from polytile.puzzles.walkable.rules import PLAYER_NAMES
+
+        red, blue = options.get("red") or "greedy", options.get("blue") or "greedy"
+        g, dead = _new(seed, options)
+        self_play(g, (red, blue), seed=seed)
+        for _ in range(min(stop_before_end, g.round)):
+            g.pop_round()
+        extra = {"players": {"red": red, "blue": blue}}
+        text = dumps_record(g, {"seed": seed, "dead": dead}, extra)
+        res = g.result()
+        won = f"boards won: red {res.won[0]}, blue {res.won[1]}"
+        if not g.is_over():
+            result = "not finished"
+        elif res.winner is None:
+            result = "a draw"
+        else:
+            tiebreak = " (tiebreak)" if res.by_tiebreak else ""
+            result = f"{PLAYER_NAMES[res.winner]} wins{tiebreak}"
+        return text, f"{g.round} rounds, {won}: {result}"
 
     def play_move(self, doc: Any, text: str) -> None:
         doc.state.play_round(text)
