@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from polytile.cli.options import game_options, given_options
-from polytile.puzzles.face import ENGINES, Face, Option, SelfplayFace
+from polytile.puzzles.face import Face, Option, SelfplayFace, engine_option
 
 __all__ = ["COMMANDS"]
 
@@ -37,8 +37,7 @@ _LEGACY_NEW_HELP = {
 }
 _LEGACY_SELFPLAY: dict[str, tuple[str, tuple[Option, ...]]] = {
     "blokus": ("Blokus", (
-        *(Option(c, f"{c.capitalize()}'s player [default: greedy].", ENGINES)
-          for c in ("blue", "yellow", "red", "green")),
+        *(engine_option(c) for c in ("blue", "yellow", "red", "green")),
         Option("variant", "The board [default: classic].", ("classic", "duo")),
         _BLOKUS_PLAYERS,
     )),

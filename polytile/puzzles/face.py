@@ -46,6 +46,7 @@ __all__ = [
     "Option",
     "SelfplayFace",
     "check_view_player",
+    "engine_option",
     "print_view_moves",
     "run_view_analysis",
 ]
@@ -150,6 +151,12 @@ class Option:
     def spelling(self) -> str:
         """The option as written on the command line (``--pass-limit``)."""
         return self.flag or "--" + self.name.replace("_", "-")
+
+
+def engine_option(player: str, note: str = "") -> Option:
+    """The ``selfplay`` option choosing ``player``'s engine (``--blue greedy``); ``note``
+    is said after its name in the help ("(not with --players 3)")."""
+    return Option(player, f"{player.capitalize()}'s player{note} [default: greedy].", ENGINES)
 
 
 @dataclass(frozen=True)

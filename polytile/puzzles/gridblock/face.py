@@ -6,13 +6,13 @@ from typing import Any, ClassVar
 
 from polytile.errors import OptionError
 from polytile.puzzles.face import (
-    ENGINES,
     Console,
     EndgameFace,
     EndgameRequest,
     Legal,
     Option,
     SelfplayFace,
+    engine_option,
 )
 
 __all__ = ["FACE", "GridblockFace"]
@@ -71,10 +71,10 @@ class GridblockFace(EndgameFace, SelfplayFace):
         "green the other's."
     )
     selfplay_options = (
-        Option("blue", "Blue's player [default: greedy].", ENGINES),
-        Option("yellow", "Yellow's player [default: greedy].", ENGINES),
-        Option("red", "Red's player [default: greedy].", ENGINES),
-        Option("green", "Green's player (not with --players 3) [default: greedy].", ENGINES),
+        engine_option("blue"),
+        engine_option("yellow"),
+        engine_option("red"),
+        engine_option("green", " (not with --players 3)"),
         *_RULES,
     )
     move_help = """\

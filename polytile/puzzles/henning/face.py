@@ -5,13 +5,12 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from polytile.puzzles.face import (
-    ENGINES,
     Console,
     EndgameFace,
     EndgameRequest,
     Legal,
-    Option,
     SelfplayFace,
+    engine_option,
 )
 
 __all__ = ["FACE", "HenningFace"]
@@ -35,8 +34,8 @@ class HenningFace(EndgameFace, SelfplayFace):
         "then the best street leads; it reads only its own hand."
     )
     selfplay_options = (
-        Option("blue", "Blue's player [default: greedy].", ENGINES),
-        Option("red", "Red's player [default: greedy].", ENGINES),
+        engine_option("blue"),
+        engine_option("red"),
     )
     move_help = """\
   S4@b3                          develop block b3 (column b, row 3) with the store S4

@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from polytile.puzzles.face import (
-    ENGINES,
     Console,
     EndgameFace,
     EndgameRequest,
     Legal,
     Option,
     SelfplayFace,
+    engine_option,
 )
 
 __all__ = ["FACE", "WalkableFace"]
@@ -53,8 +53,8 @@ class WalkableFace(EndgameFace, SelfplayFace):
         "--stop-before-end counts rounds."
     )
     selfplay_options = (
-        Option("red", "Red's player [default: greedy].", ENGINES),
-        Option("blue", "Blue's player [default: greedy].", ENGINES),
+        engine_option("red"),
+        engine_option("blue"),
         *_RULES,
     )
     move_help = """\
