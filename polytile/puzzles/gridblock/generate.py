@@ -75,6 +75,7 @@ __all__ = [
     "ANSWER_FORMAT",
     "KIND",
     "PUZZLE_FORMAT",
+    "QUESTION_LEGEND",
     "GridblockSoloAnswer",
     "GridblockSoloParams",
     "GridblockSoloPuzzle",
@@ -199,11 +200,17 @@ def _layout_rows(layout: tuple[int, ...]) -> list[str]:
     return ["".join(SYMBOLS[s] for s in layout[r * SIDE : (r + 1) * SIDE]) for r in range(SIDE)]
 
 
+#: The legend line under the question's grid.
+QUESTION_LEGEND = "tiles: their symbol A-F; a card (C3) is a symbol and the steps the mover walks"
+
+
 def question_text(puzzle: GridblockSoloPuzzle) -> str:
-    """The layout, the cards, and the question in words."""
+    """The layout (tile names as coordinates, a legend line), the cards, and the question in
+    words."""
     p = puzzle.solo
     lines = ["    " + " ".join("abcdef")]
     lines += [f"{r + 1:>2}  " + " ".join(row) for r, row in enumerate(_layout_rows(p.layout))]
+    lines.append(QUESTION_LEGEND)
     how = "in the order dealt" if p.order == "fixed" else "in any order"
     lines.append(f"set-up: blue drew {SYMBOLS[p.setup_symbol]}; then {len(p.hands)} round(s), "
                  f"each hand played {how}:")  # fmt: skip

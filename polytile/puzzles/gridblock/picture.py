@@ -5,7 +5,9 @@ In the text picture every tile is a small box. Its four corners show the cube on
 standing on it in lower case (``b y r g``). A gridblocked tile (all four corners taken) has
 its symbol in brackets (``[C]``) and ``#`` along its bottom edge. The last move's walk, when
 given, numbers its tiles ``*0`` (where the mover started) to ``*3``. Columns are ``a``..``f``
-and rows ``1``..``6`` from the top, so the labels read as tile names (``b3``).
+and rows ``1``..``6`` from the top, so the labels read as tile names (``b3``). A legend line
+under the grid (:data:`TEXT_LEGEND`, and a second one for the walk) says what the marks mean;
+the SVG and PNG pictures draw a legend of their marks (:mod:`~polytile.puzzles.gridblock.legend`).
 
 Below the grid, each colour's line gives its points split into cubes and tile bonuses
 (section 5 of ``seeds/gridblock.md``), the cubes left in its supply, the cards it still holds
@@ -37,6 +39,15 @@ from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
 
 from polytile.puzzles.gridblock.grid import SIDE, SYMBOLS, card_name, tile_name
+from polytile.puzzles.gridblock.legend import (
+    LegendStyle,
+    arrow_head,
+    draw_png,
+    legend_rows,
+    legend_shapes,
+    svg_elements,
+    swatch_width,
+)
 from polytile.puzzles.gridblock.rules import (
     COLOR_NAMES,
     INSTANT_WIN,
@@ -49,7 +60,7 @@ from polytile.text import xml_safe
 if TYPE_CHECKING:
     from polytile.puzzles.gridblock.rules import Gridblock
 
-__all__ = ["score_doc", "score_table", "to_png", "to_svg", "to_text"]
+__all__ = ["TEXT_LEGEND", "score_doc", "score_table", "to_png", "to_svg", "to_text"]
 
 _LETTERS = "BYRG"
 #: 20 cubes per colour, one of them the mover (section 1.2).
@@ -67,6 +78,8 @@ _BLOCKED_FILL = "#bdbdbd"
 _WALK_INK = "#7b1fa2"
 _INK = "#222222"
 _GRID_INK = "#8a8a8a"
+#: The legend line under the text grid (a second line explains the walk when one is shown).
+TEXT_LEGEND = "corners: B Y R G cubes, . free; b y r g movers; [A] ##### gridblocked (all taken)"
 
 
 # -- the score breakdown ---------------------------------------------------------------------
@@ -317,8 +330,11 @@ def to_text(g: Gridblock, color: bool | None = None, last: tuple[int, ...] | Non
             corner(t, 2)
             out.add("|")
         out.add("\n" + border)
-    out.add("corners: B Y R G cubes, . free; b y r g movers; [A] ##### gridblocked")
-    out.add("; *0..*3 last walk\n" if steps else "\n")
+    out.add(TEXT_LEGEND + "\n")
+    if steps:
+        span = f"*0..*{max(steps.values())}" if len(steps) > 1 else "*0"
+        out.add(f"{span} last walk: the last move's, step by step from where its mover started\n",
+                _WALK_STYLE)  # fmt: skip
     for name, entry in doc["colors"].items():
         c = COLOR_NAMES.index(name)
         out.add(f"{entry['letter']} {name:<7}", _CUBE_STYLES[c])
@@ -377,7 +393,8 @@ class _Frame:
     """Where everything goes in a picture with tiles of ``tile`` pixels (shared by the SVG
     and the PNG so that both have the same size and layout)."""
 
-    def __init__(self, g: Gridblock, tile: int, title: str | None = None) -> None:
+    def __init__(self, g: Gridblock, tile: int, title: str | None = None,
+                 walk: bool = False) -> None:  # fmt: skip
         if not 16 <= tile <= 512:
             raise ValueError(f"tile_px is 16..512 pixels, not {tile!r}")
         doc = score_doc(g)
@@ -400,14 +417,21 @@ class _Frame:
         if players is not None:
             self.lines.append((players, None))
         self.lines.append((_status(doc), None))
-        widest = max(len(text) for text, _ in self.lines)
+        # The legend's rows, between the grid and those lines (legend.py draws them).
+        self.legend = legend_rows(walk)
+        self.style = LegendStyle([_INKS[c] for c in g.colors], _INK, _BLOCKED_FILL, _WALK_INK,
+                                 self.text_font, self.line_h)  # fmt: skip
+        key = round((swatch_width(self.style) + self.line_h * 0.3) / self.text_font / 0.6)
+        widest = max(max(len(text) for text, _ in self.lines),
+                     max(key + len(text) for _, text in self.legend))  # fmt: skip
         # About 0.6 em per character in a sans-serif font; a generous guess keeps text inside
         # (the title is in the larger label font).
         text_w = round(max(widest * self.text_font, len(self.title or "") * self.label_font)
                        * 0.6)  # fmt: skip
         self.width = self.left + max(SIDE * tile, text_w) + round(tile * 0.3)
         self.grid_bottom = self.top + SIDE * tile
-        self.height = self.grid_bottom + round(tile * 0.25) + len(self.lines) * self.line_h + 8
+        rows = len(self.legend) + len(self.lines)
+        self.height = self.grid_bottom + round(tile * 0.25) + rows * self.line_h + 8
         self.cube = max(4, round(tile * 0.18))
         self.inset = max(2, round(tile * 0.05))
         self.disc = max(3, round(tile * 0.1))
@@ -442,8 +466,13 @@ class _Frame:
         return x, y + self.tile * 0.22
 
     def line_y(self, i: int) -> float:
-        """Baseline-centre of text line ``i`` under the grid."""
-        return self.grid_bottom + self.tile * 0.25 + (i + 0.5) * self.line_h
+        """Vertical centre of text line ``i`` under the legend."""
+        return self.grid_bottom + self.tile * 0.25 + (len(self.legend) + i + 0.5) * self.line_h
+
+    def legend_shapes(self) -> list[tuple[Any, ...]]:
+        """The legend's rows right under the grid (:mod:`~polytile.puzzles.gridblock.legend`)."""
+        top = self.grid_bottom + self.tile * 0.25
+        return legend_shapes(self.legend, self.left, top, self.style)
 
 
 def _movers(g: Gridblock) -> dict[int, list[int]]:
@@ -467,7 +496,8 @@ def to_svg(
     corners; movers are discs in their colour in the middle (side by side when they share a
     tile); gridblocked tiles are grey with a heavy border; the walk ``last`` (start first) is
     a purple line from a ring to an arrow, its tiles outlined. Columns ``a``..``f`` and rows
-    ``1``..``6`` label the grid; a line per colour and the game's status follow. ``title``,
+    ``1``..``6`` label the grid; a legend of those marks (each drawn small, then what it
+    means), a line per colour and the game's status follow. ``title``,
     or else the game's ``name`` (a file's label) if it has one, is shown above the grid and
     is the SVG ``<title>``.
 
@@ -487,7 +517,8 @@ def to_svg(
     str
         An SVG document. Tiles are ``<rect class="tile">`` (``tile gridblocked`` when full)
         with ``data-tile`` naming them; cubes ``<rect class="cube">``; movers
-        ``<circle class="mover">``; the walk a ``<polyline class="walk">``.
+        ``<circle class="mover">``; the walk a ``<polyline class="walk">``; the legend a
+        ``<g class="legend">`` (its texts ``<text class="legend">``).
 
     Raises
     ------
@@ -495,7 +526,7 @@ def to_svg(
         If ``tile_px`` is out of range or a tile of ``last`` is not on the grid.
     """
     steps = _walk_steps(last)
-    f = _Frame(g, tile_px, title)
+    f = _Frame(g, tile_px, title, walk=bool(last))
     T = f.tile
     out = [
         '<?xml version="1.0" encoding="UTF-8"?>',
@@ -559,6 +590,7 @@ def to_svg(
             out.append(f'<circle class="mover" data-color="{COLOR_NAMES[m]}" cx="{_n(mx)}" '
                        f'cy="{_n(my)}" r="{f.disc}" fill="{_INKS[m]}" stroke="{_INK}" '
                        f'stroke-width="1.5"/>')  # fmt: skip
+    out += svg_elements(f.legend_shapes())
     for i, (text, who) in enumerate(f.lines):
         ink, weight = (_INK, "normal") if who is None else (_INKS[who], "bold")
         out.append(f'<text class="score" x="{f.left}" y="{_n(f.line_y(i))}" '
@@ -587,7 +619,7 @@ def to_png(
     from polytile.render.png import check_png_size
 
     steps = _walk_steps(last)
-    f = _Frame(g, tile_px, title)
+    f = _Frame(g, tile_px, title, walk=bool(last))
     check_png_size(f.width, f.height)
     T = f.tile
     img = Image.new("RGB", (f.width, f.height), "#ffffff")
@@ -623,14 +655,7 @@ def to_png(
         pts = [f.walk_point(t) for t in last]
         if len(pts) > 1:
             draw.line(pts, fill=_WALK_INK, width=w, joint="curve")
-            (x0, y0), (x1, y1) = pts[-2], pts[-1]
-            length = max(1e-9, ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5)
-            ux, uy = (x1 - x0) / length, (y1 - y0) / length
-            head = w * 3.5
-            draw.polygon([(x1 + ux * w, y1 + uy * w),
-                          (x1 - ux * head - uy * head / 2, y1 - uy * head + ux * head / 2),
-                          (x1 - ux * head + uy * head / 2, y1 - uy * head - ux * head / 2)],
-                         fill=_WALK_INK)  # fmt: skip
+            draw.polygon(arrow_head(pts[-2], pts[-1], w), fill=_WALK_INK)
         sx, sy = pts[0]
         rad = w * 1.6
         draw.ellipse((sx - rad, sy - rad, sx + rad, sy + rad), fill="#ffffff", outline=_WALK_INK,
@@ -639,6 +664,7 @@ def to_png(
     for t, here in _movers(g).items():
         for m, (mx, my) in zip(here, f.mover_centres(t, len(here)), strict=True):
             draw.ellipse((mx - d, my - d, mx + d, my + d), fill=_INKS[m], outline=_INK, width=2)
+    draw_png(draw, f.legend_shapes())
     for i, (line, who) in enumerate(f.lines):
         ink = _INK if who is None else _INKS[who]
         draw.text((f.left, f.line_y(i)), line, fill=ink, anchor="lm", font=text)

@@ -62,6 +62,7 @@ __all__ = [
     "plan_moves",
     "replay_solo",
     "solo_game",
+    "solo_legend",
     "solo_picture",
     "solve_solo",
 ]
@@ -476,9 +477,29 @@ def solve_solo(puzzle: SoloPuzzle, time_limit: float | None = None, workers: int
     )
 
 
+def solo_legend(start: int | None, last: int | None) -> str:
+    """The legend line under :func:`solo_picture`'s grid: what a tile's letter, digit and mark
+    mean, for the set-up tile ``start`` and the mover's last tile ``last`` (None: not shown).
+
+    Examples
+    --------
+    >>> solo_legend(0, 7)
+    "tiles: symbol, then the cubes on it (. none); * the set-up tile, @ the mover's last tile"
+    """
+    line = "tiles: symbol, then the cubes on it (. none)"
+    if start is not None:
+        line += "; * the set-up tile"
+    if last is not None:
+        line += ", @ the mover's last tile" if start is not None else "; @ the mover's last tile"
+        line += " (the set-up tile too)" if last == start else ""
+    return line
+
+
 def solo_picture(result: SoloResult) -> str:
     """The layout with each tile's symbol and cube count (``A3``; ``A.`` for none), the
-    set-up tile marked ``*`` and the mover's last tile ``@``, then the turn-by-turn plan."""
+    set-up tile marked ``*`` and the mover's last tile ``@``, the columns ``a``..``f`` and
+    rows ``1``..``6`` as tiles are named (``b3``), a legend line (:func:`solo_legend`), then
+    the turn-by-turn plan."""
     p = result.puzzle
     held = dict.fromkeys(range(36), 0)
     if result.start is not None:
@@ -494,7 +515,7 @@ def solo_picture(result: SoloResult) -> str:
             mark = "@" if i == last else ("*" if i == result.start else " ")
             cells.append(f"{SYMBOLS[p.layout[i]]}{held[i] or '.'}{mark}  ")
         lines.append(f"{r + 1:>2}   " + "".join(cells).rstrip())
-    lines.append("")
+    lines += [solo_legend(result.start, last), ""]
     if result.start is not None and result.start_corner is not None:
         where, corner = tile_name(result.start), CORNERS[result.start_corner]
         lines.append(f"set-up: drew {SYMBOLS[p.setup_symbol]}, mover on {where}, cube on {corner}")

@@ -3,7 +3,9 @@
 Each block shows its tile with the owner's letter (``B:S4`` blue's store 4, ``R:CH`` red's
 courthouse) or ``.`` when empty. Every street's token stands at the head of the street (left
 of a row, above a column) with who took it: ``$12>B`` (blue), ``$7>R``, ``$3>=`` (a tie, the
-token discarded) or just ``$9`` while the street is open.
+token discarded) or just ``$9`` while the street is open. Legend lines under the city
+(:data:`TEXT_LEGEND`) say so; the SVG and PNG pictures draw a legend of their own marks (the
+owners' colours, the tokens and the frame of the last move's block).
 
 Examples
 --------
@@ -19,6 +21,9 @@ Examples
 3  $3     .      .      .      .      .      .
 4  $4     .      .      .      .      .      .
 5  $5     .      .      .      .      .      .
+blocks: B:S4 blue's store 4, R:CH red's courthouse, . empty
+tiles: H house, S store, F factory + value; SC school, PP power plant, MA mall, CH courthouse
+tokens: $9 open, $9>B won by blue, $9>R won by red, $9>= tied (discarded)
 blue $0 (no tokens), red $0 (no tokens); red to move
 """
 
@@ -40,10 +45,26 @@ from polytile.text import xml_safe
 if TYPE_CHECKING:
     from polytile.puzzles.henning.rules import Henning
 
-__all__ = ["money_line", "score_doc", "score_table", "to_png", "to_svg", "to_text", "token_label"]
+__all__ = [
+    "TEXT_LEGEND",
+    "money_line",
+    "picture_legend",
+    "score_doc",
+    "score_table",
+    "to_png",
+    "to_svg",
+    "to_text",
+    "token_label",
+]
 
 _LETTERS = "BR"
 _STYLES = ("bold #1f5fbf", "bold #d6312b")
+#: The legend lines under the text city: the blocks, the tile codes, the street tokens.
+TEXT_LEGEND = (
+    "blocks: B:S4 blue's store 4, R:CH red's courthouse, . empty",
+    "tiles: H house, S store, F factory + value; SC school, PP power plant, MA mall, CH courthouse",
+    "tokens: $9 open, $9>B won by blue, $9>R won by red, $9>= tied (discarded)",
+)
 
 
 def token_label(game: Henning, street: int) -> str:
@@ -78,7 +99,7 @@ def to_text(game: Henning, color: bool | None = None) -> str:
             text = "." if tile is None else f"{_LETTERS[tile[0]]}:{KINDS[tile[1]]}"
             cells.append(text.center(width))
         lines.append(f"{r + 1}  {token_label(game, r):<6}" + "".join(cells).rstrip())
-    lines.append(money_line(game))
+    lines += [*TEXT_LEGEND, money_line(game)]
     text = "\n".join(lines)
     if color is None:
         import sys
@@ -183,16 +204,66 @@ def _street_xy(s: int, left: float, top: float, cell: int) -> tuple[float, float
     return left + (s - ROWS) * cell + cell / 2, top - int(cell * 1.1) / 2
 
 
-def _geometry(cell: int, title: str | None = None) -> tuple[int, int, int, int, int]:
+def _geometry(
+    cell: int, title: str | None = None, legend: list[tuple[str, str]] | None = None
+) -> tuple[int, int, int, int, int]:
     """(left margin, top margin, width, height, title font size) of the picture for blocks
-    of ``cell``; a title adds a band on top and widens the picture to hold it."""
+    of ``cell``; a title adds a band on top and widens the picture to hold it, the
+    ``legend`` rows (:func:`picture_legend`) a band at the bottom, as wide as they need."""
     font = max(9, cell // 3)
     band = round(font * 1.6) if title else 0
     left, top = int(cell * 1.3), band + int(cell * 1.1)
     # About 0.6 em per character in a sans-serif font; a generous guess keeps it inside.
     caption = left + round(len(title) * font * 0.6) + cell // 4 if title else 0
-    width = max(left + 6 * cell + cell // 4, caption)
-    return left, top, width, top + 5 * cell + int(cell * 0.6), font
+    lf, lh, x0, tx = _legend_geometry(cell)
+    key = max((tx + round(len(text) * lf * 0.6) + x0 for _, text in legend or ()), default=0)
+    width = max(left + 6 * cell + cell // 4, caption, key)
+    return left, top, width, _city_bottom(top, cell) + len(legend or ()) * lh, font
+
+
+def _city_bottom(top: int, cell: int) -> int:
+    """Where the picture ends without a legend: the city, then the money line."""
+    return top + 5 * cell + int(cell * 0.6)
+
+
+def _legend_geometry(cell: int) -> tuple[int, int, int, int]:
+    """(font size, row height, left end of the drawings, left end of the texts) of the
+    legend rows."""
+    lf = max(8, round(cell * 0.18))
+    return lf, round(lf * 1.8), cell // 4, cell // 4 + lf * 6
+
+
+def picture_legend(highlight: bool) -> list[tuple[str, str]]:
+    """(mark, meaning) per row of the SVG and PNG legend: the frame of the last move's block
+    (when ``highlight``), the owners' colours, the street tokens."""
+    rows = [("tiles", "blue's and red's tiles; grey: an empty block"),
+            ("tokens", "street tokens: open, won (winner's colour), tied (discarded)")]  # fmt: skip
+    return [("frame", "the last move's block"), *rows] if highlight else rows
+
+
+def _legend_shapes(rows: list[tuple[str, str]], top: int, cell: int) -> list[tuple[Any, ...]]:
+    """The legend's shapes, its first row at ``top``: ``("box", x0, y0, x1, y1, fill,
+    outline, width)``, ``("text", x, y, size, text, ink, bold)`` (left end, vertical centre)
+    and ``("strike", x0, x1, y)``."""
+    lf, lh, x0, tx = _legend_geometry(cell)
+    out: list[tuple[Any, ...]] = []
+    for i, (mark, text) in enumerate(rows):
+        y = top + (i + 0.5) * lh
+        half = round(lh * 0.4)
+        if mark == "frame":
+            out.append(("box", x0, y - half, x0 + 2 * half, y + half, None, "#111111", 3))
+        elif mark == "tiles":
+            for k, fill in enumerate((*_FILLS, "#f4f4f4")):
+                x = x0 + k * (2 * half + 4)
+                out.append(("box", x, y - half, x + 2 * half, y + half, fill, "#888888", 1))
+        else:
+            step = (tx - x0) / 3
+            for k, (ink, bold) in enumerate((("#333333", False), (_INKS[0], True),
+                                             ("#333333", False))):  # fmt: skip
+                out.append(("text", x0 + k * step, y, lf, "$5", ink, bold))
+            out.append(("strike", x0 + 2 * step - 2, x0 + 2 * step + lf * 1.3, y))
+        out.append(("text", tx, y, lf, text, "#111111", False))
+    return out
 
 
 def _label(kind: int) -> tuple[str, str]:
@@ -213,7 +284,8 @@ def to_svg(
     from xml.sax.saxutils import escape
 
     title = xml_safe(title) if title else None  # a caption may hold control characters
-    left, top, width, height, title_font = _geometry(cell, title)
+    legend = picture_legend(highlight is not None)
+    left, top, width, height, title_font = _geometry(cell, title, legend)
     font = max(8, cell // 4)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'viewBox="0 0 {width} {height}" font-family="sans-serif">']  # fmt: skip
@@ -265,8 +337,27 @@ def to_svg(
         out.append(f'<text x="{left - 6}" y="{top + r * cell + cell - 6}" '
                    f'font-size="{font * 0.6:.1f}" text-anchor="end" fill="#888888">'
                    f'{r + 1}</text>')  # fmt: skip
-    out.append(f'<text x="{left}" y="{height - cell * 0.2}" font-size="{font * 0.8:.1f}" '
+    bottom = _city_bottom(top, cell)
+    out.append(f'<text x="{left}" y="{bottom - cell * 0.2}" font-size="{font * 0.8:.1f}" '
                f'fill="#111111">{escape(money_line(game))}</text>')  # fmt: skip
+    out.append('<g class="legend">')
+    for sh in _legend_shapes(legend, bottom, cell):
+        if sh[0] == "box":
+            _, x0, y0, x1, y1, fill, outline, w = sh
+            out.append(f'<rect x="{x0}" y="{y0:g}" width="{x1 - x0}" height="{y1 - y0:g}" '
+                       f'rx="{2 if fill else 0}" fill="{fill or "none"}" stroke="{outline}" '
+                       f'stroke-width="{w}"/>')  # fmt: skip
+        elif sh[0] == "strike":
+            _, x0, x1, y = sh
+            out.append(f'<line x1="{x0:g}" y1="{y:g}" x2="{x1:g}" y2="{y:g}" stroke="#333333" '
+                       f'stroke-width="2"/>')  # fmt: skip
+        else:
+            _, x, y, size, text, ink, bold = sh
+            out.append(f'<text class="legend" x="{x:g}" y="{y:g}" font-size="{size}" '
+                       f'dominant-baseline="central" fill="{ink}" '
+                       f'font-weight="{"bold" if bold else "normal"}">'
+                       f"{escape(text)}</text>")  # fmt: skip
+    out.append("</g>")
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
@@ -292,7 +383,8 @@ def to_png(
     from polytile.render.png import check_png_size
 
     title = xml_safe(title) if title else None  # as in the SVG
-    left, top, width, height, title_font = _geometry(cell, title)
+    legend = picture_legend(highlight is not None)
+    left, top, width, height, title_font = _geometry(cell, title, legend)
     check_png_size(width, height)
     img = Image.new("RGB", (width, height), "#ffffff")
     draw = ImageDraw.Draw(img)
@@ -331,8 +423,18 @@ def to_png(
     for r in range(ROWS):
         draw.text((left - 6, top + r * cell + cell - 6), str(r + 1), fill="#888888", anchor="rd",
                   font=small)  # fmt: skip
-    draw.text((left, height - cell * 0.3), money_line(game), fill="#111111", anchor="lm",
+    bottom = _city_bottom(top, cell)
+    draw.text((left, bottom - cell * 0.3), money_line(game), fill="#111111", anchor="lm",
               font=small)  # fmt: skip
+    for sh in _legend_shapes(legend, bottom, cell):
+        if sh[0] == "box":
+            _, x0, y0, x1, y1, fill, outline, w = sh
+            draw.rectangle([x0, y0, x1, y1], fill=fill, outline=outline, width=w)
+        elif sh[0] == "strike":
+            draw.line([sh[1], sh[3], sh[2], sh[3]], fill="#333333", width=2)
+        else:
+            _, x, y, size, text, ink, _bold = sh
+            draw.text((x, y), text, fill=ink, anchor="lm", font=ImageFont.load_default(size=size))
     buf = io.BytesIO()
     img.save(buf, format="PNG")
     return buf.getvalue()

@@ -583,15 +583,9 @@ def _cells_of(drops: Sequence[Any]) -> tuple[tuple[int, ...] | None, ...]:
 
 
 def path_picture(result: PathResult) -> str:
-    """The three boards side by side after the drops: new cells as the piece's number
+    """The three boards side by side after the drops, with coordinates and a legend
+    (:func:`~polytile.puzzles.walkable.picture.path_text`): new cells as the piece's number
     (``1``, ``2``, ...), old red ``R``, blue ``B``, dead ``#``, unclaimed ``.``."""
-    cells = np.array(result.puzzle.cells, dtype=np.int8)
-    marks = [[_MARK[int(cells[b * 100 + i])] for i in range(SIDE * SIDE)] for b in range(BOARDS)]
-    for k, drop in enumerate(result.drops):
-        for g in drop or ():
-            marks[g // 100][g % 100] = str((k + 1) % 10)
-    lines = ["   ".join(f"board {b + 1}".ljust(SIDE) for b in range(BOARDS))]
-    for r in range(SIDE):
-        lines.append("   ".join("".join(marks[b][r * SIDE : (r + 1) * SIDE])
-                                for b in range(BOARDS)))  # fmt: skip
-    return "\n".join(lines) + "\n"
+    from polytile.puzzles.walkable.picture import path_text
+
+    return path_text(result.puzzle.cells, result.drops)

@@ -1,5 +1,6 @@
 """Pictures of a Walkable Cities state: the three boards side by side, each player's largest
-region marked, in the terminal (text, coloured or plain), SVG and PNG; and the score table.
+region marked, in the terminal (text, coloured or plain), SVG and PNG; the score table; and
+the boards of the largest-path puzzle (:func:`path_text`).
 
 In text a cell is ``.`` unclaimed, ``#`` dead, and ``R``/``B`` for a cell of its player's
 largest region on that board (every region of that size when several tie), ``r``/``b`` for
@@ -19,7 +20,7 @@ Examples
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 from xml.sax.saxutils import escape
 
@@ -34,6 +35,8 @@ __all__ = [
     "PICTURE_LEGEND",
     "TEXT_LEGEND",
     "largest_cells",
+    "path_legend",
+    "path_text",
     "score_doc",
     "score_table",
     "to_png",
@@ -49,6 +52,8 @@ _COLUMNS = "abcdefghij"
 TEXT_LEGEND = ("cells: . unclaimed, # dead; R B a player's largest region on that board, "
                "r b its other cells")  # fmt: skip
 PICTURE_LEGEND = "white dot: a player's largest region on that board"
+#: The path puzzle's marks: the cells of :data:`polytile.puzzles.walkable.path.board_rows`.
+_PATH_MARKS = {UNCLAIMED: ".", DEAD: "#", RED: "R", BLUE: "B"}
 
 
 def largest_cells(cells: npt.NDArray[np.int8]) -> npt.NDArray[np.bool_]:
@@ -139,6 +144,51 @@ def to_text(g: Walkable, color: bool | None = None) -> str:
     with console.capture() as cap:
         console.print(styled, end="", soft_wrap=True)
     return cap.get()
+
+
+def path_legend(last: int = 0) -> str:
+    """The legend line under :func:`path_text`'s boards; ``last`` is the number of red's last
+    drop shown (0: none)."""
+    line = "cells: . unclaimed, # dead, R red, B blue"
+    if last == 1:
+        line += "; 1 red's drop"
+    elif last:
+        line += f"; 1..{last} red's drops, numbered in order"
+        line += " (the number's last digit)" if last >= 10 else ""
+    return line
+
+
+def path_text(cells: npt.NDArray[np.int8], drops: Sequence[Sequence[int] | None] = ()) -> str:
+    """The largest-path puzzle's three boards side by side, one character a cell (``.``
+    unclaimed, ``#`` dead, ``R`` red, ``B`` blue), the cells of red's ``drops`` (global cell
+    numbers; None for a pass) as the drop's number (``1``, ``2``, ..., the last digit from
+    the tenth on); the columns ``a``..``j`` over each board and the rows ``1``..``10`` at the
+    left, as cells are written (``d4``); then a legend line.
+
+    Examples
+    --------
+    >>> from polytile.puzzles.walkable.board import CELLS
+    >>> text = path_text(np.zeros(CELLS, dtype=np.int8), [None, (0, 1, 110, 210)])
+    >>> print("\\n".join(text.splitlines()[1:3]))
+        abcdefghij   abcdefghij   abcdefghij
+     1  22........   ..........   ..........
+    >>> text.splitlines()[-1]
+    "cells: . unclaimed, # dead, R red, B blue; 1..2 red's drops, numbered in order"
+    """
+    marks = [[_PATH_MARKS[int(cells[b * 100 + i])] for i in range(SIDE * SIDE)]
+             for b in range(BOARDS)]  # fmt: skip
+    last = 0
+    for k, drop in enumerate(drops):
+        for g in drop or ():
+            marks[g // 100][g % 100] = str((k + 1) % 10)
+            last = k + 1
+    lines = ["    " + "   ".join(f"board {b + 1}".ljust(SIDE) for b in range(BOARDS)),
+             "    " + "   ".join(_COLUMNS for _ in range(BOARDS))]  # fmt: skip
+    for r in range(SIDE):
+        lines.append(f"{r + 1:>2}  " + "   ".join("".join(marks[b][r * SIDE : (r + 1) * SIDE])
+                                                  for b in range(BOARDS)))  # fmt: skip
+    lines.append(path_legend(last))
+    return "\n".join(line.rstrip() for line in lines) + "\n"
 
 
 # -- SVG and PNG from one list of shapes -------------------------------------------------------

@@ -12,7 +12,14 @@ import pytest
 from PIL import Image
 
 from polytile.puzzles.gridblock.grid import SYMBOLS, card_name, parse_tile, tile_name
-from polytile.puzzles.gridblock.picture import score_doc, score_table, to_png, to_svg, to_text
+from polytile.puzzles.gridblock.picture import (
+    TEXT_LEGEND,
+    score_doc,
+    score_table,
+    to_png,
+    to_svg,
+    to_text,
+)
 from polytile.puzzles.gridblock.rules import COLOR_NAMES, Gridblock, Options
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -223,3 +230,54 @@ def test_bad_arguments() -> None:
         to_svg(g, tile_px=4)
     with pytest.raises(ValueError, match="not on the 6x6 grid"):
         to_text(g, color=False, last=(3, 36))
+
+
+def test_text_legend_says_every_mark_and_the_walk() -> None:
+    g = _played(2, Options(players=2))
+    walk = (parse_tile("b2"), parse_tile("b3"), parse_tile("c3"))
+    lines = to_text(g, color=False, last=walk).splitlines()
+    legend = lines.index(TEXT_LEGEND)
+    assert legend == 26 and lines[legend - 1].startswith("   +---")  # under the grid
+    assert (
+        lines[legend + 1]
+        == "*0..*2 last walk: the last move's, step by step from where its mover started"
+    )
+    assert not any("walk" in ln for ln in to_text(g, color=False).splitlines())
+    assert TEXT_LEGEND in to_text(g, color=False).splitlines()
+
+
+def _legend(svg: str) -> list[str]:
+    root = ET.fromstring(svg)
+    groups = [el for el in root.iter(SVG + "g") if el.get("class") == "legend"]
+    assert len(groups) == 1
+    return [t.text or "" for t in groups[0].iter(SVG + "text")]
+
+
+def test_svg_legend_explains_cubes_movers_gridblocked_and_the_walk() -> None:
+    g = _played(7, Options(players=4))
+    walk = (parse_tile("a1"), parse_tile("b1"), parse_tile("b2"))
+    shown = _legend(to_svg(g, tile_px=60, last=walk))
+    assert [s.split()[0].rstrip(",:") for s in shown] == ["cubes", "movers", "gridblocked", "the"]
+    assert "the last move's walk" in shown[-1] and "ring" in shown[-1] and "arrow" in shown[-1]
+    assert not any("walk" in s for s in _legend(to_svg(g, tile_px=60)))
+    # the legend's drawings take none of the classes the grid's marks are counted by
+    root = ET.fromstring(to_svg(g, tile_px=60, last=walk))
+    (group,) = [el for el in root.iter(SVG + "g") if el.get("class") == "legend"]
+    assert all(el.get("class") in (None, "legend") for el in group.iter() if el is not group)
+
+
+def test_png_legend_is_drawn_under_the_grid() -> None:
+    """The PNG grows by one row per legend row, and the walk's row draws the walk's purple
+    under the grid (the grid's own walk is inside it)."""
+    g = _played(3, Options(players=2))
+    walk = (parse_tile("a1"), parse_tile("a2"))
+    with_walk = Image.open(io.BytesIO(to_png(g, tile_px=48, last=walk))).convert("RGB")
+    without = Image.open(io.BytesIO(to_png(g, tile_px=48))).convert("RGB")
+    assert with_walk.height - without.height == round(max(8, round(48 * 0.2)) * 1.5)
+    grid_bottom = round(48 * 0.45) + 6 * 48 + 2
+
+    def purple(img: Image.Image) -> int:
+        below = img.crop((0, grid_bottom, img.width, img.height))
+        return sum(n for n, c in below.getcolors(1 << 20) or [] if c == (0x7B, 0x1F, 0xA2))
+
+    assert purple(with_walk) > 50 and purple(without) == 0
