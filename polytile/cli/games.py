@@ -16,7 +16,7 @@ from polytile.puzzles.face import Face, Option, SelfplayFace, engine_option
 __all__ = ["COMMANDS"]
 
 SEED = click.IntRange(0, 2**31 - 1)
-#: The order ``new --help`` lists its games in.
+#: The order ``new --help`` lists its games in (games not named here come after).
 _NEW_ORDER = ("henning", "blokus", "cityblocks", "gridblock", "walkable")
 
 # Blokus and City Blocks (Ritchie) have no face yet: their options of new and selfplay.
@@ -62,12 +62,16 @@ def _write(text: str, output: Path | None) -> None:
         click.echo(f"wrote {output}", err=True)
 
 
-def _new_help() -> str:
+def _new_games() -> list[tuple[str, str]]:
+    """Every game ``new`` sets up, with what it writes, in the order of the help."""
     rows = [(name, f.new_help) for name, f in _faces().items()] + list(_LEGACY_NEW_HELP.items())
     order = {name: i for i, name in enumerate(_NEW_ORDER)}
-    rows.sort(key=lambda row: order.get(row[0], len(order)))
+    return sorted(rows, key=lambda row: order.get(row[0], len(order)))
+
+
+def _new_help() -> str:
     lines = []
-    for name, text in rows:
+    for name, text in _new_games():
         wrapped = textwrap.wrap(text, 75)
         lines.append(f"  {name:<13}{wrapped[0]}")
         lines += [f"{'':15}{more}" for more in wrapped[1:]]
@@ -99,7 +103,7 @@ Examples:
   polytile new walkable --seed 7 --dead 12 --tiebreak R -o walk.json
 """,
 )
-@click.argument("game", type=click.Choice(_NEW_ORDER))
+@click.argument("game", type=click.Choice([name for name, _ in _new_games()]))
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the set-up.")
 @game_options("new_options", _LEGACY_NEW)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
