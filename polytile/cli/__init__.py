@@ -57,7 +57,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "moves": ("polytile.cli.moves:moves_command",
               "List the legal moves of the player to move, and what it sees."),
     "analyse": ("polytile.cli.analyse:analyse_command",
-                "Analyse a Blokus game record exactly: what each move of the endgame lost."),
+                "Analyse a game record: what each move lost, exactly where the solver "
+                "settles it."),
 }  # fmt: skip
 
 

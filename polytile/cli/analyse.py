@@ -1,4 +1,5 @@
-"""``polytile analyse``: a Blokus game record analysed exactly, move by move."""
+"""``polytile analyse``: a game record analysed move by move (Blokus here; the other games
+through their faces)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 import click
 
 from polytile.cli.options import SECONDS, check_output
+from polytile.errors import FormatError
 from polytile.puzzles.blokus._endgame_limits import DEFAULT_MAX_PIECES
 
 __all__ = ["COMMANDS", "analyse_command"]
@@ -18,9 +20,20 @@ __all__ = ["COMMANDS", "analyse_command"]
 
 @click.command(
     "analyse",
-    help="""Analyse a Blokus game record exactly: what each move of the endgame lost.
+    help="""Analyse a game record: what each move lost, exactly where the solver settles it.
 
-RECORD is a Pentobi game record (.blksgf: Duo, classic with 2, 3 or 4 players). From the
+RECORD is a game record of Blokus, City Blocks (Henning), Gridblock or Walkable Cities.
+Each move the game's solver can value gets the value of the position before it and after
+it, what it lost for its player and a best move in its place; the record is gone through
+from its end backward (the late positions are the cheap ones). Every value is a lead and
+the report says whose. City Blocks (Henning): exact once both reserves are empty, before
+that an estimate from the mover's view (averaged over the deals it cannot rule out, marked
+~). Gridblock: exact in the rounds whose hands every player knows (the split deal's rounds
+2, 4 and 6); the value is the rest of the round's. Walkable Cities: the rounds the exact
+backward induction reaches; both players move at once, so a round's 'lost' is the change
+of red's lead. -o FILE.json writes the record with an "analysis" field.
+
+Blokus: RECORD is a Pentobi game record (.blksgf: Duo, classic with 2, 3 or 4 players). From the
 first position that the exact endgame search accepts (no player can still place more
 than --max-pieces pieces, as for 'polytile solve-endgame') to the end of the record,
 every move gets the exact value of the position before it and after it, what it lost,
@@ -66,6 +79,8 @@ Examples:
   polytile analyse game.blksgf
   polytile analyse game.blksgf --max-pieces 10 --time-limit 300 -o annotated.blksgf
   polytile analyse game.blksgf --json
+  polytile analyse henning-game.json --time-limit 120
+  polytile analyse gridblock-game.json -o annotated.json
 """,
 )
 @click.argument("record", type=click.Path(dir_okay=False, allow_dash=True))
@@ -82,23 +97,40 @@ Examples:
     type=click.IntRange(0),
     default=DEFAULT_MAX_PIECES,
     show_default=True,
-    help="Analyse from the first position where no player can place more pieces than this.",
+    help="Blokus: analyse from the first position where no player can place more pieces than this.",
 )
 @click.option(
     "-o",
     "--output",
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
-    help="Write the record with a comment on each analysed move (.blksgf).",
+    help="Write the record with its analysis: a comment on each analysed move (Blokus, "
+    '.blksgf), or an "analysis" field (the other games, .json).',
 )
 def analyse_command(
     record: str, as_json: bool, time_limit: float, max_pieces: int, output: Path | None
 ) -> None:
-    """Analyse the endgame of a Blokus record move by move."""
+    """Analyse a game record move by move."""
     from polytile.cli.clock import budget
+    from polytile.cli.console import CONSOLE, facing
+    from polytile.puzzles.analysis import AnalyseFace
+    from polytile.puzzles.faces import face_of_file
+
+    faced = face_of_file(record)
+    if faced is not None:  # a game with a face analyses its own records
+        source = "<stdin>" if record == "-" else record
+        if not isinstance(faced, AnalyseFace):
+            raise FormatError(f"{faced.title} has no solver to analyse with", source)
+        ctx = click.get_current_context()
+        if ctx.get_parameter_source("max_pieces") == click.core.ParameterSource.COMMANDLINE:
+            raise click.UsageError("--max-pieces: only for Blokus records")
+        check_output(output, (".json",), " (the record with its analysis)")
+        with facing():
+            faced.analyse(CONSOLE, record, budget(time_limit, reserve=0.25) or time_limit,
+                          as_json, output)  # fmt: skip
+        return
     from polytile.cli.progress import progress_bar
     from polytile.cli.render import is_record
-    from polytile.errors import FormatError
     from polytile.puzzles.blokus.analyse import analyse_record
     from polytile.puzzles.blokus.sgf import read_blksgf
 

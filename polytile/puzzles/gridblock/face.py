@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from polytile.errors import OptionError
+from polytile.puzzles.analysis import AnalyseFace, Review
 from polytile.puzzles.face import (
     Console,
     EndgameFace,
@@ -47,7 +48,7 @@ def _rules(options: dict[str, Any]) -> Any:
                    bool(options.get("instant_win")))  # fmt: skip
 
 
-class GridblockFace(EndgameFace, SelfplayFace):
+class GridblockFace(EndgameFace, SelfplayFace, AnalyseFace):
     """The face of Gridblock by André Heines (files ``polytile/gridblock@1``)."""
 
     name = "gridblock"
@@ -62,6 +63,11 @@ class GridblockFace(EndgameFace, SelfplayFace):
         "(with 2, blue+red play yellow+green), --deal, --score, --instant-win"
     )
     new_options = _RULES
+    lead = (
+        "with 2 players, blue+red's points minus yellow+green's at the end of the round (as "
+        "--score counts them); with 3 or 4, the points the move's player can make sure of at "
+        "the end of the round, everyone else against it"
+    )
     selfplay_help = (
         "Gridblock (--blue, --yellow, --red, --green; --players, --deal, --score, "
         "--instant-win as for 'polytile new'): greedy takes the most points for its player at "
@@ -203,6 +209,21 @@ A Gridblock move may be given as one quoted word or as several: a new move start
             best = [n for n, p in zip(names, points, strict=True) if p == max(points)]
             result = f"{best[0]} wins" if len(best) == 1 else "a tie: " + " and ".join(best)
         return text, f"{len(g.move_stack)} moves, {scores}: {result}"
+
+    @property
+    def stops(self) -> tuple[type[BaseException], ...]:  # type: ignore[override]
+        from polytile.puzzles.gridblock.endgame import RoundStopped
+
+        return (RoundStopped,)
+
+    def record_length(self, doc: Any) -> int:
+        return len(doc.moves)
+
+    def review(self, file: str, index: int, time_limit: float, cache: dict[Any, Any],
+               ) -> Review | None:  # fmt: skip
+        from polytile.puzzles.gridblock.report import review_move
+
+        return review_move(self, file, index, time_limit, cache)
 
     def play_move(self, doc: Any, text: str) -> None:
         from polytile.puzzles.gridblock.moves import Move

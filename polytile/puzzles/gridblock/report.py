@@ -10,6 +10,7 @@ import time
 from typing import Any
 
 from polytile.errors import OptionError
+from polytile.puzzles.analysis import Review
 from polytile.puzzles.face import (
     Console,
     EndgameRequest,
@@ -18,7 +19,7 @@ from polytile.puzzles.face import (
     run_view_analysis,
 )
 
-__all__ = ["solve_report"]
+__all__ = ["review_move", "solve_report"]
 
 _SHOWN = 15  # moves listed in the text report (--json lists them all)
 
@@ -345,3 +346,46 @@ def _print_view(console: Console, a: Any, g: Any, mover: str, hands: str, worker
             "value."
         )
     print_view_moves(console, a, workers, width=16, unit="combination", shown=_SHOWN)
+
+
+def review_move(face: Any, file: str, index: int, time_limit: float, cache: dict[Any, Any],
+                ) -> Review | None:  # fmt: skip
+    """``analyse``'s review of move ``index + 1``: exact in a round whose hands every player
+    knows (the split deal's rounds 2, 4 and 6), the rest of the round solved before and
+    after the move for the same objective; None for the set-up and the other rounds."""
+    from polytile.puzzles.gridblock._round_search import round_end
+    from polytile.puzzles.gridblock.endgame import hands_known, round_objective, solve_round
+    from polytile.puzzles.gridblock.rules import COLOR_NAMES
+
+    g = face.read(file, index).state
+    if g.is_setup or g.is_over() or not hands_known(g):
+        return None
+    doc = cache.get("doc") or cache.setdefault("doc", face.read(file))
+    move = doc.moves[index]
+    two = g.options.players == 2
+    mover = g.to_move
+    player = None if two else mover
+    sign = -1 if two and mover == 1 else 1  # the 2-player value is blue+red's lead
+    started = time.perf_counter()
+
+    def left() -> float:
+        return max(time_limit - (time.perf_counter() - started), 0.01)
+
+    key = (index, player)
+    if key not in cache:
+        r = solve_round(g, player=player, all_best=True, time_limit=left())
+        cache[key] = (r.value, r.best_moves)
+    before, best = cache[key]
+    after_state = face.read(file, index + 1).state
+    if after_state.step >= round_end(g) or after_state.is_over():  # the round is over
+        after = round_objective(g, player).of_returns(after_state.returns())
+    else:
+        nxt = (index + 1, player)
+        if nxt not in cache:
+            r = solve_round(after_state, player=player, all_best=True, time_limit=left())
+            cache[nxt] = (r.value, r.best_moves)
+        after = cache[nxt][0]
+    played = str(move)
+    pick = next((m for m in best if str(m) == played), best[0])
+    return Review(index + 1, COLOR_NAMES[g.to_move_color], played, before, after,
+                  sign * (before - after), str(pick))  # fmt: skip

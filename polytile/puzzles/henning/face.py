@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from polytile.puzzles.analysis import AnalyseFace, Review
 from polytile.puzzles.face import (
     Console,
     EndgameFace,
@@ -16,7 +17,7 @@ from polytile.puzzles.face import (
 __all__ = ["FACE", "HenningFace"]
 
 
-class HenningFace(EndgameFace, SelfplayFace):
+class HenningFace(EndgameFace, SelfplayFace, AnalyseFace):
     """The face of City Blocks by J. Alan Henning (files ``polytile/henning@1``)."""
 
     name = "henning"
@@ -29,6 +30,7 @@ class HenningFace(EndgameFace, SelfplayFace):
         "City Blocks by J. Alan Henning: a game record with a seeded set-up (street tokens, "
         "first player, both players' shuffled tiles) and no moves yet"
     )
+    lead = "blue's final money minus red's, both playing perfectly"
     selfplay_help = (
         "City Blocks (Henning) (--blue, --red): greedy takes the best immediate money margin, "
         "then the best street leads; it reads only its own hand."
@@ -128,6 +130,22 @@ Tiles: H1-H5, S2-S6, F3-F7, SC (school, also PK or park), PP, MA, CH."""
         m = g.margin()
         result = "draw" if m == 0 else f"{'blue' if m > 0 else 'red'} by ${abs(m)}"
         return text, f"{len(g.move_stack)} moves, {result}"
+
+    @property
+    def stops(self) -> tuple[type[BaseException], ...]:  # type: ignore[override]
+        from polytile.puzzles.henning.endgame import EndgameStopped
+        from polytile.solvers.alphabeta import SearchStopped
+
+        return (EndgameStopped, SearchStopped)
+
+    def record_length(self, doc: Any) -> int:
+        return len(doc.moves)
+
+    def review(self, file: str, index: int, time_limit: float, cache: dict[Any, Any],
+               ) -> Review | None:  # fmt: skip
+        from polytile.puzzles.henning.report import review_move
+
+        return review_move(self, file, index, time_limit, cache)
 
     def play_move(self, doc: Any, text: str) -> None:
         from polytile.puzzles.henning.moves import Move

@@ -5,9 +5,11 @@ from its view (an estimate, labelled so). Reached through the game's face."""
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 from polytile.errors import OptionError
+from polytile.puzzles.analysis import Review
 from polytile.puzzles.face import (
     Console,
     EndgameRequest,
@@ -16,7 +18,7 @@ from polytile.puzzles.face import (
     run_view_analysis,
 )
 
-__all__ = ["solve_report"]
+__all__ = ["review_move", "solve_report"]
 
 _SHOWN = 15  # moves listed in the text report (--json lists them all)
 
@@ -134,3 +136,53 @@ def _print_view(console: Console, a: Any, mover: str, workers: int) -> None:
             "over those states. An estimate, not the game's value."
         )
     print_view_moves(console, a, workers, width=34, unit="state", shown=_SHOWN)
+
+
+def review_move(face: Any, file: str, index: int, time_limit: float, cache: dict[Any, Any],
+                ) -> Review | None:  # fmt: skip
+    """``analyse``'s review of move ``index + 1``: exact once both reserves are empty (the
+    endgame search before and after it), else an estimate from the mover's view (the move
+    played against the best, each averaged over the deals the mover cannot rule out)."""
+    from polytile.puzzles.henning.endgame import solve_endgame
+    from polytile.puzzles.henning.tiles import PLAYER_NAMES
+    from polytile.puzzles.henning.view import evaluate_view
+
+    doc = cache.get("doc") or cache.setdefault("doc", face.read(file))
+    g = face.read(file, index).state
+    move = doc.moves[index]
+    me = g.to_move
+    sign = 1 if me == 0 else -1  # the lead is blue's
+    started = time.perf_counter()
+
+    def exact(k: int, state: Any) -> tuple[int, tuple[Any, ...]]:
+        if k not in cache:
+            if state.is_over():
+                cache[k] = (state.margin(), ())
+            else:
+                left = max(time_limit - (time.perf_counter() - started), 0.01)
+                r = solve_endgame(state, time_limit=left)
+                cache[k] = (r.value, r.best_moves)
+        return cache[k]
+
+    if g.reserve_size(0) == 0 and g.reserve_size(1) == 0:
+        before, best = exact(index, g)
+        after, _ = exact(index + 1, face.read(file, index + 1).state)
+        pick = move if move in best else best[0]
+        return Review(index + 1, PLAYER_NAMES[me], str(move), before, after,
+                      sign * (before - after), str(pick))  # fmt: skip
+    if "executor" not in cache:  # worker processes: a compiled search stops with its process
+        from polytile.solvers.parallel import LocalExecutor, default_workers
+
+        ex = cache["executor"] = LocalExecutor(default_workers()).__enter__()
+        cache.setdefault("close", []).append(lambda: ex.__exit__(None, None, None))
+    a = evaluate_view(g, me, time_limit=time_limit, executor=cache["executor"])
+    ev = a.evaluation
+    played = ev.moves.get(move)
+    if played is None:  # pragma: no cover - the record's move is legal, so it was scored
+        return None
+    best_mean = ev.moves[ev.best_move].mean
+    other = PLAYER_NAMES[1 - me]
+    return Review(index + 1, PLAYER_NAMES[me], str(move), sign * best_mean, sign * played.mean,
+                  best_mean - played.mean, str(ev.best_move), exact=False,
+                  note=f"averaged over the deals {PLAYER_NAMES[me]} cannot rule out, "
+                       f"{other}'s hand and the reserves")  # fmt: skip

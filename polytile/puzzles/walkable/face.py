@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any, ClassVar
 
+from polytile.puzzles.analysis import AnalyseFace, Review
 from polytile.puzzles.face import (
     Console,
     EndgameFace,
@@ -34,7 +36,7 @@ def _new(seed: int, options: dict[str, Any]) -> tuple[Any, int]:
     return Walkable.new(seed, count, rules), count
 
 
-class WalkableFace(EndgameFace, SelfplayFace):
+class WalkableFace(EndgameFace, SelfplayFace, AnalyseFace):
     """The face of Walkable Cities (files ``polytile/walkable@1``)."""
 
     name = "walkable"
@@ -46,6 +48,11 @@ class WalkableFace(EndgameFace, SelfplayFace):
         "default 10) and no rounds yet; --pass-limit 3|4, --tiebreak"
     )
     new_options = _RULES
+    move_word = "round"
+    lead = (
+        "red's boards won minus blue's at the end (an equal count worth half a board to the "
+        "tiebreak holder), both playing the equilibrium"
+    )
     selfplay_help = (
         "Walkable Cities (--red, --blue; --dead, --pass-limit, --tiebreak as for 'polytile "
         "new'): greedy drops where its cells touch the most of its own cells and picks the "
@@ -156,6 +163,49 @@ Cells are a column a-j and a row 1-10 from the top; each board named once."""
             tiebreak = " (tiebreak)" if res.by_tiebreak else ""
             result = f"{PLAYER_NAMES[res.winner]} wins{tiebreak}"
         return text, f"{g.round} rounds, {won}: {result}"
+
+    @property
+    def stops(self) -> tuple[type[BaseException], ...]:  # type: ignore[override]
+        from polytile.puzzles.walkable.endgame import EndgameStopped
+
+        return (EndgameStopped,)
+
+    def record_length(self, doc: Any) -> int:
+        return len(doc.rounds)
+
+    def review(self, file: str, index: int, time_limit: float, cache: dict[Any, Any],
+               ) -> Review | None:  # fmt: skip
+        """Round ``index + 1`` valued by the backward induction before and after it, when it
+        reaches (six drops a piece at most, as solve-endgame's default)."""
+        from polytile.puzzles.walkable.endgame import EndgameRefused, final_value, solve_endgame
+
+        started = time.perf_counter()
+
+        def value(k: int) -> tuple[float, str] | None:
+            if k not in cache:
+                g = self.read(file, k).state
+                if g.is_over():
+                    cache[k] = (final_value(g.cells, g.options.tiebreak), "")
+                else:
+                    left = max(time_limit - (time.perf_counter() - started), 0.01)
+                    try:
+                        sol = solve_endgame(g, time_limit=left)
+                    except EndgameRefused:
+                        cache[k] = None
+                    else:
+                        cache[k] = (sol.value, str(sol.line[0]) if sol.line else "")
+            return cache[k]
+
+        before = value(index)
+        if before is None:
+            return None
+        after = value(index + 1)
+        if after is None:  # pragma: no cover - a later position is never larger
+            return None
+        doc = cache.get("doc") or cache.setdefault("doc", self.read(file))
+        return Review(index + 1, "red and blue", str(doc.rounds[index]), before[0], after[0],
+                      before[0] - after[0], before[1], at_once=True,
+                      note="a round's two parts are made at once")  # fmt: skip
 
     def play_move(self, doc: Any, text: str) -> None:
         doc.state.play_round(text)

@@ -1,0 +1,267 @@
+"""A game record analysed move by move, the same way for every game with an exact solver.
+
+A face that can value positions is an :class:`AnalyseFace`: for one move of a record it
+gives a :class:`Review` (the value before and after the move, what the move lost for its
+player and a best move in its place, exact or labelled as an estimate). :func:`analyse`
+walks the record from its end backward (the late positions are the cheap ones, so a time
+limit or Ctrl-C still leaves the last moves analysed), until the solver can no longer settle
+a position or the time is up; :meth:`AnalyseFace.analyse` prints the one output shape every
+game shares: a table, ``--json``, and the record written back with the analysis in it.
+
+Every value is a lead, and says whose (:attr:`AnalyseFace.lead`): "blue's money minus
+red's" in City Blocks (Henning), "red's boards won minus blue's" in Walkable Cities.
+A move's loss is what it took from its own player: the lead going down when the mover owns
+it, up when the other side does. An exact loss is never negative: a move cannot gain over
+the value of the position it was played in, and :func:`analyse` refuses such an answer as a
+solver bug (:class:`~polytile.errors.SolverError`).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from abc import abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+
+from polytile.errors import SolverError
+from polytile.puzzles.face import Console, Face
+
+__all__ = ["AnalyseFace", "Analysis", "Review", "analyse"]
+
+
+@dataclass(frozen=True)
+class Review:
+    """One move of a record, valued.
+
+    Attributes
+    ----------
+    number
+        The move's number (1 is the first move of the record).
+    player
+        Who made it.
+    move
+        The move, in the game's notation.
+    before, after
+        The value (a lead, see :attr:`AnalyseFace.lead`) before and after the move.
+    loss
+        What the move cost its player (0: a best move).
+    best
+        A best move in its place.
+    exact
+        False for an estimate (a value averaged over what the player could not see).
+    note
+        How the values were found, when it needs saying ("from blue's view").
+    at_once
+        True when every player moved at once: :attr:`loss` is then the change of the lead
+        (both moves made it; it may be negative).
+    """
+
+    number: int
+    player: str
+    move: str
+    before: float
+    after: float
+    loss: float
+    best: str
+    exact: bool = True
+    note: str = ""
+    at_once: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        """This review as JSON (and as stored in a record's ``analysis``)."""
+        return {"number": self.number, "player": self.player, "move": self.move,
+                "value_before": _num(self.before), "value_after": _num(self.after),
+                "loss": _num(self.loss), "best_move": self.best,
+                "kind": "exact" if self.exact else "estimate", "note": self.note}  # fmt: skip
+
+
+def _num(x: float) -> float | int:
+    return int(x) if float(x).is_integer() else round(float(x), 4)
+
+
+@dataclass
+class Analysis:
+    """What :func:`analyse` found: the moves reviewed (in the record's order), how many the
+    record has, those the solver could not settle (``skipped``, by number), and why it
+    stopped before the first move (``"time"``, ``"interrupt"``; None: it went through)."""
+
+    total: int
+    reviews: list[Review] = field(default_factory=list)
+    skipped: list[int] = field(default_factory=list)
+    stopped: str | None = None
+    why: str = ""
+    seconds: float = 0.0
+
+
+class AnalyseFace(Face):
+    """A face whose game's solver values positions, so that ``polytile analyse`` can go
+    through a record.
+
+    Attributes
+    ----------
+    lead
+        Whose lead every value is, in words ("blue's money minus red's at the end").
+    stops
+        The exceptions that mean "stopped by the time limit or Ctrl-C" (with ``reason``).
+    """
+
+    lead: ClassVar[str]
+    #: What one step of a record is called ("move"; "round" where everyone moves at once).
+    move_word: ClassVar[str] = "move"
+
+    @abstractmethod
+    def record_length(self, doc: Any) -> int:
+        """How many moves the record ``doc`` has (rounds, for a game of rounds)."""
+
+    @abstractmethod
+    def review(self, file: str, index: int, time_limit: float, cache: dict[Any, Any],
+               ) -> Review | None:  # fmt: skip
+        """The review of move ``index + 1`` of the record in ``file`` (the position after
+        ``index`` moves, then the move); None when the solver cannot settle it (the move is
+        skipped).
+
+        ``cache`` is kept between the calls of one analysis (the value after a move is the
+        value before the next); a function in its list ``"close"`` is called once the
+        analysis ends (to stop worker processes, say). ``time_limit`` is what is left.
+
+        Raises
+        ------
+        SearchStopped or the game's own stop error
+            When the time or Ctrl-C ends the work first (:func:`analyse` catches what
+            :attr:`stops` lists).
+        """
+
+    stops: ClassVar[tuple[type[BaseException], ...]] = ()
+
+    def analyse(self, console: Console, file: str, time_limit: float, as_json: bool,
+                output: Path | None = None) -> None:  # fmt: skip
+        """``polytile analyse``: the table (or JSON) of the moves the solver settles, from
+        the end of the record backward; with ``output``, the record written there with the
+        analysis in its ``analysis`` field. Exit 1 when incomplete, 130 after Ctrl-C."""
+        from polytile.formats import write_atomic
+
+        doc = self.read(file)
+        if doc.kind != "record":
+            from polytile.errors import OptionError
+
+            raise OptionError(f"{file} is a {doc.kind}; analyse goes through a game record",
+                              "RECORD")  # fmt: skip
+        with console.progress("analysis", not as_json,
+                              lambda p: f"{p.done:,} moves reviewed") as update:  # fmt: skip
+            result = analyse(self, file, time_limit, update)
+        if output is not None and result.reviews:
+            doc.extra["analysis"] = {"lead": self.lead,
+                                     "moves": [r.as_dict() for r in result.reviews]}  # fmt: skip
+            write_atomic(output, self.dumps(doc))
+            console.err(f"wrote {output}")
+        elif output is not None:
+            console.err(f"nothing written to {output}: no move analysed")
+        if as_json:
+            console.out(json.dumps({"game": self.name, "lead": self.lead,
+                                    "total_moves": result.total,
+                                    "moves": [r.as_dict() for r in result.reviews],
+                                    "not_settled": result.skipped,
+                                    "complete": result.stopped is None,
+                                    "stopped": result.stopped}))  # fmt: skip
+        else:
+            _print(console, self, result)
+        if result.stopped is not None:
+            console.err(f"{file}: {result.why}")
+            raise SystemExit(130 if result.stopped == "interrupt" else 1)
+
+
+def analyse(face: AnalyseFace, file: str, time_limit: float,
+            progress: Callable[[Any], None] | None = None) -> Analysis:  # fmt: skip
+    """Review the moves of the record in ``file`` from the last backward, skipping those the
+    solver cannot settle, until the first move, the time limit or Ctrl-C.
+
+    Raises
+    ------
+    SolverError
+        If an exact review says a move gained over the value before it.
+    """
+    from types import SimpleNamespace
+
+    started = time.perf_counter()
+    total = face.record_length(face.read(file))
+    result = Analysis(total)
+    cache: dict[Any, Any] = {}
+    note = SimpleNamespace(done=0, total=total, seconds=0.0)
+    try:
+        for index in range(total - 1, -1, -1):
+            left = time_limit - (time.perf_counter() - started)
+            if left <= 0:
+                result.stopped, result.why = "time", _time_why(result, total)
+                break
+            review = face.review(file, index, left, cache)
+            if review is None:
+                result.skipped.insert(0, index + 1)
+                continue
+            if review.exact and not review.at_once and review.loss < -1e-9:
+                raise SolverError(f"move {review.number} ({review.move}) would gain "
+                                  f"{-review.loss:g} over the exact value before it")  # fmt: skip
+            result.reviews.insert(0, review)
+            if progress is not None:
+                note.done, note.seconds = len(result.reviews), time.perf_counter() - started
+                progress(note)
+    except KeyboardInterrupt:
+        result.stopped, result.why = "interrupt", "interrupted (Ctrl-C)"
+    except face.stops as stop:
+        reason = getattr(stop, "reason", "time")
+        result.stopped = "interrupt" if reason == "interrupt" else "time"
+        result.why = "interrupted (Ctrl-C)" if reason == "interrupt" else _time_why(result, total)
+    finally:
+        for close in cache.get("close", ()):
+            close()
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def _time_why(result: Analysis, total: int) -> str:
+    done = len(result.reviews)
+    return (f"out of time (--time-limit) after the last {done} of {total} moves; the "
+            "earlier moves are not analysed")  # fmt: skip
+
+
+def _print(console: Console, face: AnalyseFace, result: Analysis) -> None:
+    console.out(f"{face.title}: values are {face.lead}.")
+    if not result.reviews:
+        console.out("no move analysed")
+        return
+    word = face.move_word
+    console.out(f"{len(result.reviews)} of {result.total} {word}s analysed"
+                + ("" if result.stopped is None else " (incomplete)")
+                + (f"; {_ranges(result.skipped, word)} not settled by the solver"
+                   if result.skipped
+                   else ""))  # fmt: skip
+    width = max(12, *(len(r.move) for r in result.reviews)) + 2
+    who = max(6, *(len(r.player) for r in result.reviews)) + 2
+    console.out(f"{face.move_word:>5}  {'player':<{who}}{'played':<{width}}{'before':>8}"
+                f"{'after':>8}{'lost':>7}  a best move")  # fmt: skip
+    for r in result.reviews:
+        mark = "" if r.exact else "~"
+        console.out(f"{r.number:>5}  {r.player:<{who}}{r.move:<{width}}"
+                    f"{mark + format(_num(r.before), '+'):>8}{mark + format(_num(r.after), '+'):>8}"
+                    f"{format(_num(r.loss), 'g'):>7}  {r.best}")  # fmt: skip
+    estimates = [r for r in result.reviews if not r.exact]
+    if estimates:
+        console.out(f"~ an estimate ({estimates[0].note}), not an exact value")
+    if any(r.at_once for r in result.reviews):
+        console.out(f"{word}s made at once: 'lost' is the lead's change, which both parts made")
+    lost = [r for r in result.reviews if r.loss > 1e-9 and not r.at_once]
+    console.out(f"{len(lost)} of {len(result.reviews)} {word}s lost value")
+
+
+def _ranges(numbers: list[int], word: str) -> str:
+    """``[1, 2, 3, 7]`` -> ``"moves 1-3, 7"``."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    parts = [f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs]
+    return f"{word}{'' if len(numbers) == 1 else 's'} " + ", ".join(parts)

@@ -1,0 +1,86 @@
+"""``polytile analyse`` on City Blocks (Henning), Gridblock and Walkable Cities records:
+one output shape, and every exact value equal to ``solve-endgame``'s at that move."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+
+def _record(invoke, tmp_path, *selfplay):
+    path = tmp_path / "game.json"
+    made = invoke("selfplay", *selfplay, "-o", str(path))
+    assert made.exit_code == 0, made.stderr
+    return path
+
+
+def _analysis(invoke, path, *extra):
+    result = invoke("analyse", str(path), "--json", *extra)
+    assert result.exit_code in (0, 1), result.stderr
+    return json.loads(result.stdout)
+
+
+def _solved(invoke, path, move, key="value"):
+    result = invoke("solve-endgame", str(path), "--move", str(move), "--json")
+    assert result.exit_code == 0, result.stderr
+    return json.loads(result.stdout)[key]
+
+
+@pytest.mark.parametrize(
+    ("selfplay", "limit", "checked"),
+    [
+        (("henning", "--seed", "7", "--blue", "random", "--red", "random"), "20", 4),
+        (("gridblock", "--seed", "5", "--players", "2", "--deal", "split"), "60", 4),
+        (("walkable", "--seed", "0", "--red", "greedy", "--blue", "random"), "60", 2),
+    ],
+    ids=["henning", "gridblock", "walkable"],
+)
+def test_exact_values_are_solve_endgames(invoke, tmp_path, selfplay, limit, checked):
+    path = _record(invoke, tmp_path, *selfplay)
+    doc = _analysis(invoke, path, "--time-limit", limit)
+    assert doc["game"] == selfplay[0] and doc["lead"]
+    exact = [m for m in doc["moves"] if m["kind"] == "exact"]
+    assert len(exact) >= checked, doc
+    for m in exact[-checked:]:
+        assert _solved(invoke, path, m["number"] - 1) == pytest.approx(m["value_before"])
+        if selfplay[0] != "walkable":
+            assert m["loss"] >= 0
+    numbers = [m["number"] for m in doc["moves"]]
+    assert numbers == sorted(numbers) and numbers[-1] == doc["total_moves"]
+
+
+def test_a_loss_is_what_the_move_took_from_its_player(invoke, tmp_path):
+    path = _record(invoke, tmp_path, "henning", "--seed", "7", "--blue", "random", "--red",
+                   "random")  # fmt: skip
+    doc = _analysis(invoke, path, "--time-limit", "20")
+    for m in doc["moves"]:
+        if m["kind"] != "exact":
+            continue
+        sign = 1 if m["player"] == "blue" else -1  # the lead is blue's
+        assert m["loss"] == sign * (m["value_before"] - m["value_after"])
+        assert (m["loss"] == 0) == (m["move"] == m["best_move"])
+
+
+def test_text_table_and_the_record_written_back(invoke, tmp_path):
+    path = _record(invoke, tmp_path, "gridblock", "--seed", "5", "--players", "2", "--deal",
+                   "split")  # fmt: skip
+    out = tmp_path / "annotated.json"
+    result = invoke("analyse", str(path), "--time-limit", "60", "-o", str(out))
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("Gridblock: values are with 2 players, blue+red's points")
+    assert "not settled by the solver" in lines[1]
+    assert lines[2].split()[:3] == ["move", "player", "played"]
+    assert lines[-1].endswith("moves lost value")
+    stored = json.loads(out.read_text())["analysis"]
+    assert stored["moves"] and stored["lead"].startswith("with 2 players")
+    assert invoke("validate", str(out)).exit_code == 0
+
+
+def test_options_of_other_games_are_refused(invoke, tmp_path):
+    path = _record(invoke, tmp_path, "walkable", "--seed", "0")
+    refused = invoke("analyse", str(path), "--max-pieces", "3")
+    assert refused.exit_code == 2 and "--max-pieces: only for Blokus" in refused.stderr
+    wrong = invoke("analyse", str(path), "-o", str(tmp_path / "x.blksgf"))
+    assert wrong.exit_code == 2
