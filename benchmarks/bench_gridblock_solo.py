@@ -19,7 +19,7 @@ a busy machine does not change. Settings measured in the same run:
 ``cpsat``
     the same with ``engine="cpsat"`` (the CP-SAT model, ``--workers`` workers).
 ``plain`` (``--peers``)
-    the CP-SAT model without :func:`~polytile.models.gridblock.add_returns`.
+    the CP-SAT model without :func:`~polytile.puzzles.gridblock.model.add_returns`.
 
 A run that does not prove the optimum within ``--limit`` counts as the limit, printed with
 ``>``. Goals from the issue: fixed order under 1 s, free order under 20 s (median).
@@ -34,7 +34,7 @@ from collections.abc import Callable
 
 from ortools.sat.python import cp_model
 
-from polytile.models.gridblock import (
+from polytile.puzzles.gridblock.model import (
     SoloVars,
     add_bonuses,
     add_card_order,

@@ -90,7 +90,7 @@ def _spin(*args: object, **kwargs: object) -> None:
 def test_a_deadline_while_building_keeps_the_greedy_drops(
     invoke: Invoke, monkeypatch: pytest.MonkeyPatch, targets: str | None
 ) -> None:
-    import polytile.models.walkable_path as model
+    import polytile.puzzles.walkable.path_model as model
     import polytile.puzzles.walkable.path_search as search
     from polytile.puzzles.walkable.path import greedy_drops
 

@@ -49,7 +49,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from polytile.errors import FormatError, PolytileError, SolverError, UnknownNameError
-from polytile.models.gridblock import ORDERS, SoloPlanValues
 from polytile.puzzles.gridblock.grid import (
     SIDE,
     SYMBOLS,
@@ -58,6 +57,7 @@ from polytile.puzzles.gridblock.grid import (
     parse_card,
     tile_name,
 )
+from polytile.puzzles.gridblock.model import ORDERS, SoloPlanValues
 from polytile.puzzles.gridblock.moves import Move
 from polytile.puzzles.gridblock.rules import ROUNDS, TURNS_PER_ROUND
 from polytile.puzzles.gridblock.solo import (

@@ -5,7 +5,7 @@ hand in each round (3 cards), played in the dealt order (``"fixed"``) or in any 
 inside each round (``"free"``). :func:`solve_solo` finds the best plan with one of two exact
 engines, ``"search"`` (the default: the branch and bound of
 :mod:`polytile.puzzles.gridblock.solo_search`) or ``"cpsat"`` (the CP-SAT model of
-:mod:`polytile.models.gridblock`), and replays the plan through the rules engine
+:mod:`polytile.puzzles.gridblock.model`), and replays the plan through the rules engine
 (:class:`~polytile.puzzles.gridblock.rules.Gridblock`, which checks every move and scores
 the end position) before returning it; a plan the engine rejects or scores differently
 raises :class:`~polytile.errors.SolverError`. Stopped early (a time limit, a node limit,
@@ -36,7 +36,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from polytile.errors import IllegalMoveError, SolverError
-from polytile.models.gridblock import ORDERS, SoloPlanValues, build_solo_model
 from polytile.puzzles.gridblock.grid import (
     CORNERS,
     SIDE,
@@ -46,6 +45,7 @@ from polytile.puzzles.gridblock.grid import (
     tile_name,
     walk_to,
 )
+from polytile.puzzles.gridblock.model import ORDERS, SoloPlanValues, build_solo_model
 from polytile.puzzles.gridblock.moves import Move
 from polytile.puzzles.gridblock.rules import ROUNDS, TURNS_PER_ROUND, Gridblock, Options
 from polytile.puzzles.gridblock.solo_search import search_solo
@@ -375,7 +375,7 @@ def solve_solo(puzzle: SoloPuzzle, time_limit: float | None = None, workers: int
         (from a solver thread for CP-SAT).
     engine
         ``"search"`` (branch and bound, :func:`~polytile.puzzles.gridblock.solo_search.
-        search_solo`) or ``"cpsat"`` (:func:`~polytile.models.gridblock.build_solo_model`).
+        search_solo`) or ``"cpsat"`` (:func:`~polytile.puzzles.gridblock.model.build_solo_model`).
     deadline
         A ``time.perf_counter()`` instant to stop at (with ``time_limit``, the earlier).
     should_stop

@@ -67,8 +67,8 @@ import numpy as np
 import numpy.typing as npt
 
 from polytile._jit import njit
-from polytile.models.gridblock import SoloPlanValues
 from polytile.puzzles.gridblock.grid import end_tiles
+from polytile.puzzles.gridblock.model import SoloPlanValues
 
 __all__ = ["POINTS", "SearchOutcome", "SoloSearch", "search_solo"]
 
@@ -380,7 +380,7 @@ class SoloSearch:
     Parameters
     ----------
     layout, setup_symbol, hands, order
-        As :class:`~polytile.models.gridblock.SoloVars`.
+        As :class:`~polytile.puzzles.gridblock.model.SoloVars`.
     memo
         Remember the nodes searched through (their rest is bounded by what they could not
         reach; exact, see ``_run``). Off only to check that it changes no answer.

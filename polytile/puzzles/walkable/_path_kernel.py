@@ -1,6 +1,6 @@
 """Compiled region caps for the largest-path search: how big a region new cells can make.
 
-:func:`board_caps` is the bound of :func:`polytile.models.walkable_path.steiner_caps`
+:func:`board_caps` is the bound of :func:`polytile.puzzles.walkable.path_model.steiner_caps`
 (node-weighted Steiner trees over red's regions, Dreyfus-Wagner), computed on the cells
 themselves for all three boards at once, in compiled code, so that the branch and bound of
 :mod:`polytile.puzzles.walkable.path_search` can recompute it at every node. Two things make

@@ -3,7 +3,7 @@
 Red alone drops a known sequence of pieces on the three boards (blue's cells fixed) to make
 the sum of its largest regions as large as possible, or to reach per-board targets on as
 many boards as possible. :func:`solve_path` runs the CP-SAT model of
-:mod:`polytile.models.walkable_path`; every answer is replayed by :func:`replay` (each drop
+:mod:`polytile.puzzles.walkable.path_model`; every answer is replayed by :func:`replay` (each drop
 checked legal, in order, against :func:`~polytile.puzzles.walkable.board.drop_table`, the
 regions recomputed by :func:`~polytile.puzzles.walkable.board.largest_regions`) before it is
 returned.
@@ -481,7 +481,7 @@ def solve_path(puzzle: PathPuzzle, *, time_limit: float | None = None, workers: 
     then scores the drops higher than the claim (still at most the bound), and that higher
     score is reported.
     """
-    from polytile.models.walkable_path import build_path_model, caps_bound, region_caps
+    from polytile.puzzles.walkable.path_model import build_path_model, caps_bound, region_caps
     from polytile.solvers.cpsat import solve
 
     if method == "auto":

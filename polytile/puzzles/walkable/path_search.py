@@ -1,7 +1,7 @@
 """Exact branch and bound for the largest-path puzzle (sum of the largest regions).
 
 Red's drops, with the opponent fixed, are a selection: pairwise disjoint drops, each legal
-in the starting position, one per piece or a pass (see :mod:`polytile.models.walkable_path`).
+in the starting position, one per piece or a pass (see :mod:`polytile.puzzles.walkable.path_model`).
 The search fixes one piece at a time, either one of its drops or a pass, and at every node
 bounds what the pieces still to drop can add:
 
@@ -21,7 +21,7 @@ raises the target to one more than its score; when the search ends, the best ans
 optimal. The pass limit (three passes in a row end the game) is left to the caller, who
 turns such passes into drops that change nothing (as for the pruned CP-SAT model).
 
-Why not CP-SAT alone: its model (:func:`polytile.models.walkable_path.build_path_model`)
+Why not CP-SAT alone: its model (:func:`polytile.puzzles.walkable.path_model.build_path_model`)
 sees the caps of the starting position only, where every piece may still drop anywhere; a
 4-piece case kept a gap of 2-6 after 60 s. Here the caps are recomputed after each drop,
 and most first drops are refuted at once.

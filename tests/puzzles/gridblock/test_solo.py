@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from polytile.errors import SolverError
-from polytile.models.gridblock import SoloPlanValues
 from polytile.puzzles.gridblock.grid import Card, end_tiles
+from polytile.puzzles.gridblock.model import SoloPlanValues
 from polytile.puzzles.gridblock.solo import (
     MAX_SCORE,
     SoloPuzzle,

@@ -90,7 +90,7 @@ def test_a_single_legal_drop_is_unique() -> None:
 
 def test_forbidding_a_drop_the_model_lacks_is_refused() -> None:
     from polytile.errors import BoardError
-    from polytile.models.walkable_path import build_path_model, forbid_drops
+    from polytile.puzzles.walkable.path_model import build_path_model, forbid_drops
 
     v = build_path_model(_strip().cells, ["I4"])
     with pytest.raises(BoardError, match="not one of"):

@@ -8,13 +8,6 @@ import numpy as np
 import pytest
 
 from polytile.errors import IllegalMoveError
-from polytile.models.walkable_path import (
-    PathVars,
-    build_path_model,
-    caps_bound,
-    region_caps,
-    useful_drops,
-)
 from polytile.puzzles.walkable.board import (
     BLUE,
     CELLS,
@@ -26,6 +19,13 @@ from polytile.puzzles.walkable.board import (
     seeded_boards,
 )
 from polytile.puzzles.walkable.path import PathPuzzle, greedy_drops, replay, solve_path
+from polytile.puzzles.walkable.path_model import (
+    PathVars,
+    build_path_model,
+    caps_bound,
+    region_caps,
+    useful_drops,
+)
 from polytile.solvers.cpsat import solve
 
 

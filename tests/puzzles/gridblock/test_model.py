@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from ortools.sat.python import cp_model
 
-from polytile.models.gridblock import (
+from polytile.puzzles.gridblock.grid import end_tiles, parse_tile
+from polytile.puzzles.gridblock.model import (
     SoloVars,
     add_bonuses,
     add_card_order,
@@ -14,7 +15,6 @@ from polytile.models.gridblock import (
     add_score,
     build_solo_model,
 )
-from polytile.puzzles.gridblock.grid import end_tiles, parse_tile
 
 COLUMNS = [i % 6 for i in range(36)]  # columns a..f show A..F
 A1, B2, C3, D1 = (0, 1), (1, 2), (2, 3), (3, 1)
