@@ -242,10 +242,10 @@ def _print(console: Console, face: AnalyseFace, result: Analysis) -> None:
     console.out(f"{face.move_word:>5}  {'player':<{who}}{'played':<{width}}{'before':>8}"
                 f"{'after':>8}{'lost':>7}  a best move")  # fmt: skip
     for r in result.reviews:
-        mark = "" if r.exact else "~"
+        before, after, lost = (_shown(v, r.exact, sign) for v, sign in
+                               ((r.before, True), (r.after, True), (r.loss, False)))  # fmt: skip
         console.out(f"{r.number:>5}  {r.player:<{who}}{r.move:<{width}}"
-                    f"{mark + format(_num(r.before), '+'):>8}{mark + format(_num(r.after), '+'):>8}"
-                    f"{format(_num(r.loss), 'g'):>7}  {r.best}")  # fmt: skip
+                    f"{before:>8}{after:>8}{lost:>7}  {r.best}")  # fmt: skip
     estimates = [r for r in result.reviews if not r.exact]
     if estimates:
         console.out(f"~ an estimate ({estimates[0].note}), not an exact value")
@@ -253,6 +253,15 @@ def _print(console: Console, face: AnalyseFace, result: Analysis) -> None:
         console.out(f"{word}s made at once: 'lost' is the lead's change, which both parts made")
     lost = [r for r in result.reviews if r.loss > 1e-9 and not r.at_once]
     console.out(f"{len(lost)} of {len(result.reviews)} {word}s lost value")
+
+
+def _shown(value: float, exact: bool, sign: bool) -> str:
+    """A value for the table: whole numbers as they are, an estimate to one decimal after
+    ``~``; with ``sign``, a + before a positive one."""
+    text = (
+        format(_num(value), "+" if sign else "") if exact else f"~{value:{'+' if sign else ''}.1f}"
+    )
+    return text
 
 
 def _ranges(numbers: list[int], word: str) -> str:
