@@ -251,8 +251,8 @@ def _print(console: Console, face: AnalyseFace, result: Analysis) -> None:
         console.out(f"~ an estimate ({estimates[0].note}), not an exact value")
     if any(r.at_once for r in result.reviews):
         console.out(f"{word}s made at once: 'lost' is the lead's change, which both parts made")
-    lost = [r for r in result.reviews if r.loss > 1e-9 and not r.at_once]
-    console.out(f"{len(lost)} of {len(result.reviews)} {word}s lost value")
+    losing = [r for r in result.reviews if r.loss > 1e-9 and not r.at_once]
+    console.out(f"{len(losing)} of {len(result.reviews)} {word}s lost value")
 
 
 def _shown(value: float, exact: bool, sign: bool) -> str:
