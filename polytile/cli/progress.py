@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from types import SimpleNamespace
 from typing import Any
 
-__all__ = ["progress_bar", "search_progress"]
+__all__ = ["LOG_EVERY", "progress_bar", "search_progress"]
 
 
 @contextmanager
@@ -21,9 +21,14 @@ def progress_bar(
     The callback takes an object with ``done``, ``total`` and ``seconds``; ``describe`` turns
     it into the bar's note (default: solutions found and search speed, from ``count`` and
     ``nodes``). The bar appears only after a second, so quick commands print nothing extra.
+    When stderr is not a terminal (a log, a pipe), a plain line every :data:`LOG_EVERY`
+    seconds says the same instead, so that long work is never silent there.
     """
-    if not enabled or not sys.stderr.isatty():
+    if not enabled:
         yield None
+        return
+    if not sys.stderr.isatty():
+        yield _log_lines(label, describe or _search_note)
         return
     from rich.console import Console
     from rich.progress import (
@@ -61,6 +66,29 @@ def progress_bar(
         yield update
     finally:
         bar.stop()
+
+
+#: Seconds between two progress lines when stderr is not a terminal.
+LOG_EVERY = 5.0
+
+
+def _log_lines(label: str, describe: Callable[[Any], str]) -> Callable[[Any], None]:
+    """An update callback printing a line now and then (every :data:`LOG_EVERY` seconds)."""
+    started = time.perf_counter()
+    last = started
+
+    def update(p: Any) -> None:
+        nonlocal last
+        now = time.perf_counter()
+        if now - last < LOG_EVERY:
+            return
+        last = now
+        # a bar shows done of total itself; a note that does not say it gets it here
+        parts = f"{p.done:,} of {p.total:,} done, " if describe is _search_note else ""
+        print(f"{label}: {parts}{describe(p)} ({now - started:.0f} s)", file=sys.stderr,
+              flush=True)  # fmt: skip
+
+    return update
 
 
 def _search_note(p: Any) -> str:
