@@ -134,7 +134,32 @@ def parse_json(text: str, source: str) -> Any:
     if marked:
         where, problem = _find_marker(doc)
         raise FormatError(problem, source, where)
+    deep = _too_deep(doc)
+    if deep is not None:
+        raise FormatError(f"nested more than {MAX_DEPTH} levels deep", source, deep)
     return doc
+
+
+#: The deepest nesting of lists and objects a document may have: polytile's own need 4 or
+#: 5 levels, and a writer that recursed through a deeper one could run out of stack.
+MAX_DEPTH = 64
+
+
+def _too_deep(doc: Any) -> str | None:
+    """The path of a value nested deeper than :data:`MAX_DEPTH` in ``doc``, or None
+    (iterative: the check itself must not recurse)."""
+    stack: list[tuple[Any, str, int]] = [(doc, "", 0)]
+    while stack:
+        value, path, depth = stack.pop()
+        if depth > MAX_DEPTH:  # the start of the path is enough to find it
+            return path if len(path) <= 40 else path[:40] + "..."
+        if isinstance(value, dict):
+            stack.extend(
+                (v, f"{path}.{k}" if path else str(k), depth + 1) for k, v in value.items()
+            )
+        elif isinstance(value, list):
+            stack.extend((v, f"{path}[{i}]", depth + 1) for i, v in enumerate(value))
+    return None
 
 
 def _find_marker(doc: Any) -> tuple[str, str]:

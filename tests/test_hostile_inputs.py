@@ -337,3 +337,24 @@ def test_count_prints_a_hostile_puzzle_name_escaped(
         assert result.exit_code == 0, result.stderr
         check(result, "count")
         assert "owned" in result.stdout
+
+
+@pytest.mark.parametrize("game", ["henning", "gridblock", "walkable"])
+@pytest.mark.parametrize("command", ["play", "render", "score", "validate", "moves"])
+def test_a_field_nested_900_deep_is_refused(tmp_path, game, command):
+    """A record with an extra field nested 900 deep is refused (exit 2) by every reader of
+    the three games, instead of a RecursionError when its extra fields are written back."""
+    runner = CliRunner()
+    path = tmp_path / "deep.json"
+    assert runner.invoke(cli, ["new", game, "-o", str(path)]).exit_code == 0
+    doc = json.loads(path.read_text())
+    deep: object = 1
+    for _ in range(900):
+        deep = [deep]
+    doc["deep"] = deep
+    path.write_text(json.dumps(doc))
+    move = {"henning": "pass", "gridblock": "setup b3 NE", "walkable": "I4 pass | I4 pass"}
+    args = [command, str(path)] + ([move[game]] if command == "play" else [])
+    result = runner.invoke(cli, args)
+    assert result.exit_code == 2, result.output
+    assert "nested more than 64 levels deep" in result.stderr and "deep[0][0]" in result.stderr
