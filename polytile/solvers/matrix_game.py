@@ -70,24 +70,49 @@ class MatrixSolution:
 
 
 def _lp(payoffs: npt.NDArray[np.float64]) -> tuple[float, npt.NDArray[np.float64]]:
-    """The row player's maximin mix: maximise v with x A >= v in every column."""
+    """The row player's maximin mix: maximise v with x A >= v in every column.
+
+    A maximin LP always has a solution, yet GLOP's presolve can call one infeasible when a
+    payoff is floating-point noise (2.8e-17 where a subgame's value is 0): such entries are
+    taken as 0 (they are far below the equilibrium check's tolerance), and should GLOP
+    still fail, it is asked again without presolve, with v bounded by the payoffs (where it
+    always lies). The caller checks the equilibrium against the payoffs as given.
+    """
+    scale = max(1.0, float(np.abs(payoffs).max()))
+    clean = np.where(np.abs(payoffs) < 1e-9 * scale, 0.0, payoffs)
+    status = -1
+    for presolve in (True, False):
+        status, value, mix = _glop(clean, presolve)
+        if mix is not None:
+            return value, mix
+    raise SolverError(f"GLOP did not solve the matrix game (status {status})")
+
+
+def _glop(payoffs: npt.NDArray[np.float64], presolve: bool,
+          ) -> tuple[int, float, npt.NDArray[np.float64] | None]:  # fmt: skip
+    """One GLOP solve of the maximin LP: its status, v and the mix (normalised; None when
+    GLOP found no optimum)."""
     from ortools.linear_solver import pywraplp
 
     solver = pywraplp.Solver.CreateSolver("GLOP")
     if solver is None:  # pragma: no cover - GLOP ships with every OR-tools wheel
         raise SolverError("OR-tools' GLOP solver is not available")
+    if not presolve:
+        solver.SetSolverSpecificParametersAsString("use_preprocessing: false")
     m, n = payoffs.shape
     x = [solver.NumVar(0.0, 1.0, f"x{i}") for i in range(m)]
-    v = solver.NumVar(-solver.infinity(), solver.infinity(), "v")
+    low, high = (-solver.infinity(), solver.infinity()) if presolve else (
+        float(payoffs.min()), float(payoffs.max()))  # fmt: skip
+    v = solver.NumVar(low, high, "v")
     solver.Add(sum(x) == 1)
     for j in range(n):
         solver.Add(sum(float(payoffs[i, j]) * x[i] for i in range(m)) >= v)
     solver.Maximize(v)
     status = solver.Solve()
     if status != pywraplp.Solver.OPTIMAL:
-        raise SolverError(f"GLOP did not solve the matrix game (status {status})")
+        return status, 0.0, None
     mix = np.array([max(0.0, xi.solution_value()) for xi in x])
-    return v.solution_value(), mix / mix.sum()
+    return status, v.solution_value(), mix / mix.sum()
 
 
 def solve_matrix(payoffs: Any, tol: float = 1e-7) -> MatrixSolution:

@@ -74,3 +74,19 @@ def test_double_oracle_detects_an_inconsistent_oracle() -> None:
     _, col_br = explicit_oracles(rows, cols, pay)
     with pytest.raises(SolverError):
         double_oracle(["a"], ["x"], pay, lazy_row, col_br)
+
+
+def test_floating_point_noise_in_payoffs_does_not_fail_the_lp():
+    """A drop phase's payoffs from a self-played Walkable Cities game (after 19 rounds):
+    subgame values of 0 came out as 2.8e-17 and 8.3e-17, and GLOP's presolve called the
+    maximin LP infeasible (status 2), which no maximin LP is."""
+    from polytile.solvers.matrix_game import solve_matrix
+
+    noise, other = 2.77555756e-17, 8.32667268e-17
+    a = [[1.0, 1.0, 1.0, -0.5],
+         [-2.0, noise, other, -0.5],
+         [-2.0, other, noise, -0.5],
+         [-2.0, 1.0, 1.0, 1.0]]  # fmt: skip
+    eq = solve_matrix(a)
+    assert abs(eq.value) < 1e-9 and eq.exploitability < 1e-6
+    assert abs(sum(eq.row) - 1) < 1e-9 and abs(sum(eq.col) - 1) < 1e-9
