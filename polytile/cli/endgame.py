@@ -12,8 +12,7 @@ from typing import Any, NoReturn
 
 import click
 
-from polytile.cli.options import PICTURES, SECONDS, check_output
-from polytile.cli.render import picture_options
+from polytile.cli.options import PICTURES, SECONDS, check_output, picture_options
 from polytile.puzzles.blokus._endgame_limits import DEFAULT_MAX_PIECES
 
 __all__ = ["COMMANDS", "solve_endgame_command"]
@@ -247,6 +246,8 @@ def solve_endgame_command(
     from_line = click.core.ParameterSource.COMMANDLINE
     given = frozenset(n for n in _GAME_OPTIONS if ctx.get_parameter_source(n) == from_line)
     faced = face_of_file(position)
+    if faced is not None and faced.name == "blokus":  # its endgame is still solved here
+        faced = None
     if faced is not None and not isinstance(faced, EndgameFace):
         raise click.UsageError(f"{faced.title} has no exact endgame solver")
     _refuse_others(given, faced.endgame_options if faced is not None else _BLOKUS_OPTIONS)
@@ -263,14 +264,13 @@ def solve_endgame_command(
             faced.solve_endgame(CONSOLE, position, request)
         return
     from polytile.cli.progress import search_progress
-    from polytile.cli.render import is_record, read_blokus, read_position
     from polytile.puzzles.blokus.endgame import (
         EndgameRefused,
         EndgameStopped,
         score_ranges,
         solve_endgame,
     )
-    from polytile.puzzles.blokus.rules import Blokus
+    from polytile.puzzles.blokus.files import read_blokus
 
     suffix = output.suffix.lower() if output is not None else ""
     if output is not None and suffix not in (".blksgf", *PICTURES):
@@ -278,13 +278,10 @@ def solve_endgame_command(
                                  "line) or .svg, .png, .txt (the picture)",
                                  param_hint="-o")  # fmt: skip
     source = "<stdin>" if position == "-" else position
-    if is_record(position):  # read and replayed once; the record is kept for -o .blksgf
-        obj, replayed, record = read_blokus(position, move)
-        assert replayed is not None  # a record always gives a Blokus game
-        game = replayed
-    else:
-        obj, _ = read_position(position, ("blokus",), "solve-endgame", move)
-        game, record = Blokus.from_position(obj, source), None
+    with facing():  # a record is read and replayed once, and kept for -o .blksgf
+        read = read_blokus(position, move, "solve-endgame")
+    obj, game, record = read.obj, read.game, read.record
+    assert game is not None  # read_blokus checks a position by the rules
     if output is not None and suffix == ".blksgf" and record is None:
         lost = [c for c in game.colors if not game.hand(c) and game.last_piece(c) == "I1"]
         if lost:

@@ -11,37 +11,13 @@ from typing import Any
 import click
 
 from polytile.cli.options import game_options, given_options
-from polytile.puzzles.face import Face, Option, SelfplayFace, engine_option
+from polytile.puzzles.face import Face, SelfplayFace
 
 __all__ = ["COMMANDS"]
 
 SEED = click.IntRange(0, 2**31 - 1)
 #: The order ``new --help`` lists its games in (games not named here come after).
 _NEW_ORDER = ("henning", "blokus", "cityblocks", "gridblock", "walkable")
-
-# Blokus and City Blocks (Ritchie) have no face yet: their options of new and selfplay.
-_BLOKUS_PLAYERS = Option("players", "How many players [default: the variant's: 4, Duo 2].",
-                         ("2", "3", "4", "teams"))  # fmt: skip
-_LEGACY_NEW: dict[str, tuple[str, tuple[Option, ...]]] = {
-    "blokus": ("Blokus", (
-        Option("variant", "The board [default: classic].", ("classic", "duo")),
-        _BLOKUS_PLAYERS,
-    )),
-    "cityblocks": ("City Blocks (Ritchie)", (
-        Option("players", "How many players [default: 4].", ("2", "3", "4")),
-    )),
-}  # fmt: skip
-_LEGACY_NEW_HELP = {
-    "blokus": "Blokus: the empty board as a position (--variant classic|duo)",
-    "cityblocks": "City Blocks by Jeremy Ritchie: the start position (--players 2|3|4)",
-}
-_LEGACY_SELFPLAY: dict[str, tuple[str, tuple[Option, ...]]] = {
-    "blokus": ("Blokus", (
-        *(engine_option(c) for c in ("blue", "yellow", "red", "green")),
-        Option("variant", "The board [default: classic].", ("classic", "duo")),
-        _BLOKUS_PLAYERS,
-    )),
-}  # fmt: skip
 
 
 def _faces(kind: type[Any] = Face) -> dict[str, Any]:
@@ -52,19 +28,20 @@ def _faces(kind: type[Any] = Face) -> dict[str, Any]:
     return {name: f for name, f in found.items() if isinstance(f, kind)}
 
 
-def _write(text: str, output: Path | None) -> None:
+def _write(text: str, output: Path | None, quiet: bool = False) -> None:
     from polytile.formats import write_atomic
 
     if output is None:
         click.echo(text, nl=False)
     else:
         write_atomic(output, text)
-        click.echo(f"wrote {output}", err=True)
+        if not quiet:
+            click.echo(f"wrote {output}", err=True)
 
 
 def _new_games() -> list[tuple[str, str]]:
     """Every game ``new`` sets up, with what it writes, in the order of the help."""
-    rows = [(name, f.new_help) for name, f in _faces().items()] + list(_LEGACY_NEW_HELP.items())
+    rows = [(name, f.new_help) for name, f in _faces().items()]
     order = {name: i for i, name in enumerate(_NEW_ORDER)}
     return sorted(rows, key=lambda row: order.get(row[0], len(order)))
 
@@ -105,36 +82,16 @@ Examples:
 )
 @click.argument("game", type=click.Choice([name for name, _ in _new_games()]))
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the set-up.")
-@game_options("new_options", _LEGACY_NEW)
+@game_options("new_options")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the file here (atomically) instead of to standard output.")  # fmt: skip
 def new(game: str, seed: int, output: Path | None, **options: Any) -> None:
     """Write a new game of ``game``."""
     from polytile.cli.console import facing
 
-    given = given_options(game, options, "new_options", _LEGACY_NEW)
-    faces = _faces()
-    if game in faces:
-        with facing():
-            _write(faces[game].new(seed, given), output)
-        return
-    from polytile.formats import dumps
-
-    players = given.get("players")
-    count: int | str | None = None
-    if players is not None:
-        count = players if players == "teams" else int(players)
-    if game == "blokus":
-        from polytile.puzzles.blokus.rules import Blokus
-
-        _write(dumps(Blokus(given.get("variant") or "classic", count).to_position()), output)
-    else:
-        from polytile.puzzles.cityblocks.rules import CityBlocks
-
-        if count == "teams":
-            raise click.BadParameter("City Blocks (Ritchie) takes 2, 3 or 4 players",
-                                     param_hint="--players")  # fmt: skip
-        _write(dumps(CityBlocks(int(count or 4)).to_position()), output)
+    given = given_options(game, options, "new_options")
+    with facing():
+        _write(_faces()[game].new(seed, given), output)
 
 
 @click.command(
@@ -204,15 +161,11 @@ Examples:
               help="Colour the picture [default: on a terminal].")  # fmt: skip
 def play(record: Path, moves: tuple[str, ...], color: bool | None) -> None:
     """Append ``moves`` to ``record``."""
-    from polytile.cli.blokus_play import is_blokus, play_blokus
     from polytile.cli.console import CONSOLE, facing
     from polytile.puzzles.faces import face, face_of_file
 
     found = face_of_file(str(record))
-    if found is None and is_blokus(str(record)):
-        play_blokus(record, moves, color)
-        return
-    if found is None:
+    if found is None or not found.plays:
         _refuse_other_formats(record)
         found = face("henning")  # its reader says what the file lacks
     with facing():
@@ -256,13 +209,6 @@ own (--blue, --red, ...).
 
 {_selfplay_help()}
 
-Blokus (--variant, --players as for 'polytile new'; --blue, --yellow, --red, --green):
-greedy places its biggest piece where it covers the most attach points of the other
-colours (not its partner's); random, any placement. With 3 players green's moves are made
-by the player whose turn with green it is. --stop-before-end counts placements. The
-records are Pentobi's (.blksgf), ready for 'polytile analyse' and 'polytile solve-endgame'
-(teams are written as Blokus Two-Player, the same board and scoring).
-
 --games N writes N records GAME-1.json (blokus-1.blksgf) ... with seeds --seed, --seed+1,
 ... into the folder -o names.
 
@@ -281,8 +227,8 @@ Examples:
   polytile selfplay blokus --variant duo --yellow random -o duo.blksgf
 """,
 )
-@click.argument("game", type=click.Choice(sorted(["blokus", *_faces(SelfplayFace)])))
-@game_options("selfplay_options", _LEGACY_SELFPLAY)
+@click.argument("game", type=click.Choice(sorted(_faces(SelfplayFace))))
+@game_options("selfplay_options")
 @click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the set-up and of the players' random choices.")  # fmt: skip
 @click.option("--games", type=click.IntRange(1, 10_000), default=1, show_default=True,
@@ -302,21 +248,18 @@ def selfplay(game: str, seed: int, games: int, stop_before_end: int, output: Pat
     if games == 1 and output is not None and output.is_dir():
         raise click.BadParameter(f"{output} is a folder: give a file name, or --games N "
                                  f"to write several into it", param_hint="-o/--output")  # fmt: skip
-    given = given_options(game, options, "selfplay_options", _LEGACY_SELFPLAY)
-    if game == "blokus":
-        from polytile.cli.blokus_play import selfplay_blokus
-
-        by_color = {c: given.get(c) for c in ("blue", "yellow", "red", "green")}
-        selfplay_blokus(given.get("variant") or "classic", given.get("players"), by_color, seed,
-                        games, stop_before_end, output)  # fmt: skip
-        return
+    given = given_options(game, options, "selfplay_options")
     face = _faces(SelfplayFace)[game]
+    if games == 1 and output is not None:
+        with facing():
+            face.check_record_name(output)
     if games > 1 and output is not None:
         output.mkdir(parents=True, exist_ok=True)
     for i in range(games):
         with facing():
             text, summary = face.selfplay(seed + i, stop_before_end, given)
-        _write(text, output if games == 1 else output / f"{game}-{i + 1}.json")  # type: ignore[operator]
+        name = f"{game}-{i + 1}{face.record_suffix}"
+        _write(text, output if games == 1 else output / name, face.quiet_writes)  # type: ignore[operator]
         if output is not None:
             click.echo(f"game {i + 1}: {summary}", err=True)
 

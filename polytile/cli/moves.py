@@ -12,7 +12,10 @@ __all__ = ["COMMANDS", "moves_command"]
     help="""List the legal moves of the player to move, and what it sees.
 
 FILE is a game record, position or view of any game with moves: City Blocks (Henning),
-Gridblock or Walkable Cities ('-' reads standard input). The report says whose turn it is,
+Gridblock, Walkable Cities, Blokus (a position or Pentobi record, .blksgf) or City Blocks
+(Ritchie) (a position) ('-' reads standard input). Blokus placements are listed by their
+points (a column letter and a row number from the bottom, as Pentobi's), City Blocks
+(Ritchie) moves as colour, piece and row,column cells. The report says whose turn it is,
 what that player may see that the board does not show (its hand and reserve, its cards,
 the rotation of pieces), and every legal move in the notation 'polytile play' reads.
 In a view, the moves of a player whose hand is hidden are not known, and the report says so.

@@ -17,6 +17,7 @@ __all__ = [
     "check_output",
     "game_options",
     "given_options",
+    "picture_options",
 ]
 
 #: The picture suffixes ``-o`` takes (``polytile.render.save_picture``).
@@ -98,18 +99,26 @@ def _declarations(attr: str, extra: Declared) -> list[tuple[str, str, Any]]:
     return out
 
 
-def game_options(attr: str, extra: Declared) -> Any:
+def game_options(attr: str, extra: Declared | None = None, *, same_help: bool = False) -> Any:
     """A decorator adding one click option for each option the games declare in ``attr``
     (and ``extra``): the choices of every game that takes it, its help from each, and None
-    when not given (the game fills in its default)."""
+    when not given (the game fills in its default). With ``same_help``, games whose help of
+    an option is the same are named together before it ("Blokus, City Blocks (Ritchie): ...")."""
     merged: dict[str, list[tuple[str, Any]]] = {}
-    for _, title, option in _declarations(attr, extra):
+    for _, title, option in _declarations(attr, extra or {}):
         merged.setdefault(option.name, []).append((title, option))
+
+    def helps_of(owners: list[tuple[str, Any]]) -> str:
+        said: dict[tuple[str, str], list[str]] = {}
+        for title, o in owners:
+            said.setdefault(("" if same_help else title, o.help), []).append(title)
+        return " ".join(f"{', '.join(titles)}: {text[:1].lower()}{text[1:]}"
+                        for (_, text), titles in said.items())  # fmt: skip
 
     def decorate(f: Any) -> Any:
         for name, owners in reversed(merged.items()):
             first = owners[0][1]
-            helps = " ".join(f"{title}: {o.help[:1].lower()}{o.help[1:]}" for title, o in owners)
+            helps = helps_of(owners)
             if first.switch:
                 f = click.option(first.spelling, name, is_flag=True, default=None, help=helps)(f)
                 continue
@@ -124,13 +133,14 @@ def game_options(attr: str, extra: Declared) -> Any:
     return decorate
 
 
-def given_options(game: str, options: dict[str, Any], attr: str, extra: Declared) -> dict[str, Any]:
+def given_options(game: str, options: dict[str, Any], attr: str,
+                  extra: Declared | None = None) -> dict[str, Any]:  # fmt: skip
     """The options given on the command line (not None) that ``game`` declares; any other
     given is refused naming the games that take it (a usage error, exit 2)."""
     given = {name: value for name, value in options.items() if value is not None}
     owners: dict[str, list[str]] = {}
     spelling: dict[str, str] = {}
-    for name, title, option in _declarations(attr, extra):
+    for name, title, option in _declarations(attr, extra or {}):
         owners.setdefault(option.name, []).append(name if name == game else title)
         spelling[option.name] = option.spelling
     refused = [n for n in given if game not in owners.get(n, [])]
@@ -141,3 +151,30 @@ def given_options(game: str, options: dict[str, Any], attr: str, extra: Declared
         games = " and ".join(filter(None, [", ".join(who[:-1]), who[-1]]))
         raise click.UsageError(f"{flags}: {games} options, not {game}'s")
     return given
+
+
+_PICTURE_HELP = "Write the picture here (.svg, .png or .txt) instead of printing it."
+
+
+def picture_options(f: Any, output_help: str = _PICTURE_HELP) -> Any:
+    """The picture options shared by commands that draw: ``-o``, ``--color/--no-color``,
+    ``--cell``; ``output_help`` says what ``-o`` writes."""
+    f = click.option(
+        "--cell",
+        type=click.IntRange(4, 200),
+        default=24,
+        show_default=True,
+        help="Cell size in pixels for .svg and .png.",
+    )(f)
+    f = click.option(
+        "--color/--no-color",
+        default=None,
+        help="Force colours on or off in the terminal picture [default: on for a terminal, "
+        "unless NO_COLOR is set].",
+    )(f)
+    return click.option(
+        "-o",
+        "--output",
+        type=click.Path(dir_okay=False, writable=True, path_type=Path),
+        help=output_help,
+    )(f)

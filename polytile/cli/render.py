@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import os
-import re
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from polytile._files import short
+from polytile.cli.console import facing
+from polytile.cli.options import game_options, given_options, picture_options
 from polytile.errors import FormatError
-from polytile.formats import MAX_FILE_BYTES, Position, Solution, load, loads
-from polytile.puzzles.blokus._endgame_limits import DEFAULT_MAX_PIECES
+from polytile.formats import Position, Solution
 from polytile.render import save_picture, to_text
 from polytile.text import printable
 
@@ -32,37 +30,16 @@ __all__ = [
 ]
 
 
-# An SGF game tree opens with "(;"; Pentobi names a Blokus variant in the root's GM property
-# (GM[Blokus], GM[Blokus Duo], ...; the reader refuses the variants it does not play).
-_SGF_START = re.compile(rb"\A(?:\xef\xbb\xbf)?\s*\(\s*;")
-_BLOKUS_GM = re.compile(rb"GM\s*\[\s*Blokus")
+# The readers other commands (analyse, bounds, solve cityblocks-max) take from here: the
+# Blokus files are read by the Blokus package (the face's), its errors shown as click's.
 
 
 def is_record(file: str) -> bool:
-    """True when ``file`` names a Pentobi game record: a ``.blksgf`` file, or a file of any
-    other name (``game.sgf``) whose first 4 kB are an SGF game tree (``(;``) with a
-    ``GM[Blokus...]`` property. Standard input (``-``) is never read as a record."""
-    if file == "-":
-        return False
-    if Path(file).suffix.lower() == ".blksgf":
-        return True
-    if not os.path.isfile(file):  # a pipe would lose the bytes looked at; readers say why
-        return False
-    head = _head(file)
-    return _SGF_START.match(head) is not None and _BLOKUS_GM.search(head) is not None
+    """True when ``file`` names a Pentobi game record
+    (:func:`polytile.puzzles.blokus.files.is_record`)."""
+    from polytile.puzzles.blokus.files import is_record as blokus_record
 
-
-def _read_record(file: str, move: int | None) -> GameRecord:
-    """The game record in ``file``, once ``move`` is known to be one of its move numbers."""
-    from polytile.puzzles.blokus.sgf import read_blksgf
-
-    record = read_blksgf(Path(file))
-    if move is not None and not 0 <= move <= len(record.moves):
-        raise click.BadParameter(
-            f"{file} has {len(record.moves)} moves; --move must be 0 to {len(record.moves)}",
-            param_hint="--move",
-        )
-    return record
+    return blokus_record(file)
 
 
 def read_document(file: str, move: int | None = None) -> Solution | Position:
@@ -71,50 +48,10 @@ def read_document(file: str, move: int | None = None) -> Solution | Position:
     A Pentobi game record (``.blksgf``) gives the position after move ``move`` (default:
     the last); ``move`` is refused for other files.
     """
-    if is_record(file):
-        return _read_record(file, move).position(move).to_position()
-    if move is not None:
-        raise click.BadParameter("--move applies to game records (.blksgf)", param_hint="--move")
-    if file == "-":
-        from polytile._files import read_stdin
+    from polytile.puzzles.blokus.files import read_unchecked
 
-        data = read_stdin()
-        _refuse_record(data, "<stdin>")
-        return loads(data, "<stdin>")
-    if os.path.isfile(file):  # a pipe would lose the bytes looked at
-        _refuse_record(_head(file), file)
-    return load(file)
-
-
-def _head(file: str) -> bytes:
-    """The first 4 kB of ``file`` (empty when it cannot be read: its reader says why)."""
-    try:
-        with open(file, "rb") as f:
-            return f.read(4096)
-    except OSError:
-        return b""
-
-
-def _refuse_record(data: bytes, source: str) -> None:
-    """Refuse an SGF game record that :func:`is_record` did not take: one on standard input,
-    or one that is not a Pentobi Blokus record."""
-    if data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] != b"(":
-        return
-    if source == "<stdin>":
-        raise FormatError(
-            "this looks like a Pentobi game record: give it as a file, such as game.blksgf "
-            "(records are not read from standard input)",
-            source,
-        )
-    from polytile.puzzles.blokus.sgf import GAME_NAMES
-
-    games = ", ".join(f"GM[{name}]" for name in GAME_NAMES)
-    raise FormatError(
-        "this looks like an SGF game record, but its first 4 kB name no Blokus game; "
-        f"polytile reads Pentobi records of {games} (a file named *.blksgf is always read "
-        "as one)",
-        source,
-    )
+    with facing():
+        return read_unchecked(file, move)
 
 
 def read_blokus(
@@ -128,43 +65,14 @@ def read_blokus(
     FormatError
         For a Blokus position the rules refuse (:meth:`Blokus.from_position`).
     """
-    if is_record(file):
-        record = _read_record(file, move)
-        game = record.position(move)
-        return game.to_position(), game, record
-    obj = read_document(file, move)
-    if not isinstance(obj, Position) or obj.game != "blokus":
+    from polytile.puzzles.blokus.files import read_blokus as read
+
+    obj = None if is_record(file) else read_document(file, move)
+    if obj is not None and (not isinstance(obj, Position) or obj.game != "blokus"):
         return obj, None, None
-    from polytile.puzzles.blokus.rules import Blokus
-
-    return obj, Blokus.from_position(obj, "<stdin>" if file == "-" else file), None
-
-
-_PICTURE_HELP = "Write the picture here (.svg, .png or .txt) instead of printing it."
-
-
-def picture_options(f: Any, output_help: str = _PICTURE_HELP) -> Any:
-    """The picture options shared by commands that draw: ``-o``, ``--color/--no-color``,
-    ``--cell``; ``output_help`` says what ``-o`` writes."""
-    f = click.option(
-        "--cell",
-        type=click.IntRange(4, 200),
-        default=24,
-        show_default=True,
-        help="Cell size in pixels for .svg and .png.",
-    )(f)
-    f = click.option(
-        "--color/--no-color",
-        default=None,
-        help="Force colours on or off in the terminal picture [default: on for a terminal, "
-        "unless NO_COLOR is set].",
-    )(f)
-    return click.option(
-        "-o",
-        "--output",
-        type=click.Path(dir_okay=False, writable=True, path_type=Path),
-        help=output_help,
-    )(f)
+    with facing():
+        doc = read(file, move)
+    return doc.obj, doc.game, doc.record
 
 
 def read_position(
@@ -178,32 +86,14 @@ def read_position(
     FormatError
         For a solution file, or a position of another game.
     """
-    source = "<stdin>" if file == "-" else file
+    from polytile._positions import check_game, read_board_or_position, source_of
+    from polytile.puzzles.blokus.files import refuse_record
+
     if move is not None or is_record(file):
         obj, is_text = read_document(file, move), False
     else:
-        if file == "-":
-            from polytile._files import read_stdin
-
-            data = read_stdin()  # loads refuses more than MAX_FILE_BYTES
-        else:
-            with open(file, "rb") as f:
-                data = f.read(MAX_FILE_BYTES + 1)  # loads refuses more
-        _refuse_record(data, source)
-        obj = loads(data, source)
-        is_text = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] not in (b"{", b"[")
-    if not isinstance(obj, Position):
-        raise FormatError("expected a position or a plain text board, found a solution", source)
-    if is_text:  # a plain text board has no game of its own (it loads as "tiling")
-        return Position(games[0], obj.board), True
-    if obj.game not in games:
-        wanted = " or ".join(f'"{g}"' for g in games)
-        raise FormatError(
-            f"the position is of game {obj.game!r}; polytile {command} reads {wanted} positions",
-            source,
-            "game",
-        )
-    return obj, False
+        obj, is_text = read_board_or_position(file, refuse_record)
+    return check_game(obj, is_text, games, command, source_of(file)), is_text
 
 
 @click.command(
@@ -255,24 +145,7 @@ Examples:
     metavar="N",
     help="Game records: the position after move N (0: before the first), with move N highlighted.",
 )
-@click.option(
-    "--best",
-    is_flag=True,
-    help="Blokus: highlight the best move of the colour to move instead, found by the exact "
-    "endgame search of 'polytile solve-endgame' with its defaults (at most "
-    f"{DEFAULT_MAX_PIECES} pieces still "
-    "placeable per player, 60 s) or, past that many pieces, settled by the bounds when "
-    "they pin every colour's score (2 CP-SAT searches of up to 2 s per colour); exit 1 when "
-    "there is no answer (too many pieces left and the bounds do not settle it, or out of "
-    "time), exit 2 when there is no move to recommend (the game is over, "
-    "or the colour to move can only pass).",
-)
-@click.option(
-    "--attach/--no-attach",
-    default=True,
-    show_default=True,
-    help="Blokus: mark the empty cells where the colour to move may attach a piece.",
-)
+@game_options("render_options")
 def render_command(
     file: str,
     output: Path | None,
@@ -280,63 +153,30 @@ def render_command(
     cell: int,
     title: str | None,
     move: int | None,
-    best: bool,
-    attach: bool,
+    **options: Any,
 ) -> None:
     """Print or write a picture of ``file``."""
-    from polytile.cli.console import CONSOLE, facing
+    from polytile.cli.console import CONSOLE
     from polytile.puzzles.faces import face_of_file
 
     face = face_of_file(file)
     if face is not None:  # a game with a face of its own draws its picture
+        given = given_options(face.name, options, "render_options")
         with facing():
-            face.render(CONSOLE, file, move, output, color, cell, title)
+            face.render(CONSOLE, file, move, output, color, cell, title, given)
         return
-    if attach or best or is_record(file):
-        obj, game, record = read_blokus(file, move)
-    else:  # an invalid Blokus position still draws
-        obj, game, record = read_document(file, move), None, None
+    if options.get("best"):
+        raise click.BadParameter("--best needs a Blokus position or game record",
+                                 param_hint="--best")  # fmt: skip
+    obj = read_document(file, move)  # a solution, or a position or board of no game's face
     if isinstance(obj, Solution):
         _refuse_off_board(obj, "<stdin>" if file == "-" else file)
-    to_move = game.to_move if attach and game is not None and not game.is_game_over() else None
-    marks = game.attach_points() if game is not None and to_move else []
-    played = record.moves[move - 1] if record is not None and move else None
-    if best:
-        played, move = _best_move(game), None
-    highlight = played.cells if played else ()
-    lit = played.color if played else None
     if output is not None:
-        save_picture(
-            obj,
-            output,
-            cell,
-            title,
-            marks=marks,
-            mark_color=to_move,
-            highlight=highlight,
-            highlight_color=lit,
-        )
+        save_picture(obj, output, cell, title)
         click.echo(f"wrote {output}", err=True)
         return
-    text = to_text(
-        obj, color, marks=marks, mark_color=to_move, highlight=highlight, highlight_color=lit
-    )
-    coloured = "\x1b[" in text
-    legend = []
-    if to_move:
-        symbol = "•" if coloured else "+"
-        legend.append(
-            f"{symbol} attach points of {to_move} (to move)"
-            if marks
-            else f"{to_move} (to move) has no attach points"
-        )
-    if played and move is None:
-        legend.append(f"highlighted: the best move, {played.color} {played.piece}")
-    elif played:
-        legend.append(f"highlighted: move {move}, {played.color} {played.piece}")
-    if legend:
-        text += "; ".join(legend) + "\n"
-    click.echo(text, nl=False, color=coloured)
+    text = to_text(obj, color)
+    click.echo(text, nl=False, color="\x1b[" in text)
 
 
 def _refuse_off_board(solution: Solution, source: str) -> None:
@@ -352,44 +192,6 @@ def _refuse_off_board(solution: Solution, source: str) -> None:
                     source,
                     f"placements[{i}].cells[{j}]",
                 )
-
-
-#: Seconds for each CP-SAT search of the bounds ``--best`` tries past ``--max-pieces``.
-_SETTLE_SECONDS = 2.0
-
-
-def _best_move(game: Blokus | None) -> Any:
-    """The exact best move of the colour to move (a placement), for ``--best``."""
-    from polytile.puzzles.blokus.endgame import EndgameRefused, EndgameStopped, solve_endgame
-
-    if game is None:
-        raise click.BadParameter("--best needs a Blokus position or game record",
-                                 param_hint="--best")  # fmt: skip
-    if game.is_game_over():
-        raise click.BadParameter("the game is over: there is no move to recommend "
-                                 "('polytile score' shows the final scores)",
-                                 param_hint="--best")  # fmt: skip
-    try:
-        try:
-            found = solve_endgame(game, players=[game.player_to_move]).best_move
-        except EndgameRefused as refused:  # unless the bounds settle it (a board split up)
-            from polytile.puzzles.blokus.settle import settle
-
-            click.echo(f"--best: {refused}; trying the bounds (2 CP-SAT searches of up to "
-                       f"{_SETTLE_SECONDS:g} s per colour)", err=True)  # fmt: skip
-            settled = settle(game, time_limit=_SETTLE_SECONDS, players=[game.player_to_move])
-            if settled is None:
-                raise EndgameRefused(f"{refused}, and the bounds do not settle it") from None
-            found = settled.best_move
-    except (EndgameRefused, EndgameStopped) as exc:
-        click.echo(f"--best: no exact best move: {exc}; 'polytile solve-endgame' (with "
-                   "--max-pieces, --time-limit) prints the bounds instead", err=True)  # fmt: skip
-        interrupted = isinstance(exc, EndgameStopped) and exc.reason == "interrupt"
-        sys.exit(130 if interrupted else 1)
-    if found is None or found.piece is None:
-        raise click.BadParameter(f"{game.to_move} must pass here: there is no placement to "
-                                 "recommend", param_hint="--best")  # fmt: skip
-    return found
 
 
 COMMANDS = [render_command]

@@ -3,13 +3,12 @@ Blocks (Henning) and Gridblock files get their own scores."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import click
 
-from polytile.cli.render import picture_options
+from polytile.cli.options import game_options, given_options, picture_options
 
 __all__ = ["COMMANDS", "score"]
 
@@ -80,115 +79,31 @@ Examples:
     help="For a game record: the position after move N (Walkable Cities: after N rounds) "
     "[default: the end].",
 )
-@click.option(
-    "--players",
-    type=click.Choice(["2", "3", "4"]),
-    help='How colours make up players [default: the file\'s "players", else 4].',
-)
+@game_options("score_options", same_help=True)
 @picture_options
 def score(
     position: str,
     as_json: bool,
     move: int | None,
-    players: str | None,
     output: Path | None,
     color: bool | None,
     cell: int,
+    **options: Any,
 ) -> None:
     """Print the scores of ``position``, with a picture."""
     from polytile.cli.console import CONSOLE, facing
-    from polytile.puzzles.faces import face_of_file
+    from polytile.puzzles.faces import POSITION_GAMES, TEXT_BOARDS, face, face_of_file
 
-    face = face_of_file(position)
-    if face is not None:  # a game with a face of its own scores itself
-        if players is not None:
-            raise click.UsageError("--players: only for City Blocks (Ritchie) and Blokus")
-        with facing():
-            face.score(CONSOLE, position, move, as_json, color, output, cell)
-        return
-    from polytile.cli.render import is_record, read_blokus, read_position
+    found = face_of_file(position, "score")
+    if found is None:  # no game's file by its first bytes: read it to say why, or to tell
+        from polytile.cli.render import read_position
 
-    source = "<stdin>" if position == "-" else position
-    if is_record(position):  # a Pentobi record: its last position, or the one after --move
-        record_position, game, _ = read_blokus(position, move)
-        _score_blokus(record_position, game, players, as_json, output, color, cell)
-        return
-    # read once; --move is refused here, as for every file that is not a record
-    obj, is_text = read_position(position, ("cityblocks", "blokus"), "score", move)
-    if obj.game == "blokus":
-        from polytile.puzzles.blokus.rules import Blokus
-
-        _score_blokus(obj, Blokus.from_position(obj, source), players, as_json, output, color,
-                      cell)  # fmt: skip
-        return
-    from polytile.puzzles.cityblocks.picture import save_score_picture, score_table, score_text
-    from polytile.puzzles.cityblocks.rules import CityBlocks, players_of
-    from polytile.puzzles.cityblocks.rules import score as score_board
-
-    recorded = 4 if is_text else players_of(obj, source)  # checked even under --players
-    if not is_text and obj.hands:  # its hands against the board, as validate checks them
-        CityBlocks.from_position(obj, source=source)
-    count = int(players) if players is not None else recorded
-    # A position names rows by field (board[3]), a plain text board by row number.
-    sheet = score_board(obj.board if is_text else obj, count, source)
-    rows = obj.board
-    if output is not None:
-        save_score_picture(rows, sheet, output, cell=cell)
-        click.echo(f"wrote {output}", err=True)
-    if as_json:
-        click.echo(json.dumps(sheet.as_dict()))
-        return
-    if output is None:
-        picture = score_text(rows, sheet, color=color)
-        click.echo(picture, nl=False, color="\x1b[" in picture)
-        click.echo()
-    click.echo(score_table(sheet))
-
-
-def _score_blokus(obj: Any, game: Any, players: str | None, as_json: bool,
-                  output: Path | None, color: bool | None, cell: int) -> None:  # fmt: skip
-    """Score a Blokus position ``obj`` (``game`` is its rules engine): each colour's squares
-    left, bonus and total, the players' totals, who leads or won."""
-    from polytile.puzzles.blokus.scoring import check_players, score_hands
-    from polytile.render import save_picture, to_text
-
-    sheet = game.score()
-    if players is not None:
-        count: int | str = int(players)
-        try:
-            check_players(count, game.variant.name)
-        except ValueError as exc:
-            raise click.BadParameter(str(exc), param_hint="--players") from None
-        sheet = score_hands(sheet.hands or {}, sheet.last_pieces or {}, count, game.variant.name)
-    over = game.is_game_over()
-    totals = sheet.player_totals
-    best = max(totals.values())
-    leaders = [name for name, t in totals.items() if t == best]
-    if output is not None:
-        save_picture(obj, output, cell, None)
-        click.echo(f"wrote {output}", err=True)
-    if as_json:
-        doc = {**sheet.as_dict(), "over": over, "to_move": None if over else game.to_move,
-               ("winners" if over else "leaders"): leaders}  # fmt: skip
-        click.echo(json.dumps(doc))
-        return
-    if output is None:
-        picture = to_text(obj, color)
-        click.echo(picture, nl=False, color="\x1b[" in picture)
-    state = "game over" if over else f"{game.to_move} to move"
-    click.echo(f"Blokus {game.variant.name}, players {sheet.players}; {state}")
-    click.echo(f"{'colour':8} {'left':>5} {'bonus':>6} {'total':>6}")
-    for name, c in sheet.colors.items():
-        click.echo(f"{name:8} {c.left:5} {c.bonus:6} {c.total:6}")
-    click.echo("players: " + ", ".join(f"{name} {t:+d}" for name, t in totals.items()))
-    others = [t for name, t in totals.items() if name not in leaders]
-    lead = f" by {best - max(others)}" if others else ""
-    if len(leaders) > 1:
-        verb = "share the win" if over else "are level"
-        names = ", ".join(leaders[:-1]) + " and " + leaders[-1]
-        click.echo(f"{names} {verb} at {best:+d}")
-    else:
-        click.echo(f"{leaders[0]} {'wins' if over else 'leads'}{lead}")
+        board_game = TEXT_BOARDS["score"]
+        games = (board_game, *(g for g in POSITION_GAMES if g != board_game))
+        found = face(read_position(position, games, "score", move)[0].game)
+    given = given_options(found.name, options, "score_options")
+    with facing():
+        found.score(CONSOLE, position, move, as_json, color, output, cell, given)
 
 
 COMMANDS = [score]

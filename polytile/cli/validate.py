@@ -89,15 +89,15 @@ def validate_command(
     """Validate ``file``; exit 1 when it breaks the rules."""
     from polytile.cli.console import CONSOLE, facing
     from polytile.cli.walkable_path import is_path_answer, validate_path_answer
-    from polytile.puzzles.faces import face_of_file
+    from polytile.puzzles.faces import POSITION_GAMES, face, face_of_file
 
     if is_path_answer(file):  # a saved 'solve walkable-path' answer: the drops replayed
         validate_path_answer(file, as_json)
         return
-    face = face_of_file(file)
-    if face is not None:  # a game with a face: reading checks every rule and every move
+    found = face_of_file(file)
+    if found is not None:  # a game with a face: reading checks every rule and every move
         with facing():
-            face.validate(CONSOLE, file, as_json)
+            found.validate(CONSOLE, file, as_json)
         return
     from polytile.puzzles.tiling.catalogue import resolve
     from polytile.puzzles.tiling.puzzles import check_solution
@@ -110,7 +110,11 @@ def validate_command(
     obj = read_document(file)
     puzzle = None
     if isinstance(obj, Position):
-        kind, reasons = "position", _position_problems(obj, file)
+        if obj.game in POSITION_GAMES:  # a game's position its first bytes did not tell
+            with facing():
+                face(obj.game).validate(CONSOLE, file, as_json)
+            return
+        kind, reasons = "position", []  # a tiling board: valid once it loads
     else:
         kind = "solution"
         name = puzzle_name if puzzle_name is not None else obj.puzzle
@@ -148,24 +152,6 @@ def validate_command(
                 )
         reasons = puzzle.check(obj) if puzzle is not None else check_solution(obj)
     _report(ctx, file, kind, puzzle.name if puzzle is not None else None, reasons, as_json)
-
-
-def _position_problems(position: Position, file: str) -> list[str]:
-    """What the game's rules engine finds wrong when it loads the position."""
-    from polytile.errors import PolytileError
-
-    try:
-        if position.game == "cityblocks":
-            from polytile.puzzles.cityblocks.rules import CityBlocks
-
-            CityBlocks.from_position(position, source=file)
-        elif position.game == "blokus":
-            from polytile.puzzles.blokus.rules import Blokus
-
-            Blokus.from_position(position, source=file)
-    except PolytileError as exc:
-        return [str(exc)]
-    return []
 
 
 def _is_sqlite(file: str) -> bool:
@@ -216,19 +202,10 @@ def _report(
     as_json: bool,
 ) -> None:
     """Print the verdict; exit 1 when invalid."""
-    valid = not reasons
-    if as_json:
-        doc = {"valid": valid, "reasons": reasons, "file": file, "kind": kind, "puzzle": puzzle}
-        click.echo(json.dumps(doc, indent=2))
-    elif valid:
-        against = f" for puzzle {printable(puzzle)}" if puzzle is not None else ""
-        click.echo(f"{file}: valid {kind}{against}")
-    else:
-        for reason in reasons:
-            click.echo(printable(reason))  # reasons quote names read from the file
-        click.echo(f"{file}: invalid, {len(reasons)} problem(s)", err=True)
-    if not valid:
-        ctx.exit(1)
+    from polytile.cli.console import CONSOLE
+    from polytile.puzzles.face import report_problems
+
+    report_problems(CONSOLE, file, kind, reasons, as_json, puzzle)
 
 
 def _check_eighty_four(solution: Solution) -> list[str]:

@@ -48,6 +48,7 @@ __all__ = [
     "check_view_player",
     "engine_option",
     "print_view_moves",
+    "report_problems",
     "run_view_analysis",
 ]
 
@@ -232,6 +233,14 @@ class Face(ABC):
     new_options: ClassVar[tuple[Option, ...]] = ()
     #: How moves are written, for ``play --help`` (a block of examples, one a line).
     move_help: ClassVar[str] = ""
+    #: The options of ``polytile render`` only this game takes (``--best``), declared as
+    #: data: the CLI makes them, and gives :meth:`render` those given, by name.
+    render_options: ClassVar[tuple[Option, ...]] = ()
+    #: The options of ``polytile score`` only this game takes, as :attr:`render_options`.
+    score_options: ClassVar[tuple[Option, ...]] = ()
+    #: False for a game whose files ``play`` does not continue (positions kept for study):
+    #: ``play`` refuses them, naming the files it does continue.
+    plays: ClassVar[bool] = True
 
     # -- the data layer: each game's own ------------------------------------------------
 
@@ -316,9 +325,11 @@ class Face(ABC):
     # -- the verbs, shared -------------------------------------------------------------
 
     def render(self, console: Console, file: str, move: int | None, output: Path | None,
-               color: bool | None, cell: int, title: str | None = None) -> None:  # fmt: skip
+               color: bool | None, cell: int, title: str | None = None,
+               options: dict[str, Any] | None = None) -> None:  # fmt: skip
         """``polytile render``: the picture on the terminal, or written to ``output`` (its
-        suffix picks the kind)."""
+        suffix picks the kind); ``options`` are those of :attr:`render_options` given, by
+        name (a game that declares some overrides this verb to read them)."""
         doc = self.read(file, move)
         if output is None:
             console.out(str(self.picture(doc, "text", color=color)))
@@ -343,9 +354,10 @@ class Face(ABC):
         console.err(f"wrote {output}")
 
     def score(self, console: Console, file: str, move: int | None, as_json: bool,
-              color: bool | None, output: Path | None = None, cell: int = 24) -> None:  # fmt: skip
+              color: bool | None, output: Path | None = None, cell: int = 24,
+              options: dict[str, Any] | None = None) -> None:  # fmt: skip
         """``polytile score``: the report (or its JSON), and with ``output`` the picture
-        ``render`` draws."""
+        ``render`` draws; ``options`` as for :meth:`render`, of :attr:`score_options`."""
         doc = self.read(file, move)
         if as_json:
             console.out(json.dumps(self.score_doc(doc)))
@@ -428,6 +440,14 @@ class SelfplayFace(Face):
     selfplay_options: ClassVar[tuple[Option, ...]] = ()
     #: How its engine players choose, for ``selfplay --help``.
     selfplay_help: ClassVar[str] = ""
+    #: The suffix of the records ``selfplay --games N`` writes into a folder.
+    record_suffix: ClassVar[str] = ".json"
+    #: True: ``selfplay -o FILE`` says only how each game ended, not "wrote FILE" too.
+    quiet_writes: ClassVar[bool] = False
+
+    def check_record_name(self, output: Path) -> None:
+        """Refuse (:class:`~polytile.errors.OptionError`) a file name ``selfplay`` would
+        write a record under that says another kind of file; the default takes any."""
 
     @abstractmethod
     def selfplay(self, seed: int, stop_before_end: int, options: dict[str, Any]) -> tuple[str, str]:
@@ -459,6 +479,27 @@ class EndgameFace(Face):
         """``polytile solve-endgame``: the exact value and best line of ``file``'s position
         (after ``request.move``), or what the game can say instead, labelled; a stop by
         the time limit or Ctrl-C ends with ``SystemExit`` 1 or 130 after saying so."""
+
+
+def report_problems(console: Console, file: str, kind: str, reasons: list[str],
+                    as_json: bool, puzzle: str | None = None) -> None:  # fmt: skip
+    """``validate``'s verdict on a file checked problem by problem (a position, a
+    solution): valid, or each problem on a line, and ``SystemExit`` 1 when there is one."""
+    from polytile.text import printable
+
+    valid = not reasons
+    if as_json:
+        doc = {"valid": valid, "reasons": reasons, "file": file, "kind": kind, "puzzle": puzzle}
+        console.out(json.dumps(doc, indent=2))
+    elif valid:
+        against = f" for puzzle {printable(puzzle)}" if puzzle is not None else ""
+        console.out(f"{file}: valid {kind}{against}")
+    else:
+        for reason in reasons:
+            console.out(printable(reason))  # reasons quote names read from the file
+        console.err(f"{file}: invalid, {len(reasons)} problem(s)")
+    if not valid:
+        raise SystemExit(1)
 
 
 def check_view_player(request: EndgameRequest, mover: str, names: list[str]) -> None:

@@ -5,25 +5,45 @@ Each line of :data:`FACES` names the module whose ``FACE`` is a game's
 finding one game loads no other. :data:`FORMATS` tells a file's game by its ``format`` tag
 without importing any (a test keeps it equal to the faces' own ``formats``). A new game is
 its package with a ``face`` module, plus a line in each table.
+
+Files of a shared format are told apart by the other tables: a ``polytile/position@1`` file
+by its ``"game"`` field (:data:`POSITION_GAMES`), a record of another program by its suffix
+or its SGF game name (:data:`RECORD_SUFFIXES`, :data:`SGF_GAMES`), and a plain text board by
+the command reading it (:data:`TEXT_BOARDS`).
 """
 
 from __future__ import annotations
 
 import importlib
+import os
+import re
 from typing import TYPE_CHECKING
 
+from polytile._positions import is_text_board
 from polytile.errors import UnknownNameError
 
 if TYPE_CHECKING:
     from polytile.puzzles.face import Face
 
-__all__ = ["FACES", "FORMATS", "face", "face_of_file", "game_of_file"]
+__all__ = [
+    "FACES",
+    "FORMATS",
+    "POSITION_GAMES",
+    "RECORD_SUFFIXES",
+    "SGF_GAMES",
+    "TEXT_BOARDS",
+    "face",
+    "face_of_file",
+    "game_of_file",
+]
 
 #: Every game with a face: its name and the module holding ``FACE``.
 FACES: dict[str, str] = {
     "henning": "polytile.puzzles.henning.face",
     "gridblock": "polytile.puzzles.gridblock.face",
     "walkable": "polytile.puzzles.walkable.face",
+    "blokus": "polytile.puzzles.blokus.face",
+    "cityblocks": "polytile.puzzles.cityblocks.face",
 }
 
 #: The ``format`` tags of the games' own files, and their game.
@@ -32,6 +52,18 @@ FORMATS: dict[str, str] = {
     "polytile/gridblock@1": "gridblock",
     "polytile/walkable@1": "walkable",
 }
+
+#: The games whose positions are ``polytile/position@1`` files, by their ``"game"`` field.
+POSITION_GAMES: tuple[str, ...] = ("cityblocks", "blokus")
+
+#: Game records in other programs' formats: by file suffix, and by the game an SGF game
+#: tree's ``GM`` property names (its start: ``GM[Blokus Duo]`` is Blokus).
+RECORD_SUFFIXES: dict[str, str] = {".blksgf": "blokus"}
+SGF_GAMES: dict[str, str] = {"Blokus": "blokus"}
+
+#: The game whose position a plain text board (rows of ``. # B Y R G``) is, by the command
+#: reading it; the other commands read one as a tiling board.
+TEXT_BOARDS: dict[str, str] = {"score": "cityblocks", "solve-endgame": "blokus"}
 
 _loaded: dict[str, Face] = {}
 
@@ -53,19 +85,59 @@ def face(name: str) -> Face:
     return found
 
 
-def game_of_file(file: str) -> str | None:
-    """The name of the game whose file ``file`` is (``-``: standard input), by the format
-    tag among its first 4 kB; None for a file of no such game, or one that cannot be read
-    (the other readers say why)."""
-    from polytile._files import has_tag
+def game_of_file(file: str, command: str | None = None) -> str | None:
+    """The name of the game whose file ``file`` is (``-``: standard input): by the format
+    tag among its first 4 kB, a position's ``"game"``, a record's suffix or SGF game name,
+    or for ``command`` a plain text board (see the module notes); None for a file of no such
+    game, or one that cannot be read (the other readers say why)."""
+    from polytile._files import read_stdin
 
+    if file == "-":
+        data: bytes | None = read_stdin()[:4096]
+    else:
+        suffix = os.path.splitext(file)[1].lower()
+        if suffix in RECORD_SUFFIXES:
+            return RECORD_SUFFIXES[suffix]
+        data = _head(file, 4096)
+    if data is None:
+        return None
     for tag, name in FORMATS.items():
-        if has_tag(file, f'"{tag}"'.encode()):
+        if f'"{tag}"'.encode() in data:
             return name
+    if file != "-" and _SGF_START.match(data):  # records are not read from standard input
+        names = [m.decode("utf-8", "replace") for m in _SGF_GAME.findall(data)]
+        for prefix, name in SGF_GAMES.items():
+            if any(n.startswith(prefix) for n in names):
+                return name
+    if b'"polytile/position@1"' in data:
+        whole = read_stdin() if file == "-" else _head(file, _POSITION_HEAD) or b""
+        game = _GAME_FIELD.search(whole)  # a position is a few kB; its game may come late
+        if game is not None and game[1].decode() in POSITION_GAMES:
+            return game[1].decode()
+    if command in TEXT_BOARDS and is_text_board(data):
+        return TEXT_BOARDS[command]
     return None
 
 
-def face_of_file(file: str) -> Face | None:
+def face_of_file(file: str, command: str | None = None) -> Face | None:
     """The face of the game whose file ``file`` is (see :func:`game_of_file`), or None."""
-    name = game_of_file(file)
+    name = game_of_file(file, command)
     return None if name is None else face(name)
+
+
+_SGF_START = re.compile(rb"\A(?:\xef\xbb\xbf)?\s*\(\s*;")
+_SGF_GAME = re.compile(rb"GM\s*\[\s*([^\]]*)")
+_GAME_FIELD = re.compile(rb'"game"\s*:\s*"([\w-]+)"')
+_POSITION_HEAD = 1 << 20
+
+
+def _head(file: str, size: int) -> bytes | None:
+    """The first ``size`` bytes of a regular file; None for one that cannot be read (or a
+    pipe, which would lose the bytes looked at)."""
+    if not os.path.isfile(file):
+        return None
+    try:
+        with open(file, "rb") as f:
+            return f.read(size)
+    except OSError:
+        return None

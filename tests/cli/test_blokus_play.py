@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from polytile.cli.blokus_play import self_play
 from polytile.formats import dumps, load
+from polytile.puzzles.blokus.players import self_play
 from polytile.puzzles.blokus.rules import Blokus
 from polytile.puzzles.blokus.sgf import cell_name, read_blksgf
 

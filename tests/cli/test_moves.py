@@ -102,3 +102,51 @@ def test_moves_of_a_finished_game(invoke, henning_record):
 
 def test_moves_refuses_a_file_of_no_game_with_moves(invoke, examples):
     assert_clean_failure(invoke("moves", str(examples / "pentomino-6x10.json")))
+
+
+def test_blokus_moves_are_the_rules_engines(invoke, tmp_path):
+    from polytile.puzzles.blokus.notation import parse_move
+    from polytile.puzzles.blokus.sgf import read_blksgf
+
+    path = tmp_path / "duo.blksgf"
+    assert invoke("selfplay", "blokus", "--variant", "duo", "-o", str(path)).exit_code == 0
+    for n in (0, 1, 9):
+        doc = _moves(invoke, path, "--move", str(n))
+        game = read_blksgf(path).position(n)
+        legal = game.legal_moves()
+        assert doc["to_move"] == game.to_move and doc["count"] == len(legal) > 0
+        parsed = [parse_move(text, game) for text in doc["moves"]]
+        assert len(set(parsed)) == len(parsed) and set(parsed) == set(legal)
+    text = invoke("moves", str(path), "--move", "1", "--limit", "3")
+    assert text.exit_code == 0 and "Blokus: yellow to move" in text.stdout
+
+
+def test_blokus_moves_of_a_position_play_back(invoke, tmp_path):
+    position = tmp_path / "classic.json"
+    assert invoke("new", "blokus", "-o", str(position)).exit_code == 0
+    doc = _moves(invoke, position)
+    assert doc["game"] == "blokus" and doc["to_move"] == "blue"
+    from polytile.formats import load
+    from polytile.puzzles.blokus.rules import Blokus
+
+    assert doc["count"] == len(Blokus.from_position(load(position)).legal_moves())
+    assert invoke("play", str(position), doc["moves"][-1]).exit_code == 0
+    assert _moves(invoke, position)["to_move"] == "yellow"
+
+
+def test_cityblocks_moves_are_the_rules_engines(invoke, tmp_path):
+    from polytile.formats import load
+    from polytile.puzzles.cityblocks.rules import CityBlocks, Move
+
+    path = tmp_path / "city.json"
+    assert invoke("new", "cityblocks", "--players", "3", "-o", str(path)).exit_code == 0
+    game = CityBlocks.from_position(load(path))
+    game.push(game.legal_placements()[5])
+    from polytile.formats import save
+
+    save(game.to_position(), path)
+    doc = _moves(invoke, path)
+    legal = game.legal_moves()
+    assert doc["game"] == "cityblocks" and doc["to_move"] == game.to_move
+    assert doc["count"] == len(legal) and {Move.parse(t) for t in doc["moves"]} == set(legal)
+    assert "pass" in doc["moves"][-1]

@@ -172,7 +172,7 @@ def test_contradicting_values_are_a_solver_error(monkeypatch: pytest.MonkeyPatch
 def test_positions_the_bounds_settle_are_analysed_before_the_search_starts() -> None:
     # A greedy self-played Duo game whose board splits into territories early: before the
     # first position the search accepts (12 pieces a player), the bounds settle some.
-    from polytile.cli.blokus_play import self_play
+    from polytile.puzzles.blokus.players import self_play
 
     game = Blokus("duo")
     self_play(game, {}, 3)

@@ -18,7 +18,7 @@ from polytile.puzzles.blokus.settle import settled_endgame
 def split() -> tuple[Blokus, list]:  # type: ignore[type-arg]
     """A greedy self-played Duo game 18 placements in: its board is split into territories
     and both colours' bounds are pinned (the premise is checked)."""
-    from polytile.cli.blokus_play import self_play
+    from polytile.puzzles.blokus.players import self_play
 
     whole = Blokus("duo")
     self_play(whole, {}, 3)
