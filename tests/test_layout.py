@@ -151,16 +151,14 @@ GAMES = ("blokus", "cityblocks", "henning", "gridblock", "walkable", "tiling")
 #: a list, never join one; the lists only shrink.
 STILL_IMPORTING: dict[str, set[str]] = {
     "blokus": {
-        "polytile.cli.analyse", "polytile.cli.blokus_play", "polytile.cli.bounds",
-        "polytile.cli.endgame", "polytile.cli.games", "polytile.cli.render",
-        "polytile.cli.score", "polytile.cli.solve", "polytile.cli.validate",
+        "polytile.cli.analyse", "polytile.cli.bounds", "polytile.cli.endgame",
+        "polytile.cli.render", "polytile.cli.solve", "polytile.cli.validate",
         "polytile.puzzles.tiling.catalogue", "polytile.puzzles.tiling.fit",
         "polytile.puzzles.tiling.generate_teasers", "polytile.puzzles.tiling.recorded",
         "polytile.puzzles.tiling.sets", "polytile.puzzles.tiling.store",
     },
     "cityblocks": {
-        "polytile.cli.bounds", "polytile.cli.cityblocks_max", "polytile.cli.games",
-        "polytile.cli.score", "polytile.cli.validate",
+        "polytile.cli.bounds", "polytile.cli.cityblocks_max",
     },
     "henning": {
         "polytile.cli.puzzle_sets", "polytile.puzzles.tiling.generate",
