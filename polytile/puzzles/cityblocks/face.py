@@ -118,8 +118,10 @@ class CityBlocksFace(Face):
         sees = {f"{c}'s pieces": " ".join(game.hand(c)) or "(none)"
                 for c in game.colors_to_move()}  # fmt: skip
         moves = tuple(str(m) for m in game.legal_moves())
-        how = ("in polytile's notation: colour, piece, then row,column cells from 0 at the top "
-               "left ('polytile play' does not continue City Blocks (Ritchie) positions)")  # fmt: skip
+        how = (
+            "in polytile's notation: colour, piece, then row,column cells from 0 at the top "
+            "left ('polytile play' does not continue City Blocks (Ritchie) positions)"
+        )
         return Legal(game.to_move, sees, moves, note=how)
 
     def play_move(self, doc: Any, text: str) -> None:
