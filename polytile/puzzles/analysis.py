@@ -104,17 +104,18 @@ class AnalyseFace(Face):
     ----------
     lead
         Whose lead every value is, in words ("blue's money minus red's at the end").
-    stops
-        The exceptions that mean "stopped by the time limit or Ctrl-C" (with ``reason``).
+    stop_errors
+        The errors (``"module:Name"``, imported when needed) that mean the time limit or
+        Ctrl-C stopped the solver (with a ``reason``).
     """
 
     lead: ClassVar[str]
     #: What one step of a record is called ("move"; "round" where everyone moves at once).
     move_word: ClassVar[str] = "move"
 
-    @abstractmethod
     def record_length(self, doc: Any) -> int:
         """How many moves the record ``doc`` has (rounds, for a game of rounds)."""
+        return len(doc.moves)
 
     @abstractmethod
     def review(self, file: str, index: int, time_limit: float, cache: dict[Any, Any],
@@ -129,12 +130,12 @@ class AnalyseFace(Face):
 
         Raises
         ------
-        SearchStopped or the game's own stop error
-            When the time or Ctrl-C ends the work first (:func:`analyse` catches what
-            :attr:`stops` lists).
+        The game's stop errors
+            When the time or Ctrl-C ends the work first (:func:`analyse` catches those
+            :attr:`stop_errors` names).
         """
 
-    stops: ClassVar[tuple[type[BaseException], ...]] = ()
+    stop_errors: ClassVar[tuple[str, ...]] = ()
 
     def analyse(self, console: Console, file: str, time_limit: float, as_json: bool,
                 output: Path | None = None) -> None:  # fmt: skip
@@ -209,7 +210,7 @@ def analyse(face: AnalyseFace, file: str, time_limit: float,
                 progress(note)
     except KeyboardInterrupt:
         result.stopped, result.why = "interrupt", "interrupted (Ctrl-C)"
-    except face.stops as stop:
+    except _errors(face.stop_errors) as stop:
         reason = getattr(stop, "reason", "time")
         result.stopped = "interrupt" if reason == "interrupt" else "time"
         result.why = "interrupted (Ctrl-C)" if reason == "interrupt" else _time_why(result, total)
@@ -218,6 +219,14 @@ def analyse(face: AnalyseFace, file: str, time_limit: float,
             close()
     result.seconds = time.perf_counter() - started
     return result
+
+
+def _errors(names: tuple[str, ...]) -> tuple[type[BaseException], ...]:
+    """The exception classes named ``"module:Name"``."""
+    import importlib
+
+    return tuple(getattr(importlib.import_module(m), n)
+                 for m, _, n in (name.partition(":") for name in names))  # fmt: skip
 
 
 def _time_why(result: Analysis, total: int) -> str:

@@ -63,6 +63,7 @@ class GridblockFace(EndgameFace, SelfplayFace, AnalyseFace):
         "(with 2, blue+red play yellow+green), --deal, --score, --instant-win"
     )
     new_options = _RULES
+    stop_errors = ("polytile.puzzles.gridblock.endgame:RoundStopped",)
     lead = (
         "with 2 players, blue+red's points minus yellow+green's at the end of the round (as "
         "--score counts them); with 3 or 4, the points the move's player can make sure of at "
@@ -209,15 +210,6 @@ A Gridblock move may be given as one quoted word or as several: a new move start
             best = [n for n, p in zip(names, points, strict=True) if p == max(points)]
             result = f"{best[0]} wins" if len(best) == 1 else "a tie: " + " and ".join(best)
         return text, f"{len(g.move_stack)} moves, {scores}: {result}"
-
-    @property
-    def stops(self) -> tuple[type[BaseException], ...]:  # type: ignore[override]
-        from polytile.puzzles.gridblock.endgame import RoundStopped
-
-        return (RoundStopped,)
-
-    def record_length(self, doc: Any) -> int:
-        return len(doc.moves)
 
     def review(self, file: str, index: int, time_limit: float, cache: dict[Any, Any],
                ) -> Review | None:  # fmt: skip

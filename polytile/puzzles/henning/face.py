@@ -30,6 +30,10 @@ class HenningFace(EndgameFace, SelfplayFace, AnalyseFace):
         "City Blocks by J. Alan Henning: a game record with a seeded set-up (street tokens, "
         "first player, both players' shuffled tiles) and no moves yet"
     )
+    stop_errors = (
+        "polytile.puzzles.henning.endgame:EndgameStopped",
+        "polytile.solvers.alphabeta:SearchStopped",
+    )
     lead = "blue's final money minus red's, both playing perfectly"
     selfplay_help = (
         "City Blocks (Henning) (--blue, --red): greedy takes the best immediate money margin, "
@@ -130,16 +134,6 @@ Tiles: H1-H5, S2-S6, F3-F7, SC (school, also PK or park), PP, MA, CH."""
         m = g.margin()
         result = "draw" if m == 0 else f"{'blue' if m > 0 else 'red'} by ${abs(m)}"
         return text, f"{len(g.move_stack)} moves, {result}"
-
-    @property
-    def stops(self) -> tuple[type[BaseException], ...]:  # type: ignore[override]
-        from polytile.puzzles.henning.endgame import EndgameStopped
-        from polytile.solvers.alphabeta import SearchStopped
-
-        return (EndgameStopped, SearchStopped)
-
-    def record_length(self, doc: Any) -> int:
-        return len(doc.moves)
 
     def review(self, file: str, index: int, time_limit: float, cache: dict[Any, Any],
                ) -> Review | None:  # fmt: skip

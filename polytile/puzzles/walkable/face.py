@@ -49,6 +49,7 @@ class WalkableFace(EndgameFace, SelfplayFace, AnalyseFace):
     )
     new_options = _RULES
     move_word = "round"
+    stop_errors = ("polytile.puzzles.walkable.endgame:EndgameStopped",)
     lead = (
         "red's boards won minus blue's at the end (an equal count worth half a board to the "
         "tiebreak holder), both playing the equilibrium"
@@ -163,12 +164,6 @@ Cells are a column a-j and a row 1-10 from the top; each board named once."""
             tiebreak = " (tiebreak)" if res.by_tiebreak else ""
             result = f"{PLAYER_NAMES[res.winner]} wins{tiebreak}"
         return text, f"{g.round} rounds, {won}: {result}"
-
-    @property
-    def stops(self) -> tuple[type[BaseException], ...]:  # type: ignore[override]
-        from polytile.puzzles.walkable.endgame import EndgameStopped
-
-        return (EndgameStopped,)
 
     def record_length(self, doc: Any) -> int:
         return len(doc.rounds)
