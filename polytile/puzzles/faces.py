@@ -5,6 +5,11 @@ Each line of :data:`FACES` names the module whose ``FACE`` is a game's
 finding one game loads no other. :data:`FORMATS` tells a file's game by its ``format`` tag
 without importing any (a test keeps it equal to the faces' own ``formats``). A new game is
 its package with a ``face`` module, plus a line in each table.
+
+:data:`KINDS` does the same for the kinds of generated puzzle
+(:class:`~polytile.store.kinds.PuzzleKind`, found by :func:`polytile.store.kinds.kind`): each
+names the ``module:ATTRIBUTE`` of a kind declared by its game, so the puzzle store and the
+``generate`` and ``puzzles`` commands name no game.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from polytile.errors import UnknownNameError
 if TYPE_CHECKING:
     from polytile.puzzles.face import Face
 
-__all__ = ["FACES", "FORMATS", "face", "face_of_file", "game_of_file"]
+__all__ = ["FACES", "FORMATS", "KINDS", "PLANNED_KINDS", "face", "face_of_file", "game_of_file"]
 
 #: Every game with a face: its name and the module holding ``FACE``.
 FACES: dict[str, str] = {
@@ -31,6 +36,21 @@ FORMATS: dict[str, str] = {
     "polytile/henning@1": "henning",
     "polytile/gridblock@1": "gridblock",
     "polytile/walkable@1": "walkable",
+}
+
+#: Every kind of puzzle ``polytile generate`` makes: its name and the ``module:ATTRIBUTE`` of
+#: its :class:`~polytile.store.kinds.PuzzleKind`, in the order the help lists them.
+KINDS: dict[str, str] = {
+    "packing": "polytile.puzzles.tiling.kinds:PACKING",
+    "blokus-teaser": "polytile.puzzles.tiling.kinds:TEASER",
+    "henning": "polytile.puzzles.henning.kinds:KIND",
+    "gridblock-solo": "polytile.puzzles.gridblock.kinds:KIND",
+    "walkable-path": "polytile.puzzles.walkable.kinds:KIND",
+}
+
+#: Kinds that are planned but not built, and what they would be.
+PLANNED_KINDS: dict[str, str] = {
+    "blokus-endgame": "Blokus endgame puzzles",
 }
 
 _loaded: dict[str, Face] = {}
