@@ -141,3 +141,40 @@ def test_every_package_is_listed_for_installation() -> None:
     listed = set(config["tool"]["setuptools"]["packages"])
     found = {".".join(p.parent.relative_to(ROOT.parent).parts) for p in ROOT.rglob("__init__.py")}
     assert found - listed == set(), "add these to [tool.setuptools] packages in pyproject.toml"
+
+
+# -- front ends that know no game ------------------------------------------------------------
+#: The game packages under polytile/puzzles/.
+GAMES = ("blokus", "cityblocks", "henning", "gridblock", "walkable", "tiling")
+#: Modules that reach the games only through the registry (polytile/puzzles/faces.py): the
+#: puzzle store and generation framework, and the commands that generate and browse its sets.
+FRONT_ENDS = sorted(
+    [name for name in MODULES if name == "polytile.store" or name.startswith("polytile.store.")]
+    + ["polytile.cli.generate", "polytile.cli.puzzle_sets"]
+)
+
+
+def _games_imported(name: str) -> set[str]:
+    """The game packages ``name`` imports at runtime (a submodule counts as its game)."""
+    return {
+        game
+        for found in _imports(name, MODULES[name])
+        for game in GAMES
+        if found == f"polytile.puzzles.{game}" or found.startswith(f"polytile.puzzles.{game}.")
+    }
+
+
+def test_the_game_finder_sees_lazy_imports() -> None:
+    """The kinds modules import their own game inside functions only: they are found."""
+    assert _games_imported("polytile.puzzles.henning.kinds") == {"henning"}
+    assert _games_imported("polytile.puzzles.tiling.kinds") == {"tiling"}
+
+
+@pytest.mark.parametrize("name", FRONT_ENDS)
+def test_the_store_and_its_commands_import_no_game(name: str) -> None:
+    assert _games_imported(name) == set(), f"{name} imports a game; go through a kind"
+
+
+@pytest.mark.parametrize("game", [g for g in GAMES if f"polytile.puzzles.{g}.kinds" in MODULES])
+def test_a_games_kinds_import_no_other_game(game: str) -> None:
+    assert _games_imported(f"polytile.puzzles.{game}.kinds") <= {game}
