@@ -22,11 +22,12 @@ import time
 from pathlib import Path
 
 from polytile.models.exact_cover import tiling_problem
-from polytile.puzzles.tiling.generate import PackingParams, make_candidate, unique_solution
-from polytile.puzzles.tiling.sets import build_set
-from polytile.puzzles.tiling.store import PuzzleStore
+from polytile.puzzles.tiling.generate import PackingParams, unique_solution
 from polytile.solvers.parallel import make_executor
 from polytile.solvers.xcc import count
+from polytile.store.db import PuzzleStore
+from polytile.store.generate import make_candidate
+from polytile.store.sets import build_set
 
 
 def rate(params: PackingParams, seed: int, count_: int, workers: int) -> tuple[float, float]:

@@ -155,30 +155,13 @@ STILL_IMPORTING: dict[str, set[str]] = {
         "polytile.cli.render", "polytile.cli.solve", "polytile.cli.validate",
         "polytile.puzzles.tiling.catalogue", "polytile.puzzles.tiling.fit",
         "polytile.puzzles.tiling.generate_teasers", "polytile.puzzles.tiling.recorded",
-        "polytile.puzzles.tiling.sets", "polytile.puzzles.tiling.store",
     },
-    "cityblocks": {
-        "polytile.cli.bounds", "polytile.cli.cityblocks_max",
-    },
-    "henning": {
-        "polytile.cli.puzzle_sets", "polytile.puzzles.tiling.generate",
-        "polytile.puzzles.tiling.sets", "polytile.puzzles.tiling.store",
-    },
-    "gridblock": {
-        "polytile.cli.gridblock_solo", "polytile.cli.puzzle_sets",
-        "polytile.puzzles.tiling.generate", "polytile.puzzles.tiling.sets",
-        "polytile.puzzles.tiling.store",
-    },
-    "walkable": {
-        "polytile.cli.puzzle_sets", "polytile.cli.walkable_path",
-        "polytile.puzzles.tiling.generate", "polytile.puzzles.tiling.sets",
-        "polytile.puzzles.tiling.store",
-    },
+    "cityblocks": {"polytile.cli.bounds", "polytile.cli.cityblocks_max"},
+    "henning": set(),
+    "gridblock": {"polytile.cli.gridblock_solo"},
+    "walkable": {"polytile.cli.walkable_path"},
     "tiling": {
-        "polytile.cli.generate", "polytile.cli.puzzle_sets", "polytile.cli.solve",
-        "polytile.cli.validate", "polytile.puzzles.blokus.four_square",
-        "polytile.puzzles.gridblock.generate", "polytile.puzzles.henning.generate",
-        "polytile.puzzles.walkable.path_generate",
+        "polytile.cli.solve", "polytile.cli.validate", "polytile.puzzles.blokus.four_square",
     },
 }  # fmt: skip
 
@@ -214,3 +197,38 @@ def test_the_registry_formats_are_the_faces_own() -> None:
 
     for name in FACES:
         assert {t for t, g in FORMATS.items() if g == name} == set(face(name).formats), name
+
+
+# -- front ends that know no game ------------------------------------------------------------
+#: Modules that reach the games only through the registry (polytile/puzzles/faces.py): the
+#: puzzle store and generation framework, and the commands that generate and browse its sets.
+FRONT_ENDS = sorted(
+    [name for name in MODULES if name == "polytile.store" or name.startswith("polytile.store.")]
+    + ["polytile.cli.generate", "polytile.cli.puzzle_sets"]
+)
+
+
+def _games_imported(name: str) -> set[str]:
+    """The game packages ``name`` imports at runtime (a submodule counts as its game)."""
+    return {
+        game
+        for found in _imports(name, MODULES[name])
+        for game in GAMES
+        if found == f"polytile.puzzles.{game}" or found.startswith(f"polytile.puzzles.{game}.")
+    }
+
+
+def test_the_game_finder_sees_lazy_imports() -> None:
+    """The kinds modules import their own game inside functions only: they are found."""
+    assert _games_imported("polytile.puzzles.henning.kinds") == {"henning"}
+    assert _games_imported("polytile.puzzles.tiling.kinds") == {"tiling"}
+
+
+@pytest.mark.parametrize("name", FRONT_ENDS)
+def test_the_store_and_its_commands_import_no_game(name: str) -> None:
+    assert _games_imported(name) == set(), f"{name} imports a game; go through a kind"
+
+
+@pytest.mark.parametrize("game", [g for g in GAMES if f"polytile.puzzles.{g}.kinds" in MODULES])
+def test_a_games_kinds_import_no_other_game(game: str) -> None:
+    assert _games_imported(f"polytile.puzzles.{game}.kinds") <= {game}

@@ -185,8 +185,9 @@ def test_long_values_parse_in_linear_time(value: str, read: str) -> None:
 # -- puzzle stores -------------------------------------------------------------------------
 @pytest.fixture
 def store(tmp_path: Path) -> Iterator[Path]:
-    from polytile.puzzles.tiling.generate import PackingParams, make_candidate
-    from polytile.puzzles.tiling.store import PuzzleStore
+    from polytile.puzzles.tiling.generate import PackingParams
+    from polytile.store.db import PuzzleStore
+    from polytile.store.generate import make_candidate
 
     path = tmp_path / "s.db"
     params = PackingParams(min_pieces=4, max_pieces=5)
@@ -210,7 +211,7 @@ def _damage(path: Path, sql: str, *args: Any) -> None:
 def test_a_stored_puzzle_too_large_is_refused_before_parsing(
     run: Callable[..., Result], store: Path
 ) -> None:
-    from polytile.puzzles.tiling.store import MAX_STORED_CHARS
+    from polytile.store.db import MAX_STORED_CHARS
 
     big = json.dumps({"format": "polytile/puzzle@1", "board": ["." * 3000] * 3000})
     assert len(big) > MAX_STORED_CHARS

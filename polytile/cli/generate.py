@@ -11,14 +11,15 @@ from typing import Any
 import click
 
 from polytile.cli.clock import Deadline, StopFlag
+from polytile.cli.console import facing
 from polytile.cli.options import SECONDS, Finite
+from polytile.puzzles.faces import PLANNED_KINDS as PLANNED
+from polytile.store.kinds import PuzzleKind, kind_names
+from polytile.store.kinds import kind as find_kind
 
-__all__ = ["COMMANDS", "DB_HELP", "say", "summary"]
+__all__ = ["COMMANDS", "DB_HELP", "generate", "listed", "say", "summary"]
 
 DB_HELP = "The puzzle store (an SQLite file; created by 'polytile generate')."
-#: Options that only some kinds take (each kind's own are listed in ``generate``).
-_KIND_OPTIONS = ("piece_set", "colors", "touch", "max_blocked", "region", "holes", "max_given",
-                 "question", "order", "node_limit")  # fmt: skip
 
 
 def _size_range(text: str) -> tuple[int, int]:
@@ -47,54 +48,44 @@ def _histogram(values: list[float], width: int = 40) -> list[str]:
     ]
 
 
-@click.command(
-    "generate",
-    help="""Generate a set of puzzles, each with exactly one solution, into a store.
+def _kinds() -> list[PuzzleKind]:
+    """Every kind, in the registry's order (each is a light object: its game's generator
+    is imported only when it makes a candidate)."""
+    return [find_kind(name) for name in kind_names()]
+
+
+def listed(parts: list[str], last: str = " and ") -> str:
+    """``"a, b and c"`` (``last`` joins the last two)."""
+    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])}{last}{parts[-1]}"
+
+
+def _help(kinds: list[PuzzleKind]) -> str:
+    """The command's help: each kind's paragraph, difficulty and examples come from it."""
+    blocks = []
+    for k in kinds:
+        first, *rest = k.help.splitlines()
+        indented = [f"  {k.name:<15}{first}", *(" " * 17 + line for line in rest)]
+        blocks.append("\n".join(indented))
+    planned = " ".join(f"{name!r} ({what}) is not built yet." for name, what in PLANNED.items())
+    notes = [(k.name, k.difficulty_note) for k in kinds if k.difficulty_note]
+    difficulty = "".join(
+        (f" For {name} it is {note}" if i == 0 else f"; for {name}, {note}")
+        for i, (name, note) in enumerate(notes)
+    )
+    examples = "\n".join(f"  {line}" for k in kinds for line in k.examples)
+    return f"""Generate a set of puzzles, each with exactly one solution, into a store.
 
 KIND is one of:
 
 \b
-  packing        pieces from a named set (see 'polytile pieces') that fill a region in
-                 exactly one way, up to the region's own symmetries. The region is a
-                 random connected shape (--region shape, --holes enclosed holes) or a
-                 rectangle. A candidate with several solutions gets up to --max-given of
-                 its pieces given in place to rule the others out, or is dropped.
-  blokus-teaser  four-square style: --colors colours with the same hand of pieces tile a
-                 rectangle with up to --max-blocked blocked cells; same-colour pieces never
-                 share an edge and follow --touch. Exactly one solution up to the board's
-                 symmetries and colour renaming (counted exactly); others are dropped.
-  henning        City Blocks (Henning): a late position of a seeded self-played game with
-                 both reserves empty (every tile known) and --size empty blocks [2-4],
-                 where exactly one move wins ("only-win": every other draws or loses) or
-                 exactly one move is best, by $N or more over any other ("best-by-N");
-                 --question keeps one of the two. Every move's value is solved exactly.
-  gridblock-solo Gridblock solitaire: blue alone on a seeded layout with its seeded
-                 hands for --size rounds [2-4], played in --order (fixed: as dealt;
-                 free: any order in a round). Exactly one plan scores the most points:
-                 a second exact search, which forbids that plan, proves every other
-                 plan scores less (by the margin). Plans differing only in corners or
-                 walks are one plan.
-  walkable-path  Walkable Cities largest path: red alone drops --size pieces [1-2] on
-                 three seeded boards (24 blue, 16 red cells, 10 dead per board) to make
-                 the sum of its largest regions as large as possible. An exact branch
-                 and bound (--node-limit nodes per proof) proves the optimum; a second
-                 search for any other drops reaching it proves there are none. An
-                 answer is each piece's drop: 4 cells, each on its board, so another
-                 split or another board is another answer; swapping the drops of two
-                 identical pieces is not. With more pieces most candidates have a
-                 second optimal answer (a cell that does not count can go elsewhere)
-                 and are dropped; 5-6 pieces may need a larger --node-limit.
+{chr(10).join(blocks)}
 
-'blokus-endgame' (Blokus endgame puzzles) is not built yet.
+{planned}
 
 Each puzzle is rated by its difficulty: log2 of the search-tree nodes per piece that a
 most-constrained-first search (Knuth's Algorithm X, the way people solve) needs to find
 the solution and prove there is no other. 0 means forced moves all the way; each +1 doubles
-the work. For henning it is log2 of the positions the exact endgame search visits to find
-the answer and prove every other move worse; for gridblock-solo, log2 of the nodes the exact
-search visits to find the best plan and prove every other plan scores less; for
-walkable-path, log2(1 + the search nodes of both proofs) (the stats add greedy_short, how
-far a player who takes each piece's best drop at once falls below the optimum).
+the work.{difficulty}{"." if notes else ""}
 
 The same KIND, options and --seed always give the same puzzles, with any number of
 workers. Every puzzle is committed as soon as it is made: a run that is interrupted (even
@@ -110,146 +101,34 @@ Exit codes:
 
 \b
 Examples:
-  polytile generate packing --count 50 --db puzzles.db
-  polytile generate packing -n 20 --db rect.db --region rectangle --size 8-10 --seed 7
-  polytile generate packing -n 10 --db hard.db --min-difficulty 5
-  polytile generate blokus-teaser -n 5 --db teasers.db --touch connected
-  polytile generate henning -n 5 --db city.db --size 2-3 --question only-win
-  polytile generate gridblock-solo -n 5 --db solo.db --order fixed --size 2-3
-  polytile generate walkable-path -n 5 --db walk.db --size 1-2 --workers 1
-  polytile generate walkable-path -n 1 --db walk3.db --size 3 --node-limit 1000000
+{examples}
   polytile puzzles list --db puzzles.db
-""",
-)
-@click.argument("kind")
-@click.option(
-    "-n",
-    "--count",
-    type=click.IntRange(1, 1_000_000),
-    required=True,
-    help="Puzzles the set should hold.",
-)
-@click.option(
-    "--db",
-    type=click.Path(dir_okay=False, path_type=Path),
-    required=True,
-    help="The SQLite store to fill (created if missing).",
-)
-@click.option(
-    "--seed",
-    type=click.IntRange(0, 2**63 - 1),
-    default=0,
-    show_default=True,
-    help="Seed of the run.",
-)
-@click.option(
-    "--workers",
-    type=click.IntRange(1, 256),
-    default=None,
-    help="Local worker processes [default: all cores].",
-)
-@click.option(
-    "--scheduler",
-    metavar="ADDRESS",
-    help="Run candidates on this Dask scheduler (tcp://host:8786) instead.",
-)
-@click.option(
-    "--min-difficulty", type=Finite(), default=None, help="Keep puzzles at least this hard."
-)
-@click.option(
-    "--max-difficulty", type=Finite(), default=None, help="Keep puzzles at most this hard."
-)
-@click.option(
-    "--time-limit",
-    type=SECONDS,
-    default=None,
-    help="Stop after this many seconds, counted from when the process started (start-up "
-    "included; what is stored stays; candidates still running are dropped and tried again "
-    "by the next run).",
-)
-@click.option(
-    "--pieces",
-    "piece_set",
-    default=None,
-    help="The named piece set to draw from [default: pentominoes for packing, tetrominoes "
-    "for blokus-teaser].",
-)
-@click.option(
-    "--size",
-    default=None,
-    metavar="MIN-MAX",
-    help="Pieces per puzzle, given ones included (packing) [default: 8-12], per colour "
-    "(blokus-teaser) [default: 2-3], empty blocks (henning) [default: 2-4], rounds "
-    "(gridblock-solo, 1-6) [default: 2-4], or pieces to drop (walkable-path, 1-6) "
-    "[default: 1-2].",
-)
-@click.option(
-    "--colors",
-    type=click.IntRange(2, 4),
-    default=4,
-    show_default=True,
-    help="blokus-teaser: colours, each with the same hand.",
-)
-@click.option(
-    "--touch",
-    type=click.Choice(["local", "connected", "none"]),
-    default="local",
-    show_default=True,
-    help="blokus-teaser: corner rule (see 'polytile solve --help').",
-)
-@click.option(
-    "--max-blocked",
-    type=click.IntRange(0, 10),
-    default=3,
-    show_default=True,
-    help="blokus-teaser: most blocked cells on the board.",
-)
-@click.option(
-    "--region",
-    type=click.Choice(["shape", "rectangle"]),
-    default="shape",
-    show_default=True,
-    help="packing: a random connected shape or a rectangle.",
-)
-@click.option(
-    "--holes",
-    type=click.IntRange(0, 4),
-    default=0,
-    show_default=True,
-    help="packing: enclosed holes in a shape region.",
-)
-@click.option(
-    "--max-given",
-    type=click.IntRange(0, 20),
-    default=2,
-    show_default=True,
-    help="packing: most pieces given in place to make the solution unique.",
-)
-@click.option(
-    "--question",
-    type=click.Choice(["any", "only-win", "best-by"]),
-    default="any",
-    show_default=True,
-    help="henning: keep only-win puzzles, best-by-N puzzles, or both.",
-)
-@click.option(
-    "--order",
-    type=click.Choice(["fixed", "free"]),
-    default="free",
-    show_default=True,
-    help="gridblock-solo: each round's cards in the dealt order, or in any order.",
-)
-@click.option(
-    "--node-limit",
-    type=click.IntRange(100, 10**9),
-    default=100_000,
-    show_default=True,
-    help="walkable-path: search nodes per proof (work, not time: the same puzzles on any "
-    "machine); a candidate needing more is dropped. 4-piece proofs take a few thousand; "
-    "raise it for 5-6 pieces.",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print a JSON report instead of text.")
-def generate(
+"""
+
+
+def _kind_options(kinds: list[PuzzleKind]) -> list[click.Option]:
+    """``--pieces`` and ``--size``, whose help says what each kind takes, then each kind's
+    own options as it declares them."""
+    pieces = ", ".join(f"{k.pieces_default} for {k.name}" for k in kinds if k.pieces_default)
+    sizes = [f"{k.size_help} [default: {k.size_default}]" for k in kinds]
+    size_help = listed(sizes, ", or ")
+    out = [
+        click.Option(["--pieces", "piece_set"], default=None,
+                     help=f"The named piece set to draw from [default: {pieces}]."),
+        click.Option(["--size"], default=None, metavar="MIN-MAX",
+                     help=size_help[:1].upper() + size_help[1:] + "."),
+    ]  # fmt: skip
+    for k in kinds:
+        for o in k.options:
+            kind_type: click.ParamType = (
+                click.Choice(list(o.choices)) if o.choices else click.IntRange(*(o.bounds or ()))
+            )
+            out.append(click.Option([o.flag, o.name], type=kind_type, default=o.default,
+                                    show_default=True, help=f"{k.name}: {o.help}"))  # fmt: skip
+    return out
+
+
+def _generate(
     kind: str,
     count: int,
     db: Path,
@@ -259,25 +138,16 @@ def generate(
     min_difficulty: float | None,
     max_difficulty: float | None,
     time_limit: float | None,
-    piece_set: str | None,
     size: str | None,
-    colors: int,
-    touch: str,
-    max_blocked: int,
-    region: str,
-    holes: int,
-    max_given: int,
-    question: str,
-    order: str,
-    node_limit: int,
     as_json: bool,
+    **options: Any,
 ) -> None:
-    """Fill ``db`` with ``count`` puzzles of ``kind``."""
+    """Fill ``db`` with ``count`` puzzles of ``kind`` (``options``: ``--pieces`` and every
+    kind's own options; the kind takes its own)."""
     from polytile.cli.clock import budget as _budget
     from polytile.cli.progress import progress_bar
     from polytile.cli.solve import _executor
-    from polytile.puzzles.tiling.generate import parse_params
-    from polytile.puzzles.tiling.store import PuzzleStore
+    from polytile.store.db import PuzzleStore
 
     if (
         min_difficulty is not None
@@ -288,50 +158,24 @@ def generate(
     if str(db) == ":memory:":  # SQLite's in-memory database: everything made would be lost
         raise click.BadParameter(":memory: keeps nothing after the command; give a file",
                                  param_hint="--db")  # fmt: skip
-    teaser, henning = kind == "blokus-teaser", kind == "henning"
-    solo, walk = kind == "gridblock-solo", kind == "walkable-path"
+    chosen = find_kind(kind)
     ctx = click.get_current_context()
-    own = {"blokus-teaser": ("piece_set", "colors", "touch", "max_blocked"), "henning": (
-        "question",), "gridblock-solo": ("order",), "walkable-path": ("node_limit",)}.get(
-        kind, ("piece_set", "region", "holes", "max_given"))  # fmt: skip
-    given = [
-        p.opts[-1]
-        for p in ctx.command.params
-        if p.name in _KIND_OPTIONS and p.name not in own
-        and ctx.get_parameter_source(p.name or "") == click.core.ParameterSource.COMMANDLINE
-    ]  # fmt: skip
-    if given:
-        raise click.UsageError(f"{', '.join(given)} do(es) not apply to kind {kind}")
-    lo, hi = _size_range(size or ("2-3" if teaser else "2-4" if henning or solo
-                                  else "1-2" if walk else "8-12"))  # fmt: skip
-    values: dict[str, Any] = {
-        "pieces": piece_set or ("tetrominoes" if teaser else "pentominoes"),
-        "min_pieces": lo,
-        "max_pieces": hi,
-    }
-    if teaser:
-        values |= {"colors": colors, "touch": touch, "max_blocked": max_blocked}
-    elif henning:
-        values = {"min_empty": lo, "max_empty": hi, "question": question}
-    elif solo:
-        values = {"order": order, "min_rounds": lo, "max_rounds": hi}
-    elif walk:
-        if not 1 <= lo <= hi <= 6:
-            raise click.BadParameter(f"walkable-path drops 1 to 6 pieces (MIN <= MAX), not "
-                                     f"{size}", param_hint="--size")  # fmt: skip
-        values = {"min_pieces": lo, "max_pieces": hi, "node_limit": node_limit}
-    else:
-        if 2 <= lo <= hi and max_given > lo - 1:  # a puzzle keeps one piece to place
-            default = (ctx.get_parameter_source("max_given")
-                       != click.core.ParameterSource.COMMANDLINE)  # fmt: skip
-            raise click.BadParameter(
-                f"{max_given}{' (the default)' if default else ''} is too many for "
-                f"--size {size or f'{lo}-{hi}'}: a puzzle of {lo} pieces gives at most "
-                f"{lo - 1}; pass --max-given {lo - 1} or a larger --size",
-                param_hint="--max-given",
-            )
-        values |= {"region": region, "holes": holes, "max_given": max_given}
-    params = parse_params(kind, values)
+    own = {o.name for o in chosen.options} | ({"piece_set"} if chosen.pieces_default else set())
+    typed = frozenset(
+        p.name for p in ctx.command.params
+        if p.name and ctx.get_parameter_source(p.name) == click.core.ParameterSource.COMMANDLINE
+    )  # fmt: skip
+    foreign = [p.opts[-1] for p in ctx.command.params if p.name in options and p.name not in own
+               and p.name in typed]  # fmt: skip
+    if foreign:
+        raise click.UsageError(f"{', '.join(foreign)} do(es) not apply to kind {kind}")
+    size_text = size or chosen.size_default
+    lo, hi = _size_range(size_text)
+    with facing():
+        values = chosen.params_values(
+            (lo, hi), size_text, {n: v for n, v in options.items() if n in own}, typed
+        )
+    params = chosen.parse_params(values)
     stop = StopFlag(terminate=True)
     with PuzzleStore(db, on_wait=say) as store, _executor(workers, scheduler) as ex, stop:
         # A candidate can run for seconds: on one worker (this process) the deadline cuts
@@ -406,7 +250,7 @@ def generate(
 def _build(late: Deadline, *args: Any, **kwargs: Any) -> Any:
     """``build_set(*args, **kwargs)``; should ``late`` go off outside its loop (which keeps
     what is stored and reports the stop itself), stop with exit 1 all the same."""
-    from polytile.puzzles.tiling.sets import build_set
+    from polytile.store.sets import build_set
 
     try:
         return build_set(*args, **kwargs)
@@ -435,5 +279,37 @@ def say(message: str) -> None:
 def _note(p: Any) -> str:
     return f"{p.tried} tried, {p.done / max(p.seconds, 1e-9) * 60:.0f} per minute"
 
+
+def _command() -> click.Command:
+    """The ``generate`` command, its kind-specific help and options taken from the kinds."""
+    kinds = _kinds()
+    params: list[click.Parameter] = [
+        click.Argument(["kind"]),
+        click.Option(["-n", "--count"], type=click.IntRange(1, 1_000_000), required=True,
+                     help="Puzzles the set should hold."),
+        click.Option(["--db"], type=click.Path(dir_okay=False, path_type=Path), required=True,
+                     help="The SQLite store to fill (created if missing)."),
+        click.Option(["--seed"], type=click.IntRange(0, 2**63 - 1), default=0,
+                     show_default=True, help="Seed of the run."),
+        click.Option(["--workers"], type=click.IntRange(1, 256), default=None,
+                     help="Local worker processes [default: all cores]."),
+        click.Option(["--scheduler"], metavar="ADDRESS",
+                     help="Run candidates on this Dask scheduler (tcp://host:8786) instead."),
+        click.Option(["--min-difficulty"], type=Finite(), default=None,
+                     help="Keep puzzles at least this hard."),
+        click.Option(["--max-difficulty"], type=Finite(), default=None,
+                     help="Keep puzzles at most this hard."),
+        click.Option(["--time-limit"], type=SECONDS, default=None,
+                     help="Stop after this many seconds, counted from when the process started "
+                     "(start-up included; what is stored stays; candidates still running are "
+                     "dropped and tried again by the next run)."),
+        *_kind_options(kinds),
+        click.Option(["--json", "as_json"], is_flag=True,
+                     help="Print a JSON report instead of text."),
+    ]  # fmt: skip
+    return click.Command("generate", callback=_generate, params=params, help=_help(kinds))
+
+
+generate = _command()
 
 COMMANDS = [generate]

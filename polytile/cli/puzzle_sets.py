@@ -8,8 +8,10 @@ from typing import Any
 
 import click
 
-from polytile.cli.generate import DB_HELP, say
+from polytile.cli.generate import DB_HELP, listed, say
 from polytile.cli.options import Finite
+from polytile.store.kinds import Catalogued, DrawnKind, PuzzleKind, UnsoundAnswerError, kind_names
+from polytile.store.kinds import kind as find_kind
 
 __all__ = ["COMMANDS"]
 
@@ -41,21 +43,12 @@ def puzzles(ctx: click.Context, as_json: bool) -> None:
         _catalogue(as_json)
 
 
-def _catalogue(as_json: bool) -> None:
-    from polytile.puzzles.tiling.puzzles import CATALOGUE
+def _kinds() -> list[PuzzleKind]:
+    return [find_kind(name) for name in kind_names()]
 
-    rows: list[dict[str, Any]] = []
-    for p in CATALOGUE.values():
-        rows.append(
-            {
-                "name": p.name,
-                "board": f"{p.board.rows}x{p.board.cols}",
-                "pieces": p.problem.n_pieces,
-                "known_count": p.known_count,
-                "known_count_up_to_symmetry": p.known_count_up_to_symmetry,
-                "description": p.description,
-            }
-        )
+
+def _catalogue(as_json: bool) -> None:
+    rows = [r for k in _kinds() if isinstance(k, Catalogued) for r in k.catalogue()]
     if as_json:
         click.echo(json.dumps(rows, indent=2))
         return
@@ -70,7 +63,7 @@ def _catalogue(as_json: bool) -> None:
 
 
 def _open(db: Path) -> Any:
-    from polytile.puzzles.tiling.store import PuzzleStore
+    from polytile.store.db import PuzzleStore
 
     if not db.exists():
         raise click.BadParameter(f"{db} does not exist (make one with 'polytile generate')")
@@ -91,39 +84,8 @@ def _filters(f: Any) -> Any:
     return f
 
 
-def _henning(sp: Any) -> bool:
-    from polytile.puzzles.henning.generate import HenningPuzzle
-
-    return isinstance(sp.puzzle, HenningPuzzle)
-
-
-def _solo(sp: Any) -> bool:
-    from polytile.puzzles.gridblock.generate import GridblockSoloPuzzle
-
-    return isinstance(sp.puzzle, GridblockSoloPuzzle)
-
-
-def _walk(sp: Any) -> bool:
-    from polytile.puzzles.walkable.path_generate import WalkablePathPuzzle
-
-    return isinstance(sp.puzzle, WalkablePathPuzzle)
-
-
 def _row(sp: Any) -> dict[str, Any]:
-    from polytile.puzzles.gridblock import generate as gridblock
-    from polytile.puzzles.henning.generate import puzzle_summary
-    from polytile.puzzles.walkable import path_generate as walkable
-
-    p = sp.puzzle
-    if _walk(sp):  # cells: unclaimed cells of the 3 boards; pieces: the pieces to drop
-        shape = walkable.puzzle_summary(p)
-    elif _henning(sp):  # cells: empty blocks; pieces: tiles in both hands
-        shape = puzzle_summary(p)
-    elif _solo(sp):  # cells: the 36 tiles; pieces: the cards to play
-        shape = gridblock.puzzle_summary(p)
-    else:
-        shape = {"board": f"{p.layout.rows}x{p.layout.cols}", "cells": p.layout.n_open,
-                 "pieces": len(p.all_piece_names()), "given": len(p.given)}  # fmt: skip
+    shape = find_kind(sp.kind).row(sp.puzzle)
     return {
         "id": sp.id,
         "kind": sp.kind,
@@ -136,7 +98,14 @@ def _row(sp: Any) -> dict[str, Any]:
     }
 
 
-@puzzles.command("list")
+def _list_help() -> str:
+    notes = " ".join(k.list_note for k in _kinds() if k.list_note)
+    return "One line per stored puzzle: id, kind, board, pieces, given pieces, difficulty." + (
+        f"\n\n{notes}" if notes else ""
+    )
+
+
+@puzzles.command("list", help=_list_help())
 @_filters
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list instead of a table.")
 def list_command(
@@ -146,15 +115,7 @@ def list_command(
     max_difficulty: float | None,
     as_json: bool,
 ) -> None:
-    """One line per stored puzzle: id, kind, board, pieces, given pieces, difficulty.
-
-    For City Blocks (henning) puzzles, cells are the empty blocks and pieces the tiles in
-    both hands; the JSON rows add the question and the player to move. For Gridblock
-    solitaires (gridblock-solo), cells are the 36 tiles and pieces the cards to play; the
-    JSON rows add the card order, the rounds and the target score. For Walkable Cities
-    path puzzles (walkable-path), the board is 3x10x10, cells are the unclaimed cells and
-    pieces the pieces to drop; the JSON rows add the sequence and the target.
-    """
+    """List the stored puzzles (the help is :func:`_list_help`'s)."""
     with _open(db) as store:
         rows = [_row(sp) for sp in store.puzzles(kind, min_difficulty, max_difficulty)]
         kinds = store.kinds()
@@ -176,41 +137,30 @@ def list_command(
     click.echo(f"{len(rows)} puzzle(s)", err=True)
 
 
-def _puzzle_picture(sp: Any) -> Any:
-    """The puzzle as a drawable solution: the given pieces on the board, the rest empty."""
-    from polytile.formats import Solution
-
-    p = sp.puzzle
-    return Solution(
-        puzzle=p.name,
-        rows=p.layout.rows,
-        cols=p.layout.cols,
-        placements=p.given,
-        blocked=tuple(sorted(p.layout.blocked)),
-        status="unknown",
-    )
-
-
 def _caption(sp: Any) -> str:
-    p = sp.puzzle
-    if _walk(sp):
-        return (f"#{sp.id}  difficulty {sp.difficulty:.1f}  Walkable Cities path: drop "
-                f"{','.join(p.path.sequence)}, target {p.target}")  # fmt: skip
-    if _henning(sp):
-        return f"#{sp.id}  difficulty {sp.difficulty:.1f}  {p.question}, {p.position.empty} " \
-            "empty blocks"  # fmt: skip
-    if _solo(sp):
-        what = f"{len(p.solo.hands)} round(s), {p.solo.order} order, target {p.target}"
-        return f"#{sp.id}  difficulty {sp.difficulty:.1f}  Gridblock solitaire, {what}"
-    if hasattr(p, "touch"):  # a teaser: the same hand per colour
-        hand = " ".join(x.name for x in p.pieces[0])
-        what = f"{p.n_colors} colours x {hand}, touch {p.touch}"
-    else:
-        what = " ".join(p.piece_names())
-    return f"#{sp.id}  difficulty {sp.difficulty:.1f}  place: {what}"
+    return f"#{sp.id}  difficulty {sp.difficulty:.1f}  {find_kind(sp.kind).caption(sp.puzzle)}"
 
 
-@puzzles.command("show")
+def _show_help() -> str:
+    notes = ". ".join(k.show_note for k in _kinds() if k.show_note)
+    return f"""Show one stored puzzle: its board with the given pieces, and the pieces to place{
+        f" ({notes})" if notes else ""
+    }.
+
+\b
+Examples:
+  polytile puzzles show 3 --db puzzles.db --solution
+  polytile puzzles show 3 --db puzzles.db --file > p3.json && polytile count p3.json
+"""
+
+
+def _file_help() -> str:
+    notes = "; ".join(f"{k.name}: {k.file_note}" for k in _kinds() if k.file_note)
+    return "Print only the puzzle file, ready for 'polytile solve FILE' or 'polytile count " \
+        f"FILE'{f' ({notes})' if notes else ''}."  # fmt: skip
+
+
+@puzzles.command("show", help=_show_help())
 @click.argument("puzzle_id", type=int, metavar="ID")
 @click.option("--db", type=click.Path(dir_okay=False, path_type=Path), required=True, help=DB_HELP)
 @click.option("--solution", "with_solution", is_flag=True, help="Show the solution too.")
@@ -219,8 +169,7 @@ def _caption(sp: Any) -> str:
     "--file",
     "as_file",
     is_flag=True,
-    help="Print only the puzzle file, ready for 'polytile solve FILE' or 'polytile count FILE' "
-    "(henning: the henning@1 position, for 'polytile render' or 'polytile solve-endgame').",
+    help=_file_help(),
 )
 @click.option("--color/--no-color", default=None, help="Force colour on or off [default: auto].")
 def show_command(
@@ -231,29 +180,12 @@ def show_command(
     as_file: bool,
     color: bool | None,
 ) -> None:
-    """Show one stored puzzle: its board with the given pieces, and the pieces to place
-    (City Blocks: the city, the side to move and the question; --solution adds the answer,
-    its value, the runner-up's and a line of best play. Gridblock solitaire: the layout,
-    the set-up draw, the hands and the target; --solution adds the plan replayed by the
-    rules engine, the runner-up's score and the margin. Walkable Cities path: the three
-    boards, the pieces, the target and the 'polytile solve walkable-path' command that
-    rebuilds the position; --solution adds the drops replayed by the rules, the regions
-    and what a greedy player reaches; --file prints the puzzle document).
-
-    \b
-    Examples:
-      polytile puzzles show 3 --db puzzles.db --solution
-      polytile puzzles show 3 --db puzzles.db --file > p3.json && polytile count p3.json
-    """
-    from polytile.puzzles.henning import generate as henning
-    from polytile.puzzles.henning.picture import to_text as city_text
-    from polytile.render import to_text
-
+    """Show one stored puzzle (the help is :func:`_show_help`'s)."""
     with _open(db) as store:
         sp = store.get(puzzle_id)
+    shown = find_kind(sp.kind)
     if as_file:
-        click.echo(json.dumps(sp.puzzle_json["position"] if _henning(sp) else sp.puzzle_json,
-                              indent=2))  # fmt: skip
+        click.echo(json.dumps(shown.puzzle_file(sp.puzzle_json), indent=2))
         return
     if as_json:
         doc: dict[str, Any] = {
@@ -267,43 +199,11 @@ def show_command(
         click.echo(json.dumps(doc, indent=2))
         return
     click.echo(_caption(sp))
-    if _walk(sp):
-        from polytile.puzzles.walkable import path_generate as walkable
-
-        click.echo(walkable.question_text(sp.puzzle))
-        command = walkable.solve_command(sp.puzzle)
-        if command is not None:
-            click.echo(f"(solve it: {command})")
-        if with_solution:
-            answer = sp.solution()
-            problems = walkable.check_answer(sp.puzzle, answer)  # the rules replay the drops
-            if problems:
-                raise click.ClickException(f"puzzle {sp.id}'s stored answer is unsound: "
-                                           f"{problems[0]}")  # fmt: skip
-            click.echo(walkable.answer_text(sp.puzzle, answer))
-        return
-    if _solo(sp):
-        from polytile.puzzles.gridblock import generate as gridblock
-
-        click.echo(gridblock.question_text(sp.puzzle))
-        if with_solution:
-            answer = sp.solution()
-            problems = gridblock.check_answer(sp.puzzle, answer)  # the rules engine replays it
-            if problems:
-                raise click.ClickException(f"puzzle {sp.id}'s stored answer is unsound: "
-                                           f"{problems[0]}")  # fmt: skip
-            click.echo(gridblock.answer_text(sp.puzzle, answer))
-        return
-    if _henning(sp):
-        click.echo(city_text(sp.puzzle.position, color=color))
-        click.echo(henning.question_text(sp.puzzle))
-        if with_solution:
-            click.echo(henning.answer_text(sp.puzzle, sp.solution()))
-        return
-    click.echo(to_text(_puzzle_picture(sp), color=color), nl=False)
-    if with_solution:
-        click.echo("solution:")
-        click.echo(to_text(sp.solution(), color=color), nl=False)
+    try:
+        for text in shown.show(sp, with_solution, color):
+            click.echo(text, nl=False)
+    except UnsoundAnswerError as exc:
+        raise click.ClickException(f"puzzle {sp.id}'s stored answer is unsound: {exc}") from None
 
 
 @puzzles.command("export")
@@ -344,10 +244,13 @@ def export_command(
         raise click.BadParameter(f"{output}: the suffix must be .jsonl or .svg")
     with _open(db) as store:
         chosen = list(store.puzzles(kind, min_difficulty, max_difficulty))
-    if suffix == ".svg" and any(_henning(sp) or _solo(sp) or _walk(sp) for sp in chosen):
-        why = ("SVG sheets hold tiling puzzles; export henning, gridblock-solo and "
-               "walkable-path ones as .jsonl (or use --kind)")  # fmt: skip
+    drawn = [(sp, find_kind(sp.kind)) for sp in chosen]
+    if suffix == ".svg" and not all(isinstance(k, DrawnKind) for _, k in drawn):
+        undrawn = [k.name for k in _kinds() if not isinstance(k, DrawnKind)]
+        why = (f"SVG sheets hold tiling puzzles; export {listed(undrawn)} ones as .jsonl (or use "
+               "--kind)")  # fmt: skip
         raise click.BadParameter(why, param_hint="-o")
+    sheets = [(sp, k) for sp, k in drawn if isinstance(k, DrawnKind)]
     if suffix == ".jsonl":
         lines = [
             json.dumps(
@@ -371,10 +274,10 @@ def export_command(
         return
     heading = f"{len(chosen)} puzzles from {db.name}"
     page = contact_sheet(
-        [(_puzzle_picture(sp), _caption(sp)) for sp in chosen], columns, heading=heading
+        [(k.picture(sp.puzzle), _caption(sp)) for sp, k in sheets], columns, heading=heading
     )
     answers = contact_sheet(
-        [(sp.solution(), f"#{sp.id} solution") for sp in chosen],
+        [(k.answer_picture(sp.solution()), f"#{sp.id} solution") for sp, k in sheets],
         columns,
         heading=f"Solutions: {heading}",
     )

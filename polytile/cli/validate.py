@@ -166,8 +166,8 @@ def _is_sqlite(file: str) -> bool:
 
 def _validate_store(ctx: click.Context, file: str, as_json: bool) -> None:
     """Re-verify every puzzle of a store; exit 1 if any fails."""
-    from polytile.puzzles.tiling.sets import verify_store
-    from polytile.puzzles.tiling.store import PuzzleStore
+    from polytile.store.db import PuzzleStore
+    from polytile.store.sets import verify_store
 
     with PuzzleStore(file, create=False) as store:
         results = list(verify_store(store))

@@ -10,6 +10,11 @@ Files of a shared format are told apart by the other tables: a ``polytile/positi
 by its ``"game"`` field (:data:`POSITION_GAMES`), a record of another program by its suffix
 or its SGF game name (:data:`RECORD_SUFFIXES`, :data:`SGF_GAMES`), and a plain text board by
 the command reading it (:data:`TEXT_BOARDS`).
+
+:data:`KINDS` does the same for the kinds of generated puzzle
+(:class:`~polytile.store.kinds.PuzzleKind`, found by :func:`polytile.store.kinds.kind`): each
+names the ``module:ATTRIBUTE`` of a kind declared by its game, so the puzzle store and the
+``generate`` and ``puzzles`` commands name no game.
 """
 
 from __future__ import annotations
@@ -28,6 +33,8 @@ if TYPE_CHECKING:
 __all__ = [
     "FACES",
     "FORMATS",
+    "KINDS",
+    "PLANNED_KINDS",
     "POSITION_GAMES",
     "RECORD_SUFFIXES",
     "SGF_GAMES",
@@ -64,6 +71,21 @@ SGF_GAMES: dict[str, str] = {"Blokus": "blokus"}
 #: The game whose position a plain text board (rows of ``. # B Y R G``) is, by the command
 #: reading it; the other commands read one as a tiling board.
 TEXT_BOARDS: dict[str, str] = {"score": "cityblocks", "solve-endgame": "blokus"}
+
+#: Every kind of puzzle ``polytile generate`` makes: its name and the ``module:ATTRIBUTE`` of
+#: its :class:`~polytile.store.kinds.PuzzleKind`, in the order the help lists them.
+KINDS: dict[str, str] = {
+    "packing": "polytile.puzzles.tiling.kinds:PACKING",
+    "blokus-teaser": "polytile.puzzles.tiling.kinds:TEASER",
+    "henning": "polytile.puzzles.henning.kinds:KIND",
+    "gridblock-solo": "polytile.puzzles.gridblock.kinds:KIND",
+    "walkable-path": "polytile.puzzles.walkable.kinds:KIND",
+}
+
+#: Kinds that are planned but not built, and what they would be.
+PLANNED_KINDS: dict[str, str] = {
+    "blokus-endgame": "Blokus endgame puzzles",
+}
 
 _loaded: dict[str, Face] = {}
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from polytile.puzzles.tiling import store
+from polytile.store import db as store
 
 from .helpers import Invoke, assert_clean_failure
 

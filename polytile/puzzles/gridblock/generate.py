@@ -69,7 +69,7 @@ from polytile.puzzles.gridblock.solo import (
     solo_picture,
 )
 from polytile.puzzles.gridblock.solo_search import search_solo
-from polytile.puzzles.tiling.candidates import Candidate, candidate_rng
+from polytile.store.candidates import Candidate, candidate_rng
 
 __all__ = [
     "ANSWER_FORMAT",
@@ -487,7 +487,7 @@ def make_gridblock_solo_candidate(params: GridblockSoloParams, seed: int, index:
     if problems or score != best.score:  # the search's plan must pass the replay; a bug if not
         raise SolverError(f"generated gridblock-solo answer fails its check: "
                           f"{(problems or ['the search miscounted'])[0]}")  # fmt: skip
-    cand.puzzle, cand.solution = puzzle, answer  # type: ignore[assignment]
+    cand.puzzle, cand.solution = puzzle, answer
     cand.key = solo_key(solo)
     cand.difficulty = round(math.log2(max(best.nodes + other.nodes, 1)), 2)
     cand.stats = {

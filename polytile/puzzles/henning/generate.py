@@ -64,7 +64,7 @@ from polytile.puzzles.henning.moves import Move
 from polytile.puzzles.henning.players import self_play
 from polytile.puzzles.henning.rules import Henning
 from polytile.puzzles.henning.tiles import KINDS, PLAYER_NAMES
-from polytile.puzzles.tiling.candidates import Candidate, candidate_rng
+from polytile.store.candidates import Candidate, candidate_rng
 
 __all__ = [
     "ANSWER_FORMAT",
@@ -547,7 +547,7 @@ def make_henning_candidate(params: HenningParams, seed: int, index: int) -> Cand
     problems = check_answer(puzzle, solved)
     if problems:  # the solver's answer must pass the rules engine's replay; a bug if not
         raise SolverError(f"generated henning answer fails its check: {problems[0]}")
-    cand.puzzle, cand.solution = puzzle, solved  # type: ignore[assignment]
+    cand.puzzle, cand.solution = puzzle, solved
     cand.key = position_key(game)
     cand.difficulty = round(math.log2(max(root.nodes, 1)), 2)
     cand.stats = {

@@ -1,11 +1,10 @@
-"""Tiling puzzles: the catalogue, fitting pieces, puzzle generation, the puzzle store and
-puzzle sets.
+"""Tiling puzzles: the catalogue, fitting pieces and the tiling kinds of generated puzzle.
 
 Modules: :mod:`~polytile.puzzles.tiling.puzzles` (:class:`TilingPuzzle`, the catalogue of
 known puzzles and their checker), ``catalogue`` (every named puzzle, teasers included),
 ``fit`` (the most squares a set of pieces covers), ``generate`` (packing puzzles with one
-solution), ``generate_teasers`` (four-square-style teasers), ``store`` (the SQLite puzzle
-store) and ``sets`` (generating into a store).
+solution), ``generate_teasers`` (four-square-style teasers), ``keys`` (a puzzle's canonical
+key) and ``kinds`` (both kinds as the puzzle store, :mod:`polytile.store`, sees them).
 
 The puzzles' public names are re-exported here, loaded on first use:
 

@@ -1,23 +1,11 @@
-"""Puzzle generation: seeded candidates, made unique by the exact-cover engine, then rated.
+"""The ``packing`` kind: seeded candidates, made unique by the exact-cover engine, then rated.
 
-A *kind* turns ``(params, seed, index)`` into one candidate puzzle, reproducibly: the same
-three always give the same candidate, whichever process computes it. A candidate is kept
-when its solution is unique, after at most ``max_given`` repairs; otherwise it is dropped
-with a reason.
-
-Kinds
------
-``packing``
-    Pieces from a named set and a region they fill. The region is a rectangle (a random
-    tiling of it is found first) or a random connected shape grown piece by piece, with a
-    chosen number of enclosed holes (0 for none).
-``blokus-teaser``
-    Four-square-style coloured teasers (:mod:`polytile.puzzles.tiling.generate_teasers`).
-``henning``
-    City Blocks (Henning) positions with every tile known where exactly one move wins, or
-    is best by at least $1 (:mod:`polytile.puzzles.henning.generate`).
-``blokus-endgame``
-    Not built yet (Blokus endgame puzzles: one best move, proven by the exact endgame).
+Candidate ``index`` of a run with ``(params, seed)`` is reproducible
+(:func:`packing_candidate`): pieces from a named set and a region they fill. The region is a
+rectangle (a random tiling of it is found first) or a random connected shape grown piece by
+piece, with a chosen number of enclosed holes (0 for none). A candidate is kept when its
+solution is unique, after at most ``max_given`` repairs; otherwise it is dropped with a
+reason. The kind as the puzzle store sees it is :data:`polytile.puzzles.tiling.kinds.PACKING`.
 
 Uniqueness
 ----------
@@ -46,11 +34,11 @@ the start) is recorded too.
 
 Examples
 --------
->>> from polytile.puzzles.tiling.generate import PackingParams, make_candidate
->>> c = make_candidate("packing", PackingParams(min_pieces=5, max_pieces=5), seed=1, index=0)
+>>> from polytile.puzzles.tiling.generate import PackingParams, packing_candidate
+>>> c = packing_candidate(PackingParams(min_pieces=5, max_pieces=5), seed=1, index=0)
 >>> c.accepted, c.puzzle.problem.n_pieces + len(c.puzzle.given)
 (True, 5)
->>> make_candidate("packing", PackingParams(min_pieces=5, max_pieces=5), 1, 0).key == c.key
+>>> packing_candidate(PackingParams(min_pieces=5, max_pieces=5), 1, 0).key == c.key
 True
 """
 
@@ -68,35 +56,21 @@ from polytile.board import Board, placements
 from polytile.errors import PolytileError, UnknownNameError
 from polytile.formats import PlacedPiece, Solution
 from polytile.geometry import PIECE_SETS, Cell, Polyomino, piece_set
-from polytile.puzzles.tiling.candidates import Candidate, puzzle_key
-from polytile.puzzles.tiling.candidates import candidate_rng as _rng
+from polytile.puzzles.tiling.keys import puzzle_key
 from polytile.puzzles.tiling.puzzles import TilingPuzzle, check_solution
 from polytile.solvers import bitboard
 from polytile.solvers.tiling import TilingProblem, compile_problem
+from polytile.store.candidates import Candidate
+from polytile.store.candidates import candidate_rng as _rng
 
 __all__ = [
-    "KINDS",
-    "Candidate",
     "PackingParams",
-    "make_candidate",
-    "parse_params",
+    "Uniqueness",
+    "packing_candidate",
     "puzzle_key",
     "rate",
     "unique_solution",
 ]
-
-#: Kinds that can be generated, with what each needs.
-KINDS: dict[str, str] = {
-    "packing": "pieces from a named set that fill a rectangle or a random shape in one way",
-    "blokus-teaser": "coloured pieces that tile a board in one way under the teaser rules",
-    "henning": "City Blocks (Henning) positions where exactly one move wins, or is best",
-    "gridblock-solo": "Gridblock solitaires (one colour, known cards) with one optimal plan",
-    "walkable-path": "Walkable Cities largest-path puzzles with one optimal drop sequence",
-}
-#: Kinds named by the issue that are not built, and why.
-UNBUILT: dict[str, str] = {
-    "blokus-endgame": "not built yet",
-}
 
 
 @dataclass(frozen=True)
@@ -151,49 +125,6 @@ class PackingParams:
     def to_dict(self) -> dict[str, Any]:
         """The parameters as plain JSON values."""
         return dataclasses.asdict(self)
-
-
-def _params_class(kind: str) -> type:
-    if kind in UNBUILT:
-        raise PolytileError(f"kind {kind!r} is {UNBUILT[kind]}")
-    if kind not in KINDS:
-        raise UnknownNameError("puzzle kind", kind, sorted(KINDS))
-    if kind == "blokus-teaser":
-        from polytile.puzzles.tiling.generate_teasers import TeaserParams
-
-        return TeaserParams
-    if kind == "henning":
-        from polytile.puzzles.henning.generate import HenningParams
-
-        return HenningParams
-    if kind == "gridblock-solo":
-        from polytile.puzzles.gridblock.generate import GridblockSoloParams
-
-        return GridblockSoloParams
-    if kind == "walkable-path":
-        from polytile.puzzles.walkable.path_generate import WalkablePathParams
-
-        return WalkablePathParams
-    return PackingParams
-
-
-def parse_params(kind: str, values: dict[str, Any]) -> Any:
-    """The parameters of ``kind`` (a :class:`PackingParams`, ``TeaserParams`` or
-    ``HenningParams``) from a mapping; missing ones take their defaults.
-
-    Raises
-    ------
-    UnknownNameError
-        For an unknown kind or parameter name.
-    PolytileError
-        For a kind that is not built, or values out of range.
-    """
-    cls = _params_class(kind)
-    names = {f.name for f in dataclasses.fields(cls)}
-    for key in values:
-        if key not in names:
-            raise UnknownNameError(f"{kind} parameter", key, sorted(names))
-    return cls(**values)
 
 
 # -- regions -----------------------------------------------------------------------------
@@ -421,7 +352,9 @@ def _rectangle(area: int, rng: np.random.Generator, largest: int) -> Board | Non
     return Board(r, c)
 
 
-def _packing(params: PackingParams, seed: int, index: int) -> Candidate:
+def packing_candidate(params: PackingParams, seed: int, index: int) -> Candidate:
+    """Candidate ``index`` of a ``packing`` run with ``params`` and ``seed`` (deterministic:
+    the same arguments give the same candidate in any process)."""
     cand = Candidate("packing", seed, index)
     rng = _rng(seed, index, "packing")
     pool = piece_set(params.pieces)
@@ -537,28 +470,3 @@ def _make_unique(
     cand.difficulty, cand.stats = rate(puzzle)
     cand.stats["check_nodes"] = seen.nodes
     return cand
-
-
-def make_candidate(kind: str, params: Any, seed: int, index: int) -> Candidate:
-    """Candidate number ``index`` of a run of ``kind`` with ``params`` and ``seed``.
-
-    Deterministic: the same arguments give the same candidate in any process.
-    """
-    _params_class(kind)  # raises for unknown kinds, listing the others
-    if kind == "blokus-teaser":
-        from polytile.puzzles.tiling.generate_teasers import make_teaser
-
-        return make_teaser(params, seed, index)
-    if kind == "henning":
-        from polytile.puzzles.henning.generate import make_henning_candidate
-
-        return make_henning_candidate(params, seed, index)
-    if kind == "gridblock-solo":
-        from polytile.puzzles.gridblock.generate import make_gridblock_solo_candidate
-
-        return make_gridblock_solo_candidate(params, seed, index)
-    if kind == "walkable-path":
-        from polytile.puzzles.walkable.path_generate import make_walkable_path_candidate
-
-        return make_walkable_path_candidate(params, seed, index)
-    return _packing(params, seed, index)

@@ -19,9 +19,8 @@ Teaser puzzle files: ``{"format": "polytile/teaser@1", "name": ..., "board": [ro
 
 Examples
 --------
->>> from polytile.puzzles.tiling.generate import make_candidate
->>> from polytile.puzzles.tiling.generate_teasers import TeaserParams
->>> tried = (make_candidate("blokus-teaser", TeaserParams(), 0, i) for i in range(40))
+>>> from polytile.puzzles.tiling.generate_teasers import TeaserParams, make_teaser
+>>> tried = (make_teaser(TeaserParams(), 0, i) for i in range(40))
 >>> c = next(c for c in tried if c.accepted)
 >>> c.puzzle.check(c.solution), c.stats["raw_solutions"] % 24
 ([], 0)
@@ -38,10 +37,11 @@ from polytile.board import Board
 from polytile.errors import BoardError, FormatError, PolytileError, UnknownNameError
 from polytile.geometry import PIECE_SETS, piece, piece_set
 from polytile.puzzles.blokus.four_square import Teaser
-from polytile.puzzles.tiling.candidates import Candidate, puzzle_key
-from polytile.puzzles.tiling.candidates import candidate_rng as _rng
+from polytile.puzzles.tiling.keys import puzzle_key
 from polytile.solvers.counting import count_tiling
 from polytile.solvers.tiling import TOUCH_RULES, compile_problem, solutions
+from polytile.store.candidates import Candidate
+from polytile.store.candidates import candidate_rng as _rng
 
 __all__ = ["TEASER_FORMAT", "TeaserParams", "make_teaser", "parse_teaser", "teaser_doc"]
 
@@ -136,7 +136,7 @@ def make_teaser(params: TeaserParams, seed: int, index: int) -> Candidate:
     if reasons:  # the kernel's answer must pass the rules check; a bug if not
         raise PolytileError(f"generated teaser solution fails the rules check: {reasons[0]}")
     pieces = params.colors * len(hand)
-    cand.puzzle, cand.solution = teaser, solution  # type: ignore[assignment]
+    cand.puzzle, cand.solution = teaser, solution
     cand.key = puzzle_key(cand.kind, teaser)  # type: ignore[arg-type]
     cand.difficulty = round(max(0.0, math.log2(max(result.nodes, 1) / pieces)), 2)
     cand.stats = {

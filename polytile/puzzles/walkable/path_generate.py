@@ -66,7 +66,6 @@ from typing import Any
 import numpy as np
 
 from polytile.errors import FormatError, IllegalMoveError, PolytileError, SolverError
-from polytile.puzzles.tiling.candidates import Candidate, candidate_rng
 from polytile.puzzles.walkable.board import BOARDS, PIECES, SIDE, legal_drops
 from polytile.puzzles.walkable.path import (
     PathPuzzle,
@@ -80,6 +79,7 @@ from polytile.puzzles.walkable.path import (
     replay,
     solve_path,
 )
+from polytile.store.candidates import Candidate, candidate_rng
 
 __all__ = [
     "ANSWER_FORMAT",
@@ -501,7 +501,7 @@ def make_walkable_path_candidate(params: WalkablePathParams, seed: int, index: i
     problems = check_answer(puzzle, answer)
     if problems:  # the solver's drops must pass the replay; a bug if not
         raise SolverError(f"generated walkable-path answer fails its check: {problems[0]}")
-    cand.puzzle, cand.solution = puzzle, answer  # type: ignore[assignment]
+    cand.puzzle, cand.solution = puzzle, answer
     cand.key = path_key(path)
     total = int(best.stats.get("search_nodes", 0)) + nodes
     cand.difficulty = round(math.log2(1 + total), 2)

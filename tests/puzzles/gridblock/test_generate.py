@@ -26,9 +26,9 @@ from polytile.puzzles.gridblock.generate import (
     verify_gridblock_solo,
 )
 from polytile.puzzles.gridblock.solo import SoloPuzzle
-from polytile.puzzles.tiling.candidates import Candidate, candidate_rng
-from polytile.puzzles.tiling.sets import build_set, verify_store
-from polytile.puzzles.tiling.store import PuzzleStore
+from polytile.store.candidates import Candidate, candidate_rng
+from polytile.store.db import PuzzleStore
+from polytile.store.sets import build_set, verify_store
 
 from .test_solo import plan_scores
 

@@ -27,9 +27,9 @@ from polytile.puzzles.henning.generate import (
     verify_henning,
 )
 from polytile.puzzles.henning.rules import Henning
-from polytile.puzzles.tiling.candidates import Candidate
-from polytile.puzzles.tiling.sets import build_set, verify_store
-from polytile.puzzles.tiling.store import PuzzleStore
+from polytile.store.candidates import Candidate
+from polytile.store.db import PuzzleStore
+from polytile.store.sets import build_set, verify_store
 
 SMALL = HenningParams(min_empty=2, max_empty=2)
 

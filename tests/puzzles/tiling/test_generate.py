@@ -8,17 +8,10 @@ from polytile.board import Board
 from polytile.errors import PolytileError, UnknownNameError
 from polytile.geometry import piece
 from polytile.models.exact_cover import tiling_problem
-from polytile.puzzles.tiling.generate import (
-    PackingParams,
-    _enclosed,
-    _puzzle,
-    make_candidate,
-    parse_params,
-    puzzle_key,
-    rate,
-)
+from polytile.puzzles.tiling.generate import PackingParams, _enclosed, _puzzle, puzzle_key, rate
 from polytile.puzzles.tiling.puzzles import TilingPuzzle, check_solution, parse_puzzle, puzzle_doc
 from polytile.solvers.xcc import count, solve
+from polytile.store.generate import make_candidate, parse_params
 
 SMALL = PackingParams(min_pieces=6, max_pieces=8)
 

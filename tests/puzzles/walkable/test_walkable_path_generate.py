@@ -52,7 +52,7 @@ def test_one_piece_candidates_agree_with_brute_force(index: int) -> None:
 
 
 def _game(index: int) -> int:
-    from polytile.puzzles.tiling.candidates import candidate_rng
+    from polytile.store.candidates import candidate_rng
 
     rng = candidate_rng(0, index, "walkable-path")
     rng.integers(1, 2)  # the piece count

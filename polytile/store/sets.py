@@ -1,7 +1,7 @@
 """Building a puzzle set: candidates made on an executor, stored in candidate order.
 
-Candidates are independent and deterministic
-(:func:`polytile.puzzles.tiling.generate.make_candidate`), so they run on any executor (this
+Candidates are independent and deterministic (:func:`polytile.store.generate.make_candidate`,
+which asks the kind), so they run on any executor (this
 process, local workers, Dask) in any order. Results are put back in candidate order before
 they are stored, and each is stored in its own transaction together with the job's progress. Hence:
 
@@ -12,11 +12,12 @@ they are stored, and each is stored in its own transaction together with the job
 
 Examples
 --------
->>> from polytile.puzzles.tiling.generate import PackingParams
->>> from polytile.puzzles.tiling.sets import build_set
->>> from polytile.puzzles.tiling.store import PuzzleStore
+>>> from polytile.store.db import PuzzleStore
+>>> from polytile.store.generate import parse_params
+>>> from polytile.store.sets import build_set
+>>> params = parse_params("packing", {"min_pieces": 5, "max_pieces": 6})
 >>> with PuzzleStore(":memory:") as db:
-...     report = build_set(db, "packing", PackingParams(min_pieces=5, max_pieces=6), 1, 3)
+...     report = build_set(db, "packing", params, 1, 3)
 ...     report.stored, db.count()
 (3, 3)
 """
@@ -29,11 +30,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from polytile.puzzles.tiling.generate import Candidate, make_candidate
-from polytile.puzzles.tiling.store import Job, PuzzleStore
 from polytile.solvers.parallel import Executor, SerialExecutor
+from polytile.store.candidates import Candidate
+from polytile.store.db import Job, PuzzleStore
+from polytile.store.generate import make_candidate
+from polytile.store.kinds import kind as _kind
 
-__all__ = ["BuildReport", "Progress", "build_set", "verify_puzzle", "verify_store"]
+__all__ = ["BuildReport", "Progress", "build_set", "verify_store"]
 
 
 @dataclass(frozen=True)
@@ -98,7 +101,7 @@ def build_set(
     store
         Where puzzles go; the job is created or resumed there.
     kind, params, seed
-        What to generate (:func:`polytile.puzzles.tiling.generate.make_candidate`).
+        What to generate (:func:`polytile.store.generate.make_candidate`).
     count
         Puzzles the job should hold at the end.
     executor
@@ -128,7 +131,7 @@ def build_set(
     Ctrl-C stops the build like a time limit: everything stored stays stored.
     """
     executor = executor or SerialExecutor()
-    job_params = dict(params.to_dict())
+    job_params = _kind(kind).describe_params(params)
     if min_difficulty is not None:
         job_params["min_difficulty"] = min_difficulty
     if max_difficulty is not None:
@@ -193,53 +196,13 @@ def build_set(
     return report
 
 
-def verify_puzzle(puzzle: Any, solution: Any = None) -> list[str]:
-    """Every problem with a generated puzzle: its solution breaks the rules, or it has no
-    solution or more than one (up to its symmetries). Searches the whole tree."""
-    from polytile.puzzles.blokus.four_square import Teaser
-    from polytile.puzzles.tiling.generate import unique_solution
-    from polytile.puzzles.tiling.puzzles import check_solution
-    from polytile.solvers.counting import count_tiling
-
-    if isinstance(puzzle, Teaser):
-        reasons = [] if solution is None else puzzle.check(solution)
-        classes = count_tiling(puzzle.problem).count_up_to_symmetry or 0
-    else:
-        reasons = [] if solution is None else check_solution(solution, puzzle)
-        classes = unique_solution(puzzle, node_limit=1 << 62).classes
-    if classes == 0:
-        reasons.append("the puzzle has no solution")
-    elif classes > 1:
-        reasons.append("the puzzle has more than one solution (up to its symmetries)")
-    return reasons
-
-
 def verify_store(store: PuzzleStore) -> Iterator[tuple[int, list[str]]]:
     """Re-verify every stored puzzle: (id, problems) each, an empty list when sound.
 
-    Checks the stored solution with the rules engine, uniqueness by a full search, and that
-    the stored key is the puzzle's canonical key (so the store's unique index really keeps
-    out turned and flipped copies). City Blocks (Henning) puzzles are checked by
-    :func:`~polytile.puzzles.henning.generate.verify_henning`, Gridblock solitaires by
-    :func:`~polytile.puzzles.gridblock.generate.verify_gridblock_solo`, Walkable Cities
-    path puzzles by :func:`~polytile.puzzles.walkable.path_generate.verify_walkable_path`.
+    Each puzzle's kind (:meth:`polytile.store.kinds.PuzzleKind.verify`) checks the stored
+    answer with the rules engine, uniqueness by a full search, and that the stored key is the
+    puzzle's canonical key (so the store's unique index really keeps out turned and flipped
+    copies).
     """
-    from polytile.puzzles.gridblock.generate import GridblockSoloPuzzle, verify_gridblock_solo
-    from polytile.puzzles.henning.generate import HenningPuzzle, verify_henning
-    from polytile.puzzles.tiling.generate import puzzle_key
-    from polytile.puzzles.walkable import path_generate as walkable
-
     for sp in store.puzzles():
-        if isinstance(sp.puzzle, HenningPuzzle):  # exact values of every move, and its key
-            yield sp.id, verify_henning(sp.puzzle, sp.solution(), sp.key)
-            continue
-        if isinstance(sp.puzzle, GridblockSoloPuzzle):  # both searches again, and its key
-            yield sp.id, verify_gridblock_solo(sp.puzzle, sp.solution(), sp.key)
-            continue
-        if isinstance(sp.puzzle, walkable.WalkablePathPuzzle):  # both proofs again, its key
-            yield sp.id, walkable.verify_walkable_path(sp.puzzle, sp.solution(), sp.key)
-            continue
-        reasons = verify_puzzle(sp.puzzle, sp.solution())
-        if puzzle_key(sp.kind, sp.puzzle) != sp.key:
-            reasons.append("its stored key is not its canonical key")
-        yield sp.id, reasons
+        yield sp.id, _kind(sp.kind).verify(sp.puzzle, sp.solution(), sp.key)

@@ -10,12 +10,13 @@ from pathlib import Path
 import pytest
 
 from polytile.errors import FormatError, PolytileError, StoreLockedError
-from polytile.puzzles.tiling import store
-from polytile.puzzles.tiling.generate import PackingParams, make_candidate
+from polytile.puzzles.tiling.generate import PackingParams
 from polytile.puzzles.tiling.puzzles import puzzle_doc
-from polytile.puzzles.tiling.sets import build_set, verify_store
-from polytile.puzzles.tiling.store import PuzzleStore
 from polytile.solvers.parallel import LocalExecutor
+from polytile.store import db as store
+from polytile.store.db import PuzzleStore
+from polytile.store.generate import make_candidate
+from polytile.store.sets import build_set, verify_store
 
 PARAMS = PackingParams(min_pieces=6, max_pieces=8)
 

@@ -15,6 +15,9 @@ Tables
     transaction, so a run killed at any instant resumes exactly where its last commit left it,
     without losing or duplicating a puzzle.
 
+The store names no kind of puzzle: each row says its kind, and that kind
+(:func:`polytile.store.kinds.kind`) writes and reads its documents.
+
 Several processes may use one store: readers never wait, and writers take turns (each holds
 the write lock for one short transaction). When another process holds the lock for long (an
 open ``sqlite3`` shell, say), the store tells ``on_wait`` after :data:`LOCK_NOTICE` seconds
@@ -22,7 +25,7 @@ and gives up after ``lock_timeout`` (:data:`LOCK_TIMEOUT`) with :class:`StoreLoc
 
 Examples
 --------
->>> from polytile.puzzles.tiling.store import PuzzleStore
+>>> from polytile.store.db import PuzzleStore
 >>> with PuzzleStore(":memory:") as db:
 ...     job = db.job("packing", {"pieces": "pentominoes"}, seed=1, target=3)
 ...     (job.done, job.next_index, db.count())
@@ -39,14 +42,15 @@ import sqlite3
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from polytile._files import parse_json, short
 from polytile.errors import FormatError, PolytileError, StoreLockedError
-from polytile.formats import dumps, loads
-from polytile.puzzles.tiling.generate import Candidate
-from polytile.puzzles.tiling.puzzles import parse_puzzle, puzzle_doc
+from polytile.store.kinds import kind as _kind
 from polytile.text import printable
+
+if TYPE_CHECKING:
+    from polytile.store.candidates import Candidate
 
 __all__ = ["LOCK_NOTICE", "LOCK_TIMEOUT", "Job", "PuzzleStore", "StoredPuzzle"]
 
@@ -113,8 +117,7 @@ class StoredPuzzle:
     seed: int
     candidate: int
     key: str
-    puzzle: Any  # a TilingPuzzle, a Teaser (kind blokus-teaser), a HenningPuzzle (henning),
-    # a GridblockSoloPuzzle (gridblock-solo) or a WalkablePathPuzzle (walkable-path)
+    puzzle: Any  # the kind's own puzzle object, read by its kind
     puzzle_json: dict[str, Any]
     solution_json: str
     solutions: int
@@ -122,76 +125,9 @@ class StoredPuzzle:
     stats: dict[str, Any]
 
     def solution(self) -> Any:
-        """The stored solution as a :class:`polytile.formats.Solution` (for kind ``henning``,
-        the :class:`~polytile.puzzles.henning.generate.HenningAnswer`; for
-        ``gridblock-solo``, the
-        :class:`~polytile.puzzles.gridblock.generate.GridblockSoloAnswer`)."""
-        from polytile.puzzles.gridblock import generate as gridblock
-        from polytile.puzzles.henning.generate import ANSWER_FORMAT, parse_answer
-        from polytile.puzzles.walkable import path_generate as walkable
-
-        doc = json.loads(self.solution_json)  # found readable when the row was read
-        if isinstance(doc, dict) and doc.get("format") == walkable.ANSWER_FORMAT:
-            return walkable.parse_path_answer(doc, self.puzzle, f"puzzle {self.id} solution")
-        if isinstance(doc, dict) and doc.get("format") == ANSWER_FORMAT:
-            return parse_answer(doc, self.puzzle, f"puzzle {self.id} solution")
-        if isinstance(doc, dict) and doc.get("format") == gridblock.ANSWER_FORMAT:
-            return gridblock.parse_solo_answer(doc, self.puzzle, f"puzzle {self.id} solution")
-        return loads(self.solution_json, f"puzzle {self.id}")
-
-
-def document(puzzle: Any) -> dict[str, Any]:
-    """The JSON document of a tiling puzzle, a teaser, a City Blocks (Henning) puzzle or a
-    Gridblock solitaire."""
-    from polytile.puzzles.blokus.four_square import Teaser
-    from polytile.puzzles.gridblock import generate as gridblock
-    from polytile.puzzles.henning.generate import HenningPuzzle
-    from polytile.puzzles.henning.generate import puzzle_doc as henning_doc
-    from polytile.puzzles.tiling.generate_teasers import teaser_doc
-    from polytile.puzzles.walkable import path_generate as walkable
-
-    if isinstance(puzzle, walkable.WalkablePathPuzzle):
-        return walkable.puzzle_doc(puzzle)
-    if isinstance(puzzle, HenningPuzzle):
-        return henning_doc(puzzle)
-    if isinstance(puzzle, gridblock.GridblockSoloPuzzle):
-        return gridblock.puzzle_doc(puzzle)
-    return teaser_doc(puzzle) if isinstance(puzzle, Teaser) else puzzle_doc(puzzle)
-
-
-def solution_text(puzzle: Any, solution: Any) -> str:
-    """The stored text of a solution (City Blocks and Gridblock solitaire answers are stored
-    as their documents)."""
-    from polytile.puzzles.gridblock import generate as gridblock
-    from polytile.puzzles.henning.generate import HenningAnswer, HenningPuzzle, answer_doc
-    from polytile.puzzles.walkable import path_generate as walkable
-
-    if isinstance(solution, walkable.WalkablePathAnswer):
-        return json.dumps(walkable.answer_doc(puzzle, solution))
-    if isinstance(solution, HenningAnswer) and isinstance(puzzle, HenningPuzzle):
-        return json.dumps(answer_doc(puzzle, solution))
-    if isinstance(solution, gridblock.GridblockSoloAnswer):
-        return json.dumps(gridblock.answer_doc(puzzle, solution))
-    return dumps(solution)
-
-
-def read_document(doc: Any, source: str) -> Any:
-    """A tiling puzzle, a teaser, a City Blocks puzzle or a Gridblock solitaire from its
-    document, by its format tag."""
-    from polytile.puzzles.gridblock import generate as gridblock
-    from polytile.puzzles.henning.generate import PUZZLE_FORMAT, parse_henning_puzzle
-    from polytile.puzzles.tiling.generate_teasers import TEASER_FORMAT, parse_teaser
-    from polytile.puzzles.walkable import path_generate as walkable
-
-    if isinstance(doc, dict) and doc.get("format") == walkable.PUZZLE_FORMAT:
-        return walkable.parse_path_puzzle(doc, source)
-    if isinstance(doc, dict) and doc.get("format") == gridblock.PUZZLE_FORMAT:
-        return gridblock.parse_solo_puzzle(doc, source)
-    if isinstance(doc, dict) and doc.get("format") == TEASER_FORMAT:
-        return parse_teaser(doc, source)
-    if isinstance(doc, dict) and doc.get("format") == PUZZLE_FORMAT:
-        return parse_henning_puzzle(doc, source)
-    return parse_puzzle(doc, source)
+        """The stored answer, read by the puzzle's kind (a :class:`polytile.formats.Solution`
+        for tiling puzzles and teasers, the kind's own answer for the others)."""
+        return _kind(self.kind).read_answer(self.solution_json, self.puzzle, f"puzzle {self.id}")
 
 
 #: Longest stored document read (a puzzle on a 200 x 200 board takes some 40 KB).
@@ -431,6 +367,7 @@ class PuzzleStore:
             if row is None or candidate.index < row[0] or done >= row[1]:
                 return False  # recorded before (by another run of the job), or complete
             stored = False
+            kind = _kind(job.kind)
             if (
                 candidate.accepted
                 and candidate.puzzle is not None
@@ -448,8 +385,8 @@ class PuzzleStore:
                         candidate.index,
                         job.id,
                         candidate.key,
-                        json.dumps(document(candidate.puzzle)),
-                        solution_text(candidate.puzzle, candidate.solution),
+                        json.dumps(kind.puzzle_doc(candidate.puzzle)),
+                        kind.answer_json(candidate.puzzle, candidate.solution),
                         candidate.difficulty,
                         json.dumps(candidate.stats, sort_keys=True),
                     ),
@@ -530,7 +467,7 @@ class PuzzleStore:
                 seed=row[3],
                 candidate=row[4],
                 key=row[5],
-                puzzle=read_document(doc, f"{self.path} puzzle {row[0]}"),
+                puzzle=_kind(row[1]).read_puzzle(doc, f"{self.path} puzzle {row[0]}"),
                 puzzle_json=doc,
                 solution_json=row[7],
                 solutions=row[8],

@@ -1,0 +1,286 @@
+"""The tiling kinds of generated puzzle, as the puzzle store sees them: ``packing``
+(:mod:`polytile.puzzles.tiling.generate`) and ``blokus-teaser``
+(:mod:`polytile.puzzles.tiling.generate_teasers`).
+
+Both store a puzzle file (``polytile/puzzle@1``, ``polytile/teaser@1``) and a solution file,
+are drawn on SVG sheets, and are re-verified by the rules checker and a count of their
+solutions up to symmetry. The packing kind also lists the catalogue of named puzzles.
+
+Examples
+--------
+>>> PACKING.caption(PACKING.read_puzzle({"format": "polytile/puzzle@1", "board": ["..."],
+...                                      "pieces": ["I3"]}, "<doc>"))
+'place: I3'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any
+
+from polytile.errors import OptionError
+from polytile.store.kinds import DrawnKind, KindOption
+
+if TYPE_CHECKING:
+    from polytile.formats import Solution
+    from polytile.store.candidates import Candidate
+    from polytile.store.db import StoredPuzzle
+
+__all__ = ["PACKING", "TEASER", "PackingKind", "TeaserKind"]
+
+
+class _TilingKind(DrawnKind):
+    """What the two tiling kinds share: solution files, rows, pictures and the check of a
+    stored puzzle's uniqueness and key."""
+
+    def answer_json(self, puzzle: Any, answer: Any) -> str:
+        """The solution file's text."""
+        from polytile.formats import dumps
+
+        return dumps(answer)
+
+    def read_answer(self, text: str, puzzle: Any, source: str) -> Any:
+        """The stored :class:`~polytile.formats.Solution`."""
+        from polytile.formats import loads
+
+        return loads(text, source)
+
+    def row(self, puzzle: Any) -> dict[str, Any]:
+        """The board, its open cells, the pieces (given ones included) and the given ones."""
+        layout = puzzle.layout
+        return {"board": f"{layout.rows}x{layout.cols}", "cells": layout.n_open,
+                "pieces": len(puzzle.all_piece_names()), "given": len(puzzle.given)}  # fmt: skip
+
+    def picture(self, puzzle: Any) -> Solution:
+        """The given pieces on the board, the rest empty."""
+        from polytile.formats import Solution
+
+        return Solution(
+            puzzle=puzzle.name,
+            rows=puzzle.layout.rows,
+            cols=puzzle.layout.cols,
+            placements=puzzle.given,
+            blocked=tuple(sorted(puzzle.layout.blocked)),
+            status="unknown",
+        )
+
+    def answer_picture(self, answer: Any) -> Solution:
+        """The solution, which draws itself."""
+        return answer
+
+    def show(self, stored: StoredPuzzle, with_answer: bool, color: bool | None) -> Iterator[str]:
+        """The board with the given pieces; with the answer, the solution below it."""
+        from polytile.render import to_text
+
+        yield to_text(self.picture(stored.puzzle), color=color)
+        if with_answer:
+            yield "solution:\n"
+            yield to_text(stored.solution(), color=color)
+
+    def _verified(self, reasons: list[str], classes: int, puzzle: Any, key: str) -> list[str]:
+        from polytile.puzzles.tiling.keys import puzzle_key
+
+        if classes == 0:
+            reasons.append("the puzzle has no solution")
+        elif classes > 1:
+            reasons.append("the puzzle has more than one solution (up to its symmetries)")
+        if puzzle_key(self.name, puzzle) != key:
+            reasons.append("its stored key is not its canonical key")
+        return reasons
+
+
+class PackingKind(_TilingKind):
+    """``packing``: pieces from a named set that fill a region in one way."""
+
+    name = "packing"
+    summary = "pieces from a named set that fill a rectangle or a random shape in one way"
+    help = """pieces from a named set (see 'polytile pieces') that fill a region in
+exactly one way, up to the region's own symmetries. The region is a
+random connected shape (--region shape, --holes enclosed holes) or a
+rectangle. A candidate with several solutions gets up to --max-given of
+its pieces given in place to rule the others out, or is dropped."""
+    examples = (
+        "polytile generate packing --count 50 --db puzzles.db",
+        "polytile generate packing -n 20 --db rect.db --region rectangle --size 8-10 --seed 7",
+        "polytile generate packing -n 10 --db hard.db --min-difficulty 5",
+    )
+    size_help = "pieces per puzzle, given ones included (packing)"
+    size_default = "8-12"
+    pieces_default = "pentominoes"
+    options = (
+        KindOption(
+            "region",
+            "--region",
+            "shape",
+            "a random connected shape or a rectangle.",
+            choices=("shape", "rectangle"),
+        ),
+        KindOption("holes", "--holes", 0, "enclosed holes in a shape region.", bounds=(0, 4)),
+        KindOption(
+            "max_given",
+            "--max-given",
+            2,
+            "most pieces given in place to make the solution unique.",
+            bounds=(0, 20),
+        ),
+    )
+
+    def params_type(self) -> type:
+        """:class:`~polytile.puzzles.tiling.generate.PackingParams`."""
+        from polytile.puzzles.tiling.generate import PackingParams
+
+        return PackingParams
+
+    def params_values(
+        self,
+        size: tuple[int, int],
+        size_text: str,
+        options: Mapping[str, Any],
+        given: frozenset[str],
+    ) -> dict[str, Any]:
+        """The piece set, the piece counts, the region and the pieces that may be given (a
+        puzzle keeps at least one piece to place)."""
+        lo, hi = size
+        max_given = options["max_given"]
+        if 2 <= lo <= hi and max_given > lo - 1:
+            default = " (the default)" if "max_given" not in given else ""
+            raise OptionError(
+                f"{max_given}{default} is too many for --size {size_text}: a puzzle of {lo} "
+                f"pieces gives at most {lo - 1}; pass --max-given {lo - 1} or a larger --size",
+                "--max-given",
+            )
+        return {"pieces": options.get("piece_set") or self.pieces_default, "min_pieces": lo,
+                "max_pieces": hi, "region": options["region"], "holes": options["holes"],
+                "max_given": max_given}  # fmt: skip
+
+    def candidate(self, params: Any, seed: int, index: int) -> Candidate:
+        """:func:`~polytile.puzzles.tiling.generate.packing_candidate`."""
+        from polytile.puzzles.tiling.generate import packing_candidate
+
+        return packing_candidate(params, seed, index)
+
+    def puzzle_doc(self, puzzle: Any) -> dict[str, Any]:
+        """The ``polytile/puzzle@1`` document."""
+        from polytile.puzzles.tiling.puzzles import puzzle_doc
+
+        return puzzle_doc(puzzle)
+
+    def read_puzzle(self, doc: Any, source: str) -> Any:
+        """A :class:`~polytile.puzzles.tiling.puzzles.TilingPuzzle`."""
+        from polytile.puzzles.tiling.puzzles import parse_puzzle
+
+        return parse_puzzle(doc, source)
+
+    def verify(self, puzzle: Any, answer: Any, key: str) -> list[str]:
+        """The rules checker on the solution, then a search of the whole tree for a second
+        solution up to the puzzle's symmetries, and the key."""
+        from polytile.puzzles.tiling.generate import unique_solution
+        from polytile.puzzles.tiling.puzzles import check_solution
+
+        reasons = check_solution(answer, puzzle)
+        classes = unique_solution(puzzle, node_limit=1 << 62).classes
+        return self._verified(reasons, classes, puzzle, key)
+
+    def caption(self, puzzle: Any) -> str:
+        """The pieces to place."""
+        return f"place: {' '.join(puzzle.piece_names())}"
+
+    def catalogue(self) -> list[dict[str, Any]]:
+        """The catalogue of named tiling puzzles with their known solution counts."""
+        from polytile.puzzles.tiling.puzzles import CATALOGUE
+
+        return [
+            {
+                "name": p.name,
+                "board": f"{p.board.rows}x{p.board.cols}",
+                "pieces": p.problem.n_pieces,
+                "known_count": p.known_count,
+                "known_count_up_to_symmetry": p.known_count_up_to_symmetry,
+                "description": p.description,
+            }
+            for p in CATALOGUE.values()
+        ]
+
+
+class TeaserKind(_TilingKind):
+    """``blokus-teaser``: four-square-style coloured teasers with one solution."""
+
+    name = "blokus-teaser"
+    summary = "coloured pieces that tile a board in one way under the teaser rules"
+    help = """four-square style: --colors colours with the same hand of pieces tile a
+rectangle with up to --max-blocked blocked cells; same-colour pieces never
+share an edge and follow --touch. Exactly one solution up to the board's
+symmetries and colour renaming (counted exactly); others are dropped."""
+    examples = ("polytile generate blokus-teaser -n 5 --db teasers.db --touch connected",)
+    size_help = "per colour (blokus-teaser)"
+    size_default = "2-3"
+    pieces_default = "tetrominoes"
+    options = (
+        KindOption("colors", "--colors", 4, "colours, each with the same hand.", bounds=(2, 4)),
+        KindOption(
+            "touch",
+            "--touch",
+            "local",
+            "corner rule (see 'polytile solve --help').",
+            choices=("local", "connected", "none"),
+        ),
+        KindOption(
+            "max_blocked", "--max-blocked", 3, "most blocked cells on the board.", bounds=(0, 10)
+        ),
+    )
+
+    def params_type(self) -> type:
+        """:class:`~polytile.puzzles.tiling.generate_teasers.TeaserParams`."""
+        from polytile.puzzles.tiling.generate_teasers import TeaserParams
+
+        return TeaserParams
+
+    def params_values(
+        self,
+        size: tuple[int, int],
+        size_text: str,
+        options: Mapping[str, Any],
+        given: frozenset[str],
+    ) -> dict[str, Any]:
+        """The piece set, the pieces per colour, the colours, the touch rule and the blocked
+        cells."""
+        lo, hi = size
+        return {"pieces": options.get("piece_set") or self.pieces_default, "min_pieces": lo,
+                "max_pieces": hi, "colors": options["colors"], "touch": options["touch"],
+                "max_blocked": options["max_blocked"]}  # fmt: skip
+
+    def candidate(self, params: Any, seed: int, index: int) -> Candidate:
+        """:func:`~polytile.puzzles.tiling.generate_teasers.make_teaser`."""
+        from polytile.puzzles.tiling.generate_teasers import make_teaser
+
+        return make_teaser(params, seed, index)
+
+    def puzzle_doc(self, puzzle: Any) -> dict[str, Any]:
+        """The ``polytile/teaser@1`` document."""
+        from polytile.puzzles.tiling.generate_teasers import teaser_doc
+
+        return teaser_doc(puzzle)
+
+    def read_puzzle(self, doc: Any, source: str) -> Any:
+        """A :class:`~polytile.puzzles.blokus.four_square.Teaser`."""
+        from polytile.puzzles.tiling.generate_teasers import parse_teaser
+
+        return parse_teaser(doc, source)
+
+    def verify(self, puzzle: Any, answer: Any, key: str) -> list[str]:
+        """The teaser rules on the solution, an exact count of the solutions up to the
+        board's symmetries and colour renaming, and the key."""
+        from polytile.solvers.counting import count_tiling
+
+        reasons = list(puzzle.check(answer))
+        classes = count_tiling(puzzle.problem).count_up_to_symmetry or 0
+        return self._verified(reasons, classes, puzzle, key)
+
+    def caption(self, puzzle: Any) -> str:
+        """The colours, the hand each has, and the touch rule."""
+        hand = " ".join(x.name for x in puzzle.pieces[0])
+        return f"place: {puzzle.n_colors} colours x {hand}, touch {puzzle.touch}"
+
+
+PACKING = PackingKind()
+TEASER = TeaserKind()
