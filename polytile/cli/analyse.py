@@ -117,10 +117,7 @@ def analyse_command(
     from polytile.puzzles.faces import face_of_file
 
     faced = face_of_file(record)
-    if faced is not None:  # a game with a face analyses its own records
-        source = "<stdin>" if record == "-" else record
-        if not isinstance(faced, AnalyseFace):
-            raise FormatError(f"{faced.title} has no solver to analyse with", source)
+    if isinstance(faced, AnalyseFace):  # a game whose face analyses its own records
         ctx = click.get_current_context()
         if ctx.get_parameter_source("max_pieces") == click.core.ParameterSource.COMMANDLINE:
             raise click.UsageError("--max-pieces: only for Blokus records")

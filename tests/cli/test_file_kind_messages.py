@@ -55,10 +55,9 @@ def test_a_known_format_given_where_it_is_not_read_is_named(invoke: Invoke,
     assert "'polytile/puzzle@1' is a tiling puzzle" in r.stderr and "unknown" not in r.stderr
 
 
+# Walkable Cities, City Blocks (Henning) and Gridblock records are analysed since the faces
+# (issue 35): tests/cli/test_analyse_games.py; a record of no moves has none to analyse.
 @pytest.mark.parametrize(("game", "words"), [
-    ("walkable", "a Walkable Cities game record"),
-    ("henning", "a City Blocks (Henning) game record"),
-    ("gridblock", "a Gridblock game record"),
     ("cityblocks", "a position: it has no moves to analyse"),
 ])  # fmt: skip
 def test_analyse_says_it_needs_a_blokus_record(invoke: Invoke, tmp_path: Path, game: str,
@@ -69,6 +68,15 @@ def test_analyse_says_it_needs_a_blokus_record(invoke: Invoke, tmp_path: Path, g
         assert_clean_failure(r)
         assert "needs a Blokus game record (Pentobi, .blksgf)" in r.stderr
         assert f"this is {words}" in r.stderr
+
+
+@pytest.mark.parametrize("game", ["walkable", "henning", "gridblock"])
+def test_analyse_of_a_record_with_no_move_says_so(invoke: Invoke, tmp_path: Path,
+                                                  game: str) -> None:  # fmt: skip
+    path = tmp_path / f"{game}.json"
+    assert invoke("new", game, "-o", str(path)).exit_code == 0
+    r = invoke("analyse", str(path))
+    assert r.exit_code == 0 and "no move analysed" in r.stdout
 
 
 @pytest.mark.parametrize("command", ["play", "selfplay"])
