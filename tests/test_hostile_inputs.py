@@ -358,3 +358,19 @@ def test_a_field_nested_900_deep_is_refused(tmp_path, game, command):
     result = runner.invoke(cli, args)
     assert result.exit_code == 2, result.output
     assert "nested more than 64 levels deep" in result.stderr and "deep[0][0]" in result.stderr
+
+
+@pytest.mark.parametrize("game", ["henning", "gridblock", "walkable"])
+@pytest.mark.parametrize("value", [123, None, "blokus", "x" * 200_000])
+def test_a_wrong_game_field_is_refused_briefly(tmp_path, game, value):
+    """Each of the three games' readers refuses a "game" that is not its own (City Blocks
+    (Henning) accepted any), quoting at most a short prefix of it."""
+    runner = CliRunner()
+    path = tmp_path / "g.json"
+    assert runner.invoke(cli, ["new", game, "-o", str(path)]).exit_code == 0
+    doc = json.loads(path.read_text())
+    doc["game"] = value
+    path.write_text(json.dumps(doc))
+    result = runner.invoke(cli, ["validate", str(path)])
+    assert result.exit_code == 2, result.output
+    assert f"game: must be '{game}', got" in result.stderr and len(result.stderr) < 400

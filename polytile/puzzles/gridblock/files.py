@@ -36,7 +36,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from polytile._files import decode_text, get_string, kind_of, parse_json, read_input, require
+from polytile._files import (
+    decode_text,
+    get_string,
+    kind_of,
+    parse_json,
+    read_input,
+    require,
+    short,
+)
 from polytile.errors import FormatError
 from polytile.puzzles.gridblock._reading import CUBE_LETTERS, Reader
 from polytile.puzzles.gridblock.grid import (
@@ -206,7 +214,7 @@ def read_gridblock(text: str | bytes, source: str = "<string>",
     if fmt != FORMAT:
         raise FormatError(f"expected format {FORMAT!r}, got {fmt!r}", source, "format")
     if "game" in doc and doc["game"] != "gridblock":
-        raise FormatError(f"must be 'gridblock', got {doc['game']!r}", source, "game")
+        raise FormatError(f"must be 'gridblock', got {short(doc['game'])}", source, "game")
     kind = get_string(require(doc, "kind", source), source, "kind", _KINDS)
     if move is not None and kind != "record":
         raise FormatError("--move needs a game record; this file is a " + kind, source, "kind")

@@ -40,6 +40,7 @@ from polytile._files import (
     parse_json,
     read_input,
     require,
+    short,
 )
 from polytile.errors import FormatError, IllegalMoveError
 from polytile.puzzles.henning.moves import Move
@@ -139,6 +140,8 @@ def read_henning(
     fmt = get_string(require(doc, "format", source), source, "format")
     if fmt != FORMAT:
         raise FormatError(f"expected format {FORMAT!r}, got {fmt!r}", source, "format")
+    if "game" in doc and doc["game"] != "henning":  # as the other games' readers refuse theirs
+        raise FormatError(f"must be 'henning', got {short(doc['game'])}", source, "game")
     kind = get_string(require(doc, "kind", source), source, "kind", _KINDS)
     if move is not None and kind != "record":
         raise FormatError("--move needs a game record; this file is a " + kind, source, "kind")

@@ -44,6 +44,7 @@ from polytile._files import (
     parse_json,
     read_input,
     require,
+    short,
 )
 from polytile.errors import FormatError, IllegalMoveError
 from polytile.puzzles.walkable.board import (
@@ -143,7 +144,7 @@ def read_walkable(text: str | bytes, source: str = "<string>",
     if fmt != FORMAT:
         raise FormatError(f"expected format {FORMAT!r}, got {fmt!r}", source, "format")
     if "game" in doc and doc["game"] != "walkable":
-        raise FormatError(f"must be 'walkable', got {doc['game']!r}", source, "game")
+        raise FormatError(f"must be 'walkable', got {short(doc['game'])}", source, "game")
     kind = get_string(require(doc, "kind", source), source, "kind", _KINDS)
     if move is not None and kind != "record":
         raise FormatError("--move needs a game record; this file is a " + kind, source, "kind")
