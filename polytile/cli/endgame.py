@@ -12,7 +12,7 @@ from typing import Any, NoReturn
 
 import click
 
-from polytile.cli.options import PICTURES, SECONDS, check_output, picture_options
+from polytile.cli.options import PICTURES, RECORD_MOVE, SECONDS, check_output, picture_options
 from polytile.puzzles.blokus._endgame_limits import DEFAULT_MAX_PIECES
 
 __all__ = ["COMMANDS", "solve_endgame_command"]
@@ -107,14 +107,7 @@ Examples:
 """,
 )
 @click.argument("position", type=click.Path(dir_okay=False, allow_dash=True))
-@click.option(
-    "--move",
-    type=click.IntRange(0),
-    default=None,
-    metavar="N",
-    help="For a game record: the position after move N (Walkable Cities: after N rounds) "
-    "[default: the end].",
-)
+@RECORD_MOVE
 @click.option(
     "--json",
     "as_json",

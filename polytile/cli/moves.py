@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from polytile.cli.options import RECORD_MOVE
+
 __all__ = ["COMMANDS", "moves_command"]
 
 
@@ -37,14 +39,7 @@ Examples:
 """,
 )
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
-@click.option(
-    "--move",
-    type=click.IntRange(0),
-    default=None,
-    metavar="N",
-    help="For a game record: the position after move N (Walkable Cities: after N rounds) "
-    "[default: the end].",
-)
+@RECORD_MOVE
 @click.option(
     "--limit",
     type=click.IntRange(0),

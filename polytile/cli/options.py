@@ -11,6 +11,7 @@ import click
 
 __all__ = [
     "PICTURES",
+    "RECORD_MOVE",
     "SECONDS",
     "Finite",
     "Seconds",
@@ -19,6 +20,16 @@ __all__ = [
     "given_options",
     "picture_options",
 ]
+
+#: ``--move N`` of the commands that read a game record at one of its positions.
+RECORD_MOVE = click.option(
+    "--move",
+    type=click.IntRange(0),
+    default=None,
+    metavar="N",
+    help="For a game record: the position after move N (Walkable Cities: after N rounds) "
+    "[default: the end].",
+)
 
 #: The picture suffixes ``-o`` takes (``polytile.render.save_picture``).
 PICTURES = (".svg", ".png", ".txt")

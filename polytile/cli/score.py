@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from polytile.cli.options import game_options, given_options, picture_options
+from polytile.cli.options import RECORD_MOVE, game_options, given_options, picture_options
 
 __all__ = ["COMMANDS", "score"]
 
@@ -71,14 +71,7 @@ Examples:
     "area, free, total (City Blocks) or left, bonus, total (Blokus, with variant, over, "
     "leaders or winners); each game's own fields for the others.",
 )
-@click.option(
-    "--move",
-    type=click.IntRange(0),
-    default=None,
-    metavar="N",
-    help="For a game record: the position after move N (Walkable Cities: after N rounds) "
-    "[default: the end].",
-)
+@RECORD_MOVE
 @game_options("score_options", same_help=True)
 @picture_options
 def score(
