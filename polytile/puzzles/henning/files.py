@@ -367,6 +367,8 @@ def _assemble(tokens: list[int], awards: list[int], owner: list[int], kind: list
     g.hands = [sorted(hands[0]), sorted(hands[1])]
     g.reserves = [list(reserves[0]), list(reserves[1])]
     g.removed = list(removed)
+    if not removed:  # nothing was ever redeveloped: every award's totals are today's
+        g.decided = [None if a == OPEN else g.standing(s) for s, a in enumerate(awards)]
     return g
 
 

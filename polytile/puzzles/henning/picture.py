@@ -121,23 +121,34 @@ def to_text(game: Henning, color: bool | None = None) -> str:
 
 # -- scores ----------------------------------------------------------------------------------
 def score_doc(game: Henning) -> dict[str, Any]:
-    """Money per player and every street's standing, as JSON (``polytile score --json``)."""
+    """Money per player and every street's standing, as JSON (``polytile score --json``).
+
+    An awarded street was decided once: its ``totals``, ``leader`` and ``by`` are those of its
+    award (a later redevelopment may change what stands there, which ``now`` gives), and its
+    leader is its winner. A position file does not say what redevelopments changed after an
+    award; there ``totals`` and ``by`` are null when tiles were redeveloped.
+    """
 
     streets = []
     for s in range(11):
-        blue, red = game.standing(s)
+        now = game.standing(s)
         award = game.award(s)
         status = "open" if award == OPEN else ("tied" if award == TIED else "won")
-        lead = None if blue == red else PLAYER_NAMES[0 if blue > red else 1]
+        totals = now if status == "open" else game.decided[s]
+        if status == "open":
+            lead = None if now[0] == now[1] else PLAYER_NAMES[0 if now[0] > now[1] else 1]
+        else:
+            lead = PLAYER_NAMES[award] if status == "won" else None
         streets.append({
             "street": street_name(s),
             "title": street_title(s),
             "token": game.tokens[s],
             "status": status,
             "winner": PLAYER_NAMES[award] if status == "won" else None,
-            "totals": {"blue": blue, "red": red},
+            "totals": None if totals is None else {"blue": totals[0], "red": totals[1]},
+            "now": {"blue": now[0], "red": now[1]},
             "leader": lead,
-            "by": abs(blue - red),
+            "by": None if totals is None else abs(totals[0] - totals[1]),
             "empty_blocks": game.empty_in[s],
         })  # fmt: skip
     money = {name: game.money_of(p) for p, name in enumerate(PLAYER_NAMES)}
@@ -176,15 +187,21 @@ def score_table(game: Henning) -> str:
     lines = [f"blue ${money['blue']}, red ${money['red']}; {end}",
              f"{'street':<10}{'token':>6}{'blue':>6}{'red':>5}  standing"]  # fmt: skip
     for st in doc["streets"]:
-        totals = st["totals"]
-        if st["status"] == "won":
-            standing = f"won by {st['winner']}"
-        elif st["status"] == "tied":
-            standing = "tied: token discarded"
-        elif st["leader"] is None:
-            standing = f"level, {st['empty_blocks']} empty"
+        totals, now = st["totals"], st["now"]
+        if st["status"] == "open":
+            standing = (
+                f"level, {st['empty_blocks']} empty"
+                if st["leader"] is None
+                else f"{st['leader']} leads by {st['by']}, {st['empty_blocks']} empty"
+            )
         else:
-            standing = f"{st['leader']} leads by {st['by']}, {st['empty_blocks']} empty"
+            standing = (
+                f"won by {st['winner']}" if st["status"] == "won" else ("tied: token discarded")
+            )
+            if totals != now:  # redeveloped since its award: the award's totals stay first
+                standing += f"; now blue {now['blue']}, red {now['red']}"
+            if totals is None:  # a position file does not hold the totals at the award
+                totals = {"blue": "?", "red": "?"}
         lines.append(f"{st['title']:<10}{'$' + str(st['token']):>6}{totals['blue']:>6}"
                      f"{totals['red']:>5}  {standing}")  # fmt: skip
     return "\n".join(lines)

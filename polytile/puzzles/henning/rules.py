@@ -116,6 +116,9 @@ class Henning:
         self.first = first
         self.turn = first
         self.award_of: list[int] = [OPEN] * 11
+        #: each awarded street's (blue, red) totals at its award, None while open or unknown
+        #: (a position file does not say what a later redevelopment changed)
+        self.decided: list[tuple[int, int] | None] = [None] * 11
         self.owner: list[int] = [-1] * 30
         self.kind: list[int] = [-1] * 30
         self.empty_in: list[int] = [len(s) for s in STREETS]
@@ -155,6 +158,7 @@ class Henning:
         other = Henning.__new__(Henning)
         other.__dict__.update(self.__dict__)
         other.tokens, other.award_of = list(self.tokens), list(self.award_of)
+        other.decided = list(self.decided)
         other.owner, other.kind, other.empty_in = list(self.owner), list(self.kind), list(
             self.empty_in)  # fmt: skip
         other.money = [list(m) for m in self.money]
@@ -364,6 +368,7 @@ class Henning:
 
     def _award(self, street: int) -> None:
         blue, red = self.standing(street)
+        self.decided[street] = (blue, red)
         token = self.tokens[street]
         if blue == red:
             self.award_of[street] = TIED
@@ -398,6 +403,7 @@ class Henning:
             else:
                 self.money[w].remove(self.tokens[s])
             self.award_of[s] = OPEN
+            self.decided[s] = None
         if not move.redevelop:
             for s in STREETS_OF[move.block[0] * 6 + move.block[1]]:
                 self.empty_in[s] += 1
