@@ -196,6 +196,8 @@ def show_command(
         }
         if with_solution:
             doc["solution"] = json.loads(sp.solution_json)
+            if shown.answer_lead:
+                doc["solution_lead"] = shown.answer_lead
         click.echo(json.dumps(doc, indent=2))
         return
     click.echo(_caption(sp))

@@ -124,6 +124,10 @@ class PuzzleKind(ABC):
     list_note, show_note, file_note
         What ``puzzles list``, ``puzzles show`` and ``show --file`` say of its puzzles in
         their help (empty: nothing beyond the general text).
+    answer_lead
+        Whose lead the values of its stored answers are, in words ("blue's final money minus
+        red's"); ``puzzles show --json`` gives it beside the answer. Empty when its answers
+        hold no such value (a one-player score is the player's own).
     """
 
     name: ClassVar[str]
@@ -138,6 +142,7 @@ class PuzzleKind(ABC):
     list_note: ClassVar[str] = ""
     show_note: ClassVar[str] = ""
     file_note: ClassVar[str] = ""
+    answer_lead: ClassVar[str] = ""
 
     # -- parameters -------------------------------------------------------------------------
     @abstractmethod

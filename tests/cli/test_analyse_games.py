@@ -84,3 +84,42 @@ def test_options_of_other_games_are_refused(invoke, tmp_path):
     assert refused.exit_code == 2 and "--max-pieces: only for Blokus" in refused.stderr
     wrong = invoke("analyse", str(path), "-o", str(tmp_path / "x.blksgf"))
     assert wrong.exit_code == 2
+
+
+@pytest.mark.parametrize(
+    ("selfplay", "move", "lead"),
+    [
+        (("henning", "--seed", "7", "--blue", "random", "--red", "random"), "30",
+         "blue's final money minus red's"),
+        (("gridblock", "--seed", "5", "--players", "2", "--deal", "split"), "16",
+         "blue+red's points minus yellow+green's at the end of the round"),
+        (("walkable", "--seed", "0", "--red", "greedy", "--blue", "random"), "-3",
+         "red's boards won minus blue's at the end"),
+    ],
+    ids=["henning", "gridblock", "walkable"],
+)  # fmt: skip
+def test_solve_endgame_says_whose_lead_its_value_is_as_analyse_does(invoke, tmp_path, selfplay,
+                                                                    move, lead):  # fmt: skip
+    from polytile.puzzles.faces import face
+
+    path = _record(invoke, tmp_path, *selfplay)
+    if move.startswith("-"):  # from the end: the record's length minus this
+        move = str(face(selfplay[0]).record_length(face(selfplay[0]).read(str(path), None))
+                   + int(move))  # fmt: skip
+    said = _solved(invoke, path, move, "lead")
+    assert said.startswith(lead), said
+    assert lead in face(selfplay[0]).lead  # analyse's first line says the same words
+
+
+def test_a_stored_answers_value_says_whose_lead_it_is(invoke):
+    from pathlib import Path
+
+    db = Path(__file__).parent.parent / "store" / "fixtures" / "today.db"
+    doc = json.loads(invoke("puzzles", "show", "4", "--db", str(db), "--solution", "--json").stdout)
+    assert doc["kind"] == "henning" and doc["solution_lead"] == "blue's final money minus red's"
+    text = invoke("puzzles", "show", "4", "--db", str(db), "--solution").stdout
+    value = doc["solution"]["value"]
+    assert f"(value {value:+d}, blue's final money minus red's)" in text
+    packing = json.loads(invoke("puzzles", "show", "1", "--db", str(db), "--solution",
+                                "--json").stdout)  # fmt: skip
+    assert "solution_lead" not in packing  # a packing has no lead to speak of

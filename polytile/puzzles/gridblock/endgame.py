@@ -202,6 +202,7 @@ class RoundSolution:
             "meaning": self.describe(),
             "player": self.player,
             "value": self.value,
+            "lead": self.describe(),
             "to_move": COLOR_NAMES[self.to_move],
             "best_moves": [str(m) for m in self.best_moves],
             "pv": [str(m) for m in self.pv],

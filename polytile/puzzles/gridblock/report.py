@@ -311,20 +311,25 @@ def _solve_view(console: Console, file: str, doc: Any, r: EndgameRequest) -> Non
     )  # fmt: skip
     ev = a.evaluation
     if r.as_json:
-        console.out(json.dumps({**a.as_dict(), "round": g.round + 1, "workers": workers}))
+        lead = f"{mover}: {_view_lead(g)} at the end of the round"
+        console.out(json.dumps({**a.as_dict(), "lead": lead, "round": g.round + 1,
+                                "workers": workers}))  # fmt: skip
     else:
         _print_view(console, a, g, mover, describe_hands(g, me), workers)
     if ev.stopped_by == "interrupt":
         raise SystemExit(130)
 
 
+def _view_lead(g: Any) -> str:
+    """Whose lead a view's values are, for the player to move."""
+    if g.options.players == 2:
+        return "its side's points minus the other side's"
+    return "the points it can make sure of"
+
+
 def _print_view(console: Console, a: Any, g: Any, mover: str, hands: str, workers: int) -> None:
     ev = a.evaluation
-    what = (
-        "its side's points minus the other side's"
-        if g.options.players == 2
-        else "the points it can make sure of"
-    )
+    what = _view_lead(g)
     if a.exact_values:
         console.out(
             f"Every hand is known: each move's exact value for {mover} at the end of the "

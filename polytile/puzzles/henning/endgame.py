@@ -38,7 +38,10 @@ from polytile.puzzles.henning.rules import Henning
 from polytile.puzzles.henning.tiles import PLAYER_NAMES
 from polytile.solvers.alphabeta import Hooks, Objective, SearchStopped, alphabeta
 
-__all__ = ["EndgameStopped", "HenningEndgame", "HiddenTilesError", "solve_endgame"]
+__all__ = ["LEAD", "EndgameStopped", "HenningEndgame", "HiddenTilesError", "solve_endgame"]
+
+#: Whose lead an exact value is (``polytile solve-endgame``, ``analyse``, stored answers).
+LEAD = "blue's final money minus red's"
 
 
 class HiddenTilesError(PolytileError, ValueError):
@@ -109,6 +112,7 @@ class HenningEndgame:
             "game": "henning",
             "kind": "exact" if not self.open else "exact-open",
             "value": self.value,
+            "lead": LEAD,
             "outcome": self.outcome,
             "to_move": PLAYER_NAMES[self.to_move],
             "best_moves": [str(m) for m in self.best_moves],

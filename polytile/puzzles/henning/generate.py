@@ -58,7 +58,7 @@ from polytile.errors import (
     SolverError,
     UnknownNameError,
 )
-from polytile.puzzles.henning.endgame import EndgameStopped, solve_endgame
+from polytile.puzzles.henning.endgame import LEAD, EndgameStopped, solve_endgame
 from polytile.puzzles.henning.files import dumps_position, read_henning
 from polytile.puzzles.henning.moves import Move
 from polytile.puzzles.henning.players import self_play
@@ -219,7 +219,8 @@ def answer_text(puzzle: HenningPuzzle, answer: HenningAnswer) -> str:
         return f"{PLAYER_NAMES[0 if value > 0 else 1]} ${abs(value)} ahead"
 
     line = ", ".join(map(str, answer.line))
-    return (f"answer: {answer.move}: best play then ends with {margin(answer.value)}; the best "
+    return (f"answer: {answer.move}: best play then ends with {margin(answer.value)} (value "
+            f"{answer.value:+d}, {LEAD}); the best "
             f"other move ends with {margin(answer.runner_up)} (${answer.gap} worse for "
             f"{PLAYER_NAMES[puzzle.to_move]})\nline: {line}")  # fmt: skip
 

@@ -47,6 +47,7 @@ exactly one move is best, by $N or more over any other ("best-by-N");
     show_note = ("City Blocks: the city, the side to move and the question; --solution adds "
                  "the answer, its value, the runner-up's and a line of best play")  # fmt: skip
     file_note = "the henning@1 position, for 'polytile render' or 'polytile solve-endgame'"
+    answer_lead = "blue's final money minus red's"  # the answer's value and runner_up
 
     def params_type(self) -> type:
         """:class:`~polytile.puzzles.henning.generate.HenningParams`."""

@@ -78,6 +78,8 @@ class ViewAnalysis:
         """As JSON: labelled ``"pimc-estimate"`` unless the values are exact."""
         doc = self.evaluation.as_dict()
         doc["player"] = PLAYER_NAMES[self.player]
+        doc["lead"] = (f"{PLAYER_NAMES[self.player]}'s final money minus "
+                       f"{PLAYER_NAMES[1 - self.player]}'s")  # fmt: skip
         doc["consistent_states"] = self.consistent
         if self.exact_values:
             doc["kind"] = "exact"

@@ -87,6 +87,7 @@ def solve_report(console: Console, file: str, r: EndgameRequest) -> None:
                     "kind": "backward-induction",
                     **_where(g),
                     **sol.as_dict(),
+                    "lead": _objective(g),
                 }
             )
         )
@@ -279,6 +280,7 @@ def _one_round(
                     "reason": reason,
                     **_where(g),
                     "value": value,
+                    "lead": _objective(g),
                     "selection": sel,
                     "drop_phases": [d.as_dict() for d in games],
                     "gap": gap,
