@@ -169,7 +169,7 @@ def _generate(
                and p.name in typed]  # fmt: skip
     if foreign:
         raise click.UsageError(f"{', '.join(foreign)} do(es) not apply to kind {kind}")
-    size_text = size or chosen.size_default
+    size_text = chosen.size_default if size is None else size  # an empty --size is refused
     lo, hi = _size_range(size_text)
     with facing():
         values = chosen.params_values(

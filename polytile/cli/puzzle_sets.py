@@ -10,8 +10,10 @@ import click
 
 from polytile.cli.generate import DB_HELP, listed, say
 from polytile.cli.options import Finite
+from polytile.errors import PolytileError
 from polytile.store.kinds import Catalogued, DrawnKind, PuzzleKind, UnsoundAnswerError, kind_names
 from polytile.store.kinds import kind as find_kind
+from polytile.text import printable
 
 __all__ = ["COMMANDS"]
 
@@ -85,10 +87,13 @@ def _filters(f: Any) -> Any:
 
 
 def _row(sp: Any) -> dict[str, Any]:
-    shape = find_kind(sp.kind).row(sp.puzzle)
+    if sp.known:
+        shape = find_kind(sp.kind).row(sp.puzzle)
+    else:  # listed as it is stored, with nothing read from a document this version can't
+        shape = {"board": "?", "cells": "?", "pieces": "?", "given": "?", "unknown_kind": True}
     return {
         "id": sp.id,
-        "kind": sp.kind,
+        "kind": sp.kind if sp.known else printable(sp.kind[:40]),
         **shape,
         "difficulty": sp.difficulty,
         "nodes": sp.stats.get("nodes"),
@@ -183,6 +188,8 @@ def show_command(
     """Show one stored puzzle (the help is :func:`_show_help`'s)."""
     with _open(db) as store:
         sp = store.get(puzzle_id)
+    if not sp.known:
+        raise PolytileError(f"puzzle {sp.id}: {sp.unknown()}")
     shown = find_kind(sp.kind)
     if as_file:
         click.echo(json.dumps(shown.puzzle_file(sp.puzzle_json), indent=2))
@@ -246,6 +253,10 @@ def export_command(
         raise click.BadParameter(f"{output}: the suffix must be .jsonl or .svg")
     with _open(db) as store:
         chosen = list(store.puzzles(kind, min_difficulty, max_difficulty))
+    for sp in chosen:
+        if not sp.known:
+            click.echo(f"note: left out puzzle {sp.id}: {sp.unknown()}", err=True)
+    chosen = [sp for sp in chosen if sp.known]
     drawn = [(sp, find_kind(sp.kind)) for sp in chosen]
     if suffix == ".svg" and not all(isinstance(k, DrawnKind) for _, k in drawn):
         undrawn = [k.name for k in _kinds() if not isinstance(k, DrawnKind)]

@@ -117,12 +117,25 @@ class StoredPuzzle:
     seed: int
     candidate: int
     key: str
-    puzzle: Any  # the kind's own puzzle object, read by its kind
+    puzzle: Any  # the kind's own puzzle object, read by its kind; None for an unknown kind
     puzzle_json: dict[str, Any]
     solution_json: str
     solutions: int
     difficulty: float
     stats: dict[str, Any]
+
+    @property
+    def known(self) -> bool:
+        """Whether this version knows the puzzle's kind (a store may hold rows of a kind
+        added later, or of a kind since renamed: they are listed, never read)."""
+        return self.puzzle is not None
+
+    def unknown(self) -> str:
+        """What is wrong with a row of an unknown kind, after ``puzzle N: ``."""
+        from polytile.puzzles.faces import KINDS
+
+        return (f"its kind {printable(short(self.kind))} is not one this version of polytile "
+                f"knows ({', '.join(sorted(KINDS))})")  # fmt: skip
 
     def solution(self) -> Any:
         """The stored answer, read by the puzzle's kind (a :class:`polytile.formats.Solution`
@@ -132,6 +145,12 @@ class StoredPuzzle:
 
 #: Longest stored document read (a puzzle on a 200 x 200 board takes some 40 KB).
 MAX_STORED_CHARS = 4 * 1024 * 1024
+
+
+def _known(kind: str) -> bool:
+    from polytile.puzzles.faces import KINDS
+
+    return kind in KINDS
 
 
 def _integer(value: Any, name: str, path: str, where: str) -> int:
@@ -467,7 +486,9 @@ class PuzzleStore:
                 seed=row[3],
                 candidate=row[4],
                 key=row[5],
-                puzzle=_kind(row[1]).read_puzzle(doc, f"{self.path} puzzle {row[0]}"),
+                puzzle=_kind(row[1]).read_puzzle(doc, f"{self.path} puzzle {row[0]}")
+                if _known(row[1])
+                else None,
                 puzzle_json=doc,
                 solution_json=row[7],
                 solutions=row[8],

@@ -72,6 +72,9 @@ def test_bad_input_exits_2(invoke: Invoke, tmp_path: Path) -> None:
     assert "not built" in ended.stderr
     assert_clean_failure(invoke("generate", "packing", "-n", "1", "--db", db, "--size", "x"))
     assert_clean_failure(invoke("generate", "packing", "-n", "1", "--db", db, "--size", "9-3"))
+    empty = invoke("generate", "henning", "-n", "1", "--db", db, "--size", "")  # not the default
+    assert_clean_failure(empty)
+    assert "'' is not N or MIN-MAX" in empty.stderr
     assert_clean_failure(invoke("generate", "packing", "-n", "1", "--db", str(tmp_path)))
     not_db = tmp_path / "notes.txt"
     not_db.write_text("not a database, just words " * 20)

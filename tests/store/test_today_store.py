@@ -109,3 +109,30 @@ def test_every_answer_is_shown(outputs: dict[str, dict[str, object]]) -> None:
         assert shown["exit"] == 0
         doc = json.loads(str(shown["stdout"]))
         assert doc["id"] == i and doc["kind"] in KINDS and "solution" in doc
+
+
+def test_a_row_of_a_kind_this_version_does_not_know(tmp_path: Path) -> None:
+    """A store may hold a kind added by a later version: its other rows stay usable, the
+    row is listed as stored, ``show`` refuses it, ``validate`` reports it (exit 1) and
+    ``export`` leaves it out, saying so (issue 36, item 7)."""
+    from polytile.cli import cli
+
+    db = tmp_path / "later.db"
+    shutil.copy(FIXTURES / "today.db", db)
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE puzzles SET kind=? WHERE id=2", ("tiles-\x1b[31m-2030",))
+    run = CliRunner().invoke
+    listed = run(cli, ["puzzles", "list", "--db", str(db)])
+    assert listed.exit_code == 0 and "\x1b" not in listed.output
+    assert listed.output.splitlines()[2].split()[:3] == ["2", "tiles-\\x1b[31m-2030", "?"]
+    unknown = "its kind 'tiles-\\x1b[31m-2030' is not one this version of polytile knows"
+    shown = run(cli, ["puzzles", "show", "2", "--db", str(db)])
+    assert shown.exit_code == 2 and f"puzzle 2: {unknown}" in shown.output
+    assert run(cli, ["puzzles", "show", "1", "--db", str(db)]).exit_code == 0
+    checked = run(cli, ["validate", str(db)])
+    assert checked.exit_code == 1 and f"puzzle 2: {unknown}" in checked.output
+    assert "1 of 6 puzzles have problems" in checked.output
+    out = tmp_path / "set.jsonl"
+    exported = run(cli, ["puzzles", "export", "--db", str(db), "-o", str(out)])
+    assert exported.exit_code == 0 and f"left out puzzle 2: {unknown}" in exported.output
+    assert [json.loads(x)["id"] for x in out.read_text().splitlines()] == [1, 3, 4, 5, 6]
