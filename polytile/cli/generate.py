@@ -16,6 +16,7 @@ from polytile.cli.options import SECONDS, Finite
 from polytile.puzzles.faces import PLANNED_KINDS as PLANNED
 from polytile.store.kinds import PuzzleKind, kind_names
 from polytile.store.kinds import kind as find_kind
+from polytile.text import printable
 
 __all__ = ["COMMANDS", "DB_HELP", "generate", "listed", "say", "summary"]
 
@@ -222,7 +223,8 @@ def _generate(
         click.echo(json.dumps(doc, indent=2))
     else:
         click.echo(
-            f"{db}: {report.stored} new puzzle(s); the set holds {report.job.done} of "
+            f"{printable(str(db))}: {report.stored} new puzzle(s); the set holds "
+            f"{report.job.done} of "
             f"{report.job.target} (job {report.job.id})"
         )
         click.echo(

@@ -283,7 +283,7 @@ def export_command(
             click.echo(f"wrote {len(chosen)} puzzle(s) to standard output", err=True)
             return
         write_atomic(output, text.encode())
-        click.echo(f"wrote {len(chosen)} puzzle(s) to {output}", err=True)
+        click.echo(f"wrote {len(chosen)} puzzle(s) to {printable(str(output))}", err=True)
         return
     heading = f"{len(chosen)} puzzles from {db.name}"
     page = contact_sheet(
@@ -297,7 +297,9 @@ def export_command(
     write_atomic(output, page.encode())
     write_atomic(other, answers.encode())
     click.echo(
-        f"wrote {len(chosen)} puzzle(s) to {output} and their solutions to {other}", err=True
+        f"wrote {len(chosen)} puzzle(s) to {printable(str(output))} and their solutions to "
+        f"{printable(str(other))}",
+        err=True,
     )
 
 

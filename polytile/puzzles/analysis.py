@@ -28,6 +28,7 @@ from typing import Any, ClassVar
 
 from polytile.errors import SolverError
 from polytile.puzzles.face import Console, Face
+from polytile.text import printable
 
 __all__ = ["AnalyseFace", "Analysis", "Review", "analyse"]
 
@@ -157,7 +158,7 @@ class AnalyseFace(Face):
             doc.extra["analysis"] = {"lead": self.lead,
                                      "moves": [r.as_dict() for r in result.reviews]}  # fmt: skip
             write_atomic(output, self.dumps(doc))
-            console.err(f"wrote {output}")
+            console.err(f"wrote {printable(str(output))}")
         elif output is not None:
             console.err(f"nothing written to {output}: no move analysed")
         if as_json:

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
 from polytile.errors import OptionError
+from polytile.text import printable
 
 __all__ = [
     "ENGINES",
@@ -351,7 +352,7 @@ class Face(ABC):
             if not low <= cell <= high:
                 raise OptionError(f"{what}, not {cell}", "--cell")
         write_atomic(output, self.picture(doc, suffix[1:], color=False, cell=cell, title=title))
-        console.err(f"wrote {output}")
+        console.err(f"wrote {printable(str(output))}")
 
     def score(self, console: Console, file: str, move: int | None, as_json: bool,
               color: bool | None, output: Path | None = None, cell: int = 24,
@@ -396,7 +397,7 @@ class Face(ABC):
                 raise OptionError(f"move {i} ({text!r}{where}): {e}; nothing was written",
                                   "MOVES") from None  # fmt: skip
         write_atomic(record, self.dumps(doc))
-        console.err(f"wrote {record}")
+        console.err(f"wrote {printable(str(record))}")
         console.out(str(self.picture(doc, "text", color=color)))
 
     def moves(self, console: Console, file: str, move: int | None, as_json: bool,
@@ -485,7 +486,6 @@ def report_problems(console: Console, file: str, kind: str, reasons: list[str],
                     as_json: bool, puzzle: str | None = None) -> None:  # fmt: skip
     """``validate``'s verdict on a file checked problem by problem (a position, a
     solution): valid, or each problem on a line, and ``SystemExit`` 1 when there is one."""
-    from polytile.text import printable
 
     valid = not reasons
     if as_json:

@@ -198,3 +198,14 @@ def test_score_move_is_refused_for_a_file_that_is_not_a_record(invoke: Invoke) -
     result = invoke("score", str(EXAMPLES / "blokus-opening.json"), "--move", "1")
     assert_clean_failure(result, 2)
     assert "--move applies to game records" in result.stderr
+
+
+@pytest.mark.parametrize("game", ["henning", "gridblock", "walkable", "blokus"])
+def test_a_file_name_with_control_characters_is_escaped_when_said(invoke: Invoke, tmp_path: Path,
+                                                                  game: str) -> None:  # fmt: skip
+    """'wrote NAME' once printed a name's escape sequences raw to the terminal (issue 36,
+    item 7); the file itself keeps its name."""
+    path = tmp_path / "red\x1b[31m.json"
+    made = invoke("new", game, "-o", str(path))
+    assert made.exit_code == 0, made.stderr
+    assert path.exists() and "\x1b" not in made.stderr and "red\\x1b[31m.json" in made.stderr

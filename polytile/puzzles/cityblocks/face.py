@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 from polytile.errors import OptionError
 from polytile.formats import Position
 from polytile.puzzles.face import Console, Face, Legal, Option, report_problems
+from polytile.text import printable
 
 __all__ = ["FACE", "CityBlocksDoc", "CityBlocksFace"]
 
@@ -146,7 +147,7 @@ class CityBlocksFace(Face):
         doc = self.read(file, move)
         if output is not None:
             save_picture(doc.obj, output, cell, title)
-            console.err(f"wrote {output}")
+            console.err(f"wrote {printable(str(output))}")
             return
         text = to_text(doc.obj, color)
         console.out(text, nl=False, color="\x1b[" in text)
@@ -167,7 +168,7 @@ class CityBlocksFace(Face):
         rows = doc.obj.board
         if output is not None:
             save_score_picture(rows, sheet, output, cell=cell)
-            console.err(f"wrote {output}")
+            console.err(f"wrote {printable(str(output))}")
         if as_json:
             console.out(json.dumps(sheet.as_dict()))
             return
