@@ -44,6 +44,7 @@ from polytile.puzzles.walkable.board import (
     use_compiled_regions,
 )
 from polytile.puzzles.walkable.rules import Drop as RulesDrop
+from polytile.puzzles.walkable.rules import cell_name
 
 __all__ = [
     "RESULT_FORMAT",
@@ -306,9 +307,10 @@ def replay(puzzle: PathPuzzle, drops: Sequence[Drop | None]) -> npt.NDArray[np.i
         row = np.array(sorted(int(g) for g in drop), dtype=np.int16)
         table = drop_table(name)
         if len(row) != 4 or not (table == row).all(axis=1).any():
-            raise IllegalMoveError(f"{drop} is not a drop of {name}")
+            raise IllegalMoveError(f"{_named(drop)} is not a drop of {name}")
         if (cells[row] != UNCLAIMED).any():
-            raise IllegalMoveError(f"{name} drops on claimed cells {row.tolist()}")
+            taken = [int(g) for g in row if cells[g] != UNCLAIMED]
+            raise IllegalMoveError(f"{name} drops on claimed cells {_named(taken)}")
         cells[row] = RED
     return largest_regions(cells)[0]
 
@@ -371,6 +373,11 @@ def drop_text(name: str, drop: Drop) -> str:
     """The drop in the rules' text form (``L4 1:d4,e4 3:d5 2:d6``)."""
     a, b, c, d = sorted(int(g) for g in drop)
     return str(RulesDrop(name, (a, b, c, d)))
+
+
+def _named(drop: Any) -> str:
+    """Global cells as the rules write them, board first (``1:d4, 1:e4``)."""
+    return ", ".join(f"{int(g) // 100 + 1}:{cell_name(int(g))}" for g in sorted(drop))
 
 
 def _coords(g: int) -> list[int]:

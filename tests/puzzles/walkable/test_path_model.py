@@ -216,3 +216,15 @@ def test_every_split_count_appears() -> None:
     for drops in v.drops:
         counts = {tuple(int((row // 100 == b).sum()) for b in range(3)) for row in drops}
         assert all(sorted(c) in ([0, 2, 2], [1, 1, 2]) for c in counts)
+
+
+def test_an_illegal_drop_names_its_cells_as_the_rules_write_them() -> None:
+    """Board and cell (``1:d1``), never the internal index (issue 36, item 7)."""
+    puzzle = PathPuzzle(joining(), ("O4", "O4"))
+    drop = (3, 4, 113, 114)  # board 1 d1 e1, board 2 d2 e2
+    with pytest.raises(IllegalMoveError) as claimed:
+        replay(puzzle, [drop, drop])
+    assert str(claimed.value) == "O4 drops on claimed cells 1:d1, 1:e1, 2:d2, 2:e2"
+    with pytest.raises(IllegalMoveError) as shape:
+        replay(puzzle, [(3, 4, 13, 14), None])
+    assert str(shape.value) == "1:d1, 1:e1, 1:d2, 1:e2 is not a drop of O4"
