@@ -282,6 +282,11 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
         raise
 
 
+#: The largest game file the games' own readers take (City Blocks (Henning), Gridblock,
+#: Walkable Cities): a whole game is a few kB, so 10 MB leaves room for comments and
+#: analyses while a hostile file is refused before it costs seconds and hundreds of MB.
+MAX_GAME_FILE_BYTES = 10_000_000
+
 #: The most standard input any reader takes; each reader refuses more than its own limit.
 STDIN_CAP = 64 * 1024 * 1024
 _stdin: tuple[Any, bytes] | None = None

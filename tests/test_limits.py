@@ -240,3 +240,26 @@ def test_the_largest_solution_polytile_writes_is_under_the_value_limit() -> None
     text = dumps(Solution("x", MAX_SIDE, MAX_SIDE, squares))
     assert text.count(",") < MAX_JSON_VALUES / 4
     assert len(loads(text).placements) == MAX_SIDE**2
+
+
+@pytest.mark.parametrize("game", ["henning", "gridblock", "walkable"])
+def test_the_three_games_files_share_one_size_limit(tmp_path: Path, game: str) -> None:
+    """City Blocks (Henning) once read up to 50 MB, the others 10 MB (issue 36, item 6)."""
+    from polytile._files import MAX_GAME_FILE_BYTES
+
+    made = tmp_path / "game.json"
+    assert CliRunner().invoke(cli, ["new", game, "-o", str(made)]).exit_code == 0
+    doc = json.loads(made.read_text())
+    doc["notes"] = ""
+    padding = MAX_GAME_FILE_BYTES + 1 - len(json.dumps(doc))
+    doc["notes"] = "x" * padding
+    big = tmp_path / "big.json"
+    big.write_text(json.dumps(doc))
+    assert big.stat().st_size == MAX_GAME_FILE_BYTES + 1
+    for command in (["render", str(big)], ["score", str(big)], ["validate", str(big)]):
+        result = CliRunner().invoke(cli, command)
+        assert result.exit_code == 2, (command, result.output)
+        assert "larger than 10 MB" in result.output
+    doc["notes"] = "x" * (padding - 1)  # one byte less: read, and its notes kept as extra
+    big.write_text(json.dumps(doc))
+    assert CliRunner().invoke(cli, ["validate", str(big)]).exit_code == 0

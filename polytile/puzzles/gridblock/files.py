@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from polytile._files import (
+    MAX_GAME_FILE_BYTES,
     decode_text,
     get_string,
     kind_of,
@@ -75,7 +76,6 @@ __all__ = [
 
 FORMAT = "polytile/gridblock@1"
 _KINDS = ("record", "position", "view")
-_MAX_BYTES = 10_000_000
 _SETUP_KEYS = {"options", "layout", "decks", "setup"}
 
 
@@ -184,7 +184,7 @@ def load_gridblock(path: str | os.PathLike[str], move: int | None = None) -> Gri
     OSError
         If it cannot be read.
     """
-    data, source = read_input(path, _MAX_BYTES)
+    data, source = read_input(path, MAX_GAME_FILE_BYTES)
     return read_gridblock(data, source, move)
 
 

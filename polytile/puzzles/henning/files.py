@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from polytile._files import (
+    MAX_GAME_FILE_BYTES,
     decode_text,
     get_list,
     get_string,
@@ -68,7 +69,6 @@ __all__ = [
 
 FORMAT = "polytile/henning@1"
 _KINDS = ("position", "view", "record")
-_MAX_BYTES = 50_000_000
 _MAX_MOVES = 1000  # a game has at most 40 placements and some passes
 
 
@@ -111,7 +111,7 @@ def load_henning(path: str | os.PathLike[str], move: int | None = None) -> Henni
     OSError
         If it cannot be read.
     """
-    data, source = read_input(path, _MAX_BYTES)
+    data, source = read_input(path, MAX_GAME_FILE_BYTES)
     return read_henning(data, source, move)
 
 

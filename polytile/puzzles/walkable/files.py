@@ -37,6 +37,7 @@ import numpy as np
 import numpy.typing as npt
 
 from polytile._files import (
+    MAX_GAME_FILE_BYTES,
     decode_text,
     get_list,
     get_string,
@@ -70,7 +71,6 @@ __all__ = ["FORMAT", "WalkableDoc", "dumps_position", "dumps_record", "load_walk
 
 FORMAT = "polytile/walkable@1"
 _KINDS = ("record", "position")
-_MAX_BYTES = 10_000_000
 _SYMBOLS = ".#RB"
 _COMMON = {"format", "game", "kind", "options", "boards"}
 _RECORD = _COMMON | {"setup", "rounds"}
@@ -114,7 +114,7 @@ def load_walkable(path: str | os.PathLike[str], move: int | None = None) -> Walk
     OSError
         If it cannot be read.
     """
-    data, source = read_input(path, _MAX_BYTES)
+    data, source = read_input(path, MAX_GAME_FILE_BYTES)
     return read_walkable(data, source, move)
 
 
