@@ -16,6 +16,7 @@ and a folder it cannot write leaves things as they are.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 from collections.abc import Callable
@@ -24,7 +25,7 @@ from typing import Any
 
 from numba import njit as _numba_njit
 
-__all__ = ["clear_stale_cache", "njit"]
+__all__ = ["MARK_PREFIX", "cache_place", "clear_stale_cache", "njit"]
 
 #: numba's ``njit``, typed loosely: numba's stubs know neither its private options (the
 #: kernels pass ``_nrt=False``) nor the compiled signatures, so type checkers see the
@@ -32,6 +33,10 @@ __all__ = ["clear_stale_cache", "njit"]
 njit: Callable[..., Any] = _numba_njit
 
 _STAMP = "polytile-numba-sources.stamp"
+
+#: The files :mod:`polytile._warm` writes beside a cache once an engine is compiled: they
+#: go with the cache when it is cleared.
+MARK_PREFIX = "polytile-compiled-"
 
 
 def _stamp(root: Path) -> str:
@@ -62,6 +67,23 @@ def _cache_dirs(folder: Path) -> list[Path]:
     except (ImportError, AttributeError):
         pass
     return dirs
+
+
+def cache_place(folder: Path) -> Path | None:
+    """The first of numba's places for ``folder``'s cache (:func:`_cache_dirs`) that can be
+    written, in numba's order (``NUMBA_CACHE_DIR`` first when set), created if need be;
+    None when none can."""
+    places = _cache_dirs(folder)
+    if os.environ.get("NUMBA_CACHE_DIR") and len(places) > 1:
+        places = places[1:]  # numba writes there first when it is set
+    for place in places:
+        try:
+            place.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            continue
+        if os.access(place, os.W_OK):
+            return place
+    return None
 
 
 def clear_stale_cache(root: str | os.PathLike[str]) -> int:
@@ -132,6 +154,10 @@ def _clear(root: Path) -> int:
         for place in _cache_dirs(folder):
             if not place.is_dir():
                 continue
+            marks = list(place.glob(f"{MARK_PREFIX}*"))
+            for cached in marks:
+                with contextlib.suppress(OSError):
+                    cached.unlink(missing_ok=True)
             for stem in stems:
                 for cached in [*place.glob(f"{stem}.*.nbi"), *place.glob(f"{stem}.*.nbc")]:
                     try:

@@ -334,3 +334,13 @@ def kernel_value(game: Henning, *, node_limit: int | None = None) -> int:
     value = int(values[0])
     _check(game, None, pvs[0, : pv_len[0]], value)
     return value
+
+
+def warm_up() -> None:
+    """Run the compiled search on a small ending, so that numba compiles and caches it
+    (:mod:`polytile._warm` runs this in a process of its own the first time)."""
+    game = Henning.new(0)
+    while game.empty > 4:
+        game.push(game.legal_moves()[0])
+    kernel_move_values(game)
+    kernel_value(game)

@@ -1,0 +1,166 @@
+"""Compiling a numba engine once, in a process of its own, so that no compile is thrown away.
+
+numba compiles a kernel the first time it runs after installing (40-70 s for the Blokus
+endgame search on a 2-core machine) and keeps the result on disk. A command that ran the
+compile itself and reached its time limit first used to end, and the compile ended with
+it: every short run started it again and none finished. Here a command that finds its
+engine not compiled yet starts ``python -m polytile._warm ENGINE``, a process of its own
+session that compiles the engine by running it on a small problem, writes a mark beside
+numba's cache when done, and goes on when the command ends (Ctrl-C or its time limit). The
+command waits for the mark, with a progress line, as long as its time limit allows; later
+commands find the mark and load the compiled code from disk at once.
+
+One process compiles an engine at a time (a lock beside the mark); a second command's
+helper waits on the lock and finds the mark. ``_jit.clear_stale_cache`` deletes the marks
+with the cache when a source file changes, so a mark never outlives the code it vouches for.
+
+The engines are named in :data:`ENGINES` as ``module:function`` strings (nothing is
+imported until one is asked for); each function runs its engine on a small problem.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import importlib.util
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from polytile._jit import MARK_PREFIX, cache_place
+
+__all__ = ["ENGINES", "NotCompiled", "ensure_compiled", "is_compiled", "start_compile"]
+
+#: Each compiled engine: the module whose folder holds its cache, and the ``module:function``
+#: that runs it on a small problem (compiling whatever it calls).
+ENGINES: dict[str, str] = {
+    "blokus-endgame": "polytile.puzzles.blokus.endgame_kernel:warm_up",
+    "henning-kernel": "polytile.puzzles.henning.kernel:warm_up",
+}
+
+#: What each engine is, for the messages.
+TITLES: dict[str, str] = {
+    "blokus-endgame": "the Blokus exact endgame search",
+    "henning-kernel": "the City Blocks (Henning) exact search",
+}
+
+
+class NotCompiled(Exception):
+    """The engine's compile goes on in the background past the caller's deadline."""
+
+    def __init__(self, engine: str, waited: float) -> None:
+        super().__init__(
+            f"numba is compiling {TITLES.get(engine, engine)} (once after installing; 40-70 "
+            f"s on a 2-core machine) in a background process, which goes on after this "
+            f"command ends; waited {waited:.0f} s. Run the command again when it is done "
+            "(later runs load the compiled search in about a second)"
+        )
+        self.engine, self.waited = engine, waited
+
+
+def _target(engine: str, target: str | None = None) -> tuple[str, str]:
+    module, _, function = (target or ENGINES[engine]).partition(":")
+    return module, function
+
+
+def _mark(engine: str, target: str | None = None) -> Path | None:
+    """Where ``engine``'s mark is kept (None: nowhere writable)."""
+    module, _ = _target(engine, target)
+    spec = importlib.util.find_spec(module)
+    if spec is None or spec.origin is None:
+        return None
+    place = cache_place(Path(spec.origin).parent)
+    return None if place is None else place / f"{MARK_PREFIX}{engine}"
+
+
+def is_compiled(engine: str) -> bool:
+    """Whether ``engine`` was compiled and cached since its sources last changed."""
+    mark = _mark(engine)
+    return mark is not None and mark.exists()
+
+
+#: The helper started by this process for each engine, if any.
+_helpers: dict[str, subprocess.Popen[bytes]] = {}
+
+
+def start_compile(engine: str) -> None:
+    """Start compiling ``engine`` in the background if it is not compiled yet and no helper
+    of this process is at it: a command calls this as early as it knows it may need the
+    engine, so that the compile overlaps what it does first."""
+    mark = _mark(engine)
+    if mark is None or mark.exists() or engine in _helpers:
+        return
+    _helpers[engine] = subprocess.Popen(
+        [sys.executable, "-m", "polytile._warm", engine, ENGINES[engine]],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        start_new_session=True,  # Ctrl-C at the terminal reaches the command, not it
+    )  # fmt: skip
+
+
+def ensure_compiled(engine: str, deadline: float | None = None,
+                    progress: Callable[[float], None] | None = None) -> None:  # fmt: skip
+    """Return once ``engine`` is compiled and cached, compiling it in a background process
+    if it is not (:func:`start_compile`); ``deadline`` is a :func:`time.perf_counter` time,
+    ``progress`` is called about once a second with the seconds waited.
+
+    Where no mark can be written (a read-only install without a user cache), nothing is
+    started and the caller compiles as numba always does; so too when the helper fails
+    (its error is printed as a note).
+
+    Raises
+    ------
+    NotCompiled
+        At the deadline, the compile still running (it goes on after this process ends).
+    KeyboardInterrupt
+        At Ctrl-C: the compile goes on too.
+    """
+    mark = _mark(engine)
+    if mark is None or mark.exists():
+        return
+    start_compile(engine)
+    helper = _helpers[engine]
+    started = last = time.perf_counter()
+    while not mark.exists():
+        now = time.perf_counter()
+        if helper.poll() is not None and not mark.exists():
+            error = (helper.stderr.read() if helper.stderr else b"").decode(errors="replace")
+            if error.strip():
+                print(f"note: the background compile failed:\n{error.strip()}", file=sys.stderr)
+            return
+        if deadline is not None and now >= deadline:
+            raise NotCompiled(engine, now - started)
+        if progress is not None and now - last >= 1.0:
+            progress(now - started)
+            last = now
+        time.sleep(0.1)
+
+
+def _compile(engine: str, target: str) -> int:
+    """The helper process: compile ``engine`` (``target`` runs it) unless another did, then
+    write the mark."""
+    mark = _mark(engine, target)
+    if mark is None:
+        return 1
+    mark.parent.mkdir(parents=True, exist_ok=True)
+    import fcntl
+
+    with open(mark.with_suffix(".lock"), "a+b") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # one compile at a time; the next finds the mark
+        if mark.exists():
+            return 0
+        module, function = _target(engine, target)
+        getattr(importlib.import_module(module), function)()
+        part = mark.with_suffix(f".{os.getpid()}.part")
+        part.write_text(f"{time.time()}\n")
+        os.replace(part, mark)
+    return 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        sys.exit("usage: python -m polytile._warm ENGINE MODULE:FUNCTION")
+    with contextlib.suppress(KeyboardInterrupt):
+        sys.exit(_compile(sys.argv[1], sys.argv[2]))
