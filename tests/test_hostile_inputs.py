@@ -374,3 +374,73 @@ def test_a_wrong_game_field_is_refused_briefly(tmp_path, game, value):
     result = runner.invoke(cli, ["validate", str(path)])
     assert result.exit_code == 2, result.output
     assert f"game: must be '{game}', got" in result.stderr and len(result.stderr) < 400
+
+
+# -- every file kind of the three newer games (issue 36) --------------------------------------
+#: (game, kind): a file of each kind, made by the commands and the games' own writers.
+GAME_FILES = [
+    ("henning", "record"), ("henning", "position"), ("henning", "view"),
+    ("gridblock", "record"), ("gridblock", "position"), ("gridblock", "view"),
+    ("walkable", "record"), ("walkable", "position"), ("walkable", "path answer"),
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def game_files(tmp_path_factory: pytest.TempPathFactory,
+               run: Callable[..., Result]) -> dict[tuple[str, str], bytes]:  # fmt: skip
+    from polytile.puzzles.gridblock import files as gridblock
+    from polytile.puzzles.henning import files as henning
+    from polytile.puzzles.walkable import files as walkable
+
+    folder = tmp_path_factory.mktemp("games")
+    made: dict[tuple[str, str], bytes] = {}
+    for game, args in (("henning", ("--seed", "7")),
+                       ("gridblock", ("--seed", "5", "--players", "2", "--deal", "split")),
+                       ("walkable", ("--seed", "1", "--red", "greedy"))):  # fmt: skip
+        path = folder / f"{game}.json"
+        result = run("selfplay", game, *args, "-o", str(path))
+        assert result.exit_code == 0, result.stderr
+        made[game, "record"] = path.read_bytes()
+    h = henning.load_henning(folder / "henning.json", 20).state
+    made["henning", "position"] = henning.dumps_position(h).encode()
+    made["henning", "view"] = henning.dumps_view(h, h.to_move).encode()
+    g = gridblock.load_gridblock(folder / "gridblock.json", 20).state
+    made["gridblock", "position"] = gridblock.dumps_position(g).encode()
+    made["gridblock", "view"] = gridblock.dumps_view(g, g.to_move).encode()
+    w = walkable.load_walkable(folder / "walkable.json", 10).state
+    made["walkable", "position"] = walkable.dumps_position(w).encode()
+    answer = folder / "path.json"
+    result = run("solve", "walkable-path", "--seed", "2", "--pieces", "1", "-o", str(answer))
+    assert result.exit_code == 0, result.stderr
+    made["walkable", "path answer"] = answer.read_bytes()
+    return made
+
+
+def _game_commands(kind: str, path: Path, out_dir: Path) -> list[tuple[str, ...]]:
+    p = str(path)
+    if kind == "path answer":
+        return [("validate", p), ("validate", p, "--json")]
+    svg = str(out_dir / "x.svg")
+    runs = [("validate", p), ("render", p, "--no-color"), ("render", p, "-o", svg),
+            ("score", p), ("score", p, "--json"), ("moves", p)]  # fmt: skip
+    if kind == "record":
+        runs.append(("analyse", p, "--time-limit", "1"))
+    return runs
+
+
+@pytest.mark.parametrize(("game", "kind"), GAME_FILES, ids=[f"{g}-{k}" for g, k in GAME_FILES])
+def test_malformed_game_files_are_refused_cleanly(run: Callable[..., Result],
+                                                  game_files: dict[tuple[str, str], bytes],
+                                                  tmp_path: Path, game: str, kind: str,
+                                                  slow_scale: str) -> None:  # fmt: skip
+    """Every file kind of City Blocks (Henning), Gridblock and Walkable Cities, damaged in
+    every way ``json_variants`` knows, through every command that reads it. The default run
+    takes the sampled variants and one command in three of them; POLYTILE_SLOW=full all."""
+    full = slow_scale == "full"
+    every = 1 if full else 3
+    for i, (label, content) in enumerate(json_variants(game_files[game, kind], full)):
+        path = tmp_path / f"v{i}.json"
+        path.write_bytes(content)
+        runs = _game_commands(kind, path, tmp_path)
+        for args in runs if full else runs[i % every :: every]:
+            check(run(*args), f"{game} {kind}, {label}: polytile {' '.join(args[:1])}")
