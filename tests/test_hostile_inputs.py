@@ -438,9 +438,15 @@ def test_malformed_game_files_are_refused_cleanly(run: Callable[..., Result],
     takes the sampled variants and one command in three of them; POLYTILE_SLOW=full all."""
     full = slow_scale == "full"
     every = 1 if full else 3
+    move = {"henning": "pass", "gridblock": "setup b3 NE", "walkable": "I4 pass | I4 pass"}
     for i, (label, content) in enumerate(json_variants(game_files[game, kind], full)):
         path = tmp_path / f"v{i}.json"
         path.write_bytes(content)
         runs = _game_commands(kind, path, tmp_path)
         for args in runs if full else runs[i % every :: every]:
             check(run(*args), f"{game} {kind}, {label}: polytile {' '.join(args[:1])}")
+        if kind != "path answer" and (full or i % every == 0):
+            played = run("play", str(path), move[game])
+            check(played, f"{game} {kind}, {label}: polytile play")
+            if played.exit_code != 0:  # refused: the file is as it was
+                assert path.read_bytes() == content, f"{game} {kind}, {label}: play changed it"
