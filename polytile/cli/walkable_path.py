@@ -147,8 +147,11 @@ def solve_walkable_path(seed: int | None, pieces: str | None, given: dict[str, A
     deadline = Deadline.of_limit(whole_limit)
     try:
         with StopFlag() as stop, deadline:
-            # keep a second back: the replay, the picture and unloading OR-tools and numba
-            result = solve_path(puzzle, time_limit=max(0.05, time_limit - 1.0),
+            # keep back what the replay, the picture and the exit take (0.1-0.2 s), and at
+            # short limits what the search may overrun its own limit by (up to 0.7 s): the
+            # rest of the limit is the search's (it kept a whole second back; issue 36)
+            reserve = max(0.25, 1.0 - 0.075 * time_limit)
+            result = solve_path(puzzle, time_limit=max(0.05, time_limit - reserve),
                                 workers=workers or 2, stop=stop,
                                 method="cpsat" if engine == "cpsat" else "auto")  # fmt: skip
     except KeyboardInterrupt:  # before the greedy drops were found
