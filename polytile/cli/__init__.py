@@ -108,7 +108,7 @@ class _Root(click.Group):
         except click.ClickException as exc:
             # messages often quote what a file held: no control character reaches the
             # terminal raw (a name holding ESC[2J would clear it)
-            setattr(exc, "message", printable(exc.message, newlines=True))  # noqa: B010 (typed Final)
+            setattr(exc, "message", _brief(printable(exc.message, newlines=True)))  # noqa: B010
             raise
         except (click.exceptions.Exit, click.exceptions.Abort):
             raise
@@ -130,16 +130,16 @@ class _Root(click.Group):
         except SolverError as exc:
             if _debug(ctx):
                 raise
-            raise InternalError(printable(f"internal error, please report it: {exc}",
-                                          newlines=True)) from exc  # fmt: skip
+            raise InternalError(_brief(printable(f"internal error, please report it: {exc}",
+                                                 newlines=True))) from exc  # fmt: skip
         except (PolytileError, OSError) as exc:
             if _debug(ctx):
                 raise
-            raise InputError(printable(_describe(exc), newlines=True)) from exc
+            raise InputError(_brief(printable(_describe(exc), newlines=True))) from exc
         except sqlite3.Error as exc:  # a puzzle store that is damaged or not readable
             if _debug(ctx):
                 raise
-            raise InputError(printable(f"puzzle store: {exc}", newlines=True)) from exc
+            raise InputError(_brief(printable(f"puzzle store: {exc}", newlines=True))) from exc
         except Exception as exc:  # a bug: say so briefly, the traceback is one flag away
             if _debug(ctx):
                 raise
@@ -147,6 +147,22 @@ class _Root(click.Group):
                 f"internal error ({type(exc).__name__}: {exc}); rerun as 'polytile --debug "
                 "...' for the traceback and please report it", newlines=True
             )) from exc  # fmt: skip
+
+
+#: The longest line an error message keeps whole: a message quoting a 10,000-piece list or a
+#: 200,000-character field would otherwise fill the terminal (issue 36, item 6).
+LONGEST_LINE = 600
+
+
+def _brief(message: str) -> str:
+    """``message`` with every line longer than :data:`LONGEST_LINE` cut in its middle."""
+    lines = []
+    for line in message.split("\n"):
+        if len(line) > LONGEST_LINE:
+            cut = len(line) - 400
+            line = f"{line[:300]}... ({cut:,} characters left out) ...{line[-100:]}"
+        lines.append(line)
+    return "\n".join(lines)
 
 
 def _debug(ctx: click.Context) -> bool:

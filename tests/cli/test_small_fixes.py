@@ -209,3 +209,14 @@ def test_a_file_name_with_control_characters_is_escaped_when_said(invoke: Invoke
     made = invoke("new", game, "-o", str(path))
     assert made.exit_code == 0, made.stderr
     assert path.exists() and "\x1b" not in made.stderr and "red\\x1b[31m.json" in made.stderr
+
+
+def test_a_long_value_is_quoted_briefly_in_an_error(invoke: Invoke, tmp_path: Path) -> None:
+    """A 10,000-piece --sequence was echoed whole (30 kB); every error line is cut to a
+    readable length, saying how much was left out (issue 36, item 6)."""
+    long_list = ",".join(["I4"] * 10_000)
+    result = invoke("solve", "walkable-path", "--sequence", long_list)
+    assert_clean_failure(result)
+    assert len(result.stderr) < 1000 and "characters left out" in result.stderr
+    short = invoke("solve", "walkable-path", "--sequence", ",".join(["I4"] * 30))
+    assert "left out" not in short.stderr and "got '" + ",".join(["I4"] * 30) in short.stderr
