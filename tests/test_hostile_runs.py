@@ -117,3 +117,142 @@ def test_a_view_stopped_early_says_so_at_the_top_too() -> None:
     console = _Lines()
     _print_view(console, whole, g, "yellow+green", describe_hands(g, g.to_move), 1)  # type: ignore[arg-type]
     assert console.lines[0].endswith("; every one solved exactly.")
+
+
+# -- 5: workers, samples and time ---------------------------------------------------------------
+@pytest.fixture()
+def two_cores(monkeypatch: pytest.MonkeyPatch) -> int:
+    """This process may use two cores, whatever the machine has."""
+    from polytile.solvers import parallel
+
+    monkeypatch.setattr(parallel, "default_workers", lambda: 2)
+    return 2
+
+
+@pytest.fixture()
+def started(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The worker processes each process pool started, counted when it stops."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from polytile.solvers import parallel
+
+    counts: list[int] = []
+
+    class Counted(ProcessPoolExecutor):
+        def shutdown(self, *args: Any, **kwargs: Any) -> None:
+            counts.append(len(getattr(self, "_processes", None) or {}))
+            super().shutdown(*args, **kwargs)
+
+    monkeypatch.setattr(parallel, "ProcessPoolExecutor", Counted)
+    return counts
+
+
+@pytest.fixture(scope="module")
+def gridblock_two(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A two-player Gridblock record whose view at move 23 has 16 quick combinations."""
+    path = tmp_path_factory.mktemp("gridblock") / "two.json"
+    result = invoke("selfplay", "gridblock", "--seed", "5", "--players", "2", "-o", str(path))
+    assert result.exit_code == 0, result.output
+    return path
+
+
+@pytest.fixture(scope="module")
+def henning_full(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The README tour's City Blocks (Henning) record (greedy self-play, 30 moves)."""
+    path = tmp_path_factory.mktemp("henning") / "full.json"
+    result = invoke("selfplay", "henning", "--seed", "7", "-o", str(path))
+    assert result.exit_code == 0, result.output
+    return path
+
+
+NOTE = "--workers 64: this process may use 2 cores; using 2"
+
+
+def test_view_workers_are_capped_at_the_usable_cores(
+    gridblock_two: Path, two_cores: int, started: list[int]
+) -> None:
+    """--workers 64 started 59 processes (1.7 GB): now as many as the cores, said once."""
+    import json
+
+    args = ("solve-endgame", str(gridblock_two), "--move", "23", "--view", "--json")
+    result = invoke(*args, "--workers", "64")
+    assert result.exit_code == 0, result.output
+    assert result.stderr.count(NOTE) == 1
+    assert json.loads(result.stdout)["workers"] == 2
+    assert started == [2]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("count", "pentomino-3x20", "--no-progress", "--json"),
+        ("solve", "gridblock-solo", "--seed", "3", "--time-limit", "1", "--json"),
+        ("solve", "walkable-path", "--seed", "2", "--pieces", "2", "--time-limit", "1"),
+        ("solve", "cityblocks-max", "--time-limit", "1", "--json"),
+        ("bounds", "{duo}", "--time-limit", "1", "--json"),
+        ("generate", "packing", "-n", "1", "--size", "4-5", "--time-limit", "3", "--db", "{db}"),
+    ],
+    ids=["count", "gridblock-solo", "walkable-path", "cityblocks-max", "bounds", "generate"],
+)
+def test_every_workers_option_is_capped_and_says_so_once(
+    args: tuple[str, ...], two_cores: int, started: list[int], tmp_path: Path
+) -> None:
+    """Every command with --workers (worker processes or CP-SAT threads) takes at most the
+    usable cores; none starts more processes than that."""
+    duo = tmp_path / "duo.json"
+    assert invoke("new", "blokus", "--variant", "duo", "-o", str(duo)).exit_code == 0
+    given = [a.format(duo=duo, db=tmp_path / "set.db") for a in args]
+    result = invoke(*given, "--workers", "64")
+    assert result.exit_code in (0, 1), result.output
+    assert result.stderr.count(NOTE) == 1, result.stderr
+    assert all(n <= 2 for n in started)
+
+
+def test_a_default_worker_count_is_capped_silently(two_cores: int) -> None:
+    from polytile.cli.options import Workers
+
+    assert Workers(1, 64).convert(2, None, None) == 2
+    assert Workers(1, 64).convert(9, None, None) == 2  # a default: no note (no context)
+
+
+def test_henning_huge_sample_keeps_the_time_limit(
+    henning_full: Path, two_cores: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The issue's run: the time limit ends the view, having drawn only what the workers
+    took (2 in flight per worker), not the million states asked for."""
+    from polytile.puzzles.henning.game import HenningState
+
+    drawn: list[int] = []
+    draw = HenningState.sample_hidden
+
+    def counted(self: Any, player: int, rng: Any) -> Any:
+        drawn.append(1)
+        return draw(self, player, rng)
+
+    monkeypatch.setattr(HenningState, "sample_hidden", counted)
+    args = ("solve-endgame", str(henning_full), "--move", "24", "--view", "--workers", "2")
+    result = invoke(*args, "--samples", "1000000", "--max-exact", "1", "--time-limit", "1.5")
+    assert result.exit_code == 1, result.output
+    assert result.stderr.strip().endswith(
+        "out of time (--time-limit) before a single state was solved exactly"
+    )
+    assert 1 <= len(drawn) <= 2 * 2 + 1
+
+
+def test_a_worker_whose_parent_died_before_it_started_ends() -> None:
+    """A worker that starts after its parent was killed (no parent-death signal can reach
+    it then) ends at once instead of waiting for work forever."""
+    import multiprocessing
+    import os
+
+    from polytile.solvers.parallel import _ignore_sigint
+
+    ctx = multiprocessing.get_context("fork")
+    orphan = ctx.Process(target=_ignore_sigint, args=(-1,))  # not its parent
+    orphan.start()
+    orphan.join(20)
+    assert orphan.exitcode == 1
+    child = ctx.Process(target=_ignore_sigint, args=(os.getpid(),))
+    child.start()
+    child.join(20)
+    assert child.exitcode == 0
