@@ -21,7 +21,23 @@ __all__ = [
 
 
 class PolytileError(Exception):
-    """Base class of every error polytile raises on purpose."""
+    """Base class of every error polytile raises on purpose.
+
+    Every one survives pickling, whatever its ``__init__`` takes: an error raised in a
+    worker process (a search that ran out of time) reaches the parent whole, instead of
+    breaking the process pool when the parent fails to rebuild it from its message.
+    """
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return _rebuild, (type(self), self.args), self.__dict__
+
+
+def _rebuild(cls: type[PolytileError], args: tuple[object, ...]) -> PolytileError:
+    """An error of ``cls`` with ``args``, its attributes restored by pickle afterwards,
+    without calling ``cls.__init__`` (whose parameters are not its message)."""
+    err = Exception.__new__(cls)
+    err.args = args
+    return err
 
 
 class ShapeError(PolytileError, ValueError):

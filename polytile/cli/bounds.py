@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from polytile.cli.options import SECONDS
+from polytile.cli.options import SECONDS, Workers
 from polytile.formats import Position
 
 __all__ = ["COMMANDS", "blokus_bounds", "blokus_table", "bounds_command", "bounds_json"]
@@ -146,7 +146,7 @@ Examples:
     help="Seconds for the whole command, counted from when the process started (start-up "
     "and printing included), shared among the colours' searches.",
 )
-@click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True,
+@click.option("--workers", type=Workers(1, 64), default=2, show_default=True,
               help="CP-SAT workers.")  # fmt: skip
 @click.option("--seed", type=click.IntRange(0, 2**31 - 1), default=0, show_default=True,
               help="CP-SAT random seed.")  # fmt: skip

@@ -12,7 +12,14 @@ from typing import Any, NoReturn
 
 import click
 
-from polytile.cli.options import PICTURES, RECORD_MOVE, SECONDS, check_output, picture_options
+from polytile.cli.options import (
+    PICTURES,
+    RECORD_MOVE,
+    SECONDS,
+    Workers,
+    check_output,
+    picture_options,
+)
 from polytile.puzzles.blokus._endgame_limits import DEFAULT_MAX_PIECES
 
 __all__ = ["COMMANDS", "solve_endgame_command"]
@@ -196,7 +203,7 @@ Examples:
 @click.option(
     "--workers",
     "-w",
-    type=click.IntRange(min=1),
+    type=Workers(min=1),
     default=None,
     help="--view: worker processes [default: every core].",
 )

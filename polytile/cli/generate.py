@@ -12,7 +12,7 @@ import click
 
 from polytile.cli.clock import Deadline, StopFlag
 from polytile.cli.console import facing
-from polytile.cli.options import SECONDS, Finite
+from polytile.cli.options import SECONDS, Finite, Workers
 from polytile.puzzles.faces import PLANNED_KINDS as PLANNED
 from polytile.store.kinds import PuzzleKind, kind_names
 from polytile.store.kinds import kind as find_kind
@@ -293,7 +293,7 @@ def _command() -> click.Command:
                      help="The SQLite store to fill (created if missing)."),
         click.Option(["--seed"], type=click.IntRange(0, 2**63 - 1), default=0,
                      show_default=True, help="Seed of the run."),
-        click.Option(["--workers"], type=click.IntRange(1, 256), default=None,
+        click.Option(["--workers"], type=Workers(1, 256), default=None,
                      help="Local worker processes [default: all cores]."),
         click.Option(["--scheduler"], metavar="ADDRESS",
                      help="Run candidates on this Dask scheduler (tcp://host:8786) instead."),

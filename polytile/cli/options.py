@@ -15,6 +15,7 @@ __all__ = [
     "SECONDS",
     "Finite",
     "Seconds",
+    "Workers",
     "check_output",
     "game_options",
     "given_options",
@@ -68,6 +69,29 @@ class Finite(click.FloatRange):
         if not math.isfinite(number):
             self.fail(f"{value!r} is not a finite number", param, ctx)
         return number
+
+
+class Workers(click.IntRange):
+    """A number of worker processes or CP-SAT threads: at least 1 (and at most ``max``),
+    and never more than the cores this process may use
+    (:func:`polytile.solvers.parallel.usable_workers`). A larger number given on the
+    command line is lowered to that, and said once on standard error; a default silently.
+
+    Lowered rather than refused: a command line written for a larger machine still runs
+    here, with the same results (no result depends on the worker count), using the cores
+    there are instead of processes that would only wait for them and hold memory.
+    """
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        from polytile.solvers.parallel import usable_workers
+
+        wanted = super().convert(value, param, ctx)
+        used = usable_workers(wanted)
+        if used < wanted and isinstance(value, str):  # from the command line, not a default
+            name = param.opts[0] if param is not None and param.opts else "--workers"
+            cores = f"{used} core" + ("s" if used != 1 else "")
+            click.echo(f"{name} {wanted}: this process may use {cores}; using {used}", err=True)
+        return used
 
 
 def check_output(output: str | Path | None, suffixes: tuple[str, ...] | None = None,

@@ -11,7 +11,7 @@ from typing import Any, NoReturn
 
 import click
 
-from polytile.cli.options import PICTURES, SECONDS, check_output
+from polytile.cli.options import PICTURES, SECONDS, Workers, check_output
 from polytile.cli.progress import progress_bar
 from polytile.cli.walkable_path import walkable_path_options
 from polytile.errors import SolverError, UnknownNameError
@@ -74,7 +74,7 @@ def _executor(workers: int | None, scheduler: str | None) -> Any:
 @click.option(
     "--workers",
     "-w",
-    type=click.IntRange(min=1),
+    type=Workers(min=1),
     default=None,
     help="Local worker processes [default: every core].",
 )
@@ -256,7 +256,7 @@ def count(
 )
 @click.option(
     "--workers",
-    type=click.IntRange(1, 64),
+    type=Workers(1, 64),
     default=None,
     help="cityblocks-max: CP-SAT workers [default: 2].",
 )

@@ -51,6 +51,7 @@ __all__ = [
     "print_view_moves",
     "report_problems",
     "run_view_analysis",
+    "view_plan",
 ]
 
 #: The engine players every game's ``selfplay`` offers.
@@ -553,6 +554,20 @@ def run_view_analysis(console: Console, file: str, request: EndgameRequest, exec
                         + (" exactly" if unit == "state" else ""))  # fmt: skip
             raise SystemExit(130 if stop.reason == "interrupt" else 1) from None
         return analysis, getattr(ex, "workers", 1)
+
+
+def view_plan(analysis: Any) -> str:
+    """What a view analysis set out to solve and how far it got, for its first lines:
+    "every one solved exactly", "a seeded sample of 200, each solved exactly", or, when a
+    time limit or Ctrl-C stopped it, how many of those were solved before the stop (the
+    table's last lines say the same)."""
+    ev = analysis.evaluation
+    every = ev.planned == analysis.consistent
+    if ev.complete:
+        return ("every one solved exactly" if every
+                else f"a seeded sample of {ev.planned:,}, each solved exactly")  # fmt: skip
+    plan = f"all {ev.planned:,}" if every else f"a seeded sample of {ev.planned:,}"
+    return f"{plan} to be solved exactly, {ev.states:,} solved before the stop"
 
 
 def print_view_moves(console: Console, analysis: Any, workers: int, *, width: int, unit: str,

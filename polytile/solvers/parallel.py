@@ -36,6 +36,7 @@ __all__ = [
     "SerialExecutor",
     "default_workers",
     "make_executor",
+    "usable_workers",
 ]
 
 
@@ -45,6 +46,13 @@ def default_workers() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # pragma: no cover - not Linux
         return max(1, os.cpu_count() or 1)
+
+
+def usable_workers(requested: int) -> int:
+    """``requested`` workers, at most the cores this process may use: more processes (or
+    CP-SAT threads) than cores only share the same cores and multiply the memory held, and
+    no result depends on the count."""
+    return max(1, min(requested, default_workers()))
 
 
 class Executor(Protocol):
@@ -88,7 +96,7 @@ class SerialExecutor:
         return None
 
 
-def _ignore_sigint() -> None:
+def _ignore_sigint(parent: int) -> None:
     # Workers leave Ctrl-C to the parent, which stops them and keeps what finished.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # A forked worker inherits the parent's Python handlers; one that only sets a flag
@@ -102,6 +110,9 @@ def _ignore_sigint() -> None:
         libc.prctl(1, int(signal.SIGTERM))  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):  # pragma: no cover - not Linux
         pass
+    # A parent killed before that line was reached sends no signal: it is already gone.
+    if os.getppid() != parent:
+        os._exit(1)
 
 
 class LocalExecutor:
@@ -117,7 +128,8 @@ class LocalExecutor:
         self.workers = workers
         methods = multiprocessing.get_all_start_methods()
         ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-        self._pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_ignore_sigint)
+        self._pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_ignore_sigint,
+                                         initargs=(os.getpid(),))  # fmt: skip
         self._abandoned = False
 
     def imap_unordered(

@@ -34,10 +34,9 @@ Examples
 
 from __future__ import annotations
 
-import itertools
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -169,9 +168,11 @@ def evaluate_moves(
         Each move's perfect-information value for ``player`` on a full state; picklable
         (a module-level function) when ``executor`` runs other processes.
     max_exact
-        List and solve every consistent state when the game lists at most this many.
+        List and solve every consistent state when the game lists at most this many (the
+        listing watches the clock too).
     samples
-        Otherwise, how many states to draw.
+        Otherwise, how many states to draw: one by one as the executor takes them, so a
+        stop leaves at most a few drawn beyond those solved, and none is held longer.
     seed
         Seeds the sample, and the order in which listed states are solved.
     time_limit, stop
@@ -200,20 +201,6 @@ def evaluate_moves(
                          f"not player {player}'s turn here")  # fmt: skip
     moves = list(state.legal_moves())
     rng = np.random.default_rng(seed)
-    listed = state.hidden_states(player)
-    consistent = None if count is None else count(state, player)
-    pairs: list[tuple[State, float]] = []
-    exact = False
-    if listed is not None:
-        pairs = list(itertools.islice(listed, max_exact + 1))
-        exact = len(pairs) <= max_exact
-        if exact:
-            consistent = len(pairs)
-            pairs = [pairs[i] for i in rng.permutation(len(pairs))]
-    if not exact:
-        pairs = [(state.sample_hidden(player, rng), 1.0) for _ in range(samples)]
-    executor = executor or SerialExecutor()
-
     stopped_by: str | None = None
 
     def poll() -> bool:
@@ -224,33 +211,70 @@ def evaluate_moves(
             stopped_by = "stop"
         return stopped_by is not None
 
+    consistent = None if count is None else count(state, player)
+    try:
+        listed = _listed(state, player, max_exact, poll)
+    except KeyboardInterrupt:
+        stopped_by = "interrupt"
+        listed = None
+    if stopped_by is not None:  # the listing took the time: nothing is solved
+        raise SearchStopped(stopped_by, 0, time.perf_counter() - started)
+    exact = listed is not None
+    states: Iterable[State]
+    if listed is not None:
+        consistent = planned = len(listed)
+        listed = [listed[i] for i in rng.permutation(len(listed))]
+        states = (full for full, _ in listed)
+    else:  # drawn one by one as the executor asks for them: the sample is never held
+        planned = samples
+        states = (state.sample_hidden(player, rng) for _ in range(samples))
+    executor = executor or SerialExecutor()
+
     solved: list[int] = []
     values: list[list[float]] = [[] for _ in moves]
     job = partial(_solve_one, solve=solve, moves=moves)
     try:
-        for i, vals in executor.imap_unordered(job, [full for full, _ in pairs], poll):
+        for i, vals in executor.imap_unordered(job, states, poll):
             solved.append(i)
             for j, v in enumerate(vals):
                 values[j].append(v)
             if progress is not None:
-                progress(len(solved), len(pairs))
+                progress(len(solved), planned)
             if poll():
                 break
     except KeyboardInterrupt:
         stopped_by = "interrupt"
     except SearchStopped as stopped:  # a state's own search ran out of the time left
         stopped_by = stopped.reason
-    complete = len(solved) == len(pairs)
+    complete = len(solved) == planned
     if not solved:
         raise SearchStopped(stopped_by or "stop", 0, time.perf_counter() - started)
-    weights = [pairs[i][1] for i in solved]
+    weights = [1.0 if listed is None else listed[i][1] for i in solved]
     estimates = {}
     for move, vals in zip(moves, values, strict=True):
         estimates[move] = _estimate(vals, weights, exact and complete)
     ranked = dict(sorted(estimates.items(), key=lambda kv: -kv[1].mean))
     return ViewEvaluation(player, ranked, len(solved), consistent, exact and complete,
-                          time.perf_counter() - started, complete=complete, planned=len(pairs),
+                          time.perf_counter() - started, complete=complete, planned=planned,
                           stopped_by=None if complete else stopped_by)  # fmt: skip
+
+
+def _listed(state: State, player: int, max_exact: int,
+            poll: Callable[[], bool]) -> list[tuple[State, float]] | None:  # fmt: skip
+    """Every consistent state with its weight when the game lists them and there are at
+    most ``max_exact``, else None (a sample is drawn instead). Listing stops as soon as
+    ``poll()`` says so, asked every 64 states, so a time limit holds here too."""
+    listing = state.hidden_states(player)
+    if listing is None:
+        return None
+    listed: list[tuple[State, float]] = []
+    for pair in listing:
+        if len(listed) == max_exact:
+            return None
+        listed.append(pair)
+        if len(listed) % 64 == 0 and poll():
+            return None
+    return listed
 
 
 def _estimate(vals: list[float], weights: list[float], exact: bool) -> MoveEstimate:

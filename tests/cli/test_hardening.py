@@ -78,6 +78,20 @@ def _start_generate(db: Path, workers: str) -> subprocess.Popen[bytes]:
     return proc
 
 
+def _kill_and_wait(proc: subprocess.Popen[bytes], workers: list[int]) -> list[int]:
+    """kill -9 ``proc``; the ``workers`` still alive 20 s later (killed too, so that a
+    failing test leaves none behind)."""
+    proc.kill()
+    proc.communicate(timeout=30)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and any(_alive(w) for w in workers):
+        time.sleep(0.1)
+    left = [w for w in workers if _alive(w)]
+    for w in left:
+        os.kill(w, signal.SIGKILL)
+    return left
+
+
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
 def test_workers_end_when_their_parent_is_killed(tmp_path: Path) -> None:
     """kill -9 of the main process (as an OOM killer or a supervisor does) takes its worker
@@ -85,14 +99,28 @@ def test_workers_end_when_their_parent_is_killed(tmp_path: Path) -> None:
     proc = _start_generate(tmp_path / "s.db", "2")
     workers = _children(proc.pid)
     assert len(workers) >= 2, "expected the worker processes to be running"
-    proc.kill()
-    proc.communicate(timeout=30)
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline and any(_alive(w) for w in workers):
+    left = _kill_and_wait(proc, workers)
+    assert not left, f"workers {left} outlived their parent"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
+def test_view_workers_end_when_their_parent_is_killed(tmp_path: Path) -> None:
+    """kill -9 of ``solve-endgame --view`` (City Blocks (Henning) at move 24, where no state
+    is solved for minutes) takes its worker processes with it."""
+    record = tmp_path / "full.json"
+    made = subprocess.run(_polytile("selfplay", "henning", "--seed", "7", "-o", str(record)),
+                          env=ENV, capture_output=True, timeout=120)  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    args = _polytile("solve-endgame", str(record), "--move", "24", "--view", "--workers", "2",
+                     "--time-limit", "120")  # fmt: skip
+    proc = subprocess.Popen(args, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    workers: list[int] = []
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and len(workers) < 2 and proc.poll() is None:
         time.sleep(0.1)
-    left = [w for w in workers if _alive(w)]
-    for w in left:  # do not leave them behind if the test fails
-        os.kill(w, signal.SIGKILL)
+        workers = _children(proc.pid)
+    left = _kill_and_wait(proc, workers)
+    assert len(workers) == 2, "expected two worker processes"
     assert not left, f"workers {left} outlived their parent"
 
 

@@ -81,3 +81,53 @@ def test_henning_views_are_consistent_and_counted() -> None:
     ev = evaluate_moves(s, me, margin_now, count=lambda st, p: st.count_hidden_states(p))
     assert ev.exact_average and ev.states == ev.consistent == s.count_hidden_states(me)
     assert set(seen) == {s.information_state(me)}
+
+
+def test_a_huge_sample_is_drawn_as_it_is_solved(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A sample of a million states was drawn and held before one was solved (85 s and
+    2.85 GB for a City Blocks (Henning) view with a 4 s limit, issue 36): states are now
+    drawn as they are solved, so a stop leaves little drawn and nothing much held."""
+    import tracemalloc
+
+    state = HighCard().new_initial_state()
+    state.push("deal 2-3")
+    drawn: list[int] = []
+    draw = type(state).sample_hidden
+
+    def counted(self: Any, player: int, rng: Any) -> Any:
+        drawn.append(1)
+        return draw(self, player, rng)
+
+    monkeypatch.setattr(type(state), "sample_hidden", counted)
+    solved: list[int] = []
+    tracemalloc.start()
+    try:
+        ev = evaluate_moves(state, 0, solve_high_card, max_exact=1, samples=10**6,
+                            stop=lambda: len(solved) >= 50,
+                            progress=lambda done, total: solved.append(done))  # fmt: skip
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert (ev.states, ev.planned, ev.stopped_by, ev.complete) == (50, 10**6, "stop", False)
+    assert len(drawn) <= 51
+    assert peak < 2_000_000, f"{peak:,} bytes held"
+
+
+def test_listing_the_states_keeps_the_time_limit() -> None:
+    """A listing of many consistent states stops with the clock (it is asked every 64
+    states) instead of finishing before the first state is solved."""
+    from polytile.solvers.alphabeta import SearchStopped
+
+    state = HighCard().new_initial_state()
+    state.push("deal 2-3")
+    calls: list[int] = []
+
+    def stop() -> bool:
+        calls.append(1)
+        return True
+
+    many = [(state.clone(), 1 / 1000)] * 1000
+    state.hidden_states = lambda player: iter(many)  # type: ignore[method-assign]
+    with pytest.raises(SearchStopped) as stopped:
+        evaluate_moves(state, 0, solve_high_card, stop=stop)
+    assert stopped.value.reason == "stop" and stopped.value.nodes == 0 and len(calls) == 1

@@ -17,6 +17,7 @@ from polytile.puzzles.face import (
     check_view_player,
     print_view_moves,
     run_view_analysis,
+    view_plan,
 )
 
 __all__ = ["review_move", "solve_report"]
@@ -328,7 +329,6 @@ def _view_lead(g: Any) -> str:
 
 
 def _print_view(console: Console, a: Any, g: Any, mover: str, hands: str, workers: int) -> None:
-    ev = a.evaluation
     what = _view_lead(g)
     if a.exact_values:
         console.out(
@@ -336,11 +336,7 @@ def _print_view(console: Console, a: Any, g: Any, mover: str, hands: str, worker
             f"round ({what})."
         )
     else:
-        how = (
-            "every one solved exactly"
-            if ev.planned == a.consistent
-            else f"a seeded sample of {ev.planned:,}, each solved exactly"
-        )
+        how = view_plan(a)
         console.out(
             f"{a.consistent:,} combinations of the hands {mover} cannot see agree with "
             f"the cards played ({hands}); {how}."

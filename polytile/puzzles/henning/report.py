@@ -16,6 +16,7 @@ from polytile.puzzles.face import (
     check_view_player,
     print_view_moves,
     run_view_analysis,
+    view_plan,
 )
 
 __all__ = ["review_move", "solve_report"]
@@ -144,7 +145,6 @@ def _compiled_first(console: Console, file: str, r: EndgameRequest) -> EndgameRe
 
 
 def _print_view(console: Console, a: Any, mover: str, workers: int) -> None:
-    ev = a.evaluation
     other = "red" if mover == "blue" else "blue"
     if a.exact_values:
         console.out(
@@ -152,11 +152,7 @@ def _print_view(console: Console, a: Any, mover: str, workers: int) -> None:
             f"value, {mover}'s final money minus {other}'s under best play."
         )
     else:
-        how = (
-            "every one solved exactly"
-            if ev.planned == a.consistent
-            else f"a seeded sample of {ev.planned:,}, each solved exactly"
-        )
+        how = view_plan(a)
         console.out(
             f"{a.consistent:,} full states agree with what {mover} sees (the tiles of "
             f"{other}'s hand, the order of both reserves); {how}."

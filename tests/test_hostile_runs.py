@@ -1,0 +1,258 @@
+"""The three new games under hostile use (issue 36): time limits that end before the first
+result, more workers than cores, huge samples, documents that hide their ``format`` or
+start with a byte-order mark, and ``-o`` onto special files.
+
+Each test asserts an exit code and a message; memory and worker counts are measured in
+the test process, never wall-clock times.
+"""
+
+from __future__ import annotations
+
+import pickle
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from polytile.cli import cli
+
+
+def invoke(*args: str) -> Result:
+    return CliRunner().invoke(cli, list(args))
+
+
+@pytest.fixture(scope="module")
+def gridblock_split(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The record of issue 36's first item: a split-deal self-play game of two players,
+    whose view at move 5 has 200 hand combinations, each about a second's search."""
+    path = tmp_path_factory.mktemp("gridblock") / "split.json"
+    args = ("selfplay", "gridblock", "--seed", "5", "--players", "2", "--deal", "split")
+    result = invoke(*args, "-o", str(path))
+    assert result.exit_code == 0, result.output
+    return path
+
+
+# -- 1a: a time limit that ends before the first result ---------------------------------------
+def _stopped_by_time(_: Any) -> None:
+    from polytile.solvers.alphabeta import SearchStopped
+
+    raise SearchStopped("time", 12, 0.5)
+
+
+def test_errors_raised_in_workers_cross_back_whole() -> None:
+    """Every error a worker may raise survives pickling with its attributes: one whose
+    ``__init__`` does not take its message (SearchStopped) broke the process pool."""
+    from polytile.errors import FormatError, OptionError, UnknownNameError
+    from polytile.puzzles.gridblock.endgame import RoundStopped
+    from polytile.puzzles.henning.endgame import EndgameStopped
+    from polytile.puzzles.henning.kernel import KernelStopped
+    from polytile.solvers.alphabeta import SearchStopped
+
+    errors = [SearchStopped("time", 3, 1.5), RoundStopped("nodes", 4, 2.0),
+              EndgameStopped("interrupt", 5, 0.1), KernelStopped(6),
+              FormatError("bad", "f.json", "moves[2]"), OptionError("no", "--cell"),
+              UnknownNameError("game", "chess", ["henning"])]  # fmt: skip
+    for err in errors:
+        back = pickle.loads(pickle.dumps(err))
+        assert type(back) is type(err) and str(back) == str(err)
+        assert back.__dict__ == err.__dict__
+
+
+def test_a_search_stopped_in_a_worker_leaves_the_pool_whole() -> None:
+    from polytile.solvers.alphabeta import SearchStopped
+    from polytile.solvers.parallel import LocalExecutor
+
+    with LocalExecutor(2) as ex, pytest.raises(SearchStopped) as stopped:
+        list(ex.imap_unordered(_stopped_by_time, range(3)))
+    assert stopped.value.reason == "time" and stopped.value.nodes == 12
+
+
+def test_gridblock_view_out_of_time_before_one_combination(gridblock_split: Path) -> None:
+    """``--view`` with a time limit that ends before a hand combination is solved says so
+    and exits 1, as City Blocks (Henning)'s does (it ended with BrokenProcessPool, exit 3)."""
+    args = ("solve-endgame", str(gridblock_split), "--move", "5", "--view")
+    result = invoke(*args, "--time-limit", "0.5", "--workers", "2")
+    assert result.exit_code == 1, result.output
+    assert result.stderr.strip() == (f"{gridblock_split}: out of time (--time-limit) before a "
+                                     "single hand combination was solved")  # fmt: skip
+
+
+class _Lines:
+    """A console that keeps what is printed."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def out(self, text: str = "", *, nl: bool = True, color: bool | None = None) -> None:
+        self.lines.append(text)
+
+    def err(self, text: str) -> None:
+        self.lines.append(text)
+
+
+def test_a_view_stopped_early_says_so_at_the_top_too() -> None:
+    """After Ctrl-C the first lines said "every one solved exactly" and the last "stopped
+    after 1 of 4": both now say how far the work got."""
+    from polytile.puzzles.gridblock.report import _print_view
+    from polytile.puzzles.gridblock.rules import Gridblock, Options
+    from polytile.puzzles.gridblock.view import describe_hands, evaluate_view
+
+    g = Gridblock.new(seed=2, options=Options(players=2))
+    for _ in range(4 + 9):
+        g.push_legal(g.legal_moves()[-1])
+
+    def interrupt(done: int, total: int) -> None:
+        raise KeyboardInterrupt
+
+    a = evaluate_view(g, progress=interrupt)
+    assert (a.evaluation.states, a.evaluation.planned, a.consistent) == (1, 4, 4)
+    console = _Lines()
+    _print_view(console, a, g, "yellow+green", describe_hands(g, g.to_move), 1)  # type: ignore[arg-type]
+    text = "\n".join(console.lines)
+    assert "every one solved exactly" not in text
+    assert "all 4 to be solved exactly, 1 solved before the stop." in console.lines[0]
+    assert "stopped by Ctrl-C after 1 of 4 combinations" in text
+    whole = evaluate_view(g)
+    console = _Lines()
+    _print_view(console, whole, g, "yellow+green", describe_hands(g, g.to_move), 1)  # type: ignore[arg-type]
+    assert console.lines[0].endswith("; every one solved exactly.")
+
+
+# -- 5: workers, samples and time ---------------------------------------------------------------
+@pytest.fixture()
+def two_cores(monkeypatch: pytest.MonkeyPatch) -> int:
+    """This process may use two cores, whatever the machine has."""
+    from polytile.solvers import parallel
+
+    monkeypatch.setattr(parallel, "default_workers", lambda: 2)
+    return 2
+
+
+@pytest.fixture()
+def started(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The worker processes each process pool started, counted when it stops."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from polytile.solvers import parallel
+
+    counts: list[int] = []
+
+    class Counted(ProcessPoolExecutor):
+        def shutdown(self, *args: Any, **kwargs: Any) -> None:
+            counts.append(len(getattr(self, "_processes", None) or {}))
+            super().shutdown(*args, **kwargs)
+
+    monkeypatch.setattr(parallel, "ProcessPoolExecutor", Counted)
+    return counts
+
+
+@pytest.fixture(scope="module")
+def gridblock_two(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A two-player Gridblock record whose view at move 23 has 16 quick combinations."""
+    path = tmp_path_factory.mktemp("gridblock") / "two.json"
+    result = invoke("selfplay", "gridblock", "--seed", "5", "--players", "2", "-o", str(path))
+    assert result.exit_code == 0, result.output
+    return path
+
+
+@pytest.fixture(scope="module")
+def henning_full(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The README tour's City Blocks (Henning) record (greedy self-play, 30 moves)."""
+    path = tmp_path_factory.mktemp("henning") / "full.json"
+    result = invoke("selfplay", "henning", "--seed", "7", "-o", str(path))
+    assert result.exit_code == 0, result.output
+    return path
+
+
+NOTE = "--workers 64: this process may use 2 cores; using 2"
+
+
+def test_view_workers_are_capped_at_the_usable_cores(
+    gridblock_two: Path, two_cores: int, started: list[int]
+) -> None:
+    """--workers 64 started 59 processes (1.7 GB): now as many as the cores, said once."""
+    import json
+
+    args = ("solve-endgame", str(gridblock_two), "--move", "23", "--view", "--json")
+    result = invoke(*args, "--workers", "64")
+    assert result.exit_code == 0, result.output
+    assert result.stderr.count(NOTE) == 1
+    assert json.loads(result.stdout)["workers"] == 2
+    assert started == [2]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("count", "pentomino-3x20", "--no-progress", "--json"),
+        ("solve", "gridblock-solo", "--seed", "3", "--time-limit", "1", "--json"),
+        ("solve", "walkable-path", "--seed", "2", "--pieces", "2", "--time-limit", "1"),
+        ("solve", "cityblocks-max", "--time-limit", "1", "--json"),
+        ("bounds", "{duo}", "--time-limit", "1", "--json"),
+        ("generate", "packing", "-n", "1", "--size", "4-5", "--time-limit", "3", "--db", "{db}"),
+    ],
+    ids=["count", "gridblock-solo", "walkable-path", "cityblocks-max", "bounds", "generate"],
+)
+def test_every_workers_option_is_capped_and_says_so_once(
+    args: tuple[str, ...], two_cores: int, started: list[int], tmp_path: Path
+) -> None:
+    """Every command with --workers (worker processes or CP-SAT threads) takes at most the
+    usable cores; none starts more processes than that."""
+    duo = tmp_path / "duo.json"
+    assert invoke("new", "blokus", "--variant", "duo", "-o", str(duo)).exit_code == 0
+    given = [a.format(duo=duo, db=tmp_path / "set.db") for a in args]
+    result = invoke(*given, "--workers", "64")
+    assert result.exit_code in (0, 1), result.output
+    assert result.stderr.count(NOTE) == 1, result.stderr
+    assert all(n <= 2 for n in started)
+
+
+def test_a_default_worker_count_is_capped_silently(two_cores: int) -> None:
+    from polytile.cli.options import Workers
+
+    assert Workers(1, 64).convert(2, None, None) == 2
+    assert Workers(1, 64).convert(9, None, None) == 2  # a default: no note (no context)
+
+
+def test_henning_huge_sample_keeps_the_time_limit(
+    henning_full: Path, two_cores: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The issue's run: the time limit ends the view, having drawn only what the workers
+    took (2 in flight per worker), not the million states asked for."""
+    from polytile.puzzles.henning.game import HenningState
+
+    drawn: list[int] = []
+    draw = HenningState.sample_hidden
+
+    def counted(self: Any, player: int, rng: Any) -> Any:
+        drawn.append(1)
+        return draw(self, player, rng)
+
+    monkeypatch.setattr(HenningState, "sample_hidden", counted)
+    args = ("solve-endgame", str(henning_full), "--move", "24", "--view", "--workers", "2")
+    result = invoke(*args, "--samples", "1000000", "--max-exact", "1", "--time-limit", "1.5")
+    assert result.exit_code == 1, result.output
+    assert result.stderr.strip().endswith(
+        "out of time (--time-limit) before a single state was solved exactly"
+    )
+    assert 1 <= len(drawn) <= 2 * 2 + 1
+
+
+def test_a_worker_whose_parent_died_before_it_started_ends() -> None:
+    """A worker that starts after its parent was killed (no parent-death signal can reach
+    it then) ends at once instead of waiting for work forever."""
+    import multiprocessing
+    import os
+
+    from polytile.solvers.parallel import _ignore_sigint
+
+    ctx = multiprocessing.get_context("fork")
+    orphan = ctx.Process(target=_ignore_sigint, args=(-1,))  # not its parent
+    orphan.start()
+    orphan.join(20)
+    assert orphan.exitcode == 1
+    child = ctx.Process(target=_ignore_sigint, args=(os.getpid(),))
+    child.start()
+    child.join(20)
+    assert child.exitcode == 0
