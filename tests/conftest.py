@@ -19,3 +19,20 @@ def slow_scale() -> str:
     if value not in ("reduced", "full"):
         raise pytest.UsageError(f"POLYTILE_SLOW must be 'reduced' or 'full', got {value!r}")
     return value
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Compile the numba engines the commands compile in a process of their own
+    (:mod:`polytile._warm`) before any test runs, once after installing: a first compile
+    (40-70 s each) would otherwise be spent inside some test's time limit, which then ends
+    with "numba is compiling" depending on the order the tests ran in. Both compile at once;
+    with pytest-xdist the first process compiles and the others wait for it."""
+    from polytile import _warm
+
+    missing = [engine for engine in _warm.ENGINES if not _warm.is_compiled(engine)]
+    if missing:
+        print(f"compiling {', '.join(missing)} once (numba, first run after installing)")
+    for engine in missing:
+        _warm.start_compile(engine)
+    for engine in missing:
+        _warm.ensure_compiled(engine)

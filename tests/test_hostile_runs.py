@@ -229,6 +229,9 @@ def test_henning_huge_sample_keeps_the_time_limit(
         drawn.append(1)
         return draw(self, player, rng)
 
+    from polytile._warm import ensure_compiled
+
+    ensure_compiled("henning-kernel")  # the first run after installing compiles it first
     monkeypatch.setattr(HenningState, "sample_hidden", counted)
     args = ("solve-endgame", str(henning_full), "--move", "24", "--view", "--workers", "2")
     result = invoke(*args, "--samples", "1000000", "--max-exact", "1", "--time-limit", "1.5")
