@@ -496,13 +496,11 @@ def solve_path(puzzle: PathPuzzle, *, time_limit: float | None = None, workers: 
     if method not in ("search", "cpsat") or (method == "search" and puzzle.targets):
         raise ValueError(f"method {method!r}: 'search' (the sum objective) or 'cpsat'")
     started = time.perf_counter()
-    incumbent: list[Any] = [None] * len(puzzle.sequence)
-    floor = _score(puzzle, puzzle.base_regions())
-    at_least = None
-    if puzzle.targets is None:
-        incumbent = greedy_drops(puzzle)
-        floor = _score(puzzle, replay(puzzle, incumbent))
-        at_least = floor + 1
+    # The greedy drops start both objectives: with targets too, a stop before the model has
+    # anything better keeps them rather than the model's first answer (often all passes).
+    incumbent: list[Any] = greedy_drops(puzzle)
+    floor = _score(puzzle, replay(puzzle, incumbent))
+    at_least = None if puzzle.targets else floor + 1
     if method == "search":
         return _searched(puzzle, incumbent, floor, started, time_limit, progress, stop,
                          node_limit)  # fmt: skip
@@ -524,16 +522,25 @@ def solve_path(puzzle: PathPuzzle, *, time_limit: float | None = None, workers: 
              "nodes": sum(len(g.nodes) for g in v.graphs),
              "branches": r.branches, "incumbent": floor}  # fmt: skip
     played = _playable(puzzle, v.chosen(r.placements)) if r.found else None
+    unplayable = r.found and played is None
+    if (
+        played is not None
+        and r.status != "optimal"
+        and (_score(puzzle, replay(puzzle, played)) <= floor)
+    ):  # not proven and no better than the greedy drops: those stand, labelled the same
+        played = None
     if played is not None:
         drops = played
         status, claim = r.status, round(r.objective or 0)
         bound = None if r.bound is None else int(r.bound + 1e-6)
-    elif r.found:  # its answer cannot be played in order (three passes, then a drop)
+    elif unplayable:  # its answer cannot be played in order (three passes, then a drop)
         drops, status, claim, bound = incumbent, "feasible", floor, ceiling
     elif r.status == "infeasible" or (at_least is not None and at_least > ceiling):
         drops, status, claim, bound = incumbent, "optimal", floor, floor
     else:
-        drops, status, claim, bound = incumbent, "feasible", floor, ceiling
+        proven = None if r.bound is None else int(r.bound + 1e-6)
+        bound = ceiling if proven is None else max(floor, min(ceiling, proven))
+        drops, status, claim = incumbent, "feasible", floor
     regions = replay(puzzle, drops)
     score = _score(puzzle, regions)
     if score < claim or (status == "optimal" and score != claim):
