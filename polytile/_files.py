@@ -32,6 +32,7 @@ __all__ = [
     "require",
     "require_in",
     "short",
+    "sniff",
     "write_atomic",
 ]
 
@@ -79,7 +80,9 @@ class _DupDict(dict[str, Any]):
 
 def parse_json(text: str, source: str) -> Any:
     """Parse JSON text; syntax errors name line and column, refused values their path (text
-    of white space alone: "the file is empty", as :func:`polytile.formats.loads` says)."""
+    of white space alone: "the file is empty", as :func:`polytile.formats.loads` says). A
+    leading byte-order mark is dropped, as editors on Windows write one."""
+    text = text.removeprefix("\ufeff")
     if not text.strip():
         raise FormatError("the file is empty", source, "line 1")
     marked = False
@@ -318,13 +321,46 @@ def read_input(path: str | os.PathLike[str], limit: int) -> tuple[bytes, str]:
     return data, source
 
 
-def has_tag(path: str, tag: bytes) -> bool:
-    """True when the first 4 kB of ``path`` (``-``: standard input) hold ``tag``, such as a
-    format name; False for a file that cannot be read (its reader says why)."""
+#: How much of a file that does not parse is looked at for a ``format`` tag.
+SNIFF_HEAD = 4096
+
+
+def sniff(path: str) -> tuple[dict[str, Any] | None, bytes | None]:
+    """What a command needs to tell which reader a file is for: the top-level JSON object
+    of ``path`` (``-``: standard input), parsed whole, so that its ``format`` is found
+    wherever it stands; and the file's first :data:`SNIFF_HEAD` bytes.
+
+    The object is None for a file that is not one: not JSON, damaged, not an object, larger
+    than :data:`MAX_GAME_FILE_BYTES` (its reader refuses it) or not a regular file (a
+    pipe would lose the bytes looked at). Callers then look for a tag among the first
+    bytes, so that a damaged file still reaches its own reader, which says where it is
+    damaged. Both are None for a file that cannot be read (its reader says why).
+    """
     if path == "-":
-        return tag in read_stdin()[:4096]
+        data = read_stdin()
+    elif not os.path.isfile(path):
+        return None, None
+    else:
+        try:
+            with open(path, "rb") as f:
+                data = f.read(MAX_GAME_FILE_BYTES + 1)
+        except OSError:
+            return None, None
+    head = data[:SNIFF_HEAD]
+    if len(data) > MAX_GAME_FILE_BYTES or data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] != b"{":
+        return None, head
     try:
-        with open(path, "rb") as f:
-            return tag in f.read(4096)
-    except OSError:
-        return False
+        doc = json.loads(data.decode("utf-8").removeprefix("\ufeff"))
+    except (ValueError, RecursionError):  # not UTF-8, not JSON, nested too deep
+        return None, head
+    return (doc if isinstance(doc, dict) else None), head
+
+
+def has_tag(path: str, tag: bytes) -> bool:
+    """True when ``path`` (``-``: standard input) is a document of format ``tag``, a JSON
+    string (``b'"polytile/walkable-path@1"'``): its ``format`` field, or, for a file that
+    does not parse (:func:`sniff`), ``tag`` among its first bytes."""
+    doc, head = sniff(path)
+    if doc is not None:
+        return doc.get("format") == json.loads(tag)
+    return head is not None and tag in head

@@ -8,6 +8,7 @@ the test process, never wall-clock times.
 
 from __future__ import annotations
 
+import json
 import pickle
 from pathlib import Path
 from typing import Any
@@ -172,7 +173,6 @@ def test_view_workers_are_capped_at_the_usable_cores(
     gridblock_two: Path, two_cores: int, started: list[int]
 ) -> None:
     """--workers 64 started 59 processes (1.7 GB): now as many as the cores, said once."""
-    import json
 
     args = ("solve-endgame", str(gridblock_two), "--move", "23", "--view", "--json")
     result = invoke(*args, "--workers", "64")
@@ -259,3 +259,66 @@ def test_a_worker_whose_parent_died_before_it_started_ends() -> None:
     child.start()
     child.join(20)
     assert child.exitcode == 0
+
+
+# -- 4: documents recognised by parsing them ------------------------------------------------
+def _late_and_bom(path: Path) -> dict[str, bytes]:
+    """The document at ``path`` with its ``format`` after 5 kB of other fields, and with a
+    UTF-8 byte-order mark in front."""
+    doc = json.loads(path.read_text())
+    late = {"comment": "x" * 5000, **{k: v for k, v in doc.items() if k != "format"},
+            "format": doc["format"]}  # fmt: skip
+    return {"late": json.dumps(late).encode(), "bom": b"\xef\xbb\xbf" + path.read_bytes()}
+
+
+@pytest.mark.parametrize("game", ["henning", "gridblock", "walkable"])
+@pytest.mark.parametrize("variant", ["late", "bom"])
+def test_a_record_is_recognised_wherever_its_format_stands(
+    tmp_path: Path, game: str, variant: str
+) -> None:
+    """A record whose format comes after 4 kB of other fields was refused by every command
+    ("not a solution or position", exit 2); one with a byte-order mark is read too."""
+    new = tmp_path / "new.json"
+    assert invoke("new", game, "-o", str(new)).exit_code == 0
+    path = tmp_path / "g.json"
+    path.write_bytes(_late_and_bom(new)[variant])
+    for command in ("validate", "score", "render", "moves"):
+        result = invoke(command, str(path))
+        assert result.exit_code == 0, f"{command}: {result.output}"
+    assert "valid" in invoke("validate", str(path)).stdout
+    result = CliRunner().invoke(cli, ["validate", "-"], input=path.read_bytes())
+    assert result.exit_code == 0, result.output
+    listed = invoke("moves", str(path), "--json")
+    assert listed.exit_code == 0, listed.output
+    move = "I4 pass | I4 pass" if game == "walkable" else json.loads(listed.stdout)["moves"][0]
+    result = invoke("play", str(path), move)
+    assert result.exit_code == 0, result.output
+    assert invoke("validate", str(path)).exit_code == 0  # the record written back reads
+
+
+@pytest.mark.parametrize("variant", ["late", "bom"])
+def test_a_walkable_path_answer_is_recognised_with_a_bom_or_a_late_format(
+    tmp_path: Path, variant: str
+) -> None:
+    """validate refused a saved walkable-path answer starting with a byte-order mark
+    ("Unexpected UTF-8 BOM", exit 2)."""
+    answer = tmp_path / "answer.json"
+    args = ("solve", "walkable-path", "--seed", "2", "--pieces", "2", "--time-limit", "5")
+    assert invoke(*args, "-o", str(answer)).exit_code in (0, 1)
+    path = tmp_path / "a.json"
+    path.write_bytes(_late_and_bom(answer)[variant])
+    result = invoke("validate", str(path))
+    assert result.exit_code == 0, result.output
+    assert "valid walkable-path answer" in result.stdout
+
+
+def test_a_damaged_record_still_reaches_its_own_reader(tmp_path: Path) -> None:
+    """A record that does not parse goes by the format tag among its first bytes, so its
+    game's reader says where it is damaged."""
+    new = tmp_path / "new.json"
+    assert invoke("new", "gridblock", "-o", str(new)).exit_code == 0
+    path = tmp_path / "cut.json"
+    path.write_bytes(new.read_bytes()[:-20])
+    result = invoke("validate", str(path))
+    assert result.exit_code == 2
+    assert "not valid JSON" in result.stderr and "line" in result.stderr

@@ -108,19 +108,23 @@ def face(name: str) -> Face:
 
 
 def game_of_file(file: str, command: str | None = None) -> str | None:
-    """The name of the game whose file ``file`` is (``-``: standard input): by the format
-    tag among its first 4 kB, a position's ``"game"``, a record's suffix or SGF game name,
-    or for ``command`` a plain text board (see the module notes); None for a file of no such
-    game, or one that cannot be read (the other readers say why)."""
-    from polytile._files import read_stdin
+    """The name of the game whose file ``file`` is (``-``: standard input): by the
+    ``format`` of the JSON object it holds (read whole, within the size limit) and a
+    position's ``"game"``, by a record's suffix or SGF game name, or for ``command`` a plain
+    text board (see the module notes); None for a file of no such game, or one that cannot
+    be read (the other readers say why). A JSON file that does not parse goes by the
+    format tag among its first 4 kB, so that its game's reader says where it is damaged."""
+    from polytile._files import read_stdin, sniff
 
-    if file == "-":
-        data: bytes | None = read_stdin()[:4096]
-    else:
-        suffix = os.path.splitext(file)[1].lower()
-        if suffix in RECORD_SUFFIXES:
-            return RECORD_SUFFIXES[suffix]
-        data = _head(file, 4096)
+    suffix = "" if file == "-" else os.path.splitext(file)[1].lower()
+    if suffix in RECORD_SUFFIXES:
+        return RECORD_SUFFIXES[suffix]
+    doc, data = sniff(file)
+    if doc is not None:
+        tag = doc.get("format")
+        if tag == "polytile/position@1":
+            return doc["game"] if doc.get("game") in POSITION_GAMES else None
+        return FORMATS.get(tag) if isinstance(tag, str) else None
     if data is None:
         return None
     for tag, name in FORMATS.items():
@@ -131,9 +135,9 @@ def game_of_file(file: str, command: str | None = None) -> str | None:
         for prefix, name in SGF_GAMES.items():
             if any(n.startswith(prefix) for n in names):
                 return name
-    if b'"polytile/position@1"' in data:
-        whole = read_stdin() if file == "-" else _head(file, _POSITION_HEAD) or b""
-        game = _GAME_FIELD.search(whole)  # a position is a few kB; its game may come late
+    if b'"polytile/position@1"' in data:  # a damaged position: its game may come late
+        whole = read_stdin() if file == "-" else _head(file, _POSITION_HEAD)
+        game = _GAME_FIELD.search(whole)
         if game is not None and game[1].decode() in POSITION_GAMES:
             return game[1].decode()
     if command in TEXT_BOARDS and is_text_board(data):
@@ -153,13 +157,10 @@ _GAME_FIELD = re.compile(rb'"game"\s*:\s*"([\w-]+)"')
 _POSITION_HEAD = 1 << 20
 
 
-def _head(file: str, size: int) -> bytes | None:
-    """The first ``size`` bytes of a regular file; None for one that cannot be read (or a
-    pipe, which would lose the bytes looked at)."""
-    if not os.path.isfile(file):
-        return None
+def _head(file: str, size: int) -> bytes:
+    """The first ``size`` bytes of a file; empty for one that cannot be read."""
     try:
         with open(file, "rb") as f:
             return f.read(size)
     except OSError:
-        return None
+        return b""
