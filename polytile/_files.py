@@ -9,9 +9,11 @@ naming the source and the place.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import math
 import os
+import stat
 import sys
 import tempfile
 from pathlib import Path
@@ -28,6 +30,8 @@ __all__ = [
     "get_side",
     "get_string",
     "kind_of",
+    "output_kind",
+    "output_suffix",
     "parse_json",
     "require",
     "require_in",
@@ -246,6 +250,52 @@ def require_in(item: dict[str, Any], key: str, source: str, where: str) -> Any:
     return item[key]
 
 
+#: The names ``-o`` takes for the standard streams: written to the stream itself, as the
+#: shell redirected it (a file opened for appending stays so).
+STREAMS = ("-", "/dev/stdout", "/dev/stderr")
+
+
+def output_kind(path: str | os.PathLike[str]) -> str:
+    """How :func:`write_atomic` writes ``path``: ``"stream"`` (standard output or error,
+    :data:`STREAMS`), ``"direct"`` (a character device such as ``/dev/null``, or a FIFO:
+    written in place, never replaced), or ``"file"`` (a regular file, new or existing:
+    replaced atomically).
+
+    Raises
+    ------
+    OSError
+        For anything else that exists there (a block device, a socket, a folder).
+    """
+    name = os.fspath(path)
+    if name in STREAMS:
+        return "stream"
+    try:
+        mode = os.stat(name).st_mode
+    except OSError:
+        return "file"  # a new file (a folder that is missing is said when it is written)
+    if stat.S_ISREG(mode):
+        return "file"
+    if stat.S_ISCHR(mode) or stat.S_ISFIFO(mode):
+        return "direct"
+    what = "a folder" if stat.S_ISDIR(mode) else "not a regular file"
+    raise OSError(errno.EINVAL, f"{what}: -o writes regular files, character devices (such "
+                  "as /dev/null), FIFOs and - (standard output)", name)  # fmt: skip
+
+
+def output_suffix(path: str | os.PathLike[str], default: str) -> str:
+    """The suffix of ``path`` in lower case, which picks what ``-o`` writes; ``default``
+    (the command's usual kind, such as ``".svg"``) for standard output, a character device
+    or a FIFO whose name has none (``-o -``, ``-o /dev/null``)."""
+    name = os.fspath(path)
+    suffix = os.path.splitext(name)[1].lower()
+    if suffix:
+        return suffix
+    try:
+        return default if output_kind(name) != "file" else suffix
+    except OSError:  # written nowhere: the writer says why
+        return suffix
+
+
 def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
     """Write a file so that readers see either the old or the new content, never a mix.
 
@@ -253,14 +303,33 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
     replaces the target with :func:`os.replace`. An existing file keeps its permissions; a new
     one gets the usual ``0o666`` minus the umask. A symbolic link is written through.
 
+    ``-`` and ``/dev/stdout`` (``/dev/stderr``) are written to the standard stream, and a
+    character device (``/dev/null``) or a FIFO in place: a file renamed over one would
+    replace it (run as root with ``-o /dev/null``, the system's ``/dev/null``).
+
     Raises
     ------
     OSError
         If the directory is not writable or the disk is full; the target is then unchanged
-        and the temporary file removed.
+        and the temporary file removed. For a block device, a socket or a folder.
     """
-    target = Path(os.path.realpath(path))
     payload = data.encode("utf-8") if isinstance(data, str) else data
+    kind = output_kind(path)
+    if kind == "stream":
+        stream = sys.stderr if os.fspath(path) == "/dev/stderr" else sys.stdout
+        stream.flush()
+        binary = getattr(stream, "buffer", None)
+        if binary is None:  # a text stream only (an embedding program's)
+            stream.write(payload.decode("utf-8", "replace"))
+        else:
+            binary.write(payload)
+            binary.flush()
+        return
+    if kind == "direct":
+        with open(path, "wb") as f:
+            f.write(payload)
+        return
+    target = Path(os.path.realpath(path))
     try:
         mode = target.stat().st_mode & 0o7777
     except FileNotFoundError:

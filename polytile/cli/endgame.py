@@ -263,6 +263,7 @@ def solve_endgame_command(
         with facing():
             faced.solve_endgame(CONSOLE, position, request)
         return
+    from polytile._files import output_suffix
     from polytile.cli.progress import search_progress
     from polytile.puzzles.blokus.endgame import (
         EndgameRefused,
@@ -272,7 +273,7 @@ def solve_endgame_command(
     )
     from polytile.puzzles.blokus.files import read_blokus
 
-    suffix = output.suffix.lower() if output is not None else ""
+    suffix = output_suffix(output, ".blksgf") if output is not None else ""
     if output is not None and suffix not in (".blksgf", *PICTURES):
         raise click.BadParameter(f"{output}: the suffix must be .blksgf (the game with the best "
                                  "line) or .svg, .png, .txt (the picture)",

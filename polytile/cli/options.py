@@ -101,7 +101,17 @@ def check_output(output: str | Path | None, suffixes: tuple[str, ...] | None = N
     ``what`` says what each suffix writes, for the message."""
     if output is None:
         return
+    from polytile._files import output_kind
+
     path = Path(output)
+    try:
+        kind = output_kind(path)
+    except OSError as exc:
+        raise click.BadParameter(f"{output}: {exc.strerror}", param_hint="-o") from None
+    if kind != "file":  # written as it is (standard output, /dev/null, a FIFO)
+        if kind == "direct" and not os.access(path, os.W_OK):
+            raise click.BadParameter(f"{output}: not writable", param_hint="-o")
+        return
     if suffixes is not None and path.suffix.lower() not in suffixes:
         raise click.BadParameter(f"{output}: the suffix must be {', '.join(suffixes)}{what}",
                                  param_hint="-o")  # fmt: skip

@@ -662,9 +662,10 @@ def _emit_checked(spec: Any, sol: Any, as_json: bool, output: str | None,
 
 def _emit(sol: Any, as_json: bool, output: str | None, color: bool | None) -> None:
     from polytile import formats, render
+    from polytile._files import output_suffix
 
     if output:
-        if output.lower().endswith(".json"):
+        if output_suffix(output, ".json") == ".json":
             formats.save(sol, output)
             click.echo(f"saved {output}", err=True)
         else:

@@ -343,9 +343,10 @@ class Face(ABC):
     def write_picture(self, console: Console, doc: Any, output: Path, cell: int,
                       title: str | None = None) -> None:  # fmt: skip
         """Write the picture of ``doc`` to ``output`` (.svg, .png or .txt) and say so."""
+        from polytile._files import output_suffix
         from polytile.formats import write_atomic
 
-        suffix = output.suffix.lower()
+        suffix = output_suffix(output, ".svg")  # -o -: SVG
         if suffix not in PICTURE_SUFFIXES:
             raise OptionError(f"{output}: use .svg, .png or .txt", "-o")
         if suffix != ".txt" and self.picture_cells is not None:

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from pathlib import Path
 
-from polytile._files import write_atomic
+from polytile._files import output_suffix, write_atomic
 from polytile.errors import FormatError
 from polytile.geometry import Cell
 from polytile.render.scene import Picture
@@ -41,7 +40,7 @@ def save_picture(
     OSError
         If the file cannot be written.
     """
-    suffix = Path(path).suffix.lower()
+    suffix = output_suffix(path, ".svg")  # -o -: SVG
     marks, highlight = tuple(marks), tuple(highlight)
     if suffix == ".svg":
         from polytile.render.svg import to_svg

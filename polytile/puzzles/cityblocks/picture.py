@@ -31,8 +31,8 @@ import io
 import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
+from polytile._files import output_suffix
 from polytile.errors import FormatError
 from polytile.formats import COLORS, Position, write_atomic
 from polytile.puzzles.cityblocks.scoring import Edge, ScoreSheet
@@ -245,7 +245,7 @@ def save_score_picture(
     OSError
         If the file cannot be written (an existing file is left as it was).
     """
-    suffix = Path(path).suffix.lower()
+    suffix = output_suffix(path, ".svg")  # -o -: SVG
     if suffix == ".svg":
         write_atomic(path, score_svg(rows, sheet, cell, title))
     elif suffix == ".png":

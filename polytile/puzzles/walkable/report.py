@@ -117,7 +117,9 @@ def solve_report(console: Console, file: str, r: EndgameRequest) -> None:
 
 def _check_output(output: Path, cell: int) -> None:
     """Refuse a bad ``-o`` before solving, not after."""
-    suffix = output.suffix.lower()
+    from polytile._files import output_suffix
+
+    suffix = output_suffix(output, ".json")  # -o -: the game
     if suffix not in (".json", *PICTURE_SUFFIXES):
         raise OptionError(
             f"{output}: the suffix must be .json (the game with the best "
@@ -136,6 +138,7 @@ def _unwritten(console: Console, output: Path | None) -> None:
 
 def _write_line(console: Console, doc: Any, sol: Any, output: Path, cell: int) -> None:
     """The game with the best line played (see :func:`solve_report`), or its picture."""
+    from polytile._files import output_suffix
     from polytile.formats import write_atomic
     from polytile.puzzles.walkable.files import dumps_position, dumps_record
     from polytile.puzzles.walkable.picture import to_png, to_svg, to_text
@@ -147,7 +150,7 @@ def _write_line(console: Console, doc: Any, sol: Any, output: Path, cell: int) -
             g.play_round(rnd)
         else:
             g.drop(*rnd.drops)
-    suffix = output.suffix.lower()
+    suffix = output_suffix(output, ".json")
     if suffix == ".svg":
         data: str | bytes = to_svg(g, cell)
     elif suffix == ".png":
