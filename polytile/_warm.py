@@ -37,7 +37,7 @@ __all__ = ["ENGINES", "NotCompiled", "ensure_compiled", "is_compiled", "start_co
 #: Each compiled engine: the module whose folder holds its cache, and the ``module:function``
 #: that runs it on a small problem (compiling whatever it calls).
 ENGINES: dict[str, str] = {
-    "blokus-endgame": "polytile.puzzles.blokus.endgame_kernel:warm_up",
+    "blokus-endgame": "polytile.puzzles.blokus.warm:warm_up",
     "henning-kernel": "polytile.puzzles.henning.kernel:warm_up",
 }
 

@@ -491,20 +491,3 @@ def _root_bounds(game: Blokus, maxer: Sequence[bool], each: Sequence[Any],
     return RootBounds(lo if lo > -ks.INF else None, hi if hi < ks.INF else None, move,
                       check.to_move if move is None else move.color, raises, tuple(passes),
                       bound)  # fmt: skip
-
-
-def warm_up() -> None:
-    """Run the compiled search on a small Duo ending, so that numba compiles and caches it
-    (:mod:`polytile._warm` runs this in a process of its own the first time)."""
-    from polytile.puzzles.blokus import kernels
-    from polytile.puzzles.blokus.endgame import endgame_size, score_ranges
-
-    kernels.use_compiled()  # the move generator a long command switches to, compiled too
-    game = Blokus("duo")
-    rng = np.random.default_rng(0)
-    while max(endgame_size(game).values()) > 2:
-        score_ranges(game)
-        moves = game.legal_moves()
-        game.push(moves[int(rng.integers(len(moves)))])
-    kernel_line(game, [1, -1], [True, False], threads=1)
-    kernel_line(game, [1, 0], [True, True], threads=2)
