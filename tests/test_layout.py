@@ -152,17 +152,13 @@ GAMES = ("blokus", "cityblocks", "henning", "gridblock", "walkable", "tiling")
 STILL_IMPORTING: dict[str, set[str]] = {
     "blokus": {
         "polytile.cli.analyse", "polytile.cli.bounds", "polytile.cli.endgame",
-        "polytile.cli.render", "polytile.cli.solve", "polytile.cli.validate",
-        "polytile.puzzles.tiling.catalogue", "polytile.puzzles.tiling.fit",
-        "polytile.puzzles.tiling.generate_teasers", "polytile.puzzles.tiling.recorded",
+        "polytile.cli.render",
     },
-    "cityblocks": {"polytile.cli.bounds", "polytile.cli.cityblocks_max"},
+    "cityblocks": {"polytile.cli.bounds"},
     "henning": set(),
-    "gridblock": {"polytile.cli.gridblock_solo"},
-    "walkable": {"polytile.cli.walkable_path"},
-    "tiling": {
-        "polytile.cli.solve", "polytile.cli.validate", "polytile.puzzles.blokus.four_square",
-    },
+    "gridblock": set(),
+    "walkable": set(),
+    "tiling": set(),
 }  # fmt: skip
 
 

@@ -147,7 +147,7 @@ def _generate(
     kind's own options; the kind takes its own)."""
     from polytile.cli.clock import budget as _budget
     from polytile.cli.progress import progress_bar
-    from polytile.cli.solve import _executor
+    from polytile.solvers.parallel import make_executor as _executor
     from polytile.store.db import PuzzleStore
 
     if (

@@ -136,7 +136,7 @@ def _declarations(attr: str, extra: Declared) -> list[tuple[str, str, Any]]:
     from polytile.puzzles.faces import FACES, face
 
     out = []
-    for name in FACES:
+    for name in FACES if attr else ():  # no attribute: the options of ``extra`` alone
         f = face(name)
         out += [(name, f.title, option) for option in getattr(f, attr, ())]
     for name, (title, options) in extra.items():
@@ -167,9 +167,15 @@ def game_options(attr: str, extra: Declared | None = None, *, same_help: bool = 
             if first.switch:
                 f = click.option(first.spelling, name, is_flag=True, default=None, help=helps)(f)
                 continue
+            if first.metavar:
+                f = click.option(first.spelling, name, metavar=first.metavar, default=None,
+                                 help=helps)(f)  # fmt: skip
+                continue
             if first.choices:
                 choices = list(dict.fromkeys(c for _, o in owners for c in o.choices))
                 kind: Any = click.Choice(choices)
+            elif name == "workers":  # capped at the usable cores, as every --workers
+                kind = Workers(first.low, first.high)
             else:
                 kind = click.IntRange(first.low, first.high)
             f = click.option(first.spelling, name, type=kind, default=None, help=helps)(f)
@@ -179,9 +185,10 @@ def game_options(attr: str, extra: Declared | None = None, *, same_help: bool = 
 
 
 def given_options(game: str, options: dict[str, Any], attr: str,
-                  extra: Declared | None = None) -> dict[str, Any]:  # fmt: skip
+                  extra: Declared | None = None, shown: str = "") -> dict[str, Any]:  # fmt: skip
     """The options given on the command line (not None) that ``game`` declares; any other
-    given is refused naming the games that take it (a usage error, exit 2)."""
+    given is refused naming the games that take it (a usage error, exit 2), and ``game`` as
+    ``shown`` when given."""
     given = {name: value for name, value in options.items() if value is not None}
     owners: dict[str, list[str]] = {}
     spelling: dict[str, str] = {}
@@ -194,7 +201,7 @@ def given_options(game: str, options: dict[str, Any], attr: str,
         same = [n for n in refused if owners[n] == who]
         flags = ", ".join(spelling[n] for n in same)
         games = " and ".join(filter(None, [", ".join(who[:-1]), who[-1]]))
-        raise click.UsageError(f"{flags}: {games} options, not {game}'s")
+        raise click.UsageError(f"{flags}: {games} options, not {shown or game}'s")
     return given
 
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import click
 
 from polytile.cli.render import read_document
 from polytile.cli.solve import variant_options
-from polytile.errors import UnknownNameError
 from polytile.formats import Position, Solution
 from polytile.text import printable
 
@@ -81,77 +81,58 @@ def validate_command(
     puzzle_name: str | None,
     placements_only: bool,
     as_json: bool,
-    touch: str | None,
-    board: str | None,
-    colors: int | None,
-    pieces: str | None,
+    **variants: Any,
 ) -> None:
     """Validate ``file``; exit 1 when it breaks the rules."""
     from polytile.cli.console import CONSOLE, facing
-    from polytile.cli.walkable_path import is_path_answer, validate_path_answer
-    from polytile.puzzles.faces import POSITION_GAMES, face, face_of_file
+    from polytile.puzzles.faces import POSITION_GAMES, answer_of_file, face, face_of_file
 
-    if is_path_answer(file):  # a saved 'solve walkable-path' answer: the drops replayed
-        validate_path_answer(file, as_json)
+    answers = answer_of_file(file)
+    if answers is not None:  # an answer file of a puzzle's own format (walkable-path's)
+        with facing():
+            answers.validate_answer(CONSOLE, file, as_json)
         return
     found = face_of_file(file)
     if found is not None:  # a game with a face: reading checks every rule and every move
         with facing():
             found.validate(CONSOLE, file, as_json)
         return
-    from polytile.puzzles.tiling.catalogue import resolve
-    from polytile.puzzles.tiling.puzzles import check_solution
-
     if puzzle_name is not None and placements_only:
         raise click.UsageError("--puzzle and --placements-only exclude each other")
     if _is_sqlite(file):
         _validate_store(ctx, file, as_json)
         return
     obj = read_document(file)
-    puzzle = None
     if isinstance(obj, Position):
         if obj.game in POSITION_GAMES:  # a game's position its first bytes did not tell
             with facing():
                 face(obj.game).validate(CONSOLE, file, as_json)
             return
-        kind, reasons = "position", []  # a tiling board: valid once it loads
-    else:
-        kind = "solution"
-        name = puzzle_name if puzzle_name is not None else obj.puzzle
-        if name == "eighty-four" and not placements_only:
-            reasons = _check_eighty_four(obj)
-            _report(ctx, file, kind, "eighty-four", reasons, as_json)
-            return
-        if puzzle_name is None and not placements_only and (touch, board, colors, pieces) == (
-            None, None, None, None
-        ):  # fmt: skip
-            # a teaser variant, --fit or one-color answer: the file records its puzzle
-            from polytile.puzzles.tiling.recorded import check_recorded
+        _report(ctx, file, "position", None, [], as_json)  # a tiling board: valid once it loads
+        return
+    given = {name: value for name, value in variants.items() if value is not None}
+    label, reasons = _check_solution(obj, puzzle_name, placements_only, given)
+    _report(ctx, file, "solution", label, reasons, as_json)
 
-            recorded = check_recorded(obj)
-            if recorded is not None:
-                _report(ctx, file, kind, recorded[0], recorded[1], as_json)
-                return
-        # A teaser solution records its touch rule; --touch overrides it.
-        recorded = obj.extra.get("touch") if isinstance(obj.extra.get("touch"), str) else None
-        if puzzle_name is not None:
-            # unknown -> UnknownNameError -> exit 2
-            puzzle = resolve(
-                puzzle_name, touch or _teaser_touch(puzzle_name, recorded), board, colors
-            )
-        elif not placements_only and obj.puzzle:
-            try:
-                puzzle = resolve(
-                    obj.puzzle, touch or _teaser_touch(obj.puzzle, recorded), board, colors
-                )
-            except UnknownNameError:
-                click.echo(
-                    f"note: puzzle {obj.puzzle!r} is not in the catalogue; "
-                    "checking the placements only",
-                    err=True,
-                )
-        reasons = puzzle.check(obj) if puzzle is not None else check_solution(obj)
-    _report(ctx, file, kind, puzzle.name if puzzle is not None else None, reasons, as_json)
+
+def _check_solution(solution: Solution, puzzle_name: str | None, placements_only: bool,
+                    given: dict[str, Any]) -> tuple[str | None, list[str]]:  # fmt: skip
+    """The puzzle a solution was checked against and every rule it breaks: a declared
+    puzzle's own check when the solution is its answer (eighty-four, one-color), else the
+    catalogue's (its puzzle, a recorded teaser, or the placements alone)."""
+    from polytile.cli.console import CONSOLE
+    from polytile.puzzles.faces import catalogue, puzzles
+    from polytile.puzzles.puzzle_face import AnswerCheck
+
+    if not placements_only:
+        against = puzzle_name if puzzle_name is not None else solution.puzzle
+        recorded = puzzle_name is None and not given
+        for declared in puzzles().values():
+            if isinstance(declared, AnswerCheck):
+                verdict = declared.check_answer(solution, against, recorded)
+                if verdict is not None:
+                    return verdict
+    return catalogue().check(CONSOLE, solution, puzzle_name, placements_only, given)
 
 
 def _is_sqlite(file: str) -> bool:
@@ -208,22 +189,4 @@ def _report(
     report_problems(CONSOLE, file, kind, reasons, as_json, puzzle)
 
 
-def _check_eighty_four(solution: Solution) -> list[str]:
-    """The eighty-four rules, replaying the play order the file carries in "order"."""
-    from polytile.puzzles.blokus.teasers import check_eighty_four
-
-    order = solution.extra.get("order")
-    if not isinstance(order, list) or not all(
-        isinstance(i, int) and not isinstance(i, bool) for i in order
-    ):
-        return ['an eighty-four answer carries "order": a list of placement indices']
-    return check_eighty_four(solution, order)
-
-
 COMMANDS = [validate_command]
-
-
-def _teaser_touch(name: str, recorded: str | None) -> str | None:
-    from polytile.puzzles.tiling.catalogue import TEASERS
-
-    return recorded if name in TEASERS else None

@@ -133,13 +133,17 @@ class Option:
     help
         What it does, for ``--help``, with its default ("[default: 3]").
     choices
-        The values it takes, as text (empty: an integer in ``low..high``, or a switch).
+        The values it takes, as text (empty: an integer in ``low..high``, a switch, or
+        text).
     low, high
         An integer option's range.
     switch
         An on/off flag.
     flag
         The command-line spelling, when not ``--`` and the name with dashes.
+    metavar
+        For an option that takes any text (the game reads it): what ``--help`` shows for
+        its value (``NAMES``).
     """
 
     name: str
@@ -149,6 +153,7 @@ class Option:
     high: int | None = None
     switch: bool = False
     flag: str = ""
+    metavar: str = ""
 
     @property
     def spelling(self) -> str:

@@ -11,6 +11,10 @@ by its ``"game"`` field (:data:`POSITION_GAMES`), a record of another program by
 or its SGF game name (:data:`RECORD_SUFFIXES`, :data:`SGF_GAMES`), and a plain text board by
 the command reading it (:data:`TEXT_BOARDS`).
 
+:data:`PUZZLES` does the same for the one-player puzzles ``polytile solve NAME`` solves
+(:class:`~polytile.puzzles.puzzle_face.PuzzleSolver`, found by :func:`puzzle`), and
+:data:`CATALOGUE` for the tiling catalogue, which takes every other name and puzzle file.
+
 :data:`KINDS` does the same for the kinds of generated puzzle
 (:class:`~polytile.store.kinds.PuzzleKind`, found by :func:`polytile.store.kinds.kind`): each
 names the ``module:ATTRIBUTE`` of a kind declared by its game, so the puzzle store and the
@@ -22,26 +26,34 @@ from __future__ import annotations
 import importlib
 import os
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from polytile._positions import is_text_board
 from polytile.errors import UnknownNameError
 
 if TYPE_CHECKING:
     from polytile.puzzles.face import Face
+    from polytile.puzzles.puzzle_face import AnswerFile, CataloguePuzzles, PuzzleSolver
 
 __all__ = [
+    "ANSWER_FORMATS",
+    "CATALOGUE",
     "FACES",
     "FORMATS",
     "KINDS",
     "PLANNED_KINDS",
     "POSITION_GAMES",
+    "PUZZLES",
     "RECORD_SUFFIXES",
     "SGF_GAMES",
     "TEXT_BOARDS",
+    "answer_of_file",
+    "catalogue",
     "face",
     "face_of_file",
     "game_of_file",
+    "puzzle",
+    "puzzles",
 ]
 
 #: Every game with a face: its name and the module holding ``FACE``.
@@ -72,6 +84,24 @@ SGF_GAMES: dict[str, str] = {"Blokus": "blokus"}
 #: reading it; the other commands read one as a tiling board.
 TEXT_BOARDS: dict[str, str] = {"score": "cityblocks", "solve-endgame": "blokus"}
 
+#: The one-player puzzles ``polytile solve NAME`` solves, declared by their games: the name
+#: and the ``module:ATTRIBUTE`` of each one's PuzzleSolver, in the order the help lists them.
+PUZZLES: dict[str, str] = {
+    "eighty-four": "polytile.puzzles.blokus.teaser_face:EIGHTY_FOUR",
+    "one-color": "polytile.puzzles.blokus.teaser_face:ONE_COLOR",
+    "cityblocks-max": "polytile.puzzles.cityblocks.max_face:MAX",
+    "gridblock-solo": "polytile.puzzles.gridblock.solo_face:SOLO",
+    "walkable-path": "polytile.puzzles.walkable.path_face:PATH",
+}
+
+#: The answer files of those puzzles, by their ``format`` tag: the puzzle that checks them
+#: (a test keeps it equal to the puzzles' own ``answer_formats``).
+ANSWER_FORMATS: dict[str, str] = {"polytile/walkable-path@1": "walkable-path"}
+
+#: The puzzles of every other name: the tiling catalogue, its coloured teasers and puzzle
+#: files, which ``count`` counts and ``validate`` checks solutions against.
+CATALOGUE = "polytile.puzzles.tiling.face:TILINGS"
+
 #: Every kind of puzzle ``polytile generate`` makes: its name and the ``module:ATTRIBUTE`` of
 #: its :class:`~polytile.store.kinds.PuzzleKind`, in the order the help lists them.
 KINDS: dict[str, str] = {
@@ -88,6 +118,8 @@ PLANNED_KINDS: dict[str, str] = {
 }
 
 _loaded: dict[str, Face] = {}
+_puzzles: dict[str, PuzzleSolver] = {}
+_catalogue: CataloguePuzzles | None = None
 
 
 def face(name: str) -> Face:
@@ -105,6 +137,48 @@ def face(name: str) -> Face:
             raise UnknownNameError("game", str(name), tuple(FACES))
         found = _loaded[name] = importlib.import_module(module).FACE
     return found
+
+
+def _attribute(target: str) -> Any:
+    module, _, attribute = target.partition(":")
+    return getattr(importlib.import_module(module), attribute)
+
+
+def puzzle(name: str) -> PuzzleSolver:
+    """The puzzle ``polytile solve name`` solves: a declared one (:data:`PUZZLES`), else the
+    catalogue, which takes every other name and file (and says which it does not know)."""
+    found = _puzzles.get(name)
+    if found is None:
+        target = PUZZLES.get(name)
+        if target is None:
+            return catalogue()
+        found = _puzzles[name] = _attribute(target)
+    return found
+
+
+def puzzles() -> dict[str, PuzzleSolver]:
+    """Every declared puzzle by name, in the order of :data:`PUZZLES` (each module imported
+    on first use; they are small, the solvers load when a puzzle is solved)."""
+    return {name: puzzle(name) for name in PUZZLES}
+
+
+def answer_of_file(file: str) -> AnswerFile | None:
+    """The puzzle whose answer file ``file`` is, by a format tag of :data:`ANSWER_FORMATS`
+    among its first 4 kB (``-``: standard input); None for any other file."""
+    from polytile._files import has_tag
+
+    for tag, name in ANSWER_FORMATS.items():
+        if has_tag(file, f'"{tag}"'.encode()):
+            return puzzle(name)  # type: ignore[return-value]
+    return None
+
+
+def catalogue() -> CataloguePuzzles:
+    """The tiling catalogue's puzzles (:data:`CATALOGUE`)."""
+    global _catalogue
+    if _catalogue is None:
+        _catalogue = _attribute(CATALOGUE)
+    return _catalogue
 
 
 def game_of_file(file: str, command: str | None = None) -> str | None:

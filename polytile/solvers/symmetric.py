@@ -24,7 +24,7 @@ the symmetric searches and the ordinary one, so it stays complete.
 
 Examples
 --------
->>> from polytile.puzzles.blokus.four_square import four_square
+>>> from polytile.puzzles.tiling.teasers import four_square
 >>> [(s.symmetry, s.pairing) for s in symmetric_kernels(four_square().problem)]
 [(2, (1, 0, 3, 2)), (4, (1, 0, 3, 2)), (5, (1, 0, 3, 2))]
 """

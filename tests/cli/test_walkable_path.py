@@ -174,7 +174,7 @@ def test_too_many_cells_blame_the_options_given(invoke: Invoke) -> None:
 def test_the_command_line_defaults_are_the_puzzles() -> None:
     import inspect
 
-    from polytile.cli.walkable_path import _COUNTS
+    from polytile.puzzles.walkable.path_face import _COUNTS
 
     defaults = inspect.signature(PathPuzzle.from_seed).parameters
     assert {k: defaults[k].default for k in _COUNTS} == _COUNTS

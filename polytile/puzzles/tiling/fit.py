@@ -36,8 +36,8 @@ from polytile.models.cpsat import (
     add_piece_exactly_once,
     maximize_squares,
 )
-from polytile.puzzles.blokus.four_square import COLOR_NAMES, Teaser, _same_color_rules
 from polytile.puzzles.tiling.puzzles import check_solution
+from polytile.puzzles.tiling.teasers import COLOR_NAMES, Teaser, _same_color_rules
 from polytile.solvers.cpsat import CpResult, solve
 from polytile.solvers.symmetric import first_solution
 from polytile.solvers.tiling import compile_problem

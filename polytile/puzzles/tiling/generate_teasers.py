@@ -36,8 +36,8 @@ from typing import Any
 from polytile.board import Board
 from polytile.errors import BoardError, FormatError, PolytileError, UnknownNameError
 from polytile.geometry import PIECE_SETS, piece, piece_set
-from polytile.puzzles.blokus.four_square import Teaser
 from polytile.puzzles.tiling.keys import puzzle_key
+from polytile.puzzles.tiling.teasers import Teaser
 from polytile.solvers.counting import count_tiling
 from polytile.solvers.tiling import TOUCH_RULES, compile_problem, solutions
 from polytile.store.candidates import Candidate

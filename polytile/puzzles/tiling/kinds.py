@@ -262,7 +262,7 @@ symmetries and colour renaming (counted exactly); others are dropped."""
         return teaser_doc(puzzle)
 
     def read_puzzle(self, doc: Any, source: str) -> Any:
-        """A :class:`~polytile.puzzles.blokus.four_square.Teaser`."""
+        """A :class:`~polytile.puzzles.tiling.teasers.Teaser`."""
         from polytile.puzzles.tiling.generate_teasers import parse_teaser
 
         return parse_teaser(doc, source)

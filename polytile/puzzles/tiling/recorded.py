@@ -2,10 +2,10 @@
 
 ``polytile solve`` writes, with each coloured teaser answer (four-square and its variants,
 ``--fit`` layouts) the board (``rows``, ``cols``, ``blocked``), the touch rule and each
-colour's hand (``"hands"``), and with one-color answers the play order; so the answer can be
-checked later without repeating the options it was solved with. The checks are the rules
-engine's own (:meth:`Teaser.check`, :func:`check_fit`, :func:`check_one_color`), which
-share no code with the solvers.
+colour's hand (``"hands"``), so the answer can be checked later without repeating the
+options it was solved with. The checks are the rules engine's own (:meth:`Teaser.check`,
+:func:`check_fit`), which share no code with the solvers. (A one-color answer records its
+play order instead, and is Blokus's to check: :mod:`polytile.puzzles.blokus.teaser_face`.)
 
 Examples
 --------
@@ -16,16 +16,12 @@ True
 
 from __future__ import annotations
 
-import re
-
 from polytile.board import Board
 from polytile.errors import PolytileError
 from polytile.formats import Solution
 from polytile.geometry import Polyomino, piece
 
 __all__ = ["check_recorded"]
-
-_ONE_COLOR = re.compile(r"one-color-(\d+)x(\d+)")
 
 
 def _hands(solution: Solution) -> list[list[Polyomino]] | str:
@@ -57,26 +53,9 @@ def check_recorded(solution: Solution) -> tuple[str, list[str]] | None:
     -------
     (str, list of str) or None
         A description of the puzzle checked against (naming the recorded variant) and every
-        rule broken (empty when valid); ``None`` when the file records no teaser: it is not
-        a one-color answer and carries no ``"hands"``.
+        rule broken (empty when valid); ``None`` when the file records no teaser (it
+        carries no ``"hands"``).
     """
-    one = _ONE_COLOR.fullmatch(solution.puzzle)
-    if one is not None and solution.extra.get("order") is not None:
-        from polytile.puzzles.blokus.teasers import check_one_color
-
-        order = solution.extra["order"]
-        label = f"{solution.puzzle} (replaying the recorded play order)"
-        if not isinstance(order, list) or not all(
-            isinstance(i, int) and not isinstance(i, bool) for i in order
-        ):
-            return label, ['a one-color answer carries "order": a list of placement indices']
-        if one.group(1) != one.group(2) or (solution.rows, solution.cols) != (
-            int(one.group(1)),
-            int(one.group(2)),
-        ):
-            return label, [f"{solution.puzzle} needs a square board of that size, the file "
-                           f"has {solution.rows}x{solution.cols}"]  # fmt: skip
-        return label, check_one_color(solution, order, solution.rows)
     if "hands" not in solution.extra:
         return None
     hands = _hands(solution)
@@ -96,7 +75,7 @@ def check_recorded(solution: Solution) -> tuple[str, list[str]] | None:
         from polytile.puzzles.tiling.fit import check_fit
 
         return label, check_fit(solution, hands, touch)
-    from polytile.puzzles.blokus.four_square import Teaser
+    from polytile.puzzles.tiling.teasers import Teaser
 
     try:
         teaser = Teaser(solution.puzzle, board, tuple(tuple(h) for h in hands), touch)

@@ -11,8 +11,8 @@ import pytest
 from polytile import Board, piece
 from polytile.errors import BoardError
 from polytile.formats import PlacedPiece, Solution
-from polytile.puzzles.blokus.four_square import COLOR_NAMES, four_square
 from polytile.puzzles.tiling.catalogue import resolve
+from polytile.puzzles.tiling.teasers import COLOR_NAMES, four_square
 from polytile.solvers import bitboard
 from polytile.solvers.counting import count_tiling
 from polytile.solvers.symmetric import first_solution, symmetric_kernels

@@ -1,17 +1,19 @@
-"""The Blokus teaser "four-square" and its variants: coloured pieces tiling a board.
+"""Coloured tiling teasers: the Blokus brain teaser "four-square" and its variants.
 
 The 20 Blokus tetrominoes (I4 O4 T4 L4 Z4 in each of the four colours) must tile an 8x10
 rectangle exactly, same-colour pieces never sharing an edge. Touch rule ``local`` (the
 default): every piece corner-touches a piece of its colour; ``connected``: each colour's
 pieces form one corner-connected group. Board, colours and pieces are parameters, so the
-same code solves other boards (with blocked cells) and piece lists.
+same code solves other boards (with blocked cells) and piece lists. The teasers played on
+the full Blokus rules, with a play order (eighty-four, one-color), are Blokus's own
+(:mod:`polytile.puzzles.blokus.teaser_face`).
 
 A teaser becomes a coloured :class:`~polytile.solvers.tiling.TilingProblem` for the bitboard
 kernel; :meth:`Teaser.check` is the independent rules check every printed answer passes.
 
 Examples
 --------
->>> from polytile.puzzles.blokus.four_square import four_square
+>>> from polytile.puzzles.tiling.teasers import four_square
 >>> t = four_square()
 >>> t.board.rows, t.board.cols, t.problem.n_pieces, t.touch
 (8, 10, 20, 'local')

@@ -1,0 +1,156 @@
+"""``polytile solve cityblocks-max``: the best layout of one City Blocks colour, with its
+proof (:data:`MAX`, as :data:`polytile.puzzles.faces.PUZZLES` names it)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from polytile.errors import SolverError
+from polytile.puzzles.face import Console, Option
+from polytile.puzzles.puzzle_face import (
+    TIME_NOTE,
+    WORKERS_OPTION,
+    PuzzleSolver,
+    SolveRequest,
+    save_solution,
+)
+
+__all__ = ["MAX", "CityBlocksMax"]
+
+_COLORS = ("blue", "yellow", "red", "green")
+
+
+class _Shown:
+    """What the progress display shows of CP-SAT's progress: the best and the bound."""
+
+    def __init__(self, best: float | None, bound: float | None, seconds: float) -> None:
+        self.done, self.total, self.seconds = 0, 1, seconds
+        self.count = "-" if best is None else f"{best:g}"
+        self.nodes = "-" if bound is None else f"{bound:g}"
+
+
+class CityBlocksMax(PuzzleSolver):
+    """One City Blocks colour's 20 pieces laid out for the best score, area or free cells."""
+
+    name = "cityblocks-max"
+    label = "cityblocks-max"
+    help = ("the best layout of one City Blocks colour's 20 pieces (on the starting board or "
+            "--from a position), by CP-SAT with a proof of optimality")  # fmt: skip
+    examples = ("polytile solve cityblocks-max --color red --objective area",
+                "polytile solve cityblocks-max --from game.json --color yellow --json")  # fmt: skip
+    options = (
+        Option("player", "The colour to lay out (blue, yellow, red, green) [default: blue].",
+               _COLORS, flag="--color"),
+        Option("objective", "What to maximise [default: score].", ("score", "area", "free")),
+        Option("start_from", "Lay out the colour's remaining pieces on this position instead "
+               "of the starting board.", flag="--from", metavar="POSITION"),
+        WORKERS_OPTION,
+    )  # fmt: skip
+    notes: ClassVar[Mapping[str, str]] = {
+        "seed": "{name}: searched with CP-SAT.",
+        "time_limit": TIME_NOTE,
+    }
+
+    def solve(self, console: Console, request: SolveRequest) -> None:
+        """Lay out the colour's pieces for the best objective; print the result checked by
+        the rules engine.
+
+        Exit 0 with a layout (``"optimal"`` only when proven), 1 when none was found in time,
+        130 after Ctrl-C without a layout.
+        """
+        player = request.option("player", "blue")
+        objective = request.option("objective", "score")
+        whole = 60.0 if request.time_limit is None else request.time_limit
+        time_limit = request.clock.left(whole, reserve=0.25)
+        if time_limit is not None and time_limit <= 0.05:  # start-up took the limit: no CP-SAT
+            console.err(f"cityblocks-max {player}: no layout found in the time limit (start-up "
+                        "used it; OR-tools alone takes half a second to load)")  # fmt: skip
+            raise SystemExit(1)
+        from polytile.puzzles.cityblocks.maximum import max_layout
+
+        game = _start(request.option("start_from"))
+
+        def describe(p: Any) -> str:
+            return f"best {p.count}, bound {p.nodes}"
+
+        # time_limit is what is left of the whole command's limit: building the model does
+        # not watch it, so a deadline stops that too, as a Ctrl-C would (CP-SAT keeps its best
+        # layout).
+        deadline = request.clock.deadline(whole)
+        progress = console.progress(f"cityblocks-max {player}", not request.as_json, describe)
+        with progress as update:
+            report = None if update is None else (lambda o, b, s: update(_Shown(o, b, s)))
+            try:
+                with deadline:
+                    result = max_layout(player, objective, position=game.to_position(),
+                                        time_limit=time_limit,
+                                        workers=request.option("workers", 2),
+                                        seed=0 if request.seed is None else request.seed,
+                                        progress=report)  # fmt: skip
+            except KeyboardInterrupt:  # pragma: no cover - the runner keeps the best found
+                if deadline.fired:  # still building the model when the limit ran out
+                    console.err(f"cityblocks-max {player}: no layout found in the time limit "
+                                "(it ran out while the model was being built)")  # fmt: skip
+                    raise SystemExit(1) from None
+                console.err("interrupted before a layout was found")
+                raise SystemExit(130) from None
+        if result.solution is None:
+            console.err(f"cityblocks-max {player}: no layout found in the time limit (bound "
+                        f"{result.bound})")  # fmt: skip
+            raise SystemExit(1)
+        _report(console, request, game, player, objective, result)
+
+
+def _start(start_from: str | None) -> Any:
+    """The game to lay out on: the position ``--from`` names (a City Blocks position or a
+    plain text board), else the starting board."""
+    from polytile.puzzles.cityblocks.rules import CityBlocks
+
+    if start_from is None:
+        return CityBlocks()
+    from polytile._positions import check_game, read_board_or_position, source_of
+
+    source = source_of(start_from)
+    obj, is_text = read_board_or_position(start_from)
+    doc = check_game(obj, is_text, ("cityblocks",), "solve cityblocks-max --from", source)
+    return CityBlocks.from_position(doc, source=start_from)
+
+
+def _report(console: Console, request: SolveRequest, game: Any, player: str, objective: str,
+            result: Any) -> None:  # fmt: skip
+    """Replay and score the layout by the rules engine, then save and print it."""
+    from polytile import formats
+    from polytile.puzzles.cityblocks.bounds import replay_layout
+    from polytile.puzzles.cityblocks.picture import save_score_picture, score_text
+
+    check = replay_layout(game, player, result.solution.placements)
+    got = check.score().colors[player]
+    measured = {"score": got.total, "area": got.area, "free": got.free}
+    if measured[objective] != result.value:
+        raise SolverError(f"the layout's {objective} is {measured[objective]} by the rules "
+                          f"engine, the model said {result.value}")  # fmt: skip
+    sol = formats.Solution(
+        puzzle="cityblocks-max", rows=result.solution.rows, cols=result.solution.cols,
+        placements=result.solution.placements, status=result.status,
+        extra={"color": player, "objective": objective, "value": result.value,
+               "bound": result.bound, "proof": result.proof,
+               "theoretical_bound": result.theoretical.of(objective), **measured,
+               "board": list(check.board_rows())},
+    )  # fmt: skip
+    rows, score = check.board_rows(), check.score()
+    save_solution(console, sol, request.output, lambda path: save_score_picture(rows, score, path))
+    if request.as_json:
+        console.out(formats.dumps(sol))
+        return
+    text = score_text(check.board_rows(), check.score(), color=request.color)
+    console.out(text, nl=False, color="\x1b[" in text)
+    proven = "proven optimal" if result.status == "optimal" else "not proven optimal"
+    how = {"bound": ": it meets the closed-form bound", "search": ": CP-SAT closed the gap"}
+    console.out(f"{player}: {objective} {result.value} ({proven}"
+                f"{how.get(result.proof or '', '')}); bound {result.bound}; score {got.total} = "
+                f"area {got.area} + free {got.free}")  # fmt: skip
+
+
+#: ``polytile solve cityblocks-max``.
+MAX = CityBlocksMax()

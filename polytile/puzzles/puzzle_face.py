@@ -1,0 +1,316 @@
+"""Named one-player puzzles: how ``polytile solve NAME`` reaches a puzzle its game declares.
+
+A game that has a one-player puzzle (City Blocks (Ritchie)'s best layout of one colour,
+Gridblock's solitaire, Walkable Cities' largest path, the Blokus teasers played on the full
+rules) declares it as a :class:`PuzzleSolver`: its name, its options as data
+(:class:`~polytile.puzzles.face.Option`, from which the command line builds its options and
+refuses those of another puzzle), its help, and :meth:`PuzzleSolver.solve`, which prints
+through a :class:`~polytile.puzzles.face.Console` as the faces' verbs do. The registry
+(:data:`polytile.puzzles.faces.PUZZLES`) names each by ``module:ATTRIBUTE``, so ``solve``
+names no game and loads only the puzzle asked for.
+
+The tiling catalogue (named puzzles, the coloured teasers, puzzle files) is a
+:class:`CataloguePuzzles`: a puzzle solver for every name no other puzzle takes, which also
+counts (``polytile count``) and checks solution files against their puzzle (``validate``).
+A puzzle whose answers are solution files that only it can judge (eighty-four's play order)
+is an :class:`AnswerCheck` too.
+
+Every answer printed has passed the puzzle's own rules check first, which shares no code
+with the solvers.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, NoReturn, Protocol
+
+from polytile.errors import OptionError
+from polytile.puzzles.face import Console, Option
+from polytile.text import printable
+
+__all__ = [
+    "ENGINE_OPTION",
+    "PICTURE_OUTPUTS",
+    "SEED_NOTE",
+    "TIME_NOTE",
+    "WORKERS_OPTION",
+    "AnswerCheck",
+    "AnswerFile",
+    "CataloguePuzzles",
+    "Clock",
+    "CountRequest",
+    "PuzzleSolver",
+    "SolveRequest",
+    "emit_solution",
+    "give_up",
+    "refuse_engine",
+    "save_solution",
+]
+
+#: ``--engine cpsat``, as the puzzles with an exact branch and bound and a CP-SAT model say it.
+ENGINE_OPTION = Option("engine", "cpsat solves the CP-SAT model instead of the exact branch "
+                       "and bound.", ("cpsat",))  # fmt: skip
+#: ``--workers``, as the puzzles that run CP-SAT say it.
+WORKERS_OPTION = Option("workers", "The workers of CP-SAT [default: 2].", low=1, high=64)
+#: What ``--seed`` is to a puzzle made from it (:attr:`PuzzleSolver.notes`).
+SEED_NOTE = "{name}: the seed of the puzzle itself [default: 0]."
+#: What their ``--time-limit`` does.
+TIME_NOTE = "{name}: 60 s by default; when it runs out, the best found so far, labelled not proven."
+
+
+#: What ``-o`` saves for a puzzle whose answer is a solution file: the file, or a picture.
+PICTURE_OUTPUTS = (".json", ".svg", ".png", ".txt")
+
+
+class Clock(Protocol):
+    """The front end's clock: what is left of a whole command's time limit, and the guards
+    that stop work which does not watch the clock (the CLI's are those of
+    :mod:`polytile.cli.clock`)."""
+
+    def left(self, limit: float | None, reserve: float = 0.0) -> float | None:
+        """The seconds left of ``limit`` (counted from the command's start) for a search,
+        keeping ``reserve`` back for what follows it; None without a limit."""
+
+    def deadline(self, limit: float | None) -> Any:
+        """A context that stops the enclosed work like a Ctrl-C (``KeyboardInterrupt``) once
+        the command has run past ``limit``; its ``fired`` then says it was the clock."""
+
+    def stop_flag(self) -> Any:
+        """A context in which the first Ctrl-C only sets the flag (true when called, and its
+        ``asked``), so that a search polling it stops with its best so far."""
+
+
+@dataclass(frozen=True)
+class SolveRequest:
+    """What ``polytile solve`` asks of a puzzle.
+
+    Attributes
+    ----------
+    puzzle
+        The name (or file) as given.
+    clock
+        The front end's :class:`Clock`.
+    options
+        The puzzle's own options given (those of :attr:`PuzzleSolver.options`), by name;
+        a puzzle takes its defaults for the rest.
+    time_limit
+        The whole command's limit in seconds as given (None: the puzzle's default).
+    """
+
+    puzzle: str
+    clock: Clock
+    options: Mapping[str, Any] = field(default_factory=dict)
+    as_json: bool = False
+    output: str | None = None
+    color: bool | None = None
+    seed: int | None = None
+    time_limit: float | None = None
+
+    def option(self, name: str, default: Any = None) -> Any:
+        """The value of the puzzle's option ``name``, or ``default`` when not given."""
+        value = self.options.get(name)
+        return default if value is None else value
+
+
+@dataclass(frozen=True)
+class CountRequest:
+    """What ``polytile count`` asks of the catalogue: the puzzle, its variant options given
+    (by name), and how to run the count."""
+
+    puzzle: str
+    clock: Clock
+    options: Mapping[str, Any] = field(default_factory=dict)
+    workers: int | None = None
+    scheduler: str | None = None
+    time_limit: float | None = None
+    symmetry: bool = True
+    as_json: bool = False
+    progress: bool = True
+
+
+class PuzzleSolver(ABC):
+    """A one-player puzzle as ``polytile solve`` sees it; subclasses set the class
+    attributes and solve.
+
+    Attributes
+    ----------
+    name
+        The name ``polytile solve NAME`` takes.
+    label
+        How the help of its options names it ("gridblock-solo", "Teasers").
+    help
+        What it is, for the list of puzzles in ``solve --help``.
+    examples
+        ``polytile solve`` command lines for the help's examples.
+    options
+        Its own options beyond those every puzzle takes (``--json``, ``-o``, ``--color``,
+        ``--seed``, ``--time-limit``).
+    notes
+        What it adds to the help of those shared options, by option (``"seed"``,
+        ``"time_limit"``, ``"output"``): a sentence in which ``{name}`` stands for the
+        puzzles that say the same.
+    outputs
+        The suffixes ``-o`` takes; empty when it saves no file (:attr:`no_output` says why).
+    output_note
+        What each suffix saves, said when another one is refused.
+    """
+
+    name: ClassVar[str]
+    label: ClassVar[str]
+    help: ClassVar[str]
+    examples: ClassVar[tuple[str, ...]] = ()
+    options: ClassVar[tuple[Option, ...]] = ()
+    notes: ClassVar[Mapping[str, str]] = {}
+    outputs: ClassVar[tuple[str, ...]] = PICTURE_OUTPUTS
+    output_note: ClassVar[str] = (" (.json: the solution, read back by validate, render and "
+                                  "score; the others: a picture)")  # fmt: skip
+    #: Why ``-o`` is refused, for a puzzle that saves no file.
+    no_output: ClassVar[str] = ""
+
+    @abstractmethod
+    def solve(self, console: Console, request: SolveRequest) -> None:
+        """Solve the puzzle and print its answer (text, ``--json``, the file ``-o`` names),
+        checked by the rules engine first.
+
+        Ends with ``SystemExit`` 1 when there is no answer or it is not proven in the time
+        limit, 130 after a Ctrl-C, each said on standard error.
+
+        Raises
+        ------
+        OptionError
+            For options the puzzle cannot take (together).
+        SolverError
+            When an answer fails the rules check (never printed).
+        """
+
+
+class AnswerCheck(PuzzleSolver):
+    """A puzzle whose answers are solution files that only it can judge (``validate``)."""
+
+    @abstractmethod
+    def check_answer(self, solution: Any, against: str,
+                     recorded: bool) -> tuple[str, list[str]] | None:  # fmt: skip
+        """The puzzle ``solution`` was checked against and every rule it breaks (empty when
+        valid), if it is an answer to this puzzle; None when it is not.
+
+        ``against`` is the puzzle named by ``--puzzle`` or else by the file; ``recorded``
+        is True when no option says which puzzle, so that what the file records counts.
+        """
+
+
+class AnswerFile(PuzzleSolver):
+    """A puzzle whose answers are files of a format of its own, which ``validate`` checks
+    (registered by their ``format`` tag in :data:`polytile.puzzles.faces.ANSWER_FORMATS`).
+
+    Attributes
+    ----------
+    answer_formats
+        The ``format`` tags of its answer files.
+    """
+
+    answer_formats: ClassVar[tuple[str, ...]] = ()
+
+    @abstractmethod
+    def validate_answer(self, console: Console, file: str, as_json: bool) -> None:
+        """``validate`` of an answer file: valid, or every problem on a line and
+        ``SystemExit`` 1; a file that cannot be read raises FormatError (exit 2)."""
+
+
+class CataloguePuzzles(PuzzleSolver):
+    """The puzzles of every name no declared puzzle takes: a catalogue of named puzzles and
+    puzzle files, which ``count`` counts and ``validate`` checks solution files against.
+
+    Attributes
+    ----------
+    variant_options
+        The options of ``count`` and ``validate`` (a variant of a named puzzle).
+    """
+
+    variant_options: ClassVar[tuple[Option, ...]] = ()
+
+    @abstractmethod
+    def names(self) -> list[str]:
+        """Every name of the catalogue."""
+
+    @abstractmethod
+    def count(self, console: Console, request: CountRequest) -> None:
+        """``polytile count``: every solution, raw and up to symmetry; an incomplete count
+        (time limit, Ctrl-C) is reported as such and ends with ``SystemExit`` 0 or 130."""
+
+    @abstractmethod
+    def check(self, console: Console, solution: Any, against: str | None,
+              placements_only: bool, options: Mapping[str, Any],
+              ) -> tuple[str | None, list[str]]:  # fmt: skip
+        """``validate`` of a solution file: the puzzle it was checked against (None: its
+        placements only) and every rule it breaks. ``against`` is ``--puzzle``;
+        ``options`` the variant options given."""
+
+
+def give_up(console: Console, name: str, status: str, message: str, as_json: bool) -> NoReturn:
+    """End a solve without an answer: ``message`` on standard error and, for ``--json``, a
+    result ``{"puzzle", "status", "solution": null, "message"}``. ``SystemExit`` 130 when
+    ``status`` is "interrupted", else 1 ("infeasible": none exists; "unknown": none found
+    in the time limit)."""
+    console.err(f"{printable(name)}: {message}")
+    if as_json:
+        doc = {"puzzle": name, "status": status, "solution": None, "message": message}
+        console.out(json.dumps(doc))
+    raise SystemExit(130 if status == "interrupted" else 1)
+
+
+def emit_solution(console: Console, solution: Any, request: SolveRequest,
+                  check: Callable[[Any], list[str]] | None = None) -> None:  # fmt: skip
+    """Print a solution (its JSON for ``--json``, else its picture) and save it to the file
+    ``-o`` names (:func:`save_solution`), once ``check`` (the puzzle's rules) passes it.
+
+    Raises
+    ------
+    SolverError
+        When ``check`` finds a broken rule.
+    """
+    from polytile import formats, render
+    from polytile.errors import SolverError
+
+    if check is not None:
+        reasons = check(solution)
+        if reasons:
+            raise SolverError(f"solution failed the rules check: {'; '.join(reasons)}")
+    save_solution(console, solution, request.output)
+    if request.as_json:
+        console.out(formats.dumps(solution))
+    else:
+        console.out(render.to_text(solution, color=request.color))
+
+
+def save_solution(console: Console, solution: Any, output: str | None,
+                  picture: Callable[[str], None] | None = None) -> None:  # fmt: skip
+    """Save ``solution`` to ``output``: its file for ``.json``, else a picture (drawn by
+    ``picture(output)``, by default the solution's own); nothing without ``output``."""
+    from polytile import formats, render
+    from polytile._files import output_suffix
+    from polytile.text import printable
+
+    if not output:
+        return
+    if output_suffix(output, ".json") == ".json":
+        formats.save(solution, output)
+        console.err(f"saved {printable(output)}")
+        return
+    if picture is None:
+        render.save_picture(solution, output)
+    else:
+        picture(output)
+    console.err(f"saved {printable(output)} (a picture: no command reads it back; -o with "
+                ".json saves a file that validate and render read)")  # fmt: skip
+
+
+def refuse_engine(name: str, engine: str | None) -> str:
+    """``"cpsat"`` for ``--engine cpsat``, ``"search"`` (the puzzle's exact branch and bound)
+    when no engine is given; another engine is refused (:class:`OptionError`)."""
+    if engine is not None and engine != "cpsat":
+        raise OptionError(f"{name}: --engine cpsat uses the CP-SAT model; without it, the exact "
+                          "branch and bound")  # fmt: skip
+    return "cpsat" if engine == "cpsat" else "search"

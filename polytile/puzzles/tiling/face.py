@@ -1,0 +1,316 @@
+"""The tiling catalogue as the front ends see it: :data:`TILINGS`.
+
+``polytile solve``, ``count`` and ``validate`` reach the tiling puzzles here, through the
+registry (:data:`polytile.puzzles.faces.CATALOGUE`): the named puzzles of the catalogue,
+the coloured teaser four-square and its variants (``--touch``, ``--board``, ``--colors``,
+``--pieces``, ``--fit``, ``--engine cpsat``), and puzzle files (``.json``, generated
+teasers included). Every solution printed passes the puzzle's own rules check first.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from polytile.errors import OptionError, SolverError, UnknownNameError
+from polytile.puzzles.face import Console, Option
+from polytile.puzzles.puzzle_face import (
+    CataloguePuzzles,
+    CountRequest,
+    SolveRequest,
+    emit_solution,
+    give_up,
+)
+from polytile.text import printable
+
+__all__ = ["TILINGS", "TilingPuzzles"]
+
+#: The variant options, by name, in the order ``resolve`` takes them.
+_VARIANTS = ("touch", "board", "colors", "pieces")
+
+
+class TilingPuzzles(CataloguePuzzles):
+    """The catalogue's puzzles, the coloured teasers and puzzle files."""
+
+    name = "tiling"
+    label = "Teasers"
+    help = (
+        "a catalogue name (see 'polytile puzzles'), the teaser four-square (the 20 Blokus "
+        "tetrominoes of four colours tile 8x10, same colours never sharing an edge, with "
+        "variants) or a puzzle file (.json; 'polytile puzzles show N --file' writes one)"
+    )
+    examples = (
+        "polytile solve pentomino-6x10",
+        "polytile solve pentomino-8x8-hole --json > sol.json",
+        "polytile solve four-square --touch connected -o four-square.svg",
+        "polytile solve four-square --board 8x8 --pieces O4,T4,L4,Z4 --seed 7",
+    )
+    variant_options = (
+        Option("touch", "Corner rule. local: every piece corner-touches its colour [default]; "
+               "connected: each colour's pieces form one corner-connected group.",
+               ("local", "connected", "none")),
+        Option("board", "Another board, as rows x columns (8x10) or a file of '.'/'#' rows.",
+               metavar="RxC|FILE"),
+        Option("colors", "Number of colours, each with the same pieces [default: 4].",
+               low=1, high=4),
+        Option("pieces", "Each colour's pieces, comma-separated Blokus names [default: "
+               "I4,O4,T4,L4,Z4].", metavar="NAMES"),
+    )  # fmt: skip
+    options = (
+        *variant_options,
+        Option("fit", "Place as many squares as the rules allow when not everything fits "
+               "(CP-SAT; reports the best found and a proven bound).", switch=True),
+        Option("engine", "xcc, the exact-cover kernel with "
+               "colours and the corner rules inside the search (fast) [default]; cpsat, the "
+               "direct CP-SAT model of polytile.models.cpsat (slow: tens of seconds or more; "
+               "--time-limit defaults to 60 s).", ("xcc", "cpsat")),
+    )  # fmt: skip
+    notes: ClassVar[Mapping[str, str]] = {
+        "seed": "{name}: --fit and --engine cpsat search with CP-SAT.",
+        "time_limit": "{name}: with --fit, the best layout found, labelled not proven; --fit "
+        "and --engine cpsat default to 60 s.",
+    }
+
+    # -- names and puzzles --------------------------------------------------------------------
+
+    def names(self) -> list[str]:
+        """The catalogue's names and the teasers'."""
+        from polytile.puzzles.tiling.catalogue import names
+
+        return names()
+
+    def _resolve(self, name: str, options: Mapping[str, Any]) -> Any:
+        from polytile.puzzles.tiling.catalogue import resolve
+
+        return resolve(name, *(options.get(k) for k in _VARIANTS))
+
+    # -- solve ----------------------------------------------------------------------------------
+
+    def solve(self, console: Console, request: SolveRequest) -> None:
+        """One solution of a catalogue puzzle, a teaser or a puzzle file (``--fit``: the most
+        squares of a teaser's pieces; ``--engine cpsat``: a teaser by CP-SAT)."""
+        from polytile.solvers.symmetric import first_solution
+        from polytile.solvers.tiling import compile_problem
+
+        if request.option("fit"):
+            self._solve_fit(console, request)
+            return
+        spec = self._resolve(request.puzzle, request.options)
+        if request.option("engine") == "cpsat":
+            self._solve_cpsat(console, request, spec)
+            return
+        name, as_json, time_limit = spec.name, request.as_json, request.time_limit
+        start = time.perf_counter()
+        left = request.clock.left(time_limit, reserve=0.25)
+        deadline = None if left is None else start + left
+        stop = None if deadline is None else (lambda: time.perf_counter() >= deadline)
+        try:
+            first = first_solution(spec.problem, seed=request.seed, should_stop=stop)
+        except KeyboardInterrupt:
+            give_up(console, name, "interrupted", "interrupted before a solution was found",
+                    as_json)  # fmt: skip
+        seconds = time.perf_counter() - start
+        if first is None:
+            if deadline is not None and time.perf_counter() >= deadline:
+                give_up(console, name, "unknown",
+                        f"no solution found in {time_limit:g} s (unknown)", as_json)  # fmt: skip
+            give_up(console, name, "infeasible", "no solution exists", as_json)
+        placements = compile_problem(spec.problem).placements
+        sol = spec.to_solution(placements, first, "feasible", seconds=round(seconds, 4))
+        emit_solution(console, sol, request, spec.check)
+
+    def _solve_fit(self, console: Console, request: SolveRequest) -> None:
+        """Most squares of a teaser's pieces on its board, with a proven bound."""
+        from polytile.board import Board
+        from polytile.geometry import piece, piece_set
+        from polytile.puzzles.tiling.catalogue import teaser_board
+        from polytile.puzzles.tiling.fit import check_fit, fit, fit_everything
+
+        puzzle, as_json = request.puzzle, request.as_json
+        if puzzle != "four-square":
+            raise OptionError("--fit applies to the four-square teaser and its variants")
+        pieces, board = request.option("pieces"), request.option("board")
+        touch = request.option("touch", "local")
+        hand = ([piece(part) for part in pieces.split(",") if part.strip()] if pieces
+                else list(piece_set("tetrominoes")))  # fmt: skip
+        hands = [hand] * request.option("colors", 4)
+        grid = teaser_board(board) if board else Board(8, 10)
+        whole = request.time_limit or 60.0
+        limit = request.clock.left(whole, reserve=0.25) or 60.0
+        started = time.perf_counter()
+        # When everything might fit, the exact search (a quarter of the time) finds it soonest.
+        sol = fit_everything(grid, hands, touch, time_limit=limit / 4, seed=request.seed)
+        interrupted = False
+        if sol is None:
+            left = max(limit - (time.perf_counter() - started), 0.1)
+            sol, result = fit(grid, hands, touch, time_limit=left, seed=request.seed)
+            interrupted = result.stopped_by == "interrupt"
+            if sol.extra.get("objective") is None or not sol.placements:
+                # stopped before its first layout, or with only the empty one (nothing placed)
+                if interrupted:
+                    give_up(console, puzzle, "interrupted",
+                            "--fit: interrupted before a layout was found", as_json)  # fmt: skip
+                give_up(console, puzzle, "unknown", f"--fit: no layout found in {whole:g} s "
+                        "(the time limit was reached; unknown)", as_json)  # fmt: skip
+        reasons = check_fit(sol, hands, touch)
+        if reasons:
+            raise SolverError(f"fit answer failed the rules check: {'; '.join(reasons)}")
+        emit_solution(console, sol, request)
+        if not as_json:
+            console.err(f"{sol.extra['objective']} squares placed, at most "
+                        f"{sol.extra['bound']} possible ({sol.status})")  # fmt: skip
+        if interrupted:  # the best layout so far is shown; say it was cut short
+            console.err("interrupted: the layout above is the best found so far")
+            raise SystemExit(130)
+        if sol.status == "unknown":
+            raise SystemExit(1)
+
+    def _solve_cpsat(self, console: Console, request: SolveRequest, spec: Any) -> None:
+        """A coloured teaser by the direct CP-SAT model."""
+        from polytile.formats import Solution
+        from polytile.puzzles.tiling.fit import tile
+        from polytile.puzzles.tiling.teasers import Teaser
+
+        if not isinstance(spec, Teaser):
+            raise OptionError("--engine cpsat applies to four-square and its variants")
+        name, as_json = spec.name, request.as_json
+        limit = 60.0 if request.time_limit is None else request.time_limit
+        start = time.perf_counter()
+        placed, result = tile(spec.board, spec.pieces, spec.touch,
+                              time_limit=request.clock.left(limit, reserve=0.25),
+                              seed=request.seed)  # fmt: skip
+        if placed is None:
+            if result.stopped_by == "interrupt":
+                give_up(console, name, "interrupted", "interrupted before a solution was found",
+                        as_json)  # fmt: skip
+            if result.status == "infeasible":
+                give_up(console, name, "infeasible", "no solution exists (proven by CP-SAT)",
+                        as_json)  # fmt: skip
+            give_up(console, name, "unknown", f"no solution found in {limit:g} s (unknown)",
+                    as_json)  # fmt: skip
+        seconds = round(time.perf_counter() - start, 4)
+        extra = {"touch": spec.touch, "engine": "cpsat", "seconds": seconds}
+        sol = Solution(name, spec.board.rows, spec.board.cols, placed, "feasible",
+                       blocked=tuple(sorted(spec.board.blocked)), extra=extra)  # fmt: skip
+        emit_solution(console, sol, request, spec.check)
+
+    # -- count ----------------------------------------------------------------------------------
+
+    def count(self, console: Console, request: CountRequest) -> None:
+        """Every solution, raw and up to symmetry, on local workers or a Dask cluster; a
+        puzzle with a published count is checked against it."""
+        import json
+
+        from polytile.solvers.counting import count_tiling
+        from polytile.solvers.parallel import make_executor
+
+        spec = self._resolve(request.puzzle, request.options)
+        with (
+            make_executor(request.workers, request.scheduler) as ex,
+            console.progress("counting", request.progress) as update,
+        ):
+            # what is left of the limit once started; stopping the workers takes a moment
+            left = request.clock.left(request.time_limit, reserve=0.15 if ex.workers > 1
+                                      else 0.05)  # fmt: skip
+            result = count_tiling(spec.problem, ex, symmetry=request.symmetry, time_limit=left,
+                                  progress=update)  # fmt: skip
+        _check_published(spec, result, request.symmetry)
+        up = result.count_up_to_symmetry if request.symmetry else None
+        if request.as_json:
+            doc = {"puzzle": spec.name, "count": result.count, "count_up_to_symmetry": up,
+                   "complete": result.complete, "nodes": result.nodes,
+                   "seconds": round(result.seconds, 4), "workers": result.workers,
+                   "subproblems": result.tasks, "symmetries": result.group_order,
+                   "symmetry_broken_by": result.symmetry_broken_by}  # fmt: skip
+            if result.stopped_by:
+                doc["stopped_by"] = result.stopped_by
+            console.out(json.dumps(doc))
+        else:
+            console.out(_count_line(spec, result, up))
+            workers = f"{result.workers} worker" + ("s" if result.workers > 1 else "")
+            console.err(f"  {result.nodes:,} nodes, {result.seconds:.2f} s, {workers}, "
+                        f"{result.tasks} subproblems")  # fmt: skip
+        if not result.complete:
+            raise SystemExit(130 if result.stopped_by == "interrupt" else 0)
+
+    # -- validate -------------------------------------------------------------------------------
+
+    def check(self, console: Console, solution: Any, against: str | None,
+              placements_only: bool, options: Mapping[str, Any],
+              ) -> tuple[str | None, list[str]]:  # fmt: skip
+        """A solution against ``--puzzle`` (with the variant options), else the teaser its
+        file records, else the catalogue puzzle it names; its placements alone when none
+        (said on standard error) or with ``placements_only``."""
+        from polytile.puzzles.tiling.catalogue import TEASERS
+        from polytile.puzzles.tiling.puzzles import check_solution
+
+        if against is None and not placements_only and not options:
+            # a teaser variant or --fit answer: the file records its puzzle
+            from polytile.puzzles.tiling.recorded import check_recorded
+
+            recorded = check_recorded(solution)
+            if recorded is not None:
+                return recorded
+        # A teaser solution records its touch rule; --touch overrides it.
+        touch = solution.extra.get("touch") if isinstance(solution.extra.get("touch"),
+                                                          str) else None  # fmt: skip
+        puzzle = None
+        name = against if against is not None else solution.puzzle
+        variant = {**options, "touch": options.get("touch") or (touch if name in TEASERS
+                                                                else None)}  # fmt: skip
+        variant.pop("pieces", None)  # validate has never passed --pieces on: a known gap
+        if against is not None:  # unknown -> UnknownNameError -> exit 2
+            puzzle = self._resolve(against, variant)
+        elif not placements_only and solution.puzzle:
+            try:
+                puzzle = self._resolve(solution.puzzle, variant)
+            except UnknownNameError:
+                console.err(f"note: puzzle {solution.puzzle!r} is not in the catalogue; "
+                            "checking the placements only")  # fmt: skip
+        reasons = puzzle.check(solution) if puzzle is not None else check_solution(solution)
+        return (puzzle.name if puzzle is not None else None), reasons
+
+
+def _check_published(spec: Any, result: Any, symmetry: bool) -> None:
+    """A complete count that differs from the puzzle's published one is a solver bug."""
+    if not result.complete or spec.known_count is None:
+        return
+    up = result.count_up_to_symmetry
+    if result.count != spec.known_count or (
+        up not in (None, spec.known_count_up_to_symmetry) and symmetry
+    ):
+        known = f"{spec.known_count} / {spec.known_count_up_to_symmetry}"
+        raise SolverError(f"{spec.name}: counted {result.count} / {up} but the published "
+                          f"count is {known}")  # fmt: skip
+
+
+def _count_line(spec: Any, result: Any, up: int | None) -> str:
+    """The count for people: complete (with the symmetries it was reduced by) or not."""
+    name = printable(spec.name)
+    if result.complete:
+        line = f"{name}: {_many(result.count, 'solution')}"
+        if up is not None:
+            renaming = spec.problem.color_factor
+            parts = [f"the {result.group_order} symmetries of the board"] * (
+                result.group_order > 1
+            ) + [f"the {renaming} colour renamings"] * (renaming > 1)
+            if parts:
+                line += f" ({up:,} up to {' and '.join(parts)})"
+            else:
+                line += " (the board has no symmetry)"
+        return line
+    if result.nodes == 0 and result.stopped_by == "time limit":
+        return (f"{name}: the time limit was reached during start-up, before the search "
+                "began: nothing was counted (the count is incomplete)")  # fmt: skip
+    return (f"{name}: at least {result.count:,} solutions (stopped by {result.stopped_by}; "
+            "the count is incomplete)")  # fmt: skip
+
+
+def _many(n: int, word: str) -> str:
+    """``"1 solution"``, ``"2,339 solutions"``."""
+    return f"{n:,} {word}" + ("" if n == 1 else "s")
+
+
+#: The tiling catalogue's puzzles, as :data:`polytile.puzzles.faces.CATALOGUE` names them.
+TILINGS = TilingPuzzles()
