@@ -13,7 +13,8 @@ from collections.abc import Callable
 from polytile.errors import FormatError
 from polytile.formats import MAX_FILE_BYTES, Position, Solution, loads
 
-__all__ = ["check_game", "is_text_board", "read_board_or_position", "source_of"]
+__all__ = ["check_game", "is_text_board", "read_board_or_position", "read_document",
+           "source_of"]  # fmt: skip
 
 
 def source_of(file: str) -> str:
@@ -50,6 +51,38 @@ def read_board_or_position(file: str, check: Callable[[bytes, str], None] | None
     obj = loads(data, source)
     is_text = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] not in (b"{", b"[")
     return obj, is_text
+
+
+def read_document(file: str, check: Callable[[bytes, str], None] | None = None,
+                  ) -> Solution | Position:  # fmt: skip
+    """The document in ``file`` (``-``: standard input) as it stands: a solution, a position
+    of any game or a plain text board, not checked against any rules; ``check(data,
+    source)`` may refuse its first 4 kB (all of standard input) before it is read.
+
+    Raises
+    ------
+    FormatError
+        For a file that reads as no document (:func:`polytile.formats.load`).
+    """
+    import os
+
+    from polytile.formats import load
+
+    if file == "-":
+        from polytile._files import read_stdin
+
+        data = read_stdin()
+        if check is not None:
+            check(data, "<stdin>")
+        return loads(data, "<stdin>")
+    if check is not None and os.path.isfile(file):  # a pipe would lose the bytes looked at
+        try:
+            with open(file, "rb") as f:
+                head = f.read(4096)
+        except OSError:  # load says why
+            head = b""
+        check(head, file)
+    return load(file)
 
 
 def check_game(obj: Solution | Position, is_text: bool, games: tuple[str, ...], command: str,

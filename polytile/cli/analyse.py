@@ -1,19 +1,14 @@
-"""``polytile analyse``: a game record analysed move by move (Blokus here; the other games
-through their faces)."""
+"""``polytile analyse``: a game record analysed move by move, through its game's face: the
+shared way (:class:`~polytile.puzzles.analysis.AnalyseFace`) or the game's own
+(:class:`~polytile.puzzles.analysis.OwnAnalysisFace`)."""
 
 from __future__ import annotations
 
-import json
-import sys
 from pathlib import Path
-from types import SimpleNamespace
-from typing import Any
 
 import click
 
-from polytile.cli.options import SECONDS, check_output
-from polytile.errors import FormatError
-from polytile.puzzles.blokus._endgame_limits import DEFAULT_MAX_PIECES
+from polytile.cli.options import SECONDS, GameDefault, check_output
 
 __all__ = ["COMMANDS", "analyse_command"]
 
@@ -94,9 +89,9 @@ Examples:
 )
 @click.option(
     "--max-pieces",
+    cls=GameDefault,
     type=click.IntRange(0),
-    default=DEFAULT_MAX_PIECES,
-    show_default=True,
+    default=None,
     help="Blokus: analyse from the first position where no player can place more pieces than this.",
 )
 @click.option(
@@ -108,205 +103,36 @@ Examples:
     '.blksgf), or an "analysis" field (the other games, .json).',
 )
 def analyse_command(
-    record: str, as_json: bool, time_limit: float, max_pieces: int, output: Path | None
+    record: str, as_json: bool, time_limit: float, max_pieces: int | None, output: Path | None
 ) -> None:
     """Analyse a game record move by move."""
-    from polytile.cli.clock import budget
+    from polytile.cli.clock import CLOCK, budget
     from polytile.cli.console import CONSOLE, facing
-    from polytile.puzzles.analysis import AnalyseFace
-    from polytile.puzzles.faces import face_of_file
+    from polytile.puzzles.analysis import AnalyseFace, AnalyseRequest, OwnAnalysisFace
+    from polytile.puzzles.faces import FACES, face, face_of_file
 
     faced = face_of_file(record)
-    if isinstance(faced, AnalyseFace):  # a game whose face analyses its own records
+    if isinstance(faced, AnalyseFace):  # a game whose face analyses its records the shared way
         ctx = click.get_current_context()
         if ctx.get_parameter_source("max_pieces") == click.core.ParameterSource.COMMANDLINE:
-            raise click.UsageError("--max-pieces: only for Blokus records")
+            games = sorted(f.title for f in map(face, FACES) if isinstance(f, OwnAnalysisFace)
+                           and "max_pieces" in f.analysis_options)  # fmt: skip
+            raise click.UsageError(f"--max-pieces: only for {' and '.join(games)} records")
         check_output(output, (".json",), " (the record with its analysis)")
         with facing():
             faced.analyse(CONSOLE, record, budget(time_limit, reserve=0.25) or time_limit,
                           as_json, output)  # fmt: skip
         return
-    from polytile.cli.progress import progress_bar
-    from polytile.cli.render import is_record
-    from polytile.puzzles.blokus.analyse import analyse_record
-    from polytile.puzzles.blokus.sgf import read_blksgf
-
-    check_output(output, (".blksgf",), " (the annotated record)")
-    if not is_record(record):
-        raise FormatError(f"polytile analyse needs a Blokus game record (Pentobi, .blksgf); "
-                          f"this is {_what_it_is(record)}",
-                          "<stdin>" if record == "-" else record)  # fmt: skip
-    game = read_blksgf(Path(record))
-    state = SimpleNamespace(done=0, total=1, seconds=0.0, nodes=0)
-
-    def describe(p: Any) -> str:
-        return f"positions solved; {p.nodes:,} searched"
-
-    with progress_bar("exact analysis", not as_json, describe) as update:
-
-        def progress(done: int, total: int, nodes: int, seconds: float) -> None:
-            if update is not None:
-                state.done, state.total, state.nodes, state.seconds = done, total, nodes, seconds
-                update(state)
-
-        analysis = analyse_record(game, max_pieces=max_pieces, progress=progress,
-                                  time_limit=budget(time_limit, reserve=0.25))  # fmt: skip
-    if analysis.first_solvable is None:
-        click.echo(f"no exact analysis: {analysis.refused} (--max-pieces)", err=True)
-        sys.exit(1)
-    if output is not None and analysis.moves:
-        _write(game, analysis, output)
-    elif output is not None:
-        click.echo(f"nothing written to {output}: no move analysed", err=True)
-    if as_json:
-        doc = {"game": "blokus", "variant": game.variant, "players_option": game.players,
-               **analysis.as_dict()}  # fmt: skip
-        click.echo(json.dumps(doc))
-    else:
-        _print(game, analysis)
-    if analysis.stopped is not None:
-        first = analysis.moves[0].number if analysis.moves else None
-        done = f"moves {first} to {analysis.total_moves}" if first else "no move"
-        why = {"time": f"--time-limit {time_limit:g} s reached", "interrupt": "interrupted",
-               "nodes": "node limit reached"}[analysis.stopped]  # fmt: skip
-        click.echo(f"incomplete ({why}): {done} analysed, not every move after move "
-                   f"{analysis.first_solvable}", err=True)  # fmt: skip
-        if analysis.unfinished is not None and not as_json:
-            from polytile.puzzles.blokus.rules import VARIANTS
-
-            k, proven = analysis.unfinished
-            size = VARIANTS[game.variant].size
-            click.echo(f"Before move {k + 1}, proven before the stop: {proven.summary()}.")
-            click.echo(f"  {proven.claim(lambda m: _move_text(m, proven.mover, size))}")
-        sys.exit(130 if analysis.stopped == "interrupt" else 1)
-
-
-def _move_text(move: Any, player: str, size: int) -> str:
-    """``T4 k14,k13,l13,k12``, the colour first when the player has more than one."""
-    from polytile.puzzles.blokus.sgf import cell_name
-
-    cells = sorted(move.cells, key=lambda rc: (size - rc[0], rc[1]))
-    text = f"{move.piece} {','.join(cell_name(cell, size) for cell in cells)}"
-    return text if player == move.color else f"{move.color} {text}"
-
-
-def _value_words(analysis: Any) -> tuple[str, str]:
-    """How values are printed, and what they mean."""
-    if analysis.mode == "difference":
-        first, second = analysis.players
-        return "{:+d}", f"{first}'s final lead over {second} under perfect play from there"
-    return "{:d}", "the final score the move's player can make sure of, the others against it"
-
-
-def _print(record: Any, analysis: Any) -> None:
-    from polytile.puzzles.blokus.rules import VARIANTS
-
-    size = VARIANTS[record.variant].size
-    players = "2 teams" if record.players == "teams" else f"{record.players} players"
-    title = "Blokus Duo" if record.variant == "duo" else f"Blokus, {players}"
-    fmt, meaning = _value_words(analysis)
-    start = analysis.first_solvable
-    since = "the start" if start == 0 else f"the position after move {start}"
-    click.echo(f"{title}: {analysis.total_moves} moves; exact from {since}.")
-    if analysis.refused:
-        click.echo(f"Not before: {analysis.refused} (--max-pieces).")
-    click.echo(f"Values: {meaning}. Loss: what the move cost its player.")
-    if not analysis.moves:
-        click.echo("\nNo move to analyse.")
-    else:
-        rows = [(str(m.number), m.player, _move_text(m.move, m.player, size),
-                 fmt.format(m.before), fmt.format(m.after), str(m.loss) if m.loss else "",
-                 _move_text(m.best, m.player, size) if m.loss else "")
-                for m in analysis.moves]  # fmt: skip
-        head = ("move", "player", "played", "before", "after", "loss", "best move")
-        widths = [max(len(r[i]) for r in (head, *rows)) for i in range(len(head))]
-        right = {0, 3, 4, 5}
-        click.echo()
-        for r in (head, *rows):
-            cells = [c.rjust(w) if i in right else c.ljust(w)
-                     for i, (c, w) in enumerate(zip(r, widths, strict=True))]  # fmt: skip
-            click.echo("  ".join(cells).rstrip())
-        lost = analysis.mistakes
-        by = {p: sum(m.loss for m in lost if m.player == p) for p in analysis.players}
-        shares = ", ".join(f"{p} {v}" for p, v in by.items() if v)
-        click.echo(f"\n{len(lost)} of {len(analysis.moves)} moves lost value"
-                   + (f" ({shares})." if lost else "."))  # fmt: skip
-    state = "" if analysis.complete else " (incomplete)"
-    click.echo(f"Searched {analysis.nodes:,} positions in {analysis.seconds:.2f} s{state}.")
-
-
-def _comments(record: Any, analysis: Any) -> dict[int, str]:
-    """The ``C`` comment of each analysed move, by move number."""
-    from polytile.puzzles.blokus.rules import VARIANTS
-
-    size = VARIANTS[record.variant].size
-    fmt, meaning = _value_words(analysis)
-    notes = {}
-    for m in analysis.moves:
-        text = f"polytile analyse: exact value {fmt.format(m.before)} before, " \
-               f"{fmt.format(m.after)} after"  # fmt: skip
-        if m.loss:
-            text += f"; {m.player} lost {m.loss}; best: {_move_text(m.best, m.player, size)}"
-        else:
-            text += "; a best move"
-        if m is analysis.moves[0]:
-            text += f"\n(values: {meaning})"
-        notes[m.number] = text
-    return notes
-
-
-def _write(record: Any, analysis: Any, output: Path) -> None:
-    from polytile.formats import write_atomic
-    from polytile.puzzles.blokus.sgf import write_blksgf
-
-    text = write_blksgf(record, comments=_comments(record, analysis))
-    write_atomic(output, text.encode("utf-8"))
-    click.echo(f"wrote {output}", err=True)
-
-
-#: Format tags of the other games' files, for the refusal of one.
-_OTHERS = (
-    (b'"polytile/walkable@1"', "Walkable Cities"),
-    (b'"polytile/henning@1"', "City Blocks (Henning)"),
-    (b'"polytile/gridblock@1"', "Gridblock"),
-)
-
-
-def _what_it_is(file: str) -> str:
-    """``file`` (not a ``.blksgf``) in words, from its first 4 kB, for the refusal; with the
-    command that solves its endgame when there is one."""
-    import re
-
-    from polytile._files import read_stdin
-
-    try:
-        if file == "-":
-            head = read_stdin()[:4096]
-        else:
-            with open(file, "rb") as f:
-                head = f.read(4096)
-    except OSError as e:
-        return f"a file that cannot be read ({e.strerror or e})"
-    if head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"(" and file == "-":
-        return ("a Pentobi game record on standard input: give it as a file, such as "
-                "game.blksgf")  # fmt: skip
-    if head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"(":
-        return ("an SGF game record whose first 4 kB name no Blokus game (no GM[Blokus...]; "
-                "a file named *.blksgf is always read as a record)")  # fmt: skip
-    kind = re.search(rb'"kind"\s*:\s*"(record|position|view)"', head)
-    what = {b"record": "game record", b"position": "position", b"view": "player's view"}[
-        kind[1]] if kind else "file"  # fmt: skip
-    for tag, game in _OTHERS:
-        if tag in head:
-            return (f"a {game} {what}: analyse is for Blokus only ('polytile solve-endgame' "
-                    "solves its endgame)")  # fmt: skip
-    if b'"polytile/position@1"' in head:
-        return ("a position: it has no moves to analyse (its exact value: 'polytile "
-                "solve-endgame')")  # fmt: skip
-    found = re.search(rb'"format"\s*:\s*"([^"]{1,60})"', head)
-    if found:
-        return f"a {found[1].decode('utf-8', 'replace')} file"
-    return "not a game record (a Pentobi record starts with '(;' and names its game GM[Blokus...])"
+    if not isinstance(faced, OwnAnalysisFace):  # no game's face analyses it: one that
+        # analyses its records its own way says what analyse needs, and what this is
+        own = [f for f in map(face, FACES) if isinstance(f, OwnAnalysisFace)]
+        if not own:
+            raise click.UsageError("no game analyses this file")
+        faced = own[0]
+    check_output(output, *faced.analysis_outputs)
+    request = AnalyseRequest(CLOCK, time_limit, as_json, output, max_pieces)
+    with facing():
+        faced.analyse_own(CONSOLE, record, request)
 
 
 COMMANDS = [analyse_command]

@@ -1,61 +1,16 @@
-"""``polytile bounds``: how well a colour can still end: at best, and what it can make sure of."""
+"""``polytile bounds``: how well a colour can still end: at best, and what it can make sure of.
+Each game bounds its own positions through its face
+(:class:`~polytile.puzzles.bounds_face.BoundsFace`)."""
 
 from __future__ import annotations
 
-import json
-import time
-from types import SimpleNamespace
-from typing import Any
-
 import click
 
-from polytile.cli.options import SECONDS, Workers
-from polytile.formats import Position
+from polytile.cli.options import SECONDS, Workers, refuse_undeclared
 
-__all__ = ["COMMANDS", "blokus_bounds", "blokus_table", "bounds_command", "bounds_json"]
+__all__ = ["COMMANDS", "bounds_command"]
 
 _COLORS = ("blue", "yellow", "red", "green")
-
-#: JSON names of the lower bound that say what it is (#18): what the colour can make sure of
-#: if it plays well, not what it will get (a colour that blunders ends below it). The old
-#: names are kept beside them for one version.
-CAN_ENSURE = {"lower": "can_ensure", "lower_proven": "can_ensure_proven",
-              "score_lower": "score_can_ensure"}  # fmt: skip
-
-
-def bounds_json(b: Any) -> dict[str, Any]:
-    """The JSON document of one colour's bounds: ``b.as_dict()`` and the names of
-    :data:`CAN_ENSURE`."""
-    doc: dict[str, Any] = b.as_dict()
-    return doc | {new: doc[old] for old, new in CAN_ENSURE.items() if old in doc}
-
-
-def _mark(value: int, proven: bool) -> str:
-    return f"{value}{'' if proven else '?'}"
-
-
-def _table(results: list[Any]) -> str:
-    lines = [f"{'colour':<8}{'now':>5}{'lower':>7}{'upper':>7}{'exact':>7}  best next"]
-    for b in results:
-        exact = "-" if b.exact is None else str(b.exact.value)
-        nxt = "pass" if b.best_next is None else str(b.best_next)
-        lines.append(f"{b.color:<8}{b.score_now:>5}{_mark(b.lower.value, b.lower.proven):>7}"
-                     f"{_mark(b.upper.value, b.upper.proven):>7}{exact:>7}  {nxt}")  # fmt: skip
-    return "\n".join(lines)
-
-
-def _notes(results: list[Any]) -> list[str]:
-    out = []
-    if any(not (b.lower.proven and b.upper.proven) for b in results):
-        out.append("? not proven tight within the time limit; the number is still a valid bound")
-    for b in results:
-        if not b.upper.proven:
-            out.append(f"{b.color}: the best layout found scores {b.upper.layout_score}")
-        if not b.lower.proven:
-            out.append(f"{b.color}: the opponents' best attack found leaves {b.lower.layout_score}")
-        if b.exact_note:
-            out.append(f"{b.color}: no exact value: {b.exact_note}")
-    return out
 
 
 @click.command(
@@ -172,159 +127,32 @@ def bounds_command(
     move: int | None,
 ) -> None:
     """Print the bounds of one colour, or of all."""
-    from polytile.cli.render import read_position
+    from polytile.cli.clock import CLOCK
+    from polytile.cli.console import CONSOLE, facing
+    from polytile.puzzles.bounds_face import BoundsFace, BoundsRequest
+    from polytile.puzzles.faces import POSITION_GAMES, TEXT_BOARDS, face, face_of_file
 
-    obj, _ = read_position(position, ("cityblocks", "blokus"), "bounds", move)
-    source = "<stdin>" if position == "-" else position
-    if obj.game == "blokus":
-        _blokus(obj, color, as_json, time_limit, workers, seed, source)
-        return
-    from polytile.cli.clock import Deadline, budget
-    from polytile.cli.progress import progress_bar
-    from polytile.puzzles.cityblocks.bounds import bounds  # OR-tools: only for City Blocks
-    from polytile.puzzles.cityblocks.picture import score_text
-    from polytile.puzzles.cityblocks.scoring import score
+    found = face_of_file(position, "bounds")
+    if not isinstance(found, BoundsFace):  # read it as a position to say why it is not one
+        from polytile.cli.render import read_position
 
-    if color == "all":
-        colors: tuple[str, ...] = _COLORS
-    else:
-        colors = (color or obj.to_move or "blue",)
-    results = []
-    # Building a model does not watch the clock: the deadline stops it, as Ctrl-C would.
-    deadline = Deadline.of_limit(time_limit)
-    started = time.perf_counter()
-    state = SimpleNamespace(done=0, total=2 * len(colors), seconds=0.0, note="", color="")
-
-    def describe(p: Any) -> str:
-        return str(p.note)
-
-    with progress_bar("bounds", not as_json, describe) as update:
-
-        def report(stage: str, obj: float | None, bnd: float | None, sec: float) -> None:
-            if update is not None:
-                state.seconds = time.perf_counter() - started
-                found = "" if obj is None else f" {obj:g}, bound {bnd:g}"
-                state.note = f"{state.color} {stage}{found}"
-                update(state)
-
-        searches = 3 if exact_pieces else 2  # upper, lower, perhaps the exact value
-        try:
-            with deadline:
-                for k, name in enumerate(colors):
-                    deadline.check()
-                    state.color = name
-                    left = budget(time_limit, reserve=0.3) or time_limit
-                    each = max(left / ((len(colors) - k) * searches), 0.01)
-                    found = bounds(obj, name, time_limit=each, workers=workers, seed=seed,
-                                   exact_pieces=exact_pieces, progress=report,
-                                   source=source)  # fmt: skip
-                    results.append(found)
-                    state.done += 2
-        except KeyboardInterrupt:
-            missing = [name for name in colors if name not in {b.color for b in results}]
-        else:
-            missing = []
-    if as_json:
-        doc = {
-            "game": "cityblocks",
-            "to_move": obj.to_move or "blue",
-            "players": obj.extra.get("players", 4),
-            "colors": {b.color: bounds_json(b) for b in results},
-        }
-        if missing:
-            doc |= {"complete": False, "stopped_by": "time" if deadline.fired else "interrupt",
-                    "not_bounded": missing}  # fmt: skip
-        click.echo(json.dumps(doc))
-        _interrupted(missing, deadline.fired)
-        return
-    for b in results:
-        rows = b.upper.rows
-        click.echo(f"{b.color}: best layout if the others pass (score {b.upper.layout_score})")
-        picture = score_text(rows, score(rows))
-        click.echo(picture, nl=False, color="\x1b[" in picture)
-        click.echo()
-    if results:
-        click.echo(_table(results))
-    for line in _notes(results):
-        click.echo(line)
-    _interrupted(missing, deadline.fired)
+        board_game = TEXT_BOARDS["bounds"]
+        games = (board_game, *(g for g in POSITION_GAMES if g != board_game))
+        found = face(read_position(position, games, "bounds", move)[0].game)
+        if not isinstance(found, BoundsFace):
+            raise click.UsageError(f"{found.title} has no bounds")
+    ctx = click.get_current_context()
+    from_line = click.core.ParameterSource.COMMANDLINE
+    given = frozenset(n for n in _GAME_OPTIONS if ctx.get_parameter_source(n) == from_line)
+    refuse_undeclared(_GAME_OPTIONS, given, found.bounds_options, "bounds_options")
+    request = BoundsRequest(CLOCK, color, as_json, time_limit, workers, seed, exact_pieces,
+                            move)  # fmt: skip
+    with facing():
+        found.bounds(CONSOLE, position, request)
 
 
-def _interrupted(missing: list[str], by_time: bool = False) -> None:
-    """After Ctrl-C (exit 130) or the end of the time limit in work that does not watch it,
-    such as building a model (exit 1): say which colours were not bounded."""
-    if missing:
-        why = "the time limit ran out" if by_time else "interrupted"
-        click.echo(f"{why}: the bounds are incomplete; not bounded: {', '.join(missing)}",
-                   err=True)  # fmt: skip
-        raise SystemExit(1 if by_time else 130)
-
-
-def _blokus(obj: Position, color: str | None, as_json: bool, time_limit: float, workers: int,
-            seed: int, source: str) -> None:  # fmt: skip
-    """Bounds of a Blokus position: squares still placeable and final scores."""
-    from polytile.puzzles.blokus.rules import Blokus
-
-    game = Blokus.from_position(obj, source)
-    if color == "all":
-        colors: tuple[str, ...] = game.colors
-    else:
-        colors = (color or game.to_move,)
-    for name in colors:
-        if name not in game.colors:
-            raise click.BadParameter(f"{name} does not play {game.variant.name} Blokus; "
-                                     f"colours: {', '.join(game.colors)}",
-                                     param_hint="--color")  # fmt: skip
-    from polytile.cli.clock import Deadline, budget
-
-    results: list[Any] = []
-    deadline = Deadline.of_limit(time_limit)
-    try:
-        with deadline:
-            for k, name in enumerate(colors):
-                deadline.check()
-                left = budget(time_limit, reserve=0.3) or time_limit
-                each = max(left / ((len(colors) - k) * 2), 0.01)  # two searches a colour
-                results += blokus_bounds(game, (name,), each, workers, seed, source)
-    except KeyboardInterrupt:
-        missing = [name for name in colors if name not in {b.color for b in results}]
-    else:
-        missing = []
-    if as_json:
-        doc: dict[str, Any] = {"game": "blokus",
-                               "colors": {b.color: bounds_json(b) for b in results}}  # fmt: skip
-        if missing:
-            doc |= {"complete": False, "stopped_by": "time" if deadline.fired else "interrupt",
-                    "not_bounded": missing}  # fmt: skip
-        click.echo(json.dumps(doc))
-        _interrupted(missing, deadline.fired)
-        return
-    if results:
-        click.echo(blokus_table(results))
-    _interrupted(missing, deadline.fired)
-
-
-def blokus_bounds(game: Any, colors: tuple[str, ...], time_limit: float, workers: int,
-                  seed: int, source: str) -> list[Any]:  # fmt: skip
-    """:func:`polytile.puzzles.blokus.bounds.bounds` of each of ``colors``."""
-    from polytile.puzzles.blokus.bounds import bounds
-
-    return [bounds(game, name, time_limit=time_limit, workers=workers, seed=seed,
-                   source=source) for name in colors]  # fmt: skip
-
-
-def blokus_table(results: list[Any]) -> str:
-    """The text table of Blokus bounds (``polytile bounds`` and ``solve-endgame``)."""
-    lines = [f"{'':<8}{'score':>7}{'squares it can place':>25}{'final':>12}",
-             f"{'colour':<8}{'now':>7}{'at least':>13}{'at most':>12}{'score':>12}"]  # fmt: skip
-    for b in results:
-        scores = f"{b.score_lower}..{b.score_upper}"
-        lines.append(f"{b.color:<8}{b.score_now:>7}{_mark(b.lower.value, b.lower.proven):>13}"
-                     f"{_mark(b.upper.value, b.upper.proven):>12}{scores:>12}")  # fmt: skip
-    if any(not (b.lower.proven and b.upper.proven) for b in results):
-        lines.append("? not proven optimal within the time limit; the number is still a valid "
-                     "bound")  # fmt: skip
-    return "\n".join(lines)
+#: The options of bounds that only some games take, in the order they are refused.
+_GAME_OPTIONS = ("exact_pieces",)
 
 
 COMMANDS = [bounds_command]

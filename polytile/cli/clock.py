@@ -16,7 +16,9 @@ import time
 from types import TracebackType
 
 __all__ = [
+    "CLOCK",
     "EXIT_RESERVE",
+    "CommandClock",
     "Deadline",
     "DeadlineReached",
     "StopFlag",
@@ -181,3 +183,24 @@ class StopFlag:
     def __exit__(self, *exc: object) -> None:
         for sig, old in self._old.items():
             signal.signal(sig, old)  # type: ignore[arg-type]
+
+
+class CommandClock:
+    """The clock a command gives the games (:class:`~polytile.puzzles.puzzle_face.Clock`):
+    its limit counts from the command's start, as :func:`budget` counts it."""
+
+    def left(self, limit: float | None, reserve: float = 0.0) -> float | None:
+        """:func:`budget`."""
+        return budget(limit, reserve=reserve)
+
+    def deadline(self, limit: float | None) -> Deadline:
+        """:meth:`Deadline.of_limit`."""
+        return Deadline.of_limit(limit)
+
+    def stop_flag(self) -> StopFlag:
+        """A :class:`StopFlag` for Ctrl-C."""
+        return StopFlag()
+
+
+#: The clock of every command.
+CLOCK = CommandClock()

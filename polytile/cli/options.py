@@ -14,12 +14,14 @@ __all__ = [
     "RECORD_MOVE",
     "SECONDS",
     "Finite",
+    "GameDefault",
     "Seconds",
     "Workers",
     "check_output",
     "game_options",
     "given_options",
     "picture_options",
+    "refuse_undeclared",
 ]
 
 #: ``--move N`` of the commands that read a game record at one of its positions.
@@ -184,6 +186,24 @@ def game_options(attr: str, extra: Declared | None = None, *, same_help: bool = 
     return decorate
 
 
+class GameDefault(click.Option):
+    """An option whose default the game of the file fills in itself: its value is None
+    when not given, and its help shows the default a face declares in
+    :attr:`~polytile.puzzles.face.Face.option_defaults`, looked up among the faces only
+    when the help is shown (so a command that runs loads no other game's face)."""
+
+    def get_help_extra(self, ctx: click.Context) -> Any:
+        """Click's help extras, with the declared default first."""
+        from polytile.puzzles.faces import FACES, face
+
+        extra = super().get_help_extra(ctx)
+        for name in FACES:
+            declared = face(name).option_defaults
+            if self.name in declared:
+                return {"default": str(declared[self.name]), **extra}
+        return extra
+
+
 def given_options(game: str, options: dict[str, Any], attr: str,
                   extra: Declared | None = None, shown: str = "") -> dict[str, Any]:  # fmt: skip
     """The options given on the command line (not None) that ``game`` declares; any other
@@ -203,6 +223,30 @@ def given_options(game: str, options: dict[str, Any], attr: str,
         games = " and ".join(filter(None, [", ".join(who[:-1]), who[-1]]))
         raise click.UsageError(f"{flags}: {games} options, not {shown or game}'s")
     return given
+
+
+def refuse_undeclared(names: tuple[str, ...], given: frozenset[str], takes: frozenset[str],
+                      attr: str, flags: dict[str, str] | None = None,
+                      why: dict[str, str] | None = None) -> None:  # fmt: skip
+    """Refuse the options ``given`` that the file's game does not take (``takes``), naming
+    the games whose faces declare them in ``attr`` (``endgame_options``), in the order of
+    their titles: a usage error, exit 2. ``names`` are the command's options that only
+    some games take, in the order they are refused; ``flags`` spells those that are not
+    ``--`` and the name with dashes, and ``why`` adds a note after an option's refusal."""
+    from polytile.puzzles.faces import FACES, face
+
+    refused = [n for n in names if n in given and n not in takes]
+    if not refused:
+        return
+
+    def owners(name: str) -> list[str]:
+        return sorted(f.title for f in map(face, FACES) if name in getattr(f, attr, ()))
+
+    who = owners(refused[0])
+    same = [n for n in refused if owners(n) == who]
+    spelled = ", ".join((flags or {}).get(n, "--" + n.replace("_", "-")) for n in same)
+    games = " and ".join(filter(None, [", ".join(who[:-1]), who[-1]]))
+    raise click.UsageError(f"{spelled}: only for {games} files{(why or {}).get(same[0], '')}")
 
 
 _PICTURE_HELP = "Write the picture here (.svg, .png or .txt) instead of printing it."

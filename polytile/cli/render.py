@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
@@ -15,84 +15,57 @@ from polytile.formats import Position, Solution
 from polytile.render import save_picture, to_text
 from polytile.text import printable
 
-if TYPE_CHECKING:
-    from polytile.puzzles.blokus.rules import Blokus
-    from polytile.puzzles.blokus.sgf import GameRecord
-
 __all__ = [
     "COMMANDS",
-    "is_record",
     "picture_options",
-    "read_blokus",
     "read_document",
     "read_position",
     "render_command",
 ]
 
 
-# The readers other commands (analyse, bounds, solve cityblocks-max) take from here: the
-# Blokus files are read by the Blokus package (the face's), its errors shown as click's.
-
-
-def is_record(file: str) -> bool:
-    """True when ``file`` names a Pentobi game record
-    (:func:`polytile.puzzles.blokus.files.is_record`)."""
-    from polytile.puzzles.blokus.files import is_record as blokus_record
-
-    return blokus_record(file)
+# The readers other commands (bounds, score, validate) take from here, for the files no
+# game's face takes (a game's own files, records included, are read by its face): these are
+# solutions and tiling boards, or files said not to be a game's (an SGF record of a game
+# polytile does not play is refused by the face of the game whose records are SGF).
 
 
 def read_document(file: str, move: int | None = None) -> Solution | Position:
-    """Load ``file`` (``-`` reads standard input) as a solution or position.
+    """Load ``file`` (``-`` reads standard input), a file of no game's face, as a solution
+    or position; ``move`` is refused (game records are their games' faces' to read)."""
+    from polytile._positions import read_document as read
+    from polytile.puzzles.faces import refuse_record
 
-    A Pentobi game record (``.blksgf``) gives the position after move ``move`` (default:
-    the last); ``move`` is refused for other files.
-    """
-    from polytile.puzzles.blokus.files import read_unchecked
-
+    _refuse_move(move)
     with facing():
-        return read_unchecked(file, move)
+        return read(file, refuse_record)
 
 
-def read_blokus(
-    file: str, move: int | None = None
-) -> tuple[Solution | Position, Blokus | None, GameRecord | None]:
-    """:func:`read_document`, with the Blokus game for a Blokus position or a game record (None
-    for anything else) and the record itself for a ``.blksgf`` file (else None).
+def _refuse_move(move: int | None) -> None:
+    from polytile.puzzles.faces import RECORD_SUFFIXES
 
-    Raises
-    ------
-    FormatError
-        For a Blokus position the rules refuse (:meth:`Blokus.from_position`).
-    """
-    from polytile.puzzles.blokus.files import read_blokus as read
-
-    obj = None if is_record(file) else read_document(file, move)
-    if obj is not None and (not isinstance(obj, Position) or obj.game != "blokus"):
-        return obj, None, None
-    with facing():
-        doc = read(file, move)
-    return doc.obj, doc.game, doc.record
+    if move is not None:
+        raise click.BadParameter(f"--move applies to game records ({', '.join(RECORD_SUFFIXES)})",
+                                 param_hint="--move")  # fmt: skip
 
 
 def read_position(
     file: str, games: tuple[str, ...], command: str, move: int | None = None
 ) -> tuple[Position, bool]:
-    """Load ``file`` as a position of one of ``games`` for ``command``; True with it when it
-    was a plain text board (read as a board of ``games[0]``, with no hands).
+    """Load ``file``, a file of no game's face, as a position of one of ``games`` for
+    ``command``; True with it when it was a plain text board (read as a board of
+    ``games[0]``, with no hands).
 
     Raises
     ------
     FormatError
-        For a solution file, or a position of another game.
+        For a solution, or a position of another game.
     """
     from polytile._positions import check_game, read_board_or_position, source_of
-    from polytile.puzzles.blokus.files import refuse_record
+    from polytile.puzzles.faces import refuse_record
 
-    if move is not None or is_record(file):
-        obj, is_text = read_document(file, move), False
-    else:
-        obj, is_text = read_board_or_position(file, refuse_record)
+    _refuse_move(move)
+    obj, is_text = read_board_or_position(file, refuse_record)
     return check_game(obj, is_text, games, command, source_of(file)), is_text
 
 

@@ -24,13 +24,16 @@ from abc import abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from polytile.errors import SolverError
 from polytile.puzzles.face import Console, Face
 from polytile.text import printable
 
-__all__ = ["AnalyseFace", "Analysis", "Review", "analyse"]
+if TYPE_CHECKING:
+    from polytile.puzzles.puzzle_face import Clock
+
+__all__ = ["AnalyseFace", "AnalyseRequest", "Analysis", "OwnAnalysisFace", "Review", "analyse"]
 
 
 @dataclass(frozen=True)
@@ -173,6 +176,61 @@ class AnalyseFace(Face):
         if result.stopped is not None:
             console.err(f"{file}: {result.why}")
             raise SystemExit(130 if result.stopped == "interrupt" else 1)
+
+
+@dataclass(frozen=True)
+class AnalyseRequest:
+    """What ``polytile analyse`` asks of a game that analyses its records its own way.
+
+    Attributes
+    ----------
+    clock
+        The front end's :class:`~polytile.puzzles.puzzle_face.Clock`.
+    time_limit
+        The whole command's limit in seconds, counted from its start.
+    output
+        Where to write the record with its analysis (a suffix of
+        :attr:`OwnAnalysisFace.analysis_outputs`), or None.
+    max_pieces
+        Analyse from the first position where no player can place more pieces than this
+        (a game that declares it in :attr:`OwnAnalysisFace.analysis_options`); None: the
+        game's default.
+    """
+
+    clock: Clock
+    time_limit: float = 60.0
+    as_json: bool = False
+    output: Path | None = None
+    max_pieces: int | None = None
+
+
+class OwnAnalysisFace(Face):
+    """A face whose game analyses its records its own way, with an output of its own
+    rather than the one :class:`AnalyseFace` shares (Blokus keeps its exact values from the
+    first position its endgame search accepts, and its records annotated with comments).
+
+    It also speaks for the files no game's face analyses: :meth:`analyse_own` says what
+    ``analyse`` needs and what the file is.
+
+    Attributes
+    ----------
+    analysis_options
+        The :class:`AnalyseRequest` fields beyond the clock, the time limit, ``--json``
+        and ``-o`` that the game reads; the CLI refuses them for the other games' records.
+    analysis_outputs
+        The suffixes ``-o`` takes, and what the file written is (for the refusal of
+        another).
+    """
+
+    analysis_options: ClassVar[frozenset[str]] = frozenset()
+    analysis_outputs: ClassVar[tuple[tuple[str, ...], str]] = ((), "")
+
+    @abstractmethod
+    def analyse_own(self, console: Console, file: str, request: AnalyseRequest) -> None:
+        """``polytile analyse`` on ``file``: the moves analysed (text or ``--json``), the
+        record written to ``request.output`` with the analysis; a file that is not one of
+        the game's records is refused (:class:`~polytile.errors.FormatError`), saying what
+        it is. Exit 1 when incomplete or nothing could be analysed, 130 after Ctrl-C."""
 
 
 def analyse(face: AnalyseFace, file: str, time_limit: float,

@@ -30,10 +30,13 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from polytile.errors import OptionError
 from polytile.text import printable
+
+if TYPE_CHECKING:
+    from polytile.puzzles.puzzle_face import Clock
 
 __all__ = [
     "ENGINES",
@@ -95,7 +98,10 @@ class EndgameRequest:
 
     ``time_limit`` is the seconds the solver may use (what is left of the command's
     limit); ``given`` names the options given on the command line, so that a game can
-    refuse one that does not fit the analysis asked for.
+    refuse one that does not fit the analysis asked for. A game whose work comes in stages
+    (a search, then bounds when it is refused) shares out the whole command's ``limit``
+    itself with the front end's ``clock`` (:class:`~polytile.puzzles.puzzle_face.Clock`).
+    ``max_pieces`` is None when not given: the game takes its own default.
     """
 
     move: int | None = None
@@ -113,6 +119,10 @@ class EndgameRequest:
     output: Path | None = None
     color: bool | None = None
     cell: int = 24
+    max_pieces: int | None = None
+    bounds_time: float = 5.0
+    limit: float | None = None
+    clock: Clock | None = None
     given: frozenset[str] = frozenset()
 
     @property
@@ -245,6 +255,9 @@ class Face(ABC):
     render_options: ClassVar[tuple[Option, ...]] = ()
     #: The options of ``polytile score`` only this game takes, as :attr:`render_options`.
     score_options: ClassVar[tuple[Option, ...]] = ()
+    #: The defaults a game fills in itself for options a command shares among games and
+    #: passes on as None when not given (``max_pieces``), by name: the help shows them.
+    option_defaults: ClassVar[dict[str, Any]] = {}
     #: False for a game whose files ``play`` does not continue (positions kept for study):
     #: ``play`` refuses them, naming the files it does continue.
     plays: ClassVar[bool] = True
@@ -323,6 +336,14 @@ class Face(ABC):
     def move_place(self, doc: Any) -> str:
         """Where the next move of ``doc`` falls, for messages (", round 3"), or ""."""
         return ""
+
+    def refuse_record(self, data: bytes, source: str) -> None:
+        """Refuse the first bytes ``data`` of a file no game's face took when they look
+        like one of this game's records in another program's format that cannot be read
+        there (on standard input, or naming another game), saying why
+        (:class:`~polytile.errors.FormatError`); asked of the games of
+        :data:`~polytile.puzzles.faces.SGF_GAMES` only."""
+        return None  # a game of no such records refuses nothing
 
     def finished(self, doc: Any) -> bool:
         """True when ``play`` should refuse any move of ``doc`` as the game being over

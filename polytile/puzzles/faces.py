@@ -28,7 +28,6 @@ import os
 import re
 from typing import TYPE_CHECKING, Any
 
-from polytile._positions import is_text_board
 from polytile.errors import UnknownNameError
 
 if TYPE_CHECKING:
@@ -54,6 +53,7 @@ __all__ = [
     "game_of_file",
     "puzzle",
     "puzzles",
+    "refuse_record",
 ]
 
 #: Every game with a face: its name and the module holding ``FACE``.
@@ -82,7 +82,8 @@ SGF_GAMES: dict[str, str] = {"Blokus": "blokus"}
 
 #: The game whose position a plain text board (rows of ``. # B Y R G``) is, by the command
 #: reading it; the other commands read one as a tiling board.
-TEXT_BOARDS: dict[str, str] = {"score": "cityblocks", "solve-endgame": "blokus"}
+TEXT_BOARDS: dict[str, str] = {"score": "cityblocks", "bounds": "cityblocks",
+                               "solve-endgame": "blokus"}  # fmt: skip
 
 #: The one-player puzzles ``polytile solve NAME`` solves, declared by their games: the name
 #: and the ``module:ATTRIBUTE`` of each one's PuzzleSolver, in the order the help lists them.
@@ -189,6 +190,7 @@ def game_of_file(file: str, command: str | None = None) -> str | None:
     be read (the other readers say why). A JSON file that does not parse goes by the
     format tag among its first 4 kB, so that its game's reader says where it is damaged."""
     from polytile._files import read_stdin, sniff
+    from polytile._positions import is_text_board  # with the file formats: numpy
 
     suffix = "" if file == "-" else os.path.splitext(file)[1].lower()
     if suffix in RECORD_SUFFIXES:
@@ -217,6 +219,16 @@ def game_of_file(file: str, command: str | None = None) -> str | None:
     if command in TEXT_BOARDS and is_text_board(data):
         return TEXT_BOARDS[command]
     return None
+
+
+def refuse_record(data: bytes, source: str) -> None:
+    """Refuse ``data``, the first bytes of a file of no game's face, when they look like a
+    record of a game of :data:`SGF_GAMES` that cannot be read there (on standard input, or
+    naming another game): that game's face says why (:class:`~polytile.errors.FormatError`)."""
+    if data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] != b"(":
+        return
+    for name in dict.fromkeys(SGF_GAMES.values()):
+        face(name).refuse_record(data, source)
 
 
 def face_of_file(file: str, command: str | None = None) -> Face | None:

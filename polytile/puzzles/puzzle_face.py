@@ -76,7 +76,9 @@ class Clock(Protocol):
 
     def deadline(self, limit: float | None) -> Any:
         """A context that stops the enclosed work like a Ctrl-C (``KeyboardInterrupt``) once
-        the command has run past ``limit``; its ``fired`` then says it was the clock."""
+        the command has run past ``limit``; its ``fired`` then says it was the clock, and
+        its ``check()`` stops at once when that time has passed (before work not worth
+        starting)."""
 
     def stop_flag(self) -> Any:
         """A context in which the first Ctrl-C only sets the flag (true when called, and its

@@ -12,9 +12,13 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from polytile.errors import OptionError
+from polytile.puzzles.analysis import AnalyseRequest, OwnAnalysisFace
 from polytile.puzzles.blokus._endgame_limits import DEFAULT_MAX_PIECES
+from polytile.puzzles.bounds_face import BoundsFace, BoundsRequest
 from polytile.puzzles.face import (
     Console,
+    EndgameFace,
+    EndgameRequest,
     Legal,
     Option,
     SelfplayFace,
@@ -36,7 +40,7 @@ def _count(players: str | None) -> int | str | None:
     return None if players is None else (players if players == "teams" else int(players))
 
 
-class BlokusFace(SelfplayFace):
+class BlokusFace(SelfplayFace, EndgameFace, BoundsFace, OwnAnalysisFace):
     """The face of Blokus (Pentobi records and polytile positions)."""
 
     name = "blokus"
@@ -54,6 +58,10 @@ class BlokusFace(SelfplayFace):
         "solve-endgame' (teams are written as Blokus Two-Player, the same board and scoring)."
     )
     record_suffix = ".blksgf"
+    endgame_options = frozenset({"players", "max_pieces", "bounds_time", "output"})
+    option_defaults: ClassVar[dict[str, Any]] = {"max_pieces": DEFAULT_MAX_PIECES}
+    analysis_options = frozenset({"max_pieces"})
+    analysis_outputs = ((".blksgf",), " (the annotated record)")
     quiet_writes = True
     move_help = """\
   e10 e9 f9                      the colour to move places the piece these points form
@@ -170,6 +178,11 @@ main line, a position becomes the new position."""
         return selfplay(options.get("variant") or "classic", options.get("players"), engines,
                         seed, stop_before_end)  # fmt: skip
 
+    def refuse_record(self, data: bytes, source: str) -> None:
+        from polytile.puzzles.blokus.files import refuse_record
+
+        refuse_record(data, source)
+
     def check_record_name(self, output: Path) -> None:
         if output.suffix.lower() == ".json":
             raise OptionError(f"{output}: Blokus games are written as Pentobi records; name "
@@ -220,6 +233,31 @@ main line, a position becomes the new position."""
         from polytile.puzzles.blokus.verbs import play
 
         play(console, record, self.read(str(record)), moves, color)
+
+    # -- the optional parts: exact endgames, bounds, its own analysis of records --------
+
+    def solve_endgame(self, console: Console, file: str, request: EndgameRequest) -> None:
+        """The exact value and best line (2 players: the first player's lead; 3 or 4: what
+        each player searched can make sure of), or the bounds when the search is refused
+        (past ``--max-pieces``) or stopped, unless they settle it (:mod:`.endgame_verb`)."""
+        from polytile.puzzles.blokus.endgame_verb import solve_endgame
+
+        solve_endgame(console, file, request)
+
+    def bounds(self, console: Console, file: str, request: BoundsRequest) -> None:
+        """The squares each colour asked for can still place, at least and at most, and
+        the final scores these give (:mod:`.bounds_verb`)."""
+        from polytile.puzzles.blokus.bounds_verb import bounds
+
+        bounds(console, file, request)
+
+    def analyse_own(self, console: Console, file: str, request: AnalyseRequest) -> None:
+        """Every move from the first position the exact endgame search accepts (no player
+        can place more than ``--max-pieces`` pieces), exact, with the record written back
+        as comments on the moves (:mod:`.analyse_verb`)."""
+        from polytile.puzzles.blokus.analyse_verb import analyse
+
+        analyse(console, file, request)
 
 
 #: The face the registry finds (:mod:`polytile.puzzles.faces`).

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from polytile._positions import check_game, read_board_or_position, source_of
+from polytile._positions import check_game, read_board_or_position, read_document, source_of
 from polytile.errors import FormatError, OptionError
 from polytile.formats import Position, Solution
 
@@ -123,18 +123,7 @@ def read_unchecked(file: str, move: int | None = None) -> Solution | Position:
     if is_record(file):
         return read_record(file, move).position(move).to_position()
     refuse_move(move)
-    if file == "-":
-        from polytile._files import read_stdin
-        from polytile.formats import loads
-
-        data = read_stdin()
-        refuse_record(data, "<stdin>")
-        return loads(data, "<stdin>")
-    from polytile.formats import load
-
-    if os.path.isfile(file):  # a pipe would lose the bytes looked at
-        refuse_record(head(file), file)
-    return load(file)
+    return read_document(file, refuse_record)
 
 
 def read_blokus(file: str, move: int | None = None, command: str = "render") -> BlokusDoc:

@@ -11,12 +11,15 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from polytile.errors import OptionError
-from polytile.formats import Position
-from polytile.puzzles.face import Console, Face, Legal, Option, report_problems
+from polytile.puzzles.bounds_face import BoundsFace, BoundsRequest
+from polytile.puzzles.face import Console, Legal, Option, report_problems
 from polytile.text import printable
+
+if TYPE_CHECKING:
+    from polytile.formats import Position  # numpy: only where a position is read
 
 __all__ = ["FACE", "CityBlocksDoc", "CityBlocksFace"]
 
@@ -42,7 +45,7 @@ class CityBlocksDoc:
         return self._game
 
 
-class CityBlocksFace(Face):
+class CityBlocksFace(BoundsFace):
     """The face of City Blocks by Jeremy Ritchie (positions of game ``"cityblocks"``)."""
 
     name = "cityblocks"
@@ -56,6 +59,7 @@ class CityBlocksFace(Face):
     )  # fmt: skip
 
     plays = False
+    bounds_options = frozenset({"exact_pieces"})
 
     def read(self, file: str, move: int | None = None) -> CityBlocksDoc:
         from polytile._positions import check_game, read_board_or_position, source_of
@@ -190,6 +194,15 @@ class CityBlocksFace(Face):
         except PolytileError as exc:
             reasons.append(str(exc))
         report_problems(console, file, "position", reasons, as_json)
+
+    def bounds(self, console: Console, file: str, request: BoundsRequest) -> None:
+        """Each colour's best score if the others pass, what it can make sure of, and its
+        exact value when at most ``request.exact_pieces`` pieces are left
+        (:mod:`.bounds_verb`); a plain text board is the position at the start of a game."""
+        from polytile.puzzles.cityblocks.bounds_verb import bounds
+
+        doc = self.read(file, request.move)
+        bounds(console, doc.obj, doc.source, request)
 
 
 #: The face the registry finds (:mod:`polytile.puzzles.faces`).

@@ -1,0 +1,200 @@
+"""``polytile analyse`` on a Pentobi record: every move from the first position the exact
+endgame search accepts (:func:`polytile.puzzles.blokus.analyse.analyse_record`), printed as
+a table or JSON and written back as comments on the moves; and, for a file that is no
+record, what ``analyse`` needs and what the file is."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+from polytile.errors import FormatError
+from polytile.puzzles.analysis import AnalyseRequest
+from polytile.puzzles.face import Console
+
+__all__ = ["analyse"]
+
+
+def analyse(console: Console, file: str, request: AnalyseRequest) -> None:
+    """Analyse the record in ``file`` and print it (``request.as_json``: as JSON), writing
+    the annotated record to ``request.output``; ``SystemExit`` 1 when nothing is small
+    enough (``--max-pieces``) or the time ran out, 130 after Ctrl-C, with the moves
+    analysed before it printed.
+
+    Raises
+    ------
+    FormatError
+        For a file that is no Pentobi record, saying what it is.
+    """
+    from polytile.puzzles.blokus._endgame_limits import DEFAULT_MAX_PIECES
+    from polytile.puzzles.blokus.analyse import analyse_record
+    from polytile.puzzles.blokus.files import is_record
+    from polytile.puzzles.blokus.sgf import read_blksgf
+
+    if not is_record(file):
+        raise FormatError(f"polytile analyse needs a Blokus game record (Pentobi, .blksgf); "
+                          f"this is {_what_it_is(file)}",
+                          "<stdin>" if file == "-" else file)  # fmt: skip
+    as_json, output, time_limit = request.as_json, request.output, request.time_limit
+    max_pieces = DEFAULT_MAX_PIECES if request.max_pieces is None else request.max_pieces
+    game = read_blksgf(Path(file))
+    state = SimpleNamespace(done=0, total=1, seconds=0.0, nodes=0)
+
+    def describe(p: Any) -> str:
+        return f"positions solved; {p.nodes:,} searched"
+
+    with console.progress("exact analysis", not as_json, describe) as update:
+
+        def progress(done: int, total: int, nodes: int, seconds: float) -> None:
+            if update is not None:
+                state.done, state.total, state.nodes, state.seconds = done, total, nodes, seconds
+                update(state)
+
+        analysis = analyse_record(game, max_pieces=max_pieces, progress=progress,
+                                  time_limit=request.clock.left(time_limit, 0.25))  # fmt: skip
+    if analysis.first_solvable is None:
+        console.err(f"no exact analysis: {analysis.refused} (--max-pieces)")
+        raise SystemExit(1)
+    if output is not None and analysis.moves:
+        _write(console, game, analysis, output)
+    elif output is not None:
+        console.err(f"nothing written to {output}: no move analysed")
+    if as_json:
+        doc = {"game": "blokus", "variant": game.variant, "players_option": game.players,
+               **analysis.as_dict()}  # fmt: skip
+        console.out(json.dumps(doc))
+    else:
+        _print(console, game, analysis)
+    if analysis.stopped is not None:
+        first = analysis.moves[0].number if analysis.moves else None
+        done = f"moves {first} to {analysis.total_moves}" if first else "no move"
+        why = {"time": f"--time-limit {time_limit:g} s reached", "interrupt": "interrupted",
+               "nodes": "node limit reached"}[analysis.stopped]  # fmt: skip
+        console.err(f"incomplete ({why}): {done} analysed, not every move after move "
+                    f"{analysis.first_solvable}")  # fmt: skip
+        if analysis.unfinished is not None and not as_json:
+            from polytile.puzzles.blokus.rules import VARIANTS
+
+            k, proven = analysis.unfinished
+            size = VARIANTS[game.variant].size
+            console.out(f"Before move {k + 1}, proven before the stop: {proven.summary()}.")
+            console.out(f"  {proven.claim(lambda m: _move_text(m, proven.mover, size))}")
+        raise SystemExit(130 if analysis.stopped == "interrupt" else 1)
+
+
+def _move_text(move: Any, player: str, size: int) -> str:
+    """``T4 k14,k13,l13,k12``, the colour first when the player has more than one."""
+    from polytile.puzzles.blokus.sgf import cell_name
+
+    cells = sorted(move.cells, key=lambda rc: (size - rc[0], rc[1]))
+    text = f"{move.piece} {','.join(cell_name(cell, size) for cell in cells)}"
+    return text if player == move.color else f"{move.color} {text}"
+
+
+def _value_words(analysis: Any) -> tuple[str, str]:
+    """How values are printed, and what they mean."""
+    if analysis.mode == "difference":
+        first, second = analysis.players
+        return "{:+d}", f"{first}'s final lead over {second} under perfect play from there"
+    return "{:d}", "the final score the move's player can make sure of, the others against it"
+
+
+def _print(console: Console, record: Any, analysis: Any) -> None:
+    from polytile.puzzles.blokus.rules import VARIANTS
+
+    out = console.out
+    size = VARIANTS[record.variant].size
+    players = "2 teams" if record.players == "teams" else f"{record.players} players"
+    title = "Blokus Duo" if record.variant == "duo" else f"Blokus, {players}"
+    fmt, meaning = _value_words(analysis)
+    start = analysis.first_solvable
+    since = "the start" if start == 0 else f"the position after move {start}"
+    out(f"{title}: {analysis.total_moves} moves; exact from {since}.")
+    if analysis.refused:
+        out(f"Not before: {analysis.refused} (--max-pieces).")
+    out(f"Values: {meaning}. Loss: what the move cost its player.")
+    if not analysis.moves:
+        out("\nNo move to analyse.")
+    else:
+        rows = [(str(m.number), m.player, _move_text(m.move, m.player, size),
+                 fmt.format(m.before), fmt.format(m.after), str(m.loss) if m.loss else "",
+                 _move_text(m.best, m.player, size) if m.loss else "")
+                for m in analysis.moves]  # fmt: skip
+        head = ("move", "player", "played", "before", "after", "loss", "best move")
+        widths = [max(len(r[i]) for r in (head, *rows)) for i in range(len(head))]
+        right = {0, 3, 4, 5}
+        out()
+        for r in (head, *rows):
+            cells = [c.rjust(w) if i in right else c.ljust(w)
+                     for i, (c, w) in enumerate(zip(r, widths, strict=True))]  # fmt: skip
+            out("  ".join(cells).rstrip())
+        lost = analysis.mistakes
+        by = {p: sum(m.loss for m in lost if m.player == p) for p in analysis.players}
+        shares = ", ".join(f"{p} {v}" for p, v in by.items() if v)
+        out(f"\n{len(lost)} of {len(analysis.moves)} moves lost value"
+            + (f" ({shares})." if lost else "."))  # fmt: skip
+    state = "" if analysis.complete else " (incomplete)"
+    out(f"Searched {analysis.nodes:,} positions in {analysis.seconds:.2f} s{state}.")
+
+
+def _comments(record: Any, analysis: Any) -> dict[int, str]:
+    """The ``C`` comment of each analysed move, by move number."""
+    from polytile.puzzles.blokus.rules import VARIANTS
+
+    size = VARIANTS[record.variant].size
+    fmt, meaning = _value_words(analysis)
+    notes = {}
+    for m in analysis.moves:
+        text = f"polytile analyse: exact value {fmt.format(m.before)} before, " \
+               f"{fmt.format(m.after)} after"  # fmt: skip
+        if m.loss:
+            text += f"; {m.player} lost {m.loss}; best: {_move_text(m.best, m.player, size)}"
+        else:
+            text += "; a best move"
+        if m is analysis.moves[0]:
+            text += f"\n(values: {meaning})"
+        notes[m.number] = text
+    return notes
+
+
+def _write(console: Console, record: Any, analysis: Any, output: Path) -> None:
+    from polytile.formats import write_atomic
+    from polytile.puzzles.blokus.sgf import write_blksgf
+
+    text = write_blksgf(record, comments=_comments(record, analysis))
+    write_atomic(output, text.encode("utf-8"))
+    console.err(f"wrote {output}")
+
+
+def _what_it_is(file: str) -> str:
+    """``file`` (not a ``.blksgf``) in words, from its first 4 kB, for the refusal; with the
+    command that solves its endgame when there is one. (The records of the games that
+    analyse theirs through :class:`~polytile.puzzles.analysis.AnalyseFace` never come
+    here: their faces take them first.)"""
+    import re
+
+    from polytile._files import read_stdin
+
+    try:
+        if file == "-":
+            head = read_stdin()[:4096]
+        else:
+            with open(file, "rb") as f:
+                head = f.read(4096)
+    except OSError as e:
+        return f"a file that cannot be read ({e.strerror or e})"
+    if head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"(" and file == "-":
+        return ("a Pentobi game record on standard input: give it as a file, such as "
+                "game.blksgf")  # fmt: skip
+    if head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"(":
+        return ("an SGF game record whose first 4 kB name no Blokus game (no GM[Blokus...]; "
+                "a file named *.blksgf is always read as a record)")  # fmt: skip
+    if b'"polytile/position@1"' in head:
+        return ("a position: it has no moves to analyse (its exact value: 'polytile "
+                "solve-endgame')")  # fmt: skip
+    found = re.search(rb'"format"\s*:\s*"([^"]{1,60})"', head)
+    if found:
+        return f"a {found[1].decode('utf-8', 'replace')} file"
+    return "not a game record (a Pentobi record starts with '(;' and names its game GM[Blokus...])"
