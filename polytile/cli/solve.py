@@ -14,6 +14,7 @@ from typing import Any
 
 import click
 
+from polytile.cli.clock import CLOCK
 from polytile.cli.options import (
     SECONDS,
     Declared,
@@ -24,31 +25,7 @@ from polytile.cli.options import (
 )
 from polytile.errors import UnknownNameError
 
-__all__ = ["CLOCK", "COMMANDS", "variant_options"]
-
-
-class _CommandClock:
-    """The :class:`~polytile.puzzles.puzzle_face.Clock` of a command: its limit counts from
-    the process's start (:mod:`polytile.cli.clock`)."""
-
-    def left(self, limit: float | None, reserve: float = 0.0) -> float | None:
-        from polytile.cli.clock import budget
-
-        return budget(limit, reserve=reserve)
-
-    def deadline(self, limit: float | None) -> Any:
-        from polytile.cli.clock import Deadline
-
-        return Deadline.of_limit(limit)
-
-    def stop_flag(self) -> Any:
-        from polytile.cli.clock import StopFlag
-
-        return StopFlag()
-
-
-#: The clock every command gives the puzzles.
-CLOCK = _CommandClock()
+__all__ = ["COMMANDS", "variant_options"]
 
 
 def _solvers() -> dict[str, Any]:
