@@ -138,6 +138,14 @@ def render_command(
         with facing():
             face.render(CONSOLE, file, move, output, color, cell, title, given)
         return
+    from polytile.store.files import puzzle_file, render_puzzle
+
+    exported = puzzle_file(file)
+    if exported is not None:  # a puzzle exported from a store: its question, as text
+        _refuse_move(move)
+        with facing():
+            render_puzzle(CONSOLE, file, exported, None if output is None else str(output))
+        return
     if options.get("best"):
         raise click.BadParameter("--best needs a Blokus position or game record",
                                  param_hint="--best")  # fmt: skip
