@@ -64,7 +64,7 @@ def _bounds(st):
     return margin - open_total, margin + open_total
 
 
-@njit("void(int64[::1], int64, int64, int64, int64)", cache=True, inline="always")
+@njit("void(int64[::1], int64, int64, int64, int64)", cache=True)
 def _tally(stats, off, o, k, sign):
     """Add (sign 1) or take away (-1) a tile of owner ``o``, kind ``k``, in the street totals
     ``stats[off:off + 9]``: blue's houses, stores, factories, red's, then the counts of
@@ -76,7 +76,7 @@ def _tally(stats, off, o, k, sign):
         stats[off + 3 + c] += sign
 
 
-@njit("int64(int64[::1], int64)", cache=True, inline="always")
+@njit("int64(int64[::1], int64)", cache=True)
 def _lead(stats, off):
     """1, 0 or -1: the sign of blue's sum minus red's on the street of totals ``stats[off:]``
     (section 5.2: schools and malls zero the factories, power plants and malls the houses)."""

@@ -193,7 +193,7 @@ CLAMP = 1 << 16
 _F = (1 << 18) - 1
 
 
-@njit("int64(int64, int64, int64, int64)", cache=True, inline="always")
+@njit("int64(int64, int64, int64, int64)", cache=True)
 def _pack(lo, hi, mv, depth):
     lo = min(max(lo, -CLAMP), CLAMP) + CLAMP
     hi = min(max(hi, -CLAMP), CLAMP) + CLAMP
@@ -224,7 +224,7 @@ def _probe(tt, h):
     return -1
 
 
-@njit("int64(int64[::1])", cache=True, inline="always")
+@njit("int64(int64[::1])", cache=True)
 def _tiles_left(st):
     return st[HANDN] + st[HANDN + 1] + st[RESN] + st[RESN + 1] - st[DRAWN] - st[DRAWN + 1]
 
