@@ -72,6 +72,10 @@ class Finite(click.FloatRange):
             self.fail(f"{value!r} is not a finite number", param, ctx)
         return number
 
+    def _describe_range(self) -> str:
+        """No range in the help when there is none (click would print ``[x<=None]``)."""
+        return "" if self.min is None and self.max is None else super()._describe_range()
+
 
 class Workers(click.IntRange):
     """A number of worker processes or CP-SAT threads: at least 1 (and at most ``max``),
