@@ -78,8 +78,16 @@ PUZZLE is {catalogue.help}, or one of:
 {chr(10).join(rows)}
 
 The solution is checked against the puzzle's rules by an independent validator before it
-is printed. Exit code 1 when the puzzle has no solution (or none was found in --time-limit,
-or the best found is not proven).
+is printed.
+
+\b
+Exit codes:
+  0    solved (proven optimal, for the puzzles that optimise)
+  1    no solution exists, none was found in --time-limit ('--json': status
+       "unknown"), or the best found is not proven
+  2    bad input: an unknown puzzle name or piece, an unreadable puzzle file, an
+       option the puzzle does not take
+  130  interrupted (Ctrl-C), after printing the best found so far where there is one
 
 \b
 Examples:
@@ -207,7 +215,8 @@ def count(
     type=SECONDS,
     default=None,
     metavar="SECONDS",
-    help=_noted("time_limit", "Give up after this long (exit 1, 'unknown'). The limit covers "
+    help=_noted("time_limit", "Give up after this long (exit 1; --json: status 'unknown'). "
+                "The limit covers "
                 "the whole command, counted from when the process started (start-up and "
                 "printing included). Default: none."),
 )  # fmt: skip

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from polytile.cli import cli
 from polytile.formats import loads
 from polytile.puzzles.tiling.catalogue import resolve
 
@@ -271,3 +274,22 @@ def test_ctrl_c_during_fit_shows_the_best_so_far(tmp_path) -> None:
         return
     assert "interrupted: the layout above is the best found so far" in err
     assert doc["placements"] and doc["status"] in ("feasible", "optimal")
+
+
+def test_exit_codes_are_those_the_help_lists(tmp_path: Path) -> None:
+    """An unknown puzzle, or a puzzle file naming an unknown piece, is bad input (exit 2, as
+    'solve --help' lists it); exit 1 is kept for a puzzle with no solution (issue 36)."""
+    runner = CliRunner()
+    assert "2    bad input: an unknown puzzle name or piece" in runner.invoke(
+        cli, ["solve", "--help"]).stdout  # fmt: skip
+    puzzle = tmp_path / "q.json"
+    puzzle.write_text(json.dumps({"format": "polytile/puzzle@1", "name": "q",
+                                  "board": ["....", "...."], "pieces": ["Q9", "I4"]}))  # fmt: skip
+    for args in (["solve", "nosuchshape"], ["solve", str(puzzle)]):
+        result = runner.invoke(cli, args)
+        assert result.exit_code == 2 and "unknown" in result.stderr, args
+    impossible = tmp_path / "i.json"
+    impossible.write_text(json.dumps({"format": "polytile/puzzle@1", "name": "i",
+                                      "board": ["..", ".."], "pieces": ["I4"]}))  # fmt: skip
+    result = runner.invoke(cli, ["solve", str(impossible)])  # four cells, but no room for I4
+    assert result.exit_code == 1, result.stderr
