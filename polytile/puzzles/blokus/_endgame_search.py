@@ -86,8 +86,10 @@ from polytile.puzzles.blokus._endgame_solo import (
     _copy_ply,
     _facts,
     _greedy,
+    _keep,
     _now,
     _ordered,
+    _recall,
     _solo,
     _solo_key,
 )
@@ -107,7 +109,8 @@ def _solo_root(tab, g, st, z, memo, buf, ctr, ply, ci, floor, roof):  # pragma: 
         sbits[0, 0, w] = b[0, w]
         sbits[0, 1, w] = b[1 + ci, w]
         sbits[0, 2, w] = b[1 + k + ci, w]
-    key = _solo_key(ci * 2 + lasti1[ci] + 1, hand[ci], rbuf[ci], sbits[0])
+    key = _solo_key(ci * 2 + lasti1[ci] + 1, hand[ci], rbuf[ci], sbits[0, 0], sbits[0, 1],
+                    sbits[0, 2])  # fmt: skip
     return _solo(tab, fit, n, k, sbits, hand, lasti1, ci, floor, roof, 0, rbuf, pbuf, smb,
                  buf[13], scr, memo, ctr, z[0], key)  # fmt: skip
 
@@ -339,7 +342,13 @@ def _bounds(tab, g, st, z, memo, buf, ctr, ply, turn, cnt, alpha, beta, lo, hi):
             inside[x] = mine
             any_cell = any_cell or mine != 0
         if any_cell:
-            layout = _greedy(tab, k, b, ci, hand, lasti1, inside, work, fit, pbuf[k + 1])
+            # The layout depends only on the board inside the territory (memo[2]).
+            key = _solo_key(ci * 2 + lasti1[ci] + 1, hand[ci], inside, b[0], b[1 + ci],
+                            b[1 + k + ci])  # fmt: skip
+            found, layout, _, _ = _recall(memo[2], key)
+            if not found:
+                layout = _greedy(tab, k, b, ci, hand, lasti1, inside, work, fit, pbuf[k + 1])
+                _keep(memo[2], key, layout, -1, 1)
             sure[ci] = max(sure[ci], layout)
             blo, bhi = _range(k, weight, sure, bests)
             lo, hi = max(lo, blo), min(hi, bhi)
