@@ -470,6 +470,14 @@ def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pra
     if ctr[REQUEST] != 0 or ctr[NODES] >= ctr[LIMIT]:
         ctr[STATUS] = 2 if ctr[REQUEST] != 0 else 1
         return 0
+    # The table first: only positions with a move are stored, so an entry settles this one
+    # before its moves are generated.
+    found, lo, hi, hint = _probe(tt, h)
+    if found:
+        if lo >= beta or lo == hi:
+            return lo
+        if hi <= alpha:
+            return hi
     b = bits[ply]
     moves = mbuf[ply]
     cnt = bit_generate(tab[7], b[0], b[1 + turn], b[1 + k + turn], hand[turn], fit, moves)
@@ -483,12 +491,6 @@ def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pra
             ctr[ROOT_PLY] = ply + 1
         return search(tab, g, st, z, tt, memo, buf, ctr, ply + 1, nxt,
                       h ^ z[1][turn] ^ z[1][nxt], alpha, beta)  # fmt: skip
-    found, lo, hi, hint = _probe(tt, h)
-    if found:
-        if lo >= beta or lo == hi:
-            return lo
-        if hi <= alpha:
-            return hi
     lo, hi = _bounds(tab, g, st, z, memo, buf, ctr, ply, turn, cnt, alpha, beta, lo, hi)
     if ctr[STATUS] != 0:
         return 0
