@@ -272,6 +272,30 @@ def _root_bound(ctr, maxing, v, p, a, bb):  # pragma: no cover - compiled
         ctr[ROOT_HI], ctr[ROOT_MOVE] = v, p
 
 
+@njit(cache=True, _nrt=False)
+def _etc(tab, z, tt, hand, lasti1, turn, nxt, h, moves, cnt, maxing, a, bb):  # pragma: no cover
+    """The first of ``moves[:cnt]`` whose position's table entry proves a cut-off in the
+    window (``a``, ``bb``): (its bound, the move), or (0, -1) for none. A child's key is
+    the node's with the placement, the turn and, where it empties the hand with ``I1``,
+    the ``I1``-last flag folded in (as :func:`_apply` does)."""
+    held = 0
+    for q in range(_NP):
+        held += hand[turn, q]
+    turns = z[1][turn] ^ z[1][nxt]
+    for j in range(cnt):
+        p = moves[j]
+        h2 = h ^ z[0][p, turn] ^ turns
+        if held == 1 and tab[3][p] == _I1:
+            h2 ^= z[2][turn]
+        found, lo, hi, _ = _probe(tt, h2)
+        if found:
+            if maxing and lo >= bb:
+                return lo, p
+            if not maxing and hi <= a:
+                return hi, p
+    return 0, -1
+
+
 # The search's own body keeps little more than the recursion; its bounds and its move order
 # are functions of their own. numba types a recursive function's body once more for each
 # recursive call in it (to learn the call's return type), so a shorter body compiles faster.
@@ -516,6 +540,16 @@ def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pra
     else:
         _order(tab, g, st, buf, ply, turn, cnt, hint)
     maxing = maxer[turn] == 1
+    if cnt > 1 and not root:
+        # Enhanced transposition cut-off: a move whose position the table already bounds
+        # beyond the window settles this node before any move is searched.
+        v, p = _etc(tab, z, tt, hand, lasti1, turn, nxt, h, moves, cnt, maxing, a, bb)
+        if p >= 0:
+            if maxing:
+                _store(tt, h, max(lo, v), hi, p)
+            else:
+                _store(tt, h, lo, min(hi, v), p)
+            return v
     best = -INF if maxing else INF
     best_mv = -1
     # Threads share the work as in ABDADA: a move whose position another thread is
