@@ -10,14 +10,20 @@ position: solved or not, the value, positions searched (deterministic: compare t
 busy machine) and seconds; then solved counts and median and worst times per set. Values
 solved by both must agree.
 
+``--kernel`` times the compiled search alone instead (``kernel_line`` with one thread, so
+that positions searched repeat; no Python search first, no replay), in CPU seconds as well,
+and adds its positions per CPU second; ``--rounds N`` solves everything N times, the trees
+in turns, keeping each position's least time (the figures of issue 38, on a shared machine).
+
 Run: ``python benchmarks/bench_blokus_deep.py [--plies 10 14] [--limit S] [--compare REV]
-[--make]``.
+[--kernel] [--rounds N] [--make]``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -31,6 +37,34 @@ ROOT = HERE.parent
 POSITIONS = HERE / "blokus-deep.json"
 sys.path.insert(0, str(HERE))
 from bench_blokus_endgame import run  # noqa: E402  (the shared runner of a tree's solver)
+
+_KERNEL = """
+import json, sys, time
+from polytile.formats import load_position
+from polytile.puzzles.blokus.endgame_kernel import KernelStopped, kernel_line
+from polytile.puzzles.blokus.rules import Blokus
+import polytile.puzzles.blokus._endgame_search  # compiled (or loaded) before any timing
+limit = float(sys.argv[1])
+games = [Blokus.from_position(load_position(path)) for path in sys.argv[2:]]
+kernel_line(games[0], [1, -1], [True, False], threads=1)  # the first call's own costs
+for game in games:
+    wall, cpu = time.perf_counter(), time.process_time()
+    try:
+        value, _, nodes = kernel_line(game, [1, -1], [True, False], threads=1,
+                                      deadline=wall + limit)
+    except KernelStopped as stop:
+        value, nodes = None, stop.nodes
+    print(json.dumps({"value": value, "nodes": nodes, "seconds": time.perf_counter() - wall,
+                      "cpu": time.process_time() - cpu}), flush=True)
+"""
+
+
+def run_kernel(tree: Path, files: list[str], limit: float) -> list[dict[str, float | None]]:
+    """The compiled search alone on ``files`` with the code of ``tree``, in a fresh process."""
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    cmd = [sys.executable, "-c", _KERNEL, str(limit), *files]
+    out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True, cwd=tree)
+    return [json.loads(line) for line in out.stdout.splitlines()]
 
 
 def self_play(seed: int):  # type: ignore[no-untyped-def]
@@ -69,6 +103,10 @@ def main() -> None:
     parser.add_argument("--limit", type=float, default=60.0, help="seconds per position")
     parser.add_argument("--only", type=int, nargs="+", help="these seeds only")
     parser.add_argument("--compare", metavar="REV", help="also solve with the code of REV")
+    parser.add_argument("--kernel", action="store_true",
+                        help="time the compiled search alone, one thread")  # fmt: skip
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="solve all N times, keep the least times")  # fmt: skip
     parser.add_argument("--make", action="store_true", help="write the positions again")
     parser.add_argument("--seeds", type=int, default=12, help="with --make: games")
     args = parser.parse_args()
@@ -93,7 +131,18 @@ def main() -> None:
         failed = False
         for p, rows in files.items():
             paths = [f for _, f in rows]
-            got = {name: run(tree, paths, args.limit) for name, tree in trees.items()}
+            solve = run_kernel if args.kernel else run
+            got: dict[str, list[dict[str, float | None]]] = {}
+            for i in range(args.rounds):  # the trees in turns
+                for name in list(trees)[:: 1 if i % 2 == 0 else -1]:
+                    res = solve(trees[name], paths, args.limit)
+                    if name in got:
+                        for old, new in zip(got[name], res, strict=True):
+                            for key in ("seconds", "cpu"):
+                                if key in new:
+                                    old[key] = min(old[key] or 0.0, new[key] or 0.0)
+                    else:
+                        got[name] = res
             print(f"\n{p} plies before the end, {len(rows)} positions, limit {args.limit:g} s")
             print(f"{'seed':>5}" + "".join(f"{name[:10]:>12}{'nodes':>12}{'s':>8}" for name in got))
             for i, (seed, _) in enumerate(rows):
@@ -109,6 +158,12 @@ def main() -> None:
                 print(f"{name}: {solved}/{len(res)} solved, median {statistics.median(secs):.2f} "
                       f"s, worst {max(secs):.2f} s, median nodes "
                       f"{statistics.median(r['nodes'] for r in res):,.0f}")  # fmt: skip
+                if args.kernel:
+                    nodes, cpu = sum(r["nodes"] or 0 for r in res), sum(r["cpu"] or 0 for r in res)
+                    rates = [(r["nodes"] or 0) / max(r["cpu"] or 0, 1e-9) for r in res]
+                    print(f"  {nodes:,} positions in {cpu:.2f} CPU s: {nodes / cpu:,.0f} a CPU "
+                          f"second (median of the positions' rates "
+                          f"{statistics.median(rates):,.0f})")  # fmt: skip
     finally:
         if args.compare:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force",

@@ -6,9 +6,9 @@ queued cell, where the queue starts at its attach points and grows by the usable
 neighbours of every cell reached. Instead of visiting placements cell by cell, it works on
 whole boards at once: per orientation of a piece, the anchors (top-left corners of its
 bounding box) where it fits are one bitboard (its cells' shifts of the usable board ANDed),
-and each round takes, for every orientation, the anchors whose placement covers a cell
-queued in the last round. A board's rounds are few, and each is a few hundred word
-operations, where the cell-by-cell reach checks thousands of placements.
+and a visit of an orientation takes the anchors whose placement covers a queued cell,
+a few dozen word operations, where the cell-by-cell reach checks thousands of
+placements.
 
 Boards are ``words`` little-endian uint64 words, cell ``r * n + c`` (the placement
 table's layout). The orientations come from
@@ -74,15 +74,31 @@ def bit_reach(orient, n, occupied, edge, corner, hand, fit, reach, pieces):  # p
     board: its cells into the board ``reach``, its pieces into ``pieces`` (per piece
     index); the number of cells. ``fit`` is scratch: a board per orientation, one per
     distinct offset, and 7 more."""
+    if occupied.shape[0] == 4:  # Duo: the word loops below get a constant bound
+        return _reach(orient, n, occupied, edge, corner, hand, fit, reach, pieces, 4)
+    return _reach(orient, n, occupied, edge, corner, hand, fit, reach, pieces,
+                  occupied.shape[0])  # fmt: skip
+
+
+@njit(cache=True, inline="always")
+def _reach(orient, n, occupied, edge, corner, hand, fit, reach, pieces, words):  # pragma: no cover
+    """:func:`bit_reach` over ``words`` words.
+
+    First the anchors where each orientation of a held piece fits in the usable cells
+    (``fit``'s first rows), and the orientations with any (the live ones, bits of a
+    scratch row). Then the live orientations are visited in turn, round and round: each
+    takes the anchors whose placement covers a queued cell (they leave ``fit``: each
+    placement is taken once), adds their cells to the reach and queues at once the usable
+    diagonal neighbours of the new cells, so that the orientations after it see them in
+    the same round. It stops once every live orientation has been visited since the queue
+    last grew: the closure of the rounds of the breadth-first version, with about one
+    visit per orientation taken instead of a visit of every orientation per round."""
     piece, offsets, valid, board, not_first, not_last, distinct, rows, _ = orient
-    words = occupied.shape[0]
     count_o = piece.shape[0]
-    count_d = distinct.shape[0]
     cells_o = rows.shape[1]
     sh = count_o  # rows sh + i: a board shifted by distinct[i]
-    top = count_o + count_d
-    usable, queue, fresh, cover, hit, left, right = (top, top + 1, top + 2, top + 3, top + 4,
-                                                     top + 5, top + 6)  # fmt: skip
+    top = count_o + distinct.shape[0]
+    usable, queue, fresh, new, hit, live = top, top + 1, top + 2, top + 3, top + 4, top + 5
     pieces[:] = 0
     any_seed = False
     for w in range(words):
@@ -90,52 +106,67 @@ def bit_reach(orient, n, occupied, edge, corner, hand, fit, reach, pieces):  # p
         q = corner[w] & u
         fit[usable, w] = u
         fit[queue, w] = q
-        fit[fresh, w] = q
+        fit[live, w] = _ZERO
         reach[w] = _ZERO
         any_seed = any_seed or q != _ZERO
     if not any_seed:
         return 0
-    # The anchors where each orientation of a held piece fits.
     _shift_rows(fit, usable, distinct, sh)
+    nlive = 0
     for o in range(count_o):
-        live = hand[piece[o]] != 0
+        if hand[piece[o]] == 0:
+            continue
+        any_anchor = False
         for w in range(words):
-            m = valid[o, w] if live else _ZERO
-            if live:
-                for j in range(cells_o):
-                    r = rows[o, j]
-                    if r < 0:
-                        break
-                    m &= fit[sh + r, w]
+            m = valid[o, w]
+            for j in range(cells_o):
+                r = rows[o, j]
+                if r < 0:
+                    break
+                m &= fit[sh + r, w]
             fit[o, w] = m
+            any_anchor = any_anchor or m != _ZERO
+        if any_anchor:
+            fit[live, o >> 6] |= _ONE << np.uint64(o & 63)
+            nlive += 1
     count = 0
-    while True:
-        for w in range(words):
-            fit[cover, w] = _ZERO
-        _shift_rows(fit, fresh, distinct, sh)
-        for o in range(count_o):
-            # The anchors whose placement covers a cell queued in the last round (each
-            # placement is taken once: its anchor leaves ``fit``).
-            hit_any = False
-            for w in range(words):
-                a = fit[o, w]
-                if a == _ZERO:
-                    fit[hit, w] = _ZERO
-                    continue
-                m = _ZERO
-                for j in range(cells_o):
-                    r = rows[o, j]
-                    if r < 0:
-                        break
-                    m |= fit[sh + r, w]
-                a &= m
-                fit[hit, w] = a
-                fit[o, w] &= ~a
-                hit_any = hit_any or a != _ZERO
-            if not hit_any:
+    minus, plus = np.uint64(n - 1), np.uint64(n + 1)
+    since = 0  # live orientations visited since the queue last grew
+    o = 0
+    while since < nlive:
+        if not (fit[live, o >> 6] >> np.uint64(o & 63)) & _ONE:
+            o = o + 1 if o + 1 < count_o else 0
+            continue
+        since += 1
+        hit_any = False
+        for w in range(words):  # the anchors whose placement covers a queued cell
+            a = fit[o, w]
+            if a == _ZERO:
+                fit[hit, w] = _ZERO
                 continue
+            m = _ZERO
+            for j in range(cells_o):
+                d = offsets[o, j]
+                if d < 0:
+                    break
+                s = w + (d >> 6)
+                x0 = fit[queue, s] if s < words else _ZERO
+                x1 = fit[queue, s + 1] if s + 1 < words else _ZERO
+                m |= _dn(x0, x1, np.uint64(d & 63))
+            a &= m
+            fit[hit, w] = a
+            hit_any = hit_any or a != _ZERO
+        if hit_any:
             pieces[piece[o]] = 1
-            for w in range(words):  # the cells of those placements
+            left = False
+            for w in range(words):
+                fit[o, w] &= ~fit[hit, w]
+                left = left or fit[o, w] != _ZERO
+            if not left:  # no anchor left: it needs no more visits
+                fit[live, o >> 6] &= ~(_ONE << np.uint64(o & 63))
+                nlive -= 1
+                since -= 1
+            for w in range(words):  # the cells of those placements; the new ones
                 m = _ZERO
                 for j in range(cells_o):
                     d = offsets[o, j]
@@ -145,32 +176,34 @@ def bit_reach(orient, n, occupied, edge, corner, hand, fit, reach, pieces):  # p
                     if s >= 0:
                         x1 = fit[hit, s - 1] if s >= 1 else _ZERO
                         m |= _upw(fit[hit, s], x1, np.uint64(d & 63))
-                fit[cover, w] |= m
-        # The new cells, then their usable diagonal neighbours not queued yet.
-        for w in range(words):
-            c = fit[cover, w] & ~reach[w]
-            reach[w] |= c
-            count += popcount(c)
-            fit[left, w] = c & not_first[w]
-            fit[right, w] = c & not_last[w]
-        any_fresh = False
-        minus, plus = np.uint64(n - 1), np.uint64(n + 1)
-        for w in range(words):
-            # Cells (n + 1) and (n - 1) after each new cell, from the word and its
-            # neighbours (the shifts are under a word: n is at most 20).
-            lo_l = fit[left, w - 1] if w >= 1 else _ZERO
-            lo_r = fit[right, w - 1] if w >= 1 else _ZERO
-            hi_l = fit[left, w + 1] if w + 1 < words else _ZERO
-            hi_r = fit[right, w + 1] if w + 1 < words else _ZERO
-            lw, rw = fit[left, w], fit[right, w]
-            near = (_dn(lw, hi_l, plus) | _upw(lw, lo_l, minus) | _dn(rw, hi_r, minus)
-                    | _upw(rw, lo_r, plus))  # fmt: skip
-            f = near & fit[usable, w] & ~fit[queue, w]
-            fit[fresh, w] = f
-            fit[queue, w] |= f
-            any_fresh = any_fresh or f != _ZERO
-        if not any_fresh:
-            return count
+                c = m & ~reach[w]
+                fit[new, w] = c
+                reach[w] |= c
+                count += popcount(c)
+            grew = False
+            for w in range(words):
+                # Cells (n + 1) and (n - 1) after each new cell, from the word and its
+                # neighbours (the shifts are under a word: n is at most 20).
+                c = fit[new, w]
+                lw, rw = c & not_first[w], c & not_last[w]
+                lo_l = lo_r = hi_l = hi_r = _ZERO
+                if w >= 1:
+                    x = fit[new, w - 1]
+                    lo_l, lo_r = x & not_first[w - 1], x & not_last[w - 1]
+                if w + 1 < words:
+                    x = fit[new, w + 1]
+                    hi_l, hi_r = x & not_first[w + 1], x & not_last[w + 1]
+                near = (_dn(lw, hi_l, plus) | _upw(lw, lo_l, minus) | _dn(rw, hi_r, minus)
+                        | _upw(rw, lo_r, plus))  # fmt: skip
+                f = near & fit[usable, w] & ~fit[queue, w]
+                fit[fresh, w] = f
+                grew = grew or f != _ZERO
+            if grew:
+                for w in range(words):
+                    fit[queue, w] |= fit[fresh, w]
+                since = 0
+        o = o + 1 if o + 1 < count_o else 0
+    return count
 
 
 @njit(cache=True, inline="always")

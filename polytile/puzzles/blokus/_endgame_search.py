@@ -86,8 +86,10 @@ from polytile.puzzles.blokus._endgame_solo import (
     _copy_ply,
     _facts,
     _greedy,
+    _keep,
     _now,
     _ordered,
+    _recall,
     _solo,
     _solo_key,
 )
@@ -107,7 +109,8 @@ def _solo_root(tab, g, st, z, memo, buf, ctr, ply, ci, floor, roof):  # pragma: 
         sbits[0, 0, w] = b[0, w]
         sbits[0, 1, w] = b[1 + ci, w]
         sbits[0, 2, w] = b[1 + k + ci, w]
-    key = _solo_key(ci * 2 + lasti1[ci] + 1, hand[ci], rbuf[ci], sbits[0])
+    key = _solo_key(ci * 2 + lasti1[ci] + 1, hand[ci], rbuf[ci], sbits[0, 0], sbits[0, 1],
+                    sbits[0, 2])  # fmt: skip
     return _solo(tab, fit, n, k, sbits, hand, lasti1, ci, floor, roof, 0, rbuf, pbuf, smb,
                  buf[13], scr, memo, ctr, z[0], key)  # fmt: skip
 
@@ -269,6 +272,30 @@ def _root_bound(ctr, maxing, v, p, a, bb):  # pragma: no cover - compiled
         ctr[ROOT_HI], ctr[ROOT_MOVE] = v, p
 
 
+@njit(cache=True, _nrt=False)
+def _etc(tab, z, tt, hand, lasti1, turn, nxt, h, moves, cnt, maxing, a, bb):  # pragma: no cover
+    """The first of ``moves[:cnt]`` whose position's table entry proves a cut-off in the
+    window (``a``, ``bb``): (its bound, the move), or (0, -1) for none. A child's key is
+    the node's with the placement, the turn and, where it empties the hand with ``I1``,
+    the ``I1``-last flag folded in (as :func:`_apply` does)."""
+    held = 0
+    for q in range(_NP):
+        held += hand[turn, q]
+    turns = z[1][turn] ^ z[1][nxt]
+    for j in range(cnt):
+        p = moves[j]
+        h2 = h ^ z[0][p, turn] ^ turns
+        if held == 1 and tab[3][p] == _I1:
+            h2 ^= z[2][turn]
+        found, lo, hi, _ = _probe(tt, h2)
+        if found:
+            if maxing and lo >= bb:
+                return lo, p
+            if not maxing and hi <= a:
+                return hi, p
+    return 0, -1
+
+
 # The search's own body keeps little more than the recursion; its bounds and its move order
 # are functions of their own. numba types a recursive function's body once more for each
 # recursive call in it (to learn the call's return type), so a shorter body compiles faster.
@@ -339,7 +366,13 @@ def _bounds(tab, g, st, z, memo, buf, ctr, ply, turn, cnt, alpha, beta, lo, hi):
             inside[x] = mine
             any_cell = any_cell or mine != 0
         if any_cell:
-            layout = _greedy(tab, k, b, ci, hand, lasti1, inside, work, fit, pbuf[k + 1])
+            # The layout depends only on the board inside the territory (memo[2]).
+            key = _solo_key(ci * 2 + lasti1[ci] + 1, hand[ci], inside, b[0], b[1 + ci],
+                            b[1 + k + ci])  # fmt: skip
+            found, layout, _, _ = _recall(memo[2], key)
+            if not found:
+                layout = _greedy(tab, k, b, ci, hand, lasti1, inside, work, fit, pbuf[k + 1])
+                _keep(memo[2], key, layout, -1, 1)
             sure[ci] = max(sure[ci], layout)
             blo, bhi = _range(k, weight, sure, bests)
             lo, hi = max(lo, blo), min(hi, bhi)
@@ -461,6 +494,14 @@ def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pra
     if ctr[REQUEST] != 0 or ctr[NODES] >= ctr[LIMIT]:
         ctr[STATUS] = 2 if ctr[REQUEST] != 0 else 1
         return 0
+    # The table first: only positions with a move are stored, so an entry settles this one
+    # before its moves are generated.
+    found, lo, hi, hint = _probe(tt, h)
+    if found:
+        if lo >= beta or lo == hi:
+            return lo
+        if hi <= alpha:
+            return hi
     b = bits[ply]
     moves = mbuf[ply]
     cnt = bit_generate(tab[7], b[0], b[1 + turn], b[1 + k + turn], hand[turn], fit, moves)
@@ -474,12 +515,6 @@ def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pra
             ctr[ROOT_PLY] = ply + 1
         return search(tab, g, st, z, tt, memo, buf, ctr, ply + 1, nxt,
                       h ^ z[1][turn] ^ z[1][nxt], alpha, beta)  # fmt: skip
-    found, lo, hi, hint = _probe(tt, h)
-    if found:
-        if lo >= beta or lo == hi:
-            return lo
-        if hi <= alpha:
-            return hi
     lo, hi = _bounds(tab, g, st, z, memo, buf, ctr, ply, turn, cnt, alpha, beta, lo, hi)
     if ctr[STATUS] != 0:
         return 0
@@ -505,6 +540,16 @@ def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pra
     else:
         _order(tab, g, st, buf, ply, turn, cnt, hint)
     maxing = maxer[turn] == 1
+    if cnt > 1 and not root:
+        # Enhanced transposition cut-off: a move whose position the table already bounds
+        # beyond the window settles this node before any move is searched.
+        v, p = _etc(tab, z, tt, hand, lasti1, turn, nxt, h, moves, cnt, maxing, a, bb)
+        if p >= 0:
+            if maxing:
+                _store(tt, h, max(lo, v), hi, p)
+            else:
+                _store(tt, h, lo, min(hi, v), p)
+            return v
     best = -INF if maxing else INF
     best_mv = -1
     # Threads share the work as in ABDADA: a move whose position another thread is

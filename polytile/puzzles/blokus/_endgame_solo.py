@@ -46,7 +46,7 @@ GAME = types.Tuple((_I64, _I64, _A1[_I64], _A1[_I64]))
 STATE = types.Tuple((_A3U, _A2[types.uint8], _A1[_I64]))
 ZOB = types.Tuple((_A2[_U64], _A1[_U64], _A1[_U64]))
 TABLE = types.Tuple((_A2[_U64], _A1[_U64]))
-MEMO = types.UniTuple(_A2[_U64], 2)
+MEMO = types.UniTuple(_A2[_U64], 3)
 KEPT = types.Tuple((_A3U, types.Array(types.uint8, 3, "C"), types.Array(_I64, 3, "C"),
                    _A1[types.uint8]))  # fmt: skip
 BUF = types.Tuple((_A2[_I64], _A1[_I64], _A2[_U64], _A2[types.uint8], _A3U, _A2[_I64],
@@ -172,23 +172,23 @@ def _greedy(tab, k, bits, ci, hand, lasti1, inside, work, fit, h):  # pragma: no
 
 
 @njit(cache=True, _nrt=False)
-def _solo_key(tag, hand, inside, bits):  # pragma: no cover - compiled
+def _solo_key(tag, hand, inside, occupied, edge, corner):  # pragma: no cover - compiled
     """The solitaire memo key: ``tag`` (the colour and its ``I1`` flag), its ``hand`` row,
-    the cells of its reach (the board ``inside``) and the board there (``bits`` rows:
-    occupied, its edge cells, its corner cells)."""
+    the cells of its reach (the board ``inside``) and the board there (the occupied cells,
+    its edge cells, its corner cells). Also the greedy memo's key, with the colour's
+    territory as ``inside``."""
     h = _mix(np.uint64(tag), np.uint64(0))
     word = np.uint64(0)
     for p in range(_NP):
         if hand[p]:
             word |= np.uint64(1) << np.uint64(p)
     h = _mix(h, word)
-    words = bits.shape[1]
-    for w in range(words):
+    for w in range(inside.shape[0]):
         m = inside[w]
         h = _mix(h, m)
-        h = _mix(h, bits[0, w] & m)
-        h = _mix(h, bits[1, w] & m)
-        h = _mix(h, bits[2, w] & m)
+        h = _mix(h, occupied[w] & m)
+        h = _mix(h, edge[w] & m)
+        h = _mix(h, corner[w] & m)
     return h
 
 
@@ -324,7 +324,7 @@ def _solo(tab, fit, n, k, sbits, hand, lasti1, ci, floor, roof, depth, rbuf, pbu
         return value, first
     state = sbits[depth]
     cells = bit_reach(tab[7], n, state[0], state[1], state[2], hand[ci], fit, rbuf[k], pbuf[k])
-    key = _solo_key(ci * 2 + lasti1[ci] + 1, hand[ci], rbuf[k], state)
+    key = _solo_key(ci * 2 + lasti1[ci] + 1, hand[ci], rbuf[k], state[0], state[1], state[2])
     found, value, first, exact = _recall(memo[0], key)
     if found and _settles(exact, value, floor, roof):
         _keep(memo[1], quick, value, first, exact)

@@ -55,6 +55,7 @@ __all__ = [
 
 _TABLE_BITS = 22  # transposition table entries (2^22: 64 MB)
 _MEMO_BITS = 20  # solitaire memo entries
+_GREEDY_BITS = 18  # greedy layout memo entries
 _BUSY_BITS = 16  # keys of positions a thread is searching (the others put them off)
 #: How far above the score that would settle a node a colour's reach bound may be for the
 #: search to ask whether its best solitaire stays at or below that score: further above,
@@ -143,11 +144,13 @@ class RootBounds:
 _NO_MOVE = -(1 << 40)
 
 
-def _memos() -> tuple[np.ndarray, np.ndarray]:
-    """The solitaire memos the search threads share: by reach, and by placements. An entry
-    is two words (the key XOR the data, and the data); all zeros reads as a miss."""
+def _memos() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The memos the search threads share: the solitaire's by reach and by placements, and
+    the greedy layouts' by territory. An entry is two words (the key XOR the data, and the
+    data); all zeros reads as a miss."""
     return (np.zeros((1 << _MEMO_BITS, 2), dtype=np.uint64),
-            np.zeros((1 << _MEMO_BITS, 2), dtype=np.uint64))  # fmt: skip
+            np.zeros((1 << _MEMO_BITS, 2), dtype=np.uint64),
+            np.zeros((1 << _GREEDY_BITS, 2), dtype=np.uint64))  # fmt: skip
 
 
 class KernelTables:
