@@ -328,6 +328,12 @@ class Face(ABC):
     def dumps(self, doc: Any) -> str:
         """The text of the record ``doc`` as its game writes it, moves played included."""
 
+    def record_moves(self, doc: Any) -> tuple[str, ...]:
+        """Every move of the record ``doc`` in the notation :meth:`play_move` reads (the
+        whole record, also when it is shown after an earlier ``move``); empty for a
+        position, which has no moves to step through (the web board's move list)."""
+        return ()
+
     def split_moves(self, words: tuple[str, ...]) -> list[str]:
         """The moves written in command-line ``words`` (one a word, unless a game's moves
         span several)."""

@@ -159,6 +159,17 @@ main line, a position becomes the new position."""
 
         play_one(doc.game, text)
 
+    def record_moves(self, doc: Any) -> tuple[str, ...]:
+        """A record's placements as ``colour PIECE points`` (forced passes are not
+        written in a record, as Pentobi's)."""
+        from polytile.puzzles.blokus.sgf import cell_name
+
+        if doc.record is None:
+            return ()
+        size = doc.game.size
+        return tuple(f"{m.color} {m.piece} " + " ".join(cell_name(c, size) for c in m.cells)
+                     for m in doc.record.moves)  # fmt: skip
+
     def dumps(self, doc: Any) -> str:
         from dataclasses import replace
 

@@ -222,6 +222,11 @@ A Gridblock move may be given as one quoted word or as several: a new move start
 
         doc.state.push(Move.parse(text))
 
+    def record_moves(self, doc: Any) -> tuple[str, ...]:
+        from polytile.puzzles.gridblock.files import move_text
+
+        return tuple(move_text(m) for m in doc.moves) if doc.kind == "record" else ()
+
     def dumps(self, doc: Any) -> str:
         from polytile.puzzles.gridblock.files import dumps_record
 

@@ -146,6 +146,9 @@ Tiles: H1-H5, S2-S6, F3-F7, SC (school, also PK or park), PP, MA, CH."""
 
         doc.state.push(Move.parse(text))
 
+    def record_moves(self, doc: Any) -> tuple[str, ...]:
+        return tuple(str(m) for m in doc.moves) if doc.kind == "record" else ()
+
     def dumps(self, doc: Any) -> str:
         from polytile.puzzles.henning.files import dumps_record
 

@@ -205,6 +205,9 @@ Cells are a column a-j and a row 1-10 from the top; each board named once."""
     def play_move(self, doc: Any, text: str) -> None:
         doc.state.play_round(text)
 
+    def record_moves(self, doc: Any) -> tuple[str, ...]:
+        return tuple(str(r) for r in doc.rounds) if doc.kind == "record" else ()
+
     def dumps(self, doc: Any) -> str:
         from polytile.puzzles.walkable.files import dumps_record
 

@@ -1,0 +1,39 @@
+"""``Face.record_moves``: a record's moves in the notation ``play_move`` reads, for every game
+with records (the web board's move list), and none for a position."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from polytile.puzzles.faces import face
+
+GAMES = [("henning", {}, ".json"), ("gridblock", {}, ".json"), ("walkable", {}, ".json"),
+         ("blokus", {"variant": "duo"}, ".blksgf")]  # fmt: skip
+
+
+@pytest.mark.parametrize(("game", "options", "suffix"), GAMES)
+def test_record_moves_replay_the_record(tmp_path: Path, game: str, options: dict[str, str],
+                                        suffix: str) -> None:  # fmt: skip
+    f = face(game)
+    text, _ = f.selfplay(5, 0, options)  # type: ignore[attr-defined]
+    path = tmp_path / f"game{suffix}"
+    path.write_text(text)
+    whole = f.read(str(path))
+    moves = f.record_moves(whole)
+    assert moves
+    half = f.read(str(path), len(moves) // 2)
+    assert f.record_moves(half) == moves  # the whole record, also when shown earlier
+    start = f.read(str(path), 0)
+    for move in moves:
+        f.play_move(start, move)
+    assert f.dumps(start) == f.dumps(whole)
+
+
+@pytest.mark.parametrize("game", ["blokus", "cityblocks"])
+def test_a_position_has_no_moves(tmp_path: Path, game: str) -> None:
+    f = face(game)
+    path = tmp_path / "position.json"
+    path.write_text(f.new(0, {}))
+    assert f.record_moves(f.read(str(path))) == ()
