@@ -1,0 +1,336 @@
+// The polytile web board: one plain script, no framework, no build step.
+// Every answer comes from the server, which asks the game's face: this page draws what it
+// is given (the game's own SVG picture) and sends moves as the game writes them.
+"use strict";
+
+const TOKEN = new URLSearchParams(location.search).get("token") || "";
+const TAB = (self.crypto && crypto.randomUUID) ? crypto.randomUUID()
+  : String(Math.random()).slice(2) + String(Date.now());
+const $ = (id) => document.getElementById(id);
+const SHOWN = 300;  // legal moves listed at once (the filter finds the others)
+
+const state = { records: [], index: null, view: null, picture: null, job: null, poll: null };
+
+async function api(path, options = {}) {
+  const headers = Object.assign({ "X-Polytile-Token": TOKEN }, options.headers || {});
+  const response = await fetch(path, Object.assign({}, options, { headers }));
+  let body = null;
+  try { body = await response.json(); } catch (e) { body = null; }
+  if (!response.ok) {
+    throw new Error((body && body.error) || `the server answered ${response.status}`);
+  }
+  return body;
+}
+
+function say(text, kind = "error") {
+  const box = $("message");
+  box.textContent = text;
+  box.className = kind;
+  box.hidden = !text;
+}
+
+function element(tag, text, className) {
+  const e = document.createElement(tag);
+  if (text !== undefined) e.textContent = text;
+  if (className) e.className = className;
+  return e;
+}
+
+async function loadRecords(select) {
+  const body = await api("/api/records");
+  state.records = body.records;
+  const list = $("records");
+  list.replaceChildren();
+  for (const r of state.records) {
+    const label = `${r.index + 1}. ${r.title} (${r.game_title}, ${r.kind}` +
+      (r.length ? `, ${r.length} moves` : "") + ")";
+    const option = element("option", label);
+    option.value = String(r.index);
+    list.append(option);
+  }
+  if (select !== undefined) list.value = String(select);
+  if (!state.records.length) say("no records: open a file (Open a file…)", "info");
+}
+
+async function show(index, at) {
+  try {
+    const view = await api(`/api/records/${index}` + (at === null || at === undefined ? "" : `?move=${at}`));
+    render(view);
+  } catch (e) {
+    say(e.message);
+  }
+}
+
+function render(view) {
+  state.view = view;
+  state.index = view.index;
+  $("records").value = String(view.index);
+  $("title").textContent = view.title + (view.variation ? " (a variation, kept in memory)" : "");
+  $("game").textContent = `${view.game_title}, ${view.kind}`;
+  const blob = new Blob([view.svg], { type: "image/svg+xml" });
+  if (state.picture) URL.revokeObjectURL(state.picture);
+  state.picture = URL.createObjectURL(blob);
+  $("board").src = state.picture;
+  $("board").dataset.at = String(view.at);
+  const n = view.moves.length;
+  $("where").textContent = n ? `move ${view.at} of ${n}` : "a position";
+  for (const [id, off] of [["first", view.at === 0], ["prev", view.at === 0],
+                           ["next", view.at >= n], ["last", view.at >= n]]) {
+    $(id).disabled = off;
+  }
+  renderMoves(view);
+  renderScore(view);
+  renderLegal(view);
+  $("download").href = `/api/records/${view.index}/download?token=${encodeURIComponent(TOKEN)}`;
+  const modes = $("mode");
+  const was = modes.value;
+  modes.replaceChildren();
+  for (const m of view.analysis) {
+    const label = { exact: "exact (solve-endgame)", open: "open: hidden tiles/cards as dealt (exact for that deal)",
+                    view: "from the mover's view (an estimate)" }[m] || m;
+    const option = element("option", label);
+    option.value = m;
+    modes.append(option);
+  }
+  if (view.analysis.includes(was)) modes.value = was;
+  $("analyse").disabled = !view.analysis.length || state.job !== null;
+  if (!view.analysis.length) $("analysis-state").textContent = `${view.game_title} has no endgame solver`;
+}
+
+function renderMoves(view) {
+  const list = $("moves");
+  list.replaceChildren();
+  const start = element("li", "start");
+  start.dataset.at = "0";
+  list.append(start);
+  view.moves.forEach((m, i) => {
+    const li = element("li", m);
+    li.dataset.at = String(i + 1);
+    list.append(li);
+  });
+  const current = list.children[view.at];
+  if (current) {
+    current.classList.add("current");
+    current.scrollIntoView({ block: "nearest" });
+  }
+}
+
+function renderScore(view) {
+  const box = $("score");
+  box.replaceChildren();
+  if (!view.score) {
+    box.textContent = view.score_error || "no score";
+    return;
+  }
+  const table = element("table", undefined, "score");
+  for (const [key, value] of Object.entries(view.score)) {
+    const row = element("tr");
+    row.append(element("th", key));
+    row.append(element("td", typeof value === "object" ? JSON.stringify(value) : String(value)));
+    table.append(row);
+  }
+  box.append(table);
+}
+
+function renderLegal(view) {
+  const legal = view.legal;
+  $("to-move").textContent = legal.to_move === null ? "The game is over." :
+    `${legal.to_move} to move${legal.at_once ? ", at once" : ""}`;
+  const sees = $("sees");
+  sees.replaceChildren();
+  for (const [k, v] of Object.entries(legal.sees || {})) {
+    sees.append(element("dt", k), element("dd", v));
+  }
+  $("legal-note").textContent = legal.note || "";
+  $("move-help").textContent = view.move_help || "";
+  const playable = view.playable && !view.finished;
+  $("move-input").disabled = !playable;
+  $("play").disabled = !playable;
+  listLegal();
+}
+
+function listLegal() {
+  const view = state.view;
+  if (!view) return;
+  const box = $("legal");
+  box.replaceChildren();
+  const words = $("filter").value.trim().toLowerCase().split(/\s+/).filter(Boolean);
+  const fits = (m) => words.every((w) => m.toLowerCase().includes(w));
+  const groups = Array.isArray(view.legal.moves) ? { "": view.legal.moves } : view.legal.moves;
+  let shown = 0, found = 0;
+  for (const [name, moves] of Object.entries(groups)) {
+    if (name) box.append(element("h3", `${name}'s moves`));
+    for (const m of moves) {
+      if (!fits(m)) continue;
+      found += 1;
+      if (shown >= SHOWN) continue;
+      shown += 1;
+      const b = element("button", m);
+      b.type = "button";
+      b.dataset.move = m;
+      b.title = "click: put in the move box; double-click: play";
+      box.append(b);
+    }
+  }
+  const total = view.legal.count;
+  $("legal-count").textContent = `${total} legal move${total === 1 ? "" : "s"}` +
+    (words.length ? `, ${found} fit the filter` : "") + (found > shown ? `, the first ${shown} listed` : "");
+}
+
+async function play(text) {
+  const view = state.view;
+  if (!view) return;
+  try {
+    const next = await api(`/api/records/${view.index}/play`, {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ move: view.at, text }),
+    });
+    if (next.index !== view.index) {
+      await loadRecords(next.index);
+      say(`a new variation: ${next.title} (in memory; download it to keep it)`, "info");
+    } else {
+      say("");
+    }
+    $("move-input").value = "";
+    render(next);
+  } catch (e) {
+    say(e.message);
+  }
+}
+
+function step(to) {
+  const view = state.view;
+  if (!view) return;
+  const n = view.moves.length;
+  const at = Math.max(0, Math.min(n, to));
+  if (at !== view.at) show(view.index, at);
+}
+
+// -- analysis -----------------------------------------------------------------------------
+
+async function analyse() {
+  const view = state.view;
+  if (!view || state.job) return;
+  const seconds = Number($("seconds").value) || 10;
+  const mode = $("mode").value || "exact";
+  $("analysis-report").textContent = "";
+  try {
+    const body = await api(`/api/records/${view.index}/analysis`, {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ move: view.at, seconds, tab: TAB, mode }),
+    });
+    state.job = { id: body.job, index: view.index, at: view.at, mode };
+    $("stop").disabled = false;
+    $("analyse").disabled = true;
+    $("analysis-state").textContent = `analysing move ${view.at} of ${view.title}…`;
+    state.poll = setInterval(pollAnalysis, 500);
+  } catch (e) {
+    say(e.message);
+  }
+}
+
+async function pollAnalysis() {
+  const job = state.job;
+  if (!job) return;
+  try {
+    const r = await api(`/api/analysis/${job.id}`);
+    const where = `position after move ${job.at}`;
+    if (r.state === "running") {
+      $("analysis-state").textContent = `analysing the ${where}: ${r.seconds} s of ${r.limit} s` +
+        (r.progress ? ` — ${r.progress}` : "");
+      return;
+    }
+    endAnalysis();
+    const estimate = job.mode === "view" ? " (an estimate, from the mover's view, not the game's value)" :
+      job.mode === "open" ? " (exact for the dealt hidden tiles or cards only)" : "";
+    const state_ = $("analysis-state");
+    state_.textContent = r.state === "done" ? `the ${where}: ${r.outcome}${estimate}` : `${r.why}`;
+    if (estimate) state_.classList.add("estimate"); else state_.classList.remove("estimate");
+    $("analysis-report").textContent = r.report || (r.notes || []).join("\n");
+  } catch (e) {
+    endAnalysis();
+    say(e.message);
+  }
+}
+
+function endAnalysis() {
+  clearInterval(state.poll);
+  state.poll = null;
+  state.job = null;
+  $("stop").disabled = true;
+  $("analyse").disabled = !(state.view && state.view.analysis.length);
+}
+
+async function stopAnalysis() {
+  const job = state.job;
+  if (!job) return;
+  try {
+    const r = await api(`/api/analysis/${job.id}`, { method: "DELETE" });
+    $("analysis-state").textContent = r.why || "stopped";
+  } catch (e) {
+    say(e.message);
+  }
+  endAnalysis();
+}
+
+// -- wiring -------------------------------------------------------------------------------
+
+async function upload(file) {
+  if (!file) return;
+  try {
+    const r = await api(`/api/upload?name=${encodeURIComponent(file.name)}`, {
+      method: "POST", headers: { "Content-Type": "application/octet-stream" }, body: file,
+    });
+    await loadRecords(r.index);
+    say(`opened ${r.title}`, "info");
+    await show(r.index, null);
+  } catch (e) {
+    say(e.message);
+  }
+  $("upload").value = "";
+}
+
+function typing(event) {
+  const t = event.target;
+  return t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA");
+}
+
+document.addEventListener("DOMContentLoaded", async () => {
+  $("first").addEventListener("click", () => step(0));
+  $("prev").addEventListener("click", () => step(state.view.at - 1));
+  $("next").addEventListener("click", () => step(state.view.at + 1));
+  $("last").addEventListener("click", () => step(state.view.moves.length));
+  $("records").addEventListener("change", (e) => show(Number(e.target.value), null));
+  $("moves").addEventListener("click", (e) => {
+    const li = e.target.closest("li");
+    if (li) step(Number(li.dataset.at));
+  });
+  $("legal").addEventListener("click", (e) => {
+    const b = e.target.closest("button");
+    if (b) { $("move-input").value = b.dataset.move; $("move-input").focus(); }
+  });
+  $("legal").addEventListener("dblclick", (e) => {
+    const b = e.target.closest("button");
+    if (b) play(b.dataset.move);
+  });
+  $("filter").addEventListener("input", listLegal);
+  $("play-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    play($("move-input").value);
+  });
+  $("analysis-form").addEventListener("submit", (e) => { e.preventDefault(); analyse(); });
+  $("stop").addEventListener("click", stopAnalysis);
+  $("upload").addEventListener("change", (e) => upload(e.target.files[0]));
+  document.addEventListener("keydown", (e) => {
+    if (typing(e) || !state.view) return;
+    const moves = { ArrowLeft: state.view.at - 1, ArrowRight: state.view.at + 1,
+                    Home: 0, End: state.view.moves.length }[e.key];
+    if (moves !== undefined) { e.preventDefault(); step(moves); }
+  });
+  try {
+    await loadRecords();
+    if (state.records.length) await show(0, null);
+  } catch (e) {
+    say(e.message);
+  }
+});
