@@ -23,6 +23,7 @@ import os
 import re
 import secrets
 import signal
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -150,8 +151,10 @@ class Analyses:
         ours, theirs = self._context.Pipe(duplex=False)
         job_id = secrets.token_hex(8)
         process = self._context.Process(  # type: ignore[attr-defined]
-            target=_work, args=(order, theirs, str(self.folder), job_id),
-            name=f"polytile-analysis-{job_id}", daemon=True)  # fmt: skip
+            target=_work,
+            args=(order, theirs, str(self.folder), job_id, os.getpid()),
+            name=f"polytile-analysis-{job_id}",
+        )  # not a daemon: a view analysis has workers
         process.start()
         theirs.close()
         self.jobs[job_id] = _Job(job_id, tab, order, process, ours)
@@ -193,8 +196,7 @@ class Analyses:
     def close(self) -> None:
         """Stop every analysis (the server is stopping)."""
         for job in self.jobs.values():
-            if job.process.is_alive():
-                job.process.kill()
+            _kill(job.process)
         for job in self.jobs.values():
             job.process.join(5)
             job.conn.close()
@@ -229,7 +231,7 @@ class Analyses:
             job.process.join(1)
 
     def _stop(self, job: _Job, why: str, state: str = "stopped") -> None:
-        job.process.kill()
+        _kill(job.process)
         job.process.join(5)
         job.state, job.why = state, why
 
@@ -238,6 +240,17 @@ class Analyses:
         for job in ended[: max(len(ended) - keep, 0)]:
             job.conn.close()
             del self.jobs[job.id]
+
+
+def _kill(process: Any) -> None:
+    """Kill an analysis process and its own workers (its process group, see :func:`_work`)."""
+    if process.pid is None:
+        return
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):  # not yet its own group, or gone
+        with contextlib.suppress(ProcessLookupError):
+            process.kill()
 
 
 # -- the analysis process -------------------------------------------------------------------
@@ -291,9 +304,18 @@ class _PipeConsole:
         return _ANSI.sub("", "".join(self.parts))
 
 
-def _work(order: AnalysisOrder, conn: Connection, folder: str, job_id: str) -> None:
-    """The analysis process: solve, send ``("done", (exit status, report))``."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which stops us
+def _work(order: AnalysisOrder, conn: Connection, folder: str, job_id: str,
+          server: int) -> None:  # fmt: skip
+    """The analysis process: solve, send ``("done", (exit status, report))``.
+
+    It leads a process group of its own, so that stopping it stops the workers a view
+    analysis starts too, and Ctrl-C in the server's terminal reaches only the server (which
+    stops it). Should the server die without stopping it, it ends itself within a second.
+    """
+    with contextlib.suppress(OSError):
+        os.setsid()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_watch, args=(server,), daemon=True).start()
     console = _PipeConsole(conn)
     code = 0
     try:
@@ -312,6 +334,18 @@ def _work(order: AnalysisOrder, conn: Connection, folder: str, job_id: str) -> N
     with contextlib.suppress(OSError):
         conn.send(("done", (code, console.text())))
     conn.close()
+
+
+def _watch(server: int) -> None:
+    """End this analysis's process group once the server ``server`` is gone."""
+    while True:
+        time.sleep(1.0)
+        try:
+            os.kill(server, 0)
+        except ProcessLookupError:
+            os.killpg(os.getpgrp(), signal.SIGKILL)
+        except PermissionError:  # pragma: no cover - another user's process took the pid
+            os.killpg(os.getpgrp(), signal.SIGKILL)
 
 
 def _solve(order: AnalysisOrder, console: _PipeConsole, folder: str, job_id: str) -> int:

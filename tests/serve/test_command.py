@@ -105,3 +105,32 @@ def test_serves_until_ctrl_c_and_leaves_no_process(game_files: dict[str, Path]) 
         if server.poll() is None:
             server.kill()
             server.wait()
+
+
+def test_a_killed_server_leaves_no_analysis(game_files: dict[str, Path]) -> None:
+    """Killed outright (no cleanup), the server's analyses end by themselves."""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
+    server = subprocess.Popen([sys.executable, "-m", "polytile", "serve",
+                               str(game_files["blokus"]), "--port", "0"],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                              env=env)  # fmt: skip
+    try:
+        assert server.stdout is not None
+        base, token = server.stdout.readline().strip().split("/?token=")
+        ask = urllib.request.Request(
+            f"{base}/api/records/0/analysis?token={token}", method="POST",
+            data=json.dumps({"move": 1, "seconds": 300, "tab": "t"}).encode(),
+            headers={"Content-Type": "application/json"})  # fmt: skip
+        urllib.request.urlopen(ask, timeout=30).close()
+        time.sleep(1.0)
+        below = _below(server.pid)
+        server.kill()
+        server.wait()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and any(map(_running, below)):
+            time.sleep(0.2)
+        assert not [p for p in below if _running(p)]
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()

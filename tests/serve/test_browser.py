@@ -1,0 +1,220 @@
+"""The web board in a real browser: headless Chromium driven by selenium.
+
+For each game a self-played record (or a position) is opened with ``polytile serve``; the
+test steps forward and back (buttons, arrow keys, a click on a move), plays a legal move and
+sees the board change and a variation start, tries an illegal one and sees the rules'
+message; for a Blokus endgame it asks for an analysis and sees the exact value. A failing
+test saves a screenshot (its path is in the failure's message). Without Chromium, its driver
+or selenium the tests are skipped, saying which is missing.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from polytile.puzzles.faces import face
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+try:
+    import selenium  # noqa: F401
+
+    SELENIUM = ""
+except ImportError:
+    SELENIUM = "selenium is not installed (pip install selenium)"
+
+_missing = SELENIUM or (
+    "" if CHROMIUM and DRIVER else
+    "no headless browser: install Debian's chromium and chromium-driver "
+    "(apt-get install -y chromium chromium-driver; .ci/run does)"
+)  # fmt: skip
+pytestmark = pytest.mark.skipif(bool(_missing), reason=_missing)
+
+#: Seconds to wait for the page to show what a step asked for.
+WAIT = 20
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                 "--window-size=1300,1000"):  # fmt: skip
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(executable_path=str(DRIVER)), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.fixture(scope="module")
+def server(game_files: dict[str, Path]) -> Iterator[str]:
+    """``polytile serve`` on every game's file; its URL with the token."""
+    order = ["henning", "blokus", "gridblock", "walkable", "cityblocks"]
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
+    process = subprocess.Popen([sys.executable, "-m", "polytile", "serve", "--port", "0",
+                                *(str(game_files[g]) for g in order)],
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                               env=env)  # fmt: skip
+    try:
+        assert process.stdout is not None
+        yield process.stdout.readline().strip()
+    finally:
+        process.terminate()
+        process.wait(30)
+
+
+INDEX = {"henning": 0, "blokus": 1, "gridblock": 2, "walkable": 3, "cityblocks": 4}
+
+
+@pytest.fixture
+def page(browser: Any, server: str) -> Any:
+    """The board, open in the browser."""
+    browser.get(server)
+    return browser
+
+
+def shot_on_failure(driver: Any, where: Path, check: Callable[[], None]) -> None:
+    """Run ``check``; when it fails, save a screenshot and say where."""
+    try:
+        check()
+    except Exception as exc:
+        folder = Path(os.environ.get("POLYTILE_SCREENSHOTS", str(where)))
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / "failure.png"
+        driver.save_screenshot(str(path))
+        raise AssertionError(f"{exc} (screenshot: {path})") from exc
+
+
+def _wait_for(driver: Any, condition: Callable[[Any], Any], what: str) -> Any:
+    from selenium.common.exceptions import TimeoutException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    try:
+        return WebDriverWait(driver, WAIT).until(condition)
+    except TimeoutException:
+        raise AssertionError(f"waited {WAIT} s for {what}") from None
+
+
+def _text(driver: Any, element_id: str) -> str:
+    return str(driver.find_element("id", element_id).text)
+
+
+def _open(driver: Any, game: str) -> None:
+    from selenium.webdriver.support.ui import Select
+
+    _wait_for(driver, lambda d: len(d.find_elements("css selector", "#records option")) >= 5,
+              "the list of records")  # fmt: skip
+    Select(driver.find_element("id", "records")).select_by_value(str(INDEX[game]))
+    _wait_for(driver, lambda d: d.find_element("id", "board").get_attribute("src") and
+              d.execute_script("return document.getElementById('board').naturalWidth") > 0
+              and d.execute_script("return state.view && state.index") == INDEX[game],
+              f"the {game} board drawn")  # fmt: skip
+
+
+def _at(driver: Any) -> int:
+    return int(driver.execute_script("return state.view.at"))
+
+
+def _step_to(driver: Any, n: int, what: str) -> None:
+    _wait_for(driver, lambda d: _at(d) == n and
+              d.find_element("id", "board").get_attribute("data-at") == str(n), what)  # fmt: skip
+
+
+@pytest.mark.parametrize("game", ["henning", "blokus", "gridblock", "walkable", "cityblocks"])
+def test_step_play_and_refuse(page: Any, game: str, game_files: dict[str, Path],
+                              tmp_path: Path) -> None:  # fmt: skip
+    from selenium.webdriver.common.keys import Keys
+
+    driver = page
+    f = face(game)
+    moves = f.record_moves(f.read(str(game_files[game])))
+    n = len(moves)
+
+    def check() -> None:
+        _open(driver, game)
+        if n:
+            assert _text(driver, "where") == f"move {n} of {n}"
+            driver.find_element("id", "first").click()
+            _step_to(driver, 0, "the start")
+            body = driver.find_element("tag name", "body")
+            body.send_keys(Keys.ARROW_RIGHT)
+            _step_to(driver, 1, "one move on by the arrow key")
+            body.send_keys(Keys.ARROW_RIGHT)
+            _step_to(driver, 2, "two moves on")
+            body.send_keys(Keys.ARROW_LEFT)
+            _step_to(driver, 1, "one move back by the arrow key")
+            driver.find_element("id", "next").click()
+            _step_to(driver, 2, "the next button")
+            driver.find_element("id", "prev").click()
+            _step_to(driver, 1, "the back button")
+            items = driver.find_elements("css selector", "#moves li")
+            assert len(items) == n + 1 and items[n // 2].text == moves[n // 2 - 1]
+            items[n // 2].click()
+            _step_to(driver, n // 2, "a click on a move")
+            assert "current" in (driver.find_elements("css selector", "#moves li")[n // 2]
+                                 .get_attribute("class") or "")  # fmt: skip
+        at = _at(driver)
+        before = driver.find_element("id", "board").get_attribute("src")
+        # an illegal move: the rules' message, and nothing changes
+        box = driver.find_element("id", "move-input")
+        box.clear()
+        box.send_keys("no such move")
+        driver.find_element("id", "play").click()
+        _wait_for(driver, lambda d: d.find_element("id", "message").is_displayed()
+                  and d.find_element("id", "message").text.startswith("no such move: "),
+                  "the illegal move's message")  # fmt: skip
+        assert _at(driver) == at
+        # a legal move, picked from the list of legal moves
+        first = driver.find_element("css selector", "#legal button")
+        legal = first.get_attribute("data-move")
+        first.click()
+        assert driver.find_element("id", "move-input").get_attribute("value") == legal
+        if driver.execute_script("return state.view.legal.at_once"):
+            # both players at once: one part each (the game's note says how to join them)
+            box.send_keys(" | " + legal)
+        driver.find_element("id", "play").click()
+        _wait_for(driver, lambda d: d.execute_script("return state.view.variation") is True,
+                  "a variation started by the move")  # fmt: skip
+        assert _at(driver) == at + 1
+        assert driver.find_element("id", "board").get_attribute("src") != before
+        assert "variation" in _text(driver, "title")
+        assert "variation" in _text(driver, "message")
+
+    shot_on_failure(driver, tmp_path, check)
+
+
+def test_analysis_shows_the_exact_value(page: Any, game_files: dict[str, Path],
+                                        tmp_path: Path) -> None:  # fmt: skip
+    driver = page
+    f = face("blokus")
+    n = len(f.record_moves(f.read(str(game_files["blokus"]))))
+
+    def check() -> None:
+        _open(driver, "blokus")
+        driver.find_element("id", "last").click()
+        for _ in range(5):
+            driver.find_element("id", "prev").click()
+            _step_to(driver, n - 1 - _, "a step back")
+        seconds = driver.find_element("id", "seconds")
+        seconds.clear()
+        seconds.send_keys("20")
+        driver.find_element("id", "analyse").click()
+        _wait_for(driver, lambda d: "Exact value" in _text(d, "analysis-report"),
+                  "the exact value")  # fmt: skip
+        assert "answered" in _text(driver, "analysis-state")
+        assert "Best move" in _text(driver, "analysis-report")
+
+    shot_on_failure(driver, tmp_path, check)
