@@ -12,6 +12,8 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -63,17 +65,45 @@ def _running(pid: int) -> bool:
     return bool(out.stdout.strip()) and not out.stdout.strip().startswith("Z")
 
 
-def test_serves_until_ctrl_c_and_leaves_no_process(game_files: dict[str, Path]) -> None:
+@contextmanager
+def _server(file: Path) -> Iterator[tuple[subprocess.Popen[str], str, str]]:
+    """``polytile serve FILE --port 0`` running: the process, its base URL and its token;
+    killed at the end if still running."""
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
-    server = subprocess.Popen([sys.executable, "-m", "polytile", "serve",
-                               str(game_files["blokus"]), "--port", "0"],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    server = subprocess.Popen([sys.executable, "-m", "polytile", "serve", str(file), "--port",
+                               "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                               env=env)  # fmt: skip
     try:
         assert server.stdout is not None
         url = server.stdout.readline().strip()
         assert url.startswith("http://127.0.0.1:") and "/?token=" in url
         base, token = url.split("/?token=")
+        yield server, base, token
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+
+
+def _analyse(base: str, token: str, move: int, seconds: float) -> str:
+    ask = urllib.request.Request(
+        f"{base}/api/records/0/analysis?token={token}", method="POST",
+        data=json.dumps({"move": move, "seconds": seconds, "tab": "t"}).encode(),
+        headers={"Content-Type": "application/json"})  # fmt: skip
+    with urllib.request.urlopen(ask, timeout=30) as r:
+        return str(json.load(r)["job"])
+
+
+def _none_left(below: set[int]) -> None:
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(map(_running, below)):
+        time.sleep(0.2)
+    left = [p for p in below if _running(p)]
+    assert not left, f"processes left behind: {left}"
+
+
+def test_serves_until_ctrl_c_and_leaves_no_process(game_files: dict[str, Path]) -> None:
+    with _server(game_files["blokus"]) as (server, base, token):
         with urllib.request.urlopen(f"{base}/api/records?token={token}", timeout=30) as r:
             assert json.load(r)["records"][0]["game"] == "blokus"
         try:
@@ -81,13 +111,7 @@ def test_serves_until_ctrl_c_and_leaves_no_process(game_files: dict[str, Path]) 
             raise AssertionError("answered without the token")
         except urllib.error.HTTPError as e:
             assert e.code == 403
-        # a long analysis, running when Ctrl-C comes
-        ask = urllib.request.Request(
-            f"{base}/api/records/0/analysis?token={token}", method="POST",
-            data=json.dumps({"move": 2, "seconds": 120, "tab": "t"}).encode(),
-            headers={"Content-Type": "application/json"})  # fmt: skip
-        with urllib.request.urlopen(ask, timeout=30) as r:
-            job = json.load(r)["job"]
+        job = _analyse(base, token, 2, 120)  # a long analysis, running when Ctrl-C comes
         time.sleep(1.0)
         with urllib.request.urlopen(f"{base}/api/analysis/{job}?token={token}", timeout=30) as r:
             assert json.load(r)["state"] in ("running", "done")  # done: refused quickly
@@ -96,41 +120,15 @@ def test_serves_until_ctrl_c_and_leaves_no_process(game_files: dict[str, Path]) 
         server.send_signal(signal.SIGINT)
         assert server.wait(30) == 0
         assert "stopped" in (server.stderr.read() if server.stderr else "")
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and any(map(_running, below)):
-            time.sleep(0.2)
-        left = [p for p in below if _running(p)]
-        assert not left, f"processes left behind: {left}"
-    finally:
-        if server.poll() is None:
-            server.kill()
-            server.wait()
+        _none_left(below)
 
 
 def test_a_killed_server_leaves_no_analysis(game_files: dict[str, Path]) -> None:
     """Killed outright (no cleanup), the server's analyses end by themselves."""
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
-    server = subprocess.Popen([sys.executable, "-m", "polytile", "serve",
-                               str(game_files["blokus"]), "--port", "0"],
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                              env=env)  # fmt: skip
-    try:
-        assert server.stdout is not None
-        base, token = server.stdout.readline().strip().split("/?token=")
-        ask = urllib.request.Request(
-            f"{base}/api/records/0/analysis?token={token}", method="POST",
-            data=json.dumps({"move": 1, "seconds": 300, "tab": "t"}).encode(),
-            headers={"Content-Type": "application/json"})  # fmt: skip
-        urllib.request.urlopen(ask, timeout=30).close()
+    with _server(game_files["blokus"]) as (server, base, token):
+        _analyse(base, token, 1, 300)
         time.sleep(1.0)
         below = _below(server.pid)
         server.kill()
         server.wait()
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and any(map(_running, below)):
-            time.sleep(0.2)
-        assert not [p for p in below if _running(p)]
-    finally:
-        if server.poll() is None:
-            server.kill()
-            server.wait()
+        _none_left(below)
