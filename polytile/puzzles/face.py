@@ -515,6 +515,27 @@ class EndgameFace(Face):
         (after ``request.move``), or what the game can say instead, labelled; a stop by
         the time limit or Ctrl-C ends with ``SystemExit`` 1 or 130 after saying so."""
 
+    def best_moves(self, answer: dict[str, Any]) -> tuple[str, ...]:
+        """The best moves of the player to move that a ``solve-endgame --json`` ``answer``
+        names, in the notation :meth:`play_move` reads (a view analysis's: the best by its
+        estimate); empty when it names none (the web board highlights them).
+
+        The default reads ``"best_moves"`` (a list of moves as ``play`` writes them) or,
+        for a view analysis, the moves of ``"moves"`` with the highest ``"mean"``; a game
+        whose answer says its best move another way overrides it.
+        """
+        best = answer.get("best_moves")
+        if isinstance(best, list) and all(isinstance(m, str) for m in best):
+            return tuple(best)
+        rows = answer.get("moves")
+        if not isinstance(rows, list):
+            return ()
+        scored = [(row["mean"], row["move"]) for row in rows if isinstance(row, dict)
+                  and isinstance(row.get("move"), str)
+                  and isinstance(row.get("mean"), int | float)]  # fmt: skip
+        top = max((mean for mean, _ in scored), default=None)
+        return tuple(move for mean, move in scored if mean == top)
+
 
 def report_problems(console: Console, file: str, kind: str, reasons: list[str],
                     as_json: bool, puzzle: str | None = None) -> None:  # fmt: skip

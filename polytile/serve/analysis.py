@@ -5,8 +5,10 @@ Each analysis is a :class:`multiprocessing.Process` (started by a fork server wh
 is one: quick to start, and no fork of a process with threads) that reads the position with
 the face, calls :meth:`~polytile.puzzles.face.EndgameFace.solve_endgame` with a
 :class:`~polytile.puzzles.face.EndgameRequest` carrying the time limit the person set, and
-sends back what the game printed (its own words: exact values, estimates labelled as
-estimates, bounds) and the exit status the CLI would have given. Progress lines come through
+sends back its answer as ``solve-endgame --json`` gives it (exact values, estimates
+labelled as estimates, bounds; a refusal in the game's words), the best moves the face
+reads in it (:meth:`~polytile.puzzles.face.EndgameFace.best_moves`) and the exit status the
+CLI would have given. Progress lines come through
 the same pipe.
 
 :class:`Analyses` keeps at most one per tab (a new one stops the tab's last), at most
@@ -105,6 +107,8 @@ class _Job:
     state: str = "running"  # running, done, stopped, failed
     code: int | None = None
     report: str = ""
+    answer: dict[str, Any] | None = None
+    best: tuple[str, ...] = ()
     why: str = ""
 
     def as_dict(self) -> dict[str, Any]:
@@ -113,7 +117,8 @@ class _Job:
                 "limit": self.order.seconds, "progress": self.progress,
                 "notes": self.notes[-20:], "code": self.code,
                 "outcome": OUTCOMES.get(self.code, "") if self.code is not None else "",
-                "report": self.report, "why": self.why}  # fmt: skip
+                "report": self.report, "answer": self.answer, "best": list(self.best),
+                "why": self.why}  # fmt: skip
 
 
 class Analyses:
@@ -221,7 +226,7 @@ class Analyses:
                 elif kind == "note":
                     job.notes.append(payload)
                 elif kind == "done":
-                    job.code, job.report = payload
+                    job.code, job.report, job.answer, job.best = payload
                     job.state = "done"
         except (EOFError, OSError):
             pass
@@ -306,7 +311,8 @@ class _PipeConsole:
 
 def _work(order: AnalysisOrder, conn: Connection, folder: str, job_id: str,
           server: int) -> None:  # fmt: skip
-    """The analysis process: solve, send ``("done", (exit status, report))``.
+    """The analysis process: solve, send ``("done", (exit status, what was printed, the
+    answer as JSON or None, its best moves in play's notation))``.
 
     It leads a process group of its own, so that stopping it stops the workers a view
     analysis starts too, and Ctrl-C in the server's terminal reaches only the server (which
@@ -331,9 +337,32 @@ def _work(order: AnalysisOrder, conn: Connection, folder: str, job_id: str,
         else:
             code = 3
             console.out(f"internal error ({type(exc).__name__}: {exc})")
+    text = console.text()
+    answer, best = _answer(order, text)
     with contextlib.suppress(OSError):
-        conn.send(("done", (code, console.text())))
+        conn.send(("done", (code, text, answer, best)))
     conn.close()
+
+
+def _answer(order: AnalysisOrder, text: str) -> tuple[dict[str, Any] | None, tuple[str, ...]]:
+    """The JSON answer ``solve-endgame --json`` printed (its first line that is a JSON
+    object) and the best moves the face reads in it."""
+    import json
+
+    from polytile.puzzles.face import EndgameFace
+    from polytile.puzzles.faces import face
+
+    decoder = json.JSONDecoder()
+    for start in (m.start() for m in re.finditer(r"^\{", text, re.MULTILINE)):
+        try:
+            answer, _ = decoder.raw_decode(text, start)
+        except ValueError:
+            continue
+        if isinstance(answer, dict):
+            game = face(order.game)
+            best = game.best_moves(answer) if isinstance(game, EndgameFace) else ()
+            return answer, tuple(best)
+    return None, ()
 
 
 def _watch(server: int) -> None:
@@ -368,7 +397,8 @@ def _solve(order: AnalysisOrder, console: _PipeConsole, folder: str, job_id: str
     given = {"exact": frozenset(), "open": frozenset({"open_analysis"}),
              "view": frozenset({"view"})}[order.mode]  # fmt: skip
     request = EndgameRequest(
-        move=move, time_limit=CLOCK.left(order.seconds, reserve=0.25) or order.seconds,
+        move=move, as_json=True,
+        time_limit=CLOCK.left(order.seconds, reserve=0.25) or order.seconds,
         open_analysis=order.mode == "open", view="to-move" if order.mode == "view" else None,
         workers=1, color=False, limit=order.seconds, clock=CLOCK, given=given,
     )  # fmt: skip

@@ -103,6 +103,7 @@ def make_app(board: Board, token: str | None = None, host: str = "127.0.0.1",
     app.router.add_get("/api/records", _records)
     app.router.add_get("/api/records/{index}", _position)
     app.router.add_post("/api/records/{index}/play", _play)
+    app.router.add_post("/api/records/{index}/preview", _preview)
     app.router.add_get("/api/records/{index}/download", _download)
     app.router.add_post("/api/upload", _upload)
     app.router.add_post("/api/records/{index}/analysis", _start_analysis)
@@ -255,17 +256,30 @@ async def _position(request: web.Request) -> web.Response:
     return web.json_response(view, headers=_NO_STORE)
 
 
-async def _play(request: web.Request) -> web.Response:
+async def _move_body(request: web.Request) -> tuple[int, int, str]:
+    """The record, the position (after how many moves; the end when not given) and the
+    move's text of a request to play or preview a move."""
     body = await _json(request)
     text, move = body.get("text"), body.get("move")
     if not isinstance(text, str):
         raise BoardError('give the move as "text", in the game\'s notation')
     if move is not None and (not isinstance(move, int) or isinstance(move, bool)):
         raise BoardError('"move" must be a whole number: the position the move is played in')
-    board = request.app[BOARD]
     index = _index(request)
     if move is None:
-        move = len(board.record(index).moves)
+        move = len(request.app[BOARD].record(index).moves)
+    return index, move, text
+
+
+async def _preview(request: web.Request) -> web.Response:
+    index, move, text = await _move_body(request)
+    view = await _run(request, request.app[BOARD].preview, index, move, text)
+    return web.json_response(view, headers=_NO_STORE)
+
+
+async def _play(request: web.Request) -> web.Response:
+    index, move, text = await _move_body(request)
+    board = request.app[BOARD]
     where, at = await _run(request, board.play, index, move, text)
     view = await _run(request, board.position, where, at)
     return web.json_response(view, headers=_NO_STORE)

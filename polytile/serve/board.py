@@ -220,6 +220,25 @@ class Board:
                                    played, origin))  # fmt: skip
         return len(self.records) - 1, at + 1
 
+    def preview(self, index: int, move: int, text: str) -> dict[str, Any]:
+        """The board after ``text`` is played after ``move`` moves of record ``index``,
+        without keeping it (an analysis's best move shown): its SVG picture and score.
+
+        Raises
+        ------
+        BoardError
+            For a move the rules refuse.
+        """
+        rec = self.record(index)
+        doc = rec.doc(self._move(rec, move))
+        try:
+            rec.face.play_move(doc, text)
+        except ValueError as exc:
+            raise BoardError(printable(f"{text}: {exc}")) from None
+        picture = rec.face.picture(doc, "svg", cell=24)
+        return {"svg": picture.decode() if isinstance(picture, bytes) else picture,
+                "text": text, "at": move}  # fmt: skip
+
     def download(self, index: int) -> tuple[str, str]:
         """Record ``index`` as its game writes it (every move) and a file name for it."""
         rec = self.record(index)

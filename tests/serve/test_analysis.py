@@ -61,7 +61,11 @@ def test_exact_value_of_a_blokus_endgame(game_files: dict[str, Path]) -> None:
         report = await _wait(client, await _start(client, {"move": late, "seconds": 30,
                                                            "tab": "a"}))  # fmt: skip
         assert (report["state"], report["code"], report["outcome"]) == ("done", 0, "answered")
-        assert "Exact value:" in report["report"] and "Best move:" in report["report"]
+        assert isinstance(report["answer"]["value"], int)
+        assert report["best"]  # in play's notation: each plays by the rules
+        for move in report["best"]:
+            doc = f.read(str(file), late)
+            f.play_move(doc, move)
 
     _serve([file], scenario)
 
@@ -80,9 +84,9 @@ def test_a_variation_is_analysed_as_played(game_files: dict[str, Path]) -> None:
                                                               "tab": "a"}))  # fmt: skip
         played = await _wait(client, await _start(client, {"move": late + 1, "seconds": 30,
                                                            "tab": "a"}, index=1))  # fmt: skip
-        value = [line for line in from_file["report"].splitlines() if "Exact value" in line]
-        assert value and value == [line for line in played["report"].splitlines()
-                                   if "Exact value" in line]  # fmt: skip
+        assert from_file["code"] == played["code"] == 0
+        assert from_file["answer"]["value"] == played["answer"]["value"]
+        assert from_file["best"] == played["best"]
 
     _serve([file], scenario)
 
@@ -108,7 +112,8 @@ def test_an_estimate_says_so(game_files: dict[str, Path]) -> None:
         body = {"move": 26, "seconds": 4, "tab": "a", "mode": "view"}
         report = await _wait(client, await _start(client, body))
         assert report["state"] == "done", report
-        assert "An estimate, not the game's value" in report["report"], report["report"]
+        assert "estimate" in report["answer"]["kind"] + report["answer"]["note"], report
+        assert report["best"], report
 
     _serve([game_files["henning"]], scenario)
 

@@ -180,6 +180,27 @@ def test_play_legal_illegal_and_variations(game_files: dict[str, Path]) -> None:
     run([file], scenario)
 
 
+def test_preview_keeps_nothing(game_files: dict[str, Path]) -> None:
+    file = game_files["gridblock"]
+    f = face("gridblock")
+    legal = f.legal(f.read(str(file), 10)).moves
+
+    async def scenario(client: TestClient[Any, Any]) -> None:
+        url = "/api/records/0/preview"
+        r = await client.post(url, json={"move": 10, "text": legal[0]}, headers=AUTH)
+        shown = await r.json()
+        doc = f.read(str(file), 10)
+        f.play_move(doc, legal[0])
+        assert shown["svg"] == f.picture(doc, "svg", cell=24)
+        message = await error(await client.post(url, json={"move": 10, "text": "Z9@z9"},
+                                                 headers=AUTH), 400)  # fmt: skip
+        assert message.startswith("Z9@z9: ")
+        rows = (await (await client.get("/api/records", headers=AUTH)).json())["records"]
+        assert len(rows) == 1
+
+    run([file], scenario)
+
+
 @pytest.mark.parametrize("game", ["henning", "blokus", "gridblock", "walkable"])
 def test_download_reads_back_in_the_cli(game_files: dict[str, Path], game: str,
                                         tmp_path: Path) -> None:  # fmt: skip

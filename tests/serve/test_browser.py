@@ -212,9 +212,20 @@ def test_analysis_shows_the_exact_value(page: Any, game_files: dict[str, Path],
         seconds.clear()
         seconds.send_keys("20")
         driver.find_element("id", "analyse").click()
-        _wait_for(driver, lambda d: "Exact value" in _text(d, "analysis-report"),
-                  "the exact value")  # fmt: skip
+        _wait_for(driver, lambda d: d.find_elements("css selector", "#best .show-best"),
+                  "the best move")  # fmt: skip
         assert "answered" in _text(driver, "analysis-state")
-        assert "Best move" in _text(driver, "analysis-report")
+        assert "exact" in _text(driver, "analysis-state")
+        assert _text(driver, "analysis-summary").startswith("value ")
+        board = driver.find_element("id", "board")
+        before = board.get_attribute("src")
+        driver.find_element("css selector", "#best .show-best").click()
+        _wait_for(driver, lambda d: d.find_element("id", "board").get_attribute("data-preview"),
+                  "the best move shown on the board")  # fmt: skip
+        assert board.get_attribute("src") != before
+        assert driver.find_element("id", "preview-note").is_displayed()
+        driver.find_element("id", "next").click()  # a step leaves the preview
+        _wait_for(driver, lambda d: not d.find_element("id", "preview-note").is_displayed(),
+                  "the preview gone after a step")  # fmt: skip
 
     shot_on_failure(driver, tmp_path, check)

@@ -255,6 +255,20 @@ main line, a position becomes the new position."""
 
         solve_endgame(console, file, request)
 
+    def best_moves(self, answer: dict[str, Any]) -> tuple[str, ...]:
+        """The ``"best_move"`` of a ``solve-endgame --json`` answer (colour, piece and
+        cells), in polytile's own notation (``B I1 2,5``), which ``play`` reads."""
+        from polytile.puzzles.blokus.moves import Move
+
+        best = answer.get("best_move")
+        if not isinstance(best, dict) or not best.get("cells"):
+            return ()
+        try:
+            move = Move(best["color"], best["piece"], [tuple(c) for c in best["cells"]])
+        except (KeyError, TypeError, ValueError):
+            return ()
+        return (str(move),)
+
     def bounds(self, console: Console, file: str, request: BoundsRequest) -> None:
         """The squares each colour asked for can still place, at least and at most, and
         the final scores these give (:mod:`.bounds_verb`)."""

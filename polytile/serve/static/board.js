@@ -72,6 +72,9 @@ function render(view) {
   state.picture = URL.createObjectURL(blob);
   $("board").src = state.picture;
   $("board").dataset.at = String(view.at);
+  delete $("board").dataset.preview;
+  $("board-frame").classList.remove("preview");
+  $("preview-note").hidden = true;
   const n = view.moves.length;
   $("where").textContent = n ? `move ${view.at} of ${n}` : "a position";
   for (const [id, off] of [["first", view.at === 0], ["prev", view.at === 0],
@@ -214,6 +217,9 @@ async function analyse() {
   const seconds = Number($("seconds").value) || 10;
   const mode = $("mode").value || "exact";
   $("analysis-report").textContent = "";
+  $("analysis-summary").replaceChildren();
+  $("best").replaceChildren();
+  $("analysis-details").hidden = true;
   try {
     const body = await api(`/api/records/${view.index}/analysis`, {
       method: "POST", headers: { "Content-Type": "application/json" },
@@ -241,14 +247,77 @@ async function pollAnalysis() {
       return;
     }
     endAnalysis();
-    const estimate = job.mode === "view" ? " (an estimate, from the mover's view, not the game's value)" :
-      job.mode === "open" ? " (exact for the dealt hidden tiles or cards only)" : "";
-    const state_ = $("analysis-state");
-    state_.textContent = r.state === "done" ? `the ${where}: ${r.outcome}${estimate}` : `${r.why}`;
-    if (estimate) state_.classList.add("estimate"); else state_.classList.remove("estimate");
-    $("analysis-report").textContent = r.report || (r.notes || []).join("\n");
+    showAnswer(r, job, where);
   } catch (e) {
     endAnalysis();
+    say(e.message);
+  }
+}
+
+function showAnswer(r, job, where) {
+  const a = r.answer;
+  const estimated = job.mode === "view" || (a && /estimate/.test(String(a.kind || "") + String(a.note || "")));
+  const label = estimated ? " — an estimate, not the game's value" :
+    job.mode === "open" ? " — exact for the hidden tiles or cards as dealt, only" :
+    r.code === 0 ? " — exact" : "";
+  const stateLine = $("analysis-state");
+  stateLine.textContent = r.state === "done" ? `the ${where}: ${r.outcome}${label}` : `${r.why}`;
+  stateLine.classList.toggle("estimate", Boolean(estimated));
+  const summary = $("analysis-summary");
+  summary.replaceChildren();
+  const line = (text) => summary.append(element("p", text));
+  if (a) {
+    if (a.value !== undefined && a.value !== null) line(`value ${a.value}` + (a.lead ? ` (${a.lead})` : ""));
+    if (a.values && typeof a.values === "object") {
+      line("values: " + Object.entries(a.values).map(([k, v]) => `${k} ${v}`).join(", "));
+    }
+    for (const key of ["outcome", "kind", "note", "meaning"]) {
+      if (typeof a[key] === "string" && a[key] !== a.lead) line(`${key}: ${a[key]}`);
+    }
+    if (a.over) line("the game is over");
+    $("analysis-report").textContent = JSON.stringify(a, null, 1);
+  } else {
+    $("analysis-report").textContent = r.report || (r.notes || []).join("\n");
+    line(r.report ? r.report.split("\n")[0] : "");
+  }
+  $("analysis-details").hidden = !$("analysis-report").textContent;
+  const best = $("best");
+  best.replaceChildren();
+  if ((r.best || []).length) {
+    best.append(element("p", estimated ? "best by this estimate:" : "best move" + (r.best.length > 1 ? "s" : "") + ":"));
+  }
+  for (const m of (r.best || []).slice(0, 12)) {
+    const row = element("div");
+    row.append(element("code", m + " "));
+    const showIt = element("button", "show on the board");
+    showIt.type = "button";
+    showIt.className = "show-best";
+    showIt.addEventListener("click", () => preview(job.index, job.at, m));
+    const playIt = element("button", "play it");
+    playIt.type = "button";
+    playIt.className = "play-best";
+    playIt.addEventListener("click", async () => { await show(job.index, job.at); await play(m); });
+    row.append(showIt, playIt);
+    best.append(row);
+  }
+}
+
+async function preview(index, at, text) {
+  try {
+    if (!state.view || state.view.index !== index || state.view.at !== at) await show(index, at);
+    const p = await api(`/api/records/${index}/preview`, {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ move: at, text }),
+    });
+    if (state.picture) URL.revokeObjectURL(state.picture);
+    state.picture = URL.createObjectURL(new Blob([p.svg], { type: "image/svg+xml" }));
+    $("board").src = state.picture;
+    $("board").dataset.preview = text;
+    $("board-frame").classList.add("preview");
+    const note = $("preview-note");
+    note.textContent = `showing the board after ${text} (not played: step or play to leave)`;
+    note.hidden = false;
+  } catch (e) {
     say(e.message);
   }
 }
