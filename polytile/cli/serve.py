@@ -16,14 +16,17 @@ DEFAULT_PORT = 8766
 
 Each FILE is a game record or position of any game polytile plays (Blokus .blksgf and
 positions, City Blocks of both designers, Gridblock, Walkable Cities), read and checked by
-its game as 'polytile render' reads it; more can be uploaded from the page. The page shows
+its game as 'polytile render' reads it, or a puzzle set (STORE.db, as 'polytile generate'
+writes it); more records can be uploaded from the page. The page shows
 the board drawn by the game's own picture, the move list (step with the buttons, the arrow
 keys or a click on a move), the score and the legal moves of the player to move. A move
 typed or picked from the list is checked by the rules; one played before a record's end
 starts a variation, kept in memory (the files are never written) and downloadable in the
 game's own format. An analysis (the game's 'solve-endgame', with its --open and --view
 where it has them) runs in a separate process with the time limit set on the page, and can
-be stopped.
+be stopped. A puzzle set lists its puzzles (filtered by kind and difficulty), shows one
+as 'polytile puzzles show' does (a picture for tiling puzzles and teasers) and reveals its
+solution once the rules have checked it.
 
 The server listens on 127.0.0.1 unless --host says otherwise, and answers only requests
 that carry the secret token of the URL it prints (a new one each run) and address it by
@@ -39,9 +42,11 @@ Examples:
   polytile selfplay blokus --variant duo --seed 3 -o duo.blksgf
   polytile serve duo.blksgf --open
   polytile serve henning.json grid.json --port 9000
+  polytile serve puzzles.db
 """,
 )
-@click.argument("files", nargs=-1, type=click.Path(exists=True, dir_okay=False))
+@click.argument("files", nargs=-1, type=click.Path(exists=True, dir_okay=False),
+                metavar="[FILE | STORE.db]...")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="The address to listen on (another than 127.0.0.1 lets other machines "
                    "reach the board: they still need the token).")  # fmt: skip
@@ -57,11 +62,15 @@ def serve_command(files: tuple[str, ...], host: str, port: int, open_browser: bo
         raise click.UsageError(f"the web board needs aiohttp ({exc}): pip install "
                                "'polytile[serve]'") from None  # fmt: skip
     from polytile.serve.board import Board
+    from polytile.serve.store import Shelf
 
-    board = Board()
+    board, shelf = Board(), Shelf()
     for file in files:
-        board.add_file(file)  # FormatError: exit 2, with the game's message
-    app = make_app(board, host=host)
+        if file.lower().endswith(".db"):
+            shelf.add(file)  # not a store: exit 2, with SQLite's or the store's message
+        else:
+            board.add_file(file)  # FormatError: exit 2, with the game's message
+    app = make_app(board, host=host, shelf=shelf)
     import asyncio
     import contextlib
 

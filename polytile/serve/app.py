@@ -39,14 +39,16 @@ from aiohttp import web
 
 from polytile.errors import PolytileError
 from polytile.serve.board import MAX_UPLOAD_BYTES, UPLOAD_SUFFIXES, Board, BoardError
+from polytile.serve.store import Shelf
 from polytile.text import printable
 
-__all__ = ["BOARD", "HOSTS", "TOKEN", "make_app"]
+__all__ = ["BOARD", "HOSTS", "SHELF", "TOKEN", "make_app"]
 
 log = logging.getLogger("polytile.serve")
 
 #: The application keys: the board, the secret token, the host names accepted.
 BOARD = web.AppKey("board", Board)
+SHELF = web.AppKey("shelf", Shelf)
 TOKEN = web.AppKey("token", str)
 HOSTS = web.AppKey("hosts", frozenset)
 _POOL = web.AppKey("pool", ThreadPoolExecutor)
@@ -64,7 +66,7 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
 def make_app(board: Board, token: str | None = None, host: str = "127.0.0.1",
-             analyses: Any = None) -> web.Application:  # fmt: skip
+             analyses: Any = None, shelf: Shelf | None = None) -> web.Application:  # fmt: skip
     """The application serving ``board``.
 
     Parameters
@@ -80,9 +82,12 @@ def make_app(board: Board, token: str | None = None, host: str = "127.0.0.1",
     analyses
         The :class:`~polytile.serve.analysis.Analyses` running solvers for the page (None:
         a new one, stopped with the application).
+    shelf
+        The puzzle stores served (None: none).
     """
     app = web.Application(middlewares=[_guard], client_max_size=MAX_UPLOAD_BYTES)
     app[BOARD] = board
+    app[SHELF] = shelf or Shelf()
     app[TOKEN] = token or secrets.token_urlsafe(24)
     names = set(LOCAL_NAMES)
     if host not in ("", "0.0.0.0", "::"):
@@ -107,6 +112,9 @@ def make_app(board: Board, token: str | None = None, host: str = "127.0.0.1",
     app.router.add_get("/api/records/{index}/download", _download)
     app.router.add_post("/api/upload", _upload)
     app.router.add_post("/api/records/{index}/analysis", _start_analysis)
+    app.router.add_get("/api/stores", _stores)
+    app.router.add_get("/api/stores/{index}/puzzles", _store_puzzles)
+    app.router.add_get("/api/stores/{index}/puzzles/{id}", _store_puzzle)
     app.router.add_get("/api/analysis/{job}", _analysis)
     app.router.add_delete("/api/analysis/{job}", _cancel_analysis)
     return app
@@ -352,3 +360,38 @@ async def _analysis(request: web.Request) -> web.Response:
 async def _cancel_analysis(request: web.Request) -> web.Response:
     report = request.app[_ANALYSES].cancel(request.match_info["job"])  # type: ignore[attr-defined]
     return web.json_response(report, headers=_NO_STORE)
+
+
+# -- puzzle sets ----------------------------------------------------------------------------
+
+
+async def _stores(request: web.Request) -> web.Response:
+    rows = await _run(request, request.app[SHELF].stores)
+    return web.json_response({"stores": rows}, headers=_NO_STORE)
+
+
+def _difficulty(text: str | None, what: str) -> float | None:
+    if text is None or text == "":
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise BoardError(f"{what} must be a number, not {printable(text[:40])!r}") from None
+    if value != value or value in (float("inf"), float("-inf")):
+        raise BoardError(f"{what} must be a finite number")
+    return value
+
+
+async def _store_puzzles(request: web.Request) -> web.Response:
+    q = request.query
+    kind = q.get("kind") or None
+    low, high = _difficulty(q.get("min"), "min"), _difficulty(q.get("max"), "max")
+    rows = await _run(request, request.app[SHELF].puzzles, _index(request), kind, low, high)
+    return web.json_response(rows, headers=_NO_STORE)
+
+
+async def _store_puzzle(request: web.Request) -> web.Response:
+    puzzle_id = _int(request.match_info["id"], "the puzzle")
+    solution = request.query.get("solution") in ("1", "true", "yes")
+    doc = await _run(request, request.app[SHELF].puzzle, _index(request), puzzle_id, solution)
+    return web.json_response(doc, headers=_NO_STORE)

@@ -32,3 +32,18 @@ def game_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     files["cityblocks"] = folder / "cityblocks.json"
     files["cityblocks"].write_text(face("cityblocks").new(0, {}))
     return files
+
+
+@pytest.fixture(scope="session")
+def store_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A puzzle set: a Blokus teaser (drawn as a picture) and a City Blocks (Henning) puzzle
+    (shown as text)."""
+    from polytile.store.db import PuzzleStore
+    from polytile.store.generate import parse_params
+    from polytile.store.sets import build_set
+
+    path = tmp_path_factory.mktemp("store") / "set.db"
+    with PuzzleStore(path) as db:
+        build_set(db, "blokus-teaser", parse_params("blokus-teaser", {}), 0, 1)
+        build_set(db, "henning", parse_params("henning", {}), 0, 1)
+    return path

@@ -60,12 +60,12 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture(scope="module")
-def server(game_files: dict[str, Path]) -> Iterator[str]:
-    """``polytile serve`` on every game's file; its URL with the token."""
+def server(game_files: dict[str, Path], store_file: Path) -> Iterator[str]:
+    """``polytile serve`` on every game's file and a puzzle set; its URL with the token."""
     order = ["henning", "blokus", "gridblock", "walkable", "cityblocks"]
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
     process = subprocess.Popen([sys.executable, "-m", "polytile", "serve", "--port", "0",
-                                *(str(game_files[g]) for g in order)],
+                                *(str(game_files[g]) for g in order), str(store_file)],
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                                env=env)  # fmt: skip
     try:
@@ -227,5 +227,37 @@ def test_analysis_shows_the_exact_value(page: Any, game_files: dict[str, Path],
         driver.find_element("id", "next").click()  # a step leaves the preview
         _wait_for(driver, lambda d: not d.find_element("id", "preview-note").is_displayed(),
                   "the preview gone after a step")  # fmt: skip
+
+    shot_on_failure(driver, tmp_path, check)
+
+
+def test_puzzle_set_show_and_reveal(page: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.support.ui import Select
+
+    driver = page
+
+    def check() -> None:
+        _wait_for(driver, lambda d: d.find_element("id", "stores-label").is_displayed(),
+                  "the puzzle set offered")  # fmt: skip
+        Select(driver.find_element("id", "stores")).select_by_value("0")
+        _wait_for(driver, lambda d: len(d.find_elements("css selector", "tr.puzzle-row")) == 2,
+                  "the puzzles listed")  # fmt: skip
+        assert not driver.find_element("id", "board").is_displayed()  # the board is put away
+        Select(driver.find_element("id", "store-kind")).select_by_value("blokus-teaser")
+        driver.find_element("css selector", "#store-filter button").click()
+        _wait_for(driver, lambda d: len(d.find_elements("css selector", "tr.puzzle-row")) == 1,
+                  "the filter by kind")  # fmt: skip
+        driver.find_element("css selector", "tr.puzzle-row").click()
+        _wait_for(driver, lambda d: d.find_elements("css selector", "#puzzle-picture img"),
+                  "the puzzle's picture")  # fmt: skip
+        assert not driver.find_elements("css selector", "#solution-picture img")
+        driver.find_element("id", "reveal").click()
+        _wait_for(driver, lambda d: d.find_elements("css selector", "#solution-picture img"),
+                  "the solution's picture")  # fmt: skip
+        assert "checked by the rules" in _text(driver, "puzzle-lead")
+        width = driver.execute_script(
+            "return document.querySelector('#solution-picture img').naturalWidth"
+        )
+        assert width > 0
 
     shot_on_failure(driver, tmp_path, check)

@@ -49,7 +49,7 @@ async function loadRecords(select) {
     list.append(option);
   }
   if (select !== undefined) list.value = String(select);
-  if (!state.records.length) say("no records: open a file (Open a file…)", "info");
+  if (!state.records.length && !shelf.stores.length) say("no records: open a file (Open a file…)", "info");
 }
 
 async function show(index, at) {
@@ -342,6 +342,109 @@ async function stopAnalysis() {
   endAnalysis();
 }
 
+// -- puzzle sets --------------------------------------------------------------------------
+
+const shelf = { stores: [], index: null, puzzle: null };
+
+async function loadStores() {
+  const body = await api("/api/stores");
+  shelf.stores = body.stores;
+  const list = $("stores");
+  list.replaceChildren(element("option", "—"));
+  list.firstChild.value = "";
+  for (const s of shelf.stores) {
+    const option = element("option", `${s.title} (${s.count} puzzles)`);
+    option.value = String(s.index);
+    list.append(option);
+  }
+  $("stores-label").hidden = !shelf.stores.length;
+}
+
+function showPanel(store) {
+  document.querySelector("main").hidden = store;
+  $("store-panel").hidden = !store;
+  $("download").hidden = store;
+}
+
+async function openStore(index) {
+  if (index === "") { showPanel(false); return; }
+  const s = shelf.stores[Number(index)];
+  shelf.index = s.index;
+  showPanel(true);
+  $("store-title").textContent = s.title;
+  const kinds = $("store-kind");
+  kinds.replaceChildren(element("option", "any"));
+  kinds.firstChild.value = "";
+  for (const k of s.kinds) {
+    const option = element("option", k);
+    option.value = k;
+    kinds.append(option);
+  }
+  clearPuzzle();
+  await listPuzzles();
+}
+
+async function listPuzzles() {
+  const q = new URLSearchParams();
+  if ($("store-kind").value) q.set("kind", $("store-kind").value);
+  if ($("store-min").value) q.set("min", $("store-min").value);
+  if ($("store-max").value) q.set("max", $("store-max").value);
+  try {
+    const body = await api(`/api/stores/${shelf.index}/puzzles?${q}`);
+    const table = $("store-list");
+    table.replaceChildren();
+    const head = element("tr");
+    for (const h of ["id", "kind", "board", "pieces", "given", "difficulty"]) head.append(element("th", h));
+    table.append(head);
+    for (const p of body.puzzles) {
+      const row = element("tr", undefined, "puzzle-row");
+      row.dataset.id = String(p.id);
+      for (const k of ["id", "kind", "board", "pieces", "given", "difficulty"]) {
+        row.append(element("td", p[k] === undefined ? "?" : String(p[k])));
+      }
+      table.append(row);
+    }
+    $("store-count").textContent = `${body.total} puzzle${body.total === 1 ? "" : "s"}` +
+      (body.total > body.puzzles.length ? `, the first ${body.puzzles.length} listed` : "");
+  } catch (e) {
+    say(e.message);
+  }
+}
+
+function clearPuzzle() {
+  for (const id of ["puzzle-caption", "puzzle-text", "puzzle-lead"]) $(id).textContent = "";
+  $("puzzle-picture").replaceChildren();
+  $("solution-picture").replaceChildren();
+  $("reveal").hidden = true;
+}
+
+function picture(svg, label) {
+  const img = element("img");
+  img.alt = label;
+  img.src = URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" }));
+  return img;
+}
+
+async function showPuzzle(id, solution) {
+  try {
+    const p = await api(`/api/stores/${shelf.index}/puzzles/${id}` + (solution ? "?solution=1" : ""));
+    shelf.puzzle = p.id;
+    clearPuzzle();
+    for (const row of document.querySelectorAll("#store-list tr.puzzle-row")) {
+      row.classList.toggle("current", row.dataset.id === String(p.id));
+    }
+    $("puzzle-caption").textContent = `#${p.id}, difficulty ${p.difficulty.toFixed(1)}: ${p.caption}`;
+    if (p.svg) $("puzzle-picture").append(picture(p.svg, "the puzzle"));
+    $("puzzle-text").textContent = p.svg && !solution ? "" : p.text;
+    if (p.solution_svg) $("solution-picture").append(picture(p.solution_svg, "the solution"));
+    if (solution && p.answer_lead) $("puzzle-lead").textContent = `the value is ${p.answer_lead}`;
+    if (solution) $("puzzle-lead").textContent += " (checked by the rules)";
+    $("reveal").hidden = solution;
+  } catch (e) {
+    say(e.message);
+  }
+}
+
 // -- wiring -------------------------------------------------------------------------------
 
 async function upload(file) {
@@ -369,7 +472,7 @@ document.addEventListener("DOMContentLoaded", async () => {
   $("prev").addEventListener("click", () => step(state.view.at - 1));
   $("next").addEventListener("click", () => step(state.view.at + 1));
   $("last").addEventListener("click", () => step(state.view.moves.length));
-  $("records").addEventListener("change", (e) => show(Number(e.target.value), null));
+  $("records").addEventListener("change", (e) => { showPanel(false); show(Number(e.target.value), null); });
   $("moves").addEventListener("click", (e) => {
     const li = e.target.closest("li");
     if (li) step(Number(li.dataset.at));
@@ -396,9 +499,19 @@ document.addEventListener("DOMContentLoaded", async () => {
                     Home: 0, End: state.view.moves.length }[e.key];
     if (moves !== undefined) { e.preventDefault(); step(moves); }
   });
+  $("stores").addEventListener("change", (e) => openStore(e.target.value));
+  $("records").addEventListener("focus", () => { if (!$("store-panel").hidden) showPanel(false); });
+  $("store-filter").addEventListener("submit", (e) => { e.preventDefault(); listPuzzles(); });
+  $("store-list").addEventListener("click", (e) => {
+    const row = e.target.closest("tr.puzzle-row");
+    if (row) showPuzzle(Number(row.dataset.id), false);
+  });
+  $("reveal").addEventListener("click", () => showPuzzle(shelf.puzzle, true));
   try {
+    await loadStores();
     await loadRecords();
     if (state.records.length) await show(0, null);
+    else if (shelf.stores.length) { $("stores").value = "0"; await openStore("0"); }
   } catch (e) {
     say(e.message);
   }
