@@ -49,7 +49,7 @@ ABANDONED = 15.0
 #: Seconds an analysis may run past its limit (start-up, stopping) before it is killed.
 GRACE = 10.0
 #: The kinds of analysis, and the ``solve-endgame`` option each needs its game to declare.
-MODES = {"exact": None, "open": "open_analysis", "view": "view"}
+MODES = {"exact": None, "open": "open_analysis", "view": "view", "record": None}
 
 #: What an analysis's exit status says, as the CLI's exit codes do.
 OUTCOMES = {0: "answered", 1: "no exact answer (the report says why)", 2: "refused",
@@ -59,7 +59,8 @@ OUTCOMES = {0: "answered", 1: "no exact answer (the report says why)", 2: "refus
 @dataclass(frozen=True)
 class AnalysisOrder:
     """What one analysis solves: the position after ``start`` moves of ``file`` (all of a
-    position's), then the moves ``played``, for ``seconds`` in all, as ``mode`` asks."""
+    position's), then the moves ``played``, for ``seconds`` in all, as ``mode`` asks
+    (``record``: every move of that record, as ``polytile analyse`` does)."""
 
     game: str
     file: str
@@ -79,12 +80,18 @@ class AnalysisOrder:
             For a game with no endgame solver, or a mode it does not take.
         """
         from polytile.puzzles.face import EndgameFace
+        from polytile.serve.board import analyses_record
 
         face = rec.face
-        if not isinstance(face, EndgameFace):
-            raise BoardError(f"{face.title} has no exact endgame solver")
         if mode not in MODES:
             raise BoardError(f"no analysis {mode[:40]!r}: {', '.join(MODES)}")
+        if mode == "record":
+            if not analyses_record(face, rec.kind):
+                raise BoardError(f"{face.title} {rec.kind}s are not analysed move by move")
+            return cls(face.name, rec.file, rec.kind, len(rec.base), tuple(rec.played),
+                       seconds, mode)  # fmt: skip
+        if not isinstance(face, EndgameFace):
+            raise BoardError(f"{face.title} has no exact endgame solver")
         option = MODES[mode]
         if option is not None and option not in face.endgame_options:
             raise BoardError(f"{face.title} has no analysis {mode!r}")
@@ -109,6 +116,7 @@ class _Job:
     report: str = ""
     answer: dict[str, Any] | None = None
     best: tuple[str, ...] = ()
+    reviews: list[dict[str, Any]] = field(default_factory=list)
     why: str = ""
 
     def as_dict(self) -> dict[str, Any]:
@@ -118,7 +126,7 @@ class _Job:
                 "notes": self.notes[-20:], "code": self.code,
                 "outcome": OUTCOMES.get(self.code, "") if self.code is not None else "",
                 "report": self.report, "answer": self.answer, "best": list(self.best),
-                "why": self.why}  # fmt: skip
+                "reviews": self.reviews, "why": self.why}  # fmt: skip
 
 
 class Analyses:
@@ -226,7 +234,7 @@ class Analyses:
                 elif kind == "note":
                     job.notes.append(payload)
                 elif kind == "done":
-                    job.code, job.report, job.answer, job.best = payload
+                    job.code, job.report, job.answer, job.best, job.reviews = payload
                     job.state = "done"
         except (EOFError, OSError):
             pass
@@ -339,8 +347,9 @@ def _work(order: AnalysisOrder, conn: Connection, folder: str, job_id: str,
             console.out(f"internal error ({type(exc).__name__}: {exc})")
     text = console.text()
     answer, best = _answer(order, text)
+    reviews = _reviews(order, answer) if order.mode == "record" else []
     with contextlib.suppress(OSError):
-        conn.send(("done", (code, text, answer, best)))
+        conn.send(("done", (code, text, answer, best, reviews)))
     conn.close()
 
 
@@ -365,6 +374,30 @@ def _answer(order: AnalysisOrder, text: str) -> tuple[dict[str, Any] | None, tup
     return None, ()
 
 
+def _reviews(order: AnalysisOrder, answer: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """Each move an ``analyse --json`` answer reviews: its number, what it lost, a best
+    move in its place in play's notation (read by the face when the answer writes it
+    another way) and whether the values are estimates."""
+    from polytile.puzzles.face import EndgameFace
+    from polytile.puzzles.faces import face
+
+    game = face(order.game)
+    rows = answer.get("moves") if answer else None
+    found = []
+    for row in rows if isinstance(rows, list) else ():
+        if not isinstance(row, dict) or not isinstance(row.get("number"), int):
+            continue
+        best = row.get("best_move")
+        if not isinstance(best, str):
+            named = game.best_moves({"best_move": best}) if isinstance(game, EndgameFace) else ()
+            best = named[0] if named else ""
+        loss = row.get("loss")
+        found.append({"number": row["number"], "best": best,
+                      "loss": loss if isinstance(loss, int | float) else None,
+                      "estimate": row.get("kind") == "estimate"})  # fmt: skip
+    return found
+
+
 def _watch(server: int) -> None:
     """End this analysis's process group once the server ``server`` is gone."""
     while True:
@@ -378,13 +411,11 @@ def _watch(server: int) -> None:
 
 
 def _solve(order: AnalysisOrder, console: _PipeConsole, folder: str, job_id: str) -> int:
-    from polytile.cli.clock import CLOCK, start_command
-    from polytile.puzzles.face import EndgameFace, EndgameRequest
+    from polytile.cli.clock import start_command
     from polytile.puzzles.faces import face
 
     start_command(False)  # the limit counts from now, not from the fork server's start
     game = face(order.game)
-    assert isinstance(game, EndgameFace)  # checked by AnalysisOrder.of
     file, move = order.file, (order.start if order.kind == "record" else None)
     if order.played:  # a variation: the position as its game writes it, in our folder
         doc = game.read(order.file, move)
@@ -394,6 +425,35 @@ def _solve(order: AnalysisOrder, console: _PipeConsole, folder: str, job_id: str
         path = Path(folder) / f"analysis-{job_id}{suffix}"
         path.write_text(game.dumps(doc))
         file, move = str(path), None
+    try:
+        if order.mode == "record":
+            _analyse_record(game, console, file, order.seconds)
+        else:
+            _solve_endgame(game, console, file, move, order)
+    finally:
+        if order.played:
+            Path(file).unlink(missing_ok=True)
+    return 0
+
+
+def _analyse_record(game: Any, console: _PipeConsole, file: str, seconds: float) -> None:
+    """``polytile analyse --json`` through the face (:mod:`polytile.puzzles.analysis`)."""
+    from polytile.cli.clock import CLOCK
+    from polytile.puzzles.analysis import AnalyseFace, AnalyseRequest, OwnAnalysisFace
+
+    if isinstance(game, AnalyseFace):
+        game.analyse(console, file, CLOCK.left(seconds, reserve=0.25) or seconds, True)
+    elif isinstance(game, OwnAnalysisFace):
+        game.analyse_own(console, file, AnalyseRequest(CLOCK, seconds, as_json=True))
+
+
+def _solve_endgame(game: Any, console: _PipeConsole, file: str, move: int | None,
+                   order: AnalysisOrder) -> None:  # fmt: skip
+    """``polytile solve-endgame --json`` through the face."""
+    from polytile.cli.clock import CLOCK
+    from polytile.puzzles.face import EndgameFace, EndgameRequest
+
+    assert isinstance(game, EndgameFace)  # checked by AnalysisOrder.of
     given = {"exact": frozenset(), "open": frozenset({"open_analysis"}),
              "view": frozenset({"view"})}[order.mode]  # fmt: skip
     request = EndgameRequest(
@@ -402,9 +462,4 @@ def _solve(order: AnalysisOrder, console: _PipeConsole, folder: str, job_id: str
         open_analysis=order.mode == "open", view="to-move" if order.mode == "view" else None,
         workers=1, color=False, limit=order.seconds, clock=CLOCK, given=given,
     )  # fmt: skip
-    try:
-        game.solve_endgame(console, file, request)
-    finally:
-        if order.played:
-            Path(file).unlink(missing_ok=True)
-    return 0
+    game.solve_endgame(console, file, request)

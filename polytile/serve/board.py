@@ -20,7 +20,15 @@ from polytile.errors import FormatError, PolytileError
 from polytile.puzzles.face import EndgameFace, Face
 from polytile.text import printable
 
-__all__ = ["MAX_UPLOAD_BYTES", "UPLOAD_SUFFIXES", "Board", "BoardError", "Record", "analysis_modes"]
+__all__ = [
+    "MAX_UPLOAD_BYTES",
+    "UPLOAD_SUFFIXES",
+    "Board",
+    "BoardError",
+    "Record",
+    "analyses_record",
+    "analysis_modes",
+]
 
 #: The largest file the board takes as an upload (a 60-move record is a few kB).
 MAX_UPLOAD_BYTES = 2_000_000
@@ -176,6 +184,7 @@ class Board:
             "playable": rec.kind != "view",
             "move_help": face.move_help,
             "analysis": analysis_modes(face),
+            "record_analysis": analyses_record(face, rec.kind),
         }
 
     def play(self, index: int, move: int, text: str) -> tuple[int, int]:
@@ -257,6 +266,14 @@ def analysis_modes(face: Face) -> list[str]:
     declared = face.endgame_options
     return ["exact", *(["open"] if "open_analysis" in declared else []),
             *(["view"] if "view" in declared else [])]  # fmt: skip
+
+
+def analyses_record(face: Face, kind: str) -> bool:
+    """Whether a ``kind`` file of ``face``'s game is analysed move by move
+    (``polytile analyse``): a record of a game whose face analyses records."""
+    from polytile.puzzles.analysis import AnalyseFace, OwnAnalysisFace
+
+    return kind == "record" and isinstance(face, AnalyseFace | OwnAnalysisFace)
 
 
 def _suffix(file: str) -> str:

@@ -146,3 +146,35 @@ def analyses_of(client: TestClient[Any, Any]) -> Analyses:
     found = client.app[app_module._ANALYSES] if client.app is not None else None
     assert isinstance(found, Analyses)
     return found
+
+
+def test_every_move_of_a_record(game_files: dict[str, Path]) -> None:
+    """polytile analyse through the face: what each move lost, a best move in its place in
+    play's notation (Blokus's answer names it by colour, piece and cells)."""
+    file = game_files["blokus"]
+    f = face("blokus")
+
+    async def scenario(client: TestClient[Any, Any]) -> None:
+        view = await (await client.get("/api/records/0", headers=AUTH)).json()
+        assert view["record_analysis"] is True
+        report = await _wait(client, await _start(client, {"seconds": 40, "tab": "a",
+                                                           "mode": "record"}))  # fmt: skip
+        assert report["code"] in (0, 1), report
+        reviews = report["reviews"]
+        assert reviews and all(isinstance(r["loss"], int) for r in reviews)
+        for r in reviews:
+            doc = f.read(str(file), r["number"] - 1)
+            f.play_move(doc, r["best"])  # a legal move where the record's was played
+
+    _serve([file], scenario)
+
+
+def test_record_analysis_is_for_records(game_files: dict[str, Path]) -> None:
+    async def scenario(client: TestClient[Any, Any]) -> None:
+        view = await (await client.get("/api/records/0", headers=AUTH)).json()
+        assert view["record_analysis"] is False
+        r = await client.post("/api/records/0/analysis", json={"tab": "a", "mode": "record"},
+                              headers=AUTH)  # fmt: skip
+        assert r.status == 400 and "move by move" in (await r.json())["error"]
+
+    _serve([game_files["cityblocks"]], scenario)

@@ -98,14 +98,15 @@ def shot_on_failure(driver: Any, where: Path, check: Callable[[], None]) -> None
         raise AssertionError(f"{exc} (screenshot: {path})") from exc
 
 
-def _wait_for(driver: Any, condition: Callable[[Any], Any], what: str) -> Any:
+def _wait_for(driver: Any, condition: Callable[[Any], Any], what: str,
+              seconds: float = WAIT) -> Any:  # fmt: skip
     from selenium.common.exceptions import TimeoutException
     from selenium.webdriver.support.ui import WebDriverWait
 
     try:
-        return WebDriverWait(driver, WAIT).until(condition)
+        return WebDriverWait(driver, seconds).until(condition)
     except TimeoutException:
-        raise AssertionError(f"waited {WAIT} s for {what}") from None
+        raise AssertionError(f"waited {seconds} s for {what}") from None
 
 
 def _text(driver: Any, element_id: str) -> str:
@@ -131,6 +132,15 @@ def _at(driver: Any) -> int:
 def _step_to(driver: Any, n: int, what: str) -> None:
     _wait_for(driver, lambda d: _at(d) == n and
               d.find_element("id", "board").get_attribute("data-at") == str(n), what)  # fmt: skip
+
+
+def _ask(driver: Any, button: str, seconds: int, shown: str, what: str) -> None:
+    """Set the time limit, press ``button``, wait for ``shown`` (a CSS selector)."""
+    box = driver.find_element("id", "seconds")
+    box.clear()
+    box.send_keys(str(seconds))
+    driver.find_element("id", button).click()
+    _wait_for(driver, lambda d: d.find_elements("css selector", shown), what, seconds + 20)
 
 
 @pytest.mark.parametrize("game", ["henning", "blokus", "gridblock", "walkable", "cityblocks"])
@@ -208,12 +218,7 @@ def test_analysis_shows_the_exact_value(page: Any, game_files: dict[str, Path],
         for _ in range(5):
             driver.find_element("id", "prev").click()
             _step_to(driver, n - 1 - _, "a step back")
-        seconds = driver.find_element("id", "seconds")
-        seconds.clear()
-        seconds.send_keys("20")
-        driver.find_element("id", "analyse").click()
-        _wait_for(driver, lambda d: d.find_elements("css selector", "#best .show-best"),
-                  "the best move")  # fmt: skip
+        _ask(driver, "analyse", 20, "#best .show-best", "the best move")
         assert "answered" in _text(driver, "analysis-state")
         assert "exact" in _text(driver, "analysis-state")
         assert _text(driver, "analysis-summary").startswith("value ")
@@ -227,6 +232,18 @@ def test_analysis_shows_the_exact_value(page: Any, game_files: dict[str, Path],
         driver.find_element("id", "next").click()  # a step leaves the preview
         _wait_for(driver, lambda d: not d.find_element("id", "preview-note").is_displayed(),
                   "the preview gone after a step")  # fmt: skip
+
+    shot_on_failure(driver, tmp_path, check)
+
+
+def test_every_move_analysed_in_the_move_list(page: Any, tmp_path: Path) -> None:
+    driver = page
+
+    def check() -> None:
+        _open(driver, "blokus")
+        _ask(driver, "analyse-record", 40, "#moves li .review",
+             "what each move lost, in the move list")  # fmt: skip
+        assert "moves analysed" in _text(driver, "analysis-summary")
 
     shot_on_failure(driver, tmp_path, check)
 

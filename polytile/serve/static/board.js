@@ -9,7 +9,8 @@ const TAB = (self.crypto && crypto.randomUUID) ? crypto.randomUUID()
 const $ = (id) => document.getElementById(id);
 const SHOWN = 300;  // legal moves listed at once (the filter finds the others)
 
-const state = { records: [], index: null, view: null, picture: null, job: null, poll: null };
+const state = { records: [], index: null, view: null, picture: null, job: null, poll: null,
+                reviews: {} };
 
 async function api(path, options = {}) {
   const headers = Object.assign({ "X-Polytile-Token": TOKEN }, options.headers || {});
@@ -97,6 +98,8 @@ function render(view) {
   }
   if (view.analysis.includes(was)) modes.value = was;
   $("analyse").disabled = !view.analysis.length || state.job !== null;
+  $("analyse-record").hidden = !view.record_analysis;
+  $("analyse-record").disabled = state.job !== null;
   if (!view.analysis.length) $("analysis-state").textContent = `${view.game_title} has no endgame solver`;
 }
 
@@ -106,9 +109,17 @@ function renderMoves(view) {
   const start = element("li", "start");
   start.dataset.at = "0";
   list.append(start);
+  const reviews = state.reviews[view.index] || {};
   view.moves.forEach((m, i) => {
     const li = element("li", m);
     li.dataset.at = String(i + 1);
+    const r = reviews[i + 1];
+    if (r && r.loss !== null) {
+      const lost = r.loss > 1e-9;
+      const value = r.estimate ? `~${Number(r.loss).toFixed(1)}` : String(r.loss);
+      li.append(element("span", lost ? `  lost ${value} (best ${r.best})` : "  best", "review"));
+      if (lost) li.classList.add("lost");
+    }
     list.append(li);
   });
   const current = list.children[view.at];
@@ -211,11 +222,11 @@ function step(to) {
 
 // -- analysis -----------------------------------------------------------------------------
 
-async function analyse() {
+async function analyse(whole) {
   const view = state.view;
   if (!view || state.job) return;
   const seconds = Number($("seconds").value) || 10;
-  const mode = $("mode").value || "exact";
+  const mode = whole ? "record" : ($("mode").value || "exact");
   $("analysis-report").textContent = "";
   $("analysis-summary").replaceChildren();
   $("best").replaceChildren();
@@ -228,7 +239,9 @@ async function analyse() {
     state.job = { id: body.job, index: view.index, at: view.at, mode };
     $("stop").disabled = false;
     $("analyse").disabled = true;
-    $("analysis-state").textContent = `analysing move ${view.at} of ${view.title}…`;
+    $("analyse-record").disabled = true;
+    $("analysis-state").textContent = whole ? `analysing every move of ${view.title}…` :
+      `analysing move ${view.at} of ${view.title}…`;
     state.poll = setInterval(pollAnalysis, 500);
   } catch (e) {
     say(e.message);
@@ -240,7 +253,7 @@ async function pollAnalysis() {
   if (!job) return;
   try {
     const r = await api(`/api/analysis/${job.id}`);
-    const where = `position after move ${job.at}`;
+    const where = job.mode === "record" ? "record" : `position after move ${job.at}`;
     if (r.state === "running") {
       $("analysis-state").textContent = `analysing the ${where}: ${r.seconds} s of ${r.limit} s` +
         (r.progress ? ` — ${r.progress}` : "");
@@ -256,6 +269,10 @@ async function pollAnalysis() {
 
 function showAnswer(r, job, where) {
   const a = r.answer;
+  if (job.mode === "record") {
+    showReviews(r, job, where);
+    return;
+  }
   const estimated = job.mode === "view" || (a && /estimate/.test(String(a.kind || "") + String(a.note || "")));
   const label = estimated ? " — an estimate, not the game's value" :
     job.mode === "open" ? " — exact for the hidden tiles or cards as dealt, only" :
@@ -302,6 +319,30 @@ function showAnswer(r, job, where) {
   }
 }
 
+function showReviews(r, job, where) {
+  const a = r.answer || {};
+  const reviews = {};
+  for (const review of r.reviews || []) reviews[review.number] = review;
+  state.reviews[job.index] = reviews;
+  const estimates = (r.reviews || []).some((x) => x.estimate);
+  const stateLine = $("analysis-state");
+  stateLine.textContent = r.state === "done" ? `the ${where}: ${r.outcome}` +
+    (estimates ? " — some values are estimates (~), not exact" : "") : `${r.why}`;
+  stateLine.classList.toggle("estimate", estimates);
+  const summary = $("analysis-summary");
+  summary.replaceChildren();
+  const total = a.total_moves === undefined ? "?" : a.total_moves;
+  summary.append(element("p", `${(r.reviews || []).length} of ${total} moves analysed; what each lost is in the move list`));
+  if (a.lead) summary.append(element("p", `values are ${a.lead}`));
+  for (const key of ["refused", "stopped"]) {
+    if (typeof a[key] === "string") summary.append(element("p", `${key}: ${a[key]}`));
+  }
+  $("analysis-report").textContent = a ? JSON.stringify(a, null, 1) : r.report;
+  $("analysis-details").hidden = !$("analysis-report").textContent;
+  $("best").replaceChildren();
+  if (state.view && state.view.index === job.index) renderMoves(state.view);
+}
+
 async function preview(index, at, text) {
   try {
     if (!state.view || state.view.index !== index || state.view.at !== at) await show(index, at);
@@ -328,6 +369,7 @@ function endAnalysis() {
   state.job = null;
   $("stop").disabled = true;
   $("analyse").disabled = !(state.view && state.view.analysis.length);
+  $("analyse-record").disabled = false;
 }
 
 async function stopAnalysis() {
@@ -490,7 +532,8 @@ document.addEventListener("DOMContentLoaded", async () => {
     e.preventDefault();
     play($("move-input").value);
   });
-  $("analysis-form").addEventListener("submit", (e) => { e.preventDefault(); analyse(); });
+  $("analysis-form").addEventListener("submit", (e) => { e.preventDefault(); analyse(false); });
+  $("analyse-record").addEventListener("click", () => analyse(true));
   $("stop").addEventListener("click", stopAnalysis);
   $("upload").addEventListener("change", (e) => upload(e.target.files[0]));
   document.addEventListener("keydown", (e) => {
