@@ -37,3 +37,37 @@ def test_a_position_has_no_moves(tmp_path: Path, game: str) -> None:
     path = tmp_path / "position.json"
     path.write_text(f.new(0, {}))
     assert f.record_moves(f.read(str(path))) == ()
+
+
+@pytest.mark.parametrize(("game", "options", "suffix"), GAMES)
+def test_a_move_played_shows_as_its_file_reads(
+    tmp_path: Path, game: str, options: dict[str, str], suffix: str
+) -> None:
+    """After ``play_move``, the picture and the score are those of the position written by
+    ``dumps`` and read back (the web board draws positions played on without a file)."""
+    f = face(game)
+    text, _ = f.selfplay(5, 0, options)  # type: ignore[attr-defined]
+    path = tmp_path / f"game{suffix}"
+    path.write_text(text)
+    moves = f.record_moves(f.read(str(path)))
+    doc = f.read(str(path), 3)
+    f.play_move(doc, moves[3])
+    again = tmp_path / f"again{suffix}"
+    again.write_text(f.dumps(doc))
+    back = f.read(str(again))
+    assert f.picture(doc, "svg") == f.picture(back, "svg")
+    assert f.score_doc(doc) == f.score_doc(back)
+
+
+@pytest.mark.parametrize("game", ["blokus", "cityblocks"])
+def test_a_move_played_on_a_position_is_drawn(tmp_path: Path, game: str) -> None:
+    f = face(game)
+    path = tmp_path / "position.json"
+    path.write_text(f.new(0, {}))
+    doc = f.read(str(path))
+    before = f.picture(doc, "svg")
+    f.play_move(doc, f.legal(doc).moves[0])
+    again = tmp_path / "again.json"
+    again.write_text(f.dumps(doc))
+    assert f.picture(doc, "svg") == f.picture(f.read(str(again)), "svg") != before
+    assert f.score_doc(doc) == f.score_doc(f.read(str(again)))

@@ -158,6 +158,7 @@ main line, a position becomes the new position."""
         from polytile.puzzles.blokus.verbs import play_one
 
         play_one(doc.game, text)
+        doc.obj = doc.game.to_position()  # the picture and the score read the position
 
     def record_moves(self, doc: Any) -> tuple[str, ...]:
         """A record's placements as ``colour PIECE points`` (forced passes are not

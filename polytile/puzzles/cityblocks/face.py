@@ -133,6 +133,7 @@ class CityBlocksFace(BoundsFace):
         from polytile.puzzles.cityblocks.rules import Move
 
         doc.game.push(Move.parse(text))
+        doc.obj = doc.game.to_position()  # the picture and the score read the position
 
     def dumps(self, doc: Any) -> str:
         from polytile.formats import dumps
