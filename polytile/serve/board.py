@@ -33,6 +33,14 @@ __all__ = [
 #: The largest file the board takes as an upload (a 60-move record is a few kB).
 MAX_UPLOAD_BYTES = 2_000_000
 
+#: The most moves a step plays on from the last position shown rather than read the file
+#: again (the moves are the record's own, so both give the same position).
+STEPS_PLAYED_ON = 8
+
+#: Positions whose picture, score and legal moves are kept (a record's moves are never
+#: changed, only added to, so a kept position stays right).
+KEPT_POSITIONS = 256
+
 #: The suffixes an uploaded file keeps (they tell a Pentobi record from a JSON file); any
 #: other name is saved as ``.json``, and its reader says what it is not.
 UPLOAD_SUFFIXES = (".blksgf", ".sgf", ".json")
@@ -87,18 +95,29 @@ class Record:
     base: tuple[str, ...]
     played: list[str] = field(default_factory=list)
     parent: int | None = None
+    _last: tuple[int, Any] | None = field(default=None, repr=False)
 
     @property
     def moves(self) -> tuple[str, ...]:
         """Every move of the record, in order."""
         return (*self.base, *self.played)
 
-    def doc(self, move: int) -> Any:
-        """The face's document of the position after ``move`` moves."""
-        start = min(move, len(self.base))
-        doc = self.face.read(self.file, start if self.kind == "record" else None)
-        for text in self.played[: move - start]:
-            self.face.play_move(doc, text)
+    def doc(self, move: int, *, keep: bool = False) -> Any:
+        """The face's document of the position after ``move`` moves, the caller's to change
+        (``keep``: one it only reads, kept so that the next step plays on from it instead
+        of reading the file again; a record read replays its moves, tens of ms)."""
+        last, self._last = self._last, None
+        if last is not None and last[0] <= move <= last[0] + STEPS_PLAYED_ON:
+            at, doc = last
+            for text in self.moves[at:move]:
+                self.face.play_move(doc, text)
+        else:
+            start = min(move, len(self.base))
+            doc = self.face.read(self.file, start if self.kind == "record" else None)
+            for text in self.played[: move - start]:
+                self.face.play_move(doc, text)
+        if keep:
+            self._last = (move, doc)
         return doc
 
     def summary(self, index: int) -> dict[str, Any]:
@@ -124,6 +143,7 @@ class Board:
 
     def __init__(self) -> None:
         self.records: list[Record] = []
+        self._kept: dict[tuple[int, int], dict[str, Any]] = {}
 
     def add_file(self, file: str, title: str | None = None) -> int:
         """Read ``file`` with its game's face and add it; its index.
@@ -163,7 +183,28 @@ class Board:
         the face's SVG picture, the score, the moves, whose turn it is and the legal moves."""
         rec = self.record(index)
         at = self._move(rec, move)
-        doc = rec.doc(at)
+        face = rec.face
+        shown = self._kept.pop((index, at), None)
+        if shown is None:
+            shown = self._draw(rec, at)
+        self._kept[index, at] = shown  # the most recent last
+        while len(self._kept) > KEPT_POSITIONS:
+            del self._kept[next(iter(self._kept))]
+        return {
+            **rec.summary(index),
+            "at": at,
+            "moves": list(rec.moves),
+            **shown,
+            "playable": rec.kind != "view",
+            "move_help": face.move_help,
+            "analysis": analysis_modes(face),
+            "record_analysis": analyses_record(face, rec.kind),
+        }
+
+    @staticmethod
+    def _draw(rec: Record, at: int) -> dict[str, Any]:
+        """The picture, score and legal moves of ``rec`` after ``at`` moves."""
+        doc = rec.doc(at, keep=True)
         face = rec.face
         legal = face.legal(doc)
         try:
@@ -172,20 +213,10 @@ class Board:
         except (PolytileError, ValueError) as exc:  # a position its score refuses
             score, score_error = None, printable(str(exc))
         picture = face.picture(doc, "svg", cell=24)
-        return {
-            **rec.summary(index),
-            "at": at,
-            "moves": list(rec.moves),
-            "svg": picture.decode() if isinstance(picture, bytes) else picture,
-            "score": score,
-            "score_error": score_error,
-            "legal": {**legal.as_dict(), "note": legal.note},
-            "finished": face.finished(doc) or legal.to_move is None,
-            "playable": rec.kind != "view",
-            "move_help": face.move_help,
-            "analysis": analysis_modes(face),
-            "record_analysis": analyses_record(face, rec.kind),
-        }
+        return {"svg": picture.decode() if isinstance(picture, bytes) else picture,
+                "score": score, "score_error": score_error,
+                "legal": {**legal.as_dict(), "note": legal.note},
+                "finished": face.finished(doc) or legal.to_move is None}  # fmt: skip
 
     def play(self, index: int, move: int, text: str) -> tuple[int, int]:
         """Play ``text`` after ``move`` moves of record ``index``, checked by the game's

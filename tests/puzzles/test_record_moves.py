@@ -7,19 +7,27 @@ from pathlib import Path
 
 import pytest
 
+from polytile.puzzles.face import Face
 from polytile.puzzles.faces import face
 
 GAMES = [("henning", {}, ".json"), ("gridblock", {}, ".json"), ("walkable", {}, ".json"),
          ("blokus", {"variant": "duo"}, ".blksgf")]  # fmt: skip
 
 
-@pytest.mark.parametrize(("game", "options", "suffix"), GAMES)
-def test_record_moves_replay_the_record(tmp_path: Path, game: str, options: dict[str, str],
-                                        suffix: str) -> None:  # fmt: skip
+def _selfplayed(tmp_path: Path, game: str, options: dict[str, str],
+                suffix: str) -> tuple[Face, Path]:  # fmt: skip
+    """The face of ``game`` and a record it self-played (seed 5), written in ``tmp_path``."""
     f = face(game)
     text, _ = f.selfplay(5, 0, options)  # type: ignore[attr-defined]
     path = tmp_path / f"game{suffix}"
     path.write_text(text)
+    return f, path
+
+
+@pytest.mark.parametrize(("game", "options", "suffix"), GAMES)
+def test_record_moves_replay_the_record(tmp_path: Path, game: str, options: dict[str, str],
+                                        suffix: str) -> None:  # fmt: skip
+    f, path = _selfplayed(tmp_path, game, options, suffix)
     whole = f.read(str(path))
     moves = f.record_moves(whole)
     assert moves
@@ -45,10 +53,7 @@ def test_a_move_played_shows_as_its_file_reads(
 ) -> None:
     """After ``play_move``, the picture and the score are those of the position written by
     ``dumps`` and read back (the web board draws positions played on without a file)."""
-    f = face(game)
-    text, _ = f.selfplay(5, 0, options)  # type: ignore[attr-defined]
-    path = tmp_path / f"game{suffix}"
-    path.write_text(text)
+    f, path = _selfplayed(tmp_path, game, options, suffix)
     moves = f.record_moves(f.read(str(path)))
     doc = f.read(str(path), 3)
     f.play_move(doc, moves[3])
