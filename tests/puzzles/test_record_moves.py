@@ -74,5 +74,11 @@ def test_a_move_played_on_a_position_is_drawn(tmp_path: Path, game: str) -> None
     f.play_move(doc, f.legal(doc).moves[0])
     again = tmp_path / "again.json"
     again.write_text(f.dumps(doc))
-    assert f.picture(doc, "svg") == f.picture(f.read(str(again)), "svg") != before
-    assert f.score_doc(doc) == f.score_doc(f.read(str(again)))
+    back = f.read(str(again))
+    assert f.picture(doc, "svg") != before
+    if game == "blokus":  # its picture highlights the move just played; a position file
+        # keeps no moves, so the one read back differs by that highlight alone
+        assert f.picture(doc, "txt").lower() == f.picture(back, "txt").lower()
+    else:
+        assert f.picture(doc, "svg") == f.picture(back, "svg")
+    assert f.score_doc(doc) == f.score_doc(back)

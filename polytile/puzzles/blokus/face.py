@@ -104,13 +104,18 @@ main line, a position becomes the new position."""
         game = doc.game
         to_move = None if game.is_game_over() else game.to_move
         marks = game.attach_points() if to_move else []
+        # the last placement highlighted, as the terminal picture of 'play' does (a
+        # record's move shown, a move played on the web board)
+        last = next((m for m in reversed(game.move_stack) if not m.is_pass), None)
+        lit: Any = {"highlight": last.cells if last else (),
+                    "highlight_color": last.color if last else None}  # fmt: skip
         if kind == "txt":
-            return to_text(doc.obj, False, marks=marks, mark_color=to_move)
+            return to_text(doc.obj, False, marks=marks, mark_color=to_move, **lit)
         if kind == "svg":
-            return to_svg(doc.obj, cell, title, marks=marks, mark_color=to_move)
+            return to_svg(doc.obj, cell, title, marks=marks, mark_color=to_move, **lit)
         from polytile.render.png import png_bytes
 
-        return png_bytes(doc.obj, cell, title, marks=marks, mark_color=to_move)
+        return png_bytes(doc.obj, cell, title, marks=marks, mark_color=to_move, **lit)
 
     def score_doc(self, doc: Any) -> dict[str, Any]:
         from polytile.puzzles.blokus.verbs import score_doc
