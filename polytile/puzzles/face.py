@@ -47,6 +47,7 @@ __all__ = [
     "EndgameRequest",
     "Face",
     "Legal",
+    "MoveCells",
     "Option",
     "SelfplayFace",
     "check_view_player",
@@ -223,6 +224,31 @@ class Legal:
         return sum(map(len, self.groups.values())) if self.groups else len(self.moves)
 
 
+@dataclass(frozen=True)
+class MoveCells:
+    """Where the legal moves of a position fall in its SVG picture, so that a front end can
+    take a move by clicks on the picture (the web board).
+
+    Attributes
+    ----------
+    cells
+        The places of the picture a move can cover, each by a name the game gives (Blokus:
+        ``"row,col"``), with its rectangle ``(x, y, width, height)`` in the picture drawn by
+        :meth:`Face.picture` with the same ``cell``.
+    moves
+        Each legal move that covers some (in ``play``'s notation, as :meth:`Face.legal`
+        lists it), with the names of the cells it covers.
+    """
+
+    cells: dict[str, tuple[float, float, float, float]]
+    moves: dict[str, tuple[str, ...]]
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON form (lists for tuples)."""
+        return {"cells": {k: list(v) for k, v in self.cells.items()},
+                "moves": {k: list(v) for k, v in self.moves.items()}}  # fmt: skip
+
+
 class Face(ABC):
     """One game as the front ends see it; subclasses set the class attributes and give the
     data layer, the verbs are shared.
@@ -327,6 +353,12 @@ class Face(ABC):
     @abstractmethod
     def dumps(self, doc: Any) -> str:
         """The text of the record ``doc`` as its game writes it, moves played included."""
+
+    def move_cells(self, doc: Any, cell: int = 24) -> MoveCells | None:
+        """Where the legal moves of ``doc``'s position fall in its SVG picture drawn with
+        ``cell`` (:class:`MoveCells`), or None when the game does not say (the default):
+        then a move is typed or picked from the list."""
+        return None
 
     def record_moves(self, doc: Any) -> tuple[str, ...]:
         """Every move of the record ``doc`` in the notation :meth:`play_move` reads (the

@@ -213,7 +213,9 @@ class Board:
         except (PolytileError, ValueError) as exc:  # a position its score refuses
             score, score_error = None, printable(str(exc))
         picture = face.picture(doc, "svg", cell=24)
+        cells = face.move_cells(doc, cell=24)
         return {"svg": picture.decode() if isinstance(picture, bytes) else picture,
+                "cells": None if cells is None else cells.as_dict(),
                 "score": score, "score_error": score_error,
                 "legal": {**legal.as_dict(), "note": legal.note},
                 "finished": face.finished(doc) or legal.to_move is None}  # fmt: skip

@@ -82,3 +82,25 @@ def test_a_move_played_on_a_position_is_drawn(tmp_path: Path, game: str) -> None
     else:
         assert f.picture(doc, "svg") == f.picture(back, "svg")
     assert f.score_doc(doc) == f.score_doc(back)
+
+
+@pytest.mark.parametrize(("game", "options", "suffix"), GAMES)
+def test_move_cells_are_legal_moves_inside_the_picture(
+    tmp_path: Path, game: str, options: dict[str, str], suffix: str
+) -> None:
+    """``move_cells``: each move it places is a legal move, each cell lies in the picture."""
+    import re
+
+    f, path = _selfplayed(tmp_path, game, options, suffix)
+    for at in (0, 4):
+        doc = f.read(str(path), at)
+        found = f.move_cells(doc, cell=24)
+        if found is None:
+            continue
+        assert set(found.moves) <= set(f.legal(doc).moves)
+        assert found.moves and all(c in found.cells for cs in found.moves.values() for c in cs)
+        svg = str(f.picture(doc, "svg", cell=24))
+        width, height = (float(v) for v in re.search(r'viewBox="0 0 ([\d.]+) ([\d.]+)"',
+                                                     svg).groups())  # fmt: skip
+        for x, y, w, h in found.cells.values():
+            assert x >= 0 and y >= 0 and x + w <= width and y + h <= height

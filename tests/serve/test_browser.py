@@ -236,6 +236,55 @@ def test_analysis_shows_the_exact_value(page: Any, game_files: dict[str, Path],
     shot_on_failure(driver, tmp_path, check)
 
 
+def _click_cell(driver: Any, name: str) -> None:
+    """Click the middle of cell ``name`` of the board's picture, as a person would."""
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    img = driver.find_element("id", "board")
+    x, y, w, h = driver.execute_script("return state.view.cells.cells[arguments[0]]", name)
+    natural, shown = driver.execute_script(
+        "const b = document.getElementById('board'); return [b.naturalWidth, b.clientWidth]"
+    )
+    scale = shown / natural
+    height = driver.execute_script("return document.getElementById('board').clientHeight")
+    ActionChains(driver).move_to_element_with_offset(
+        img, int((x + w / 2) * scale - shown / 2), int((y + h / 2) * scale - height / 2)
+    ).click().perform()
+
+
+@pytest.mark.parametrize("game", ["blokus", "henning"])
+def test_a_move_by_clicks_on_the_board(page: Any, game: str, game_files: dict[str, Path],
+                                       tmp_path: Path) -> None:  # fmt: skip
+    driver = page
+
+    def check() -> None:
+        _open(driver, game)
+        driver.find_element("id", "first").click()
+        _step_to(driver, 0, "the start")
+        driver.find_element("id", "next").click()
+        _step_to(driver, 1, "move 1")
+        moves = driver.execute_script("return state.view.cells.moves")
+        move, cells = max(moves.items(), key=lambda item: len(item[1]))
+        for name in cells:
+            _click_cell(driver, name)
+        _wait_for(driver, lambda d: d.find_element("id", "pick-note").is_displayed(),
+                  "the places picked")  # fmt: skip
+        listed = [b.get_attribute("data-move")
+                  for b in driver.find_elements("css selector", "#legal button")]  # fmt: skip
+        assert move in listed
+        assert all(set(cells) <= set(moves[m]) for m in listed)
+        if game == "blokus":  # a placement's squares say which it is
+            assert driver.find_element("id", "move-input").get_attribute("value") == move
+        else:  # a block takes several tiles: one is picked from the list
+            driver.find_element("css selector", f"#legal button[data-move='{move}']").click()
+        driver.find_element("id", "play").click()
+        _wait_for(driver, lambda d: d.execute_script("return state.view.variation") is True
+                  and d.execute_script("return state.view.moves[1]") == move,
+                  "the move played")  # fmt: skip
+
+    shot_on_failure(driver, tmp_path, check)
+
+
 def test_every_move_analysed_in_the_move_list(page: Any, tmp_path: Path) -> None:
     driver = page
 

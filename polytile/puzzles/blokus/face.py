@@ -20,6 +20,7 @@ from polytile.puzzles.face import (
     EndgameFace,
     EndgameRequest,
     Legal,
+    MoveCells,
     Option,
     SelfplayFace,
     engine_option,
@@ -158,6 +159,19 @@ main line, a position becomes the new position."""
             note = ("a move is played as 'polytile play FILE \"POINTS\"' (the points the piece "
                     "covers, a column letter and a row number from the bottom)")  # fmt: skip
         return Legal(me, sees, legal_texts(game), note=note)
+
+    def move_cells(self, doc: Any, cell: int = 24) -> MoveCells | None:
+        """Each placement by the squares it covers (``"row,col"``); a pass covers none."""
+        from polytile.puzzles.blokus.verbs import legal_texts
+        from polytile.render.svg import cell_boxes
+
+        game = doc.game
+        boxes = cell_boxes(doc.obj, cell)
+        moves = {} if game.is_game_over() else {
+            text: tuple(f"{r},{c}" for r, c in m.cells)
+            for m, text in zip(game.legal_moves(), legal_texts(game), strict=True)
+            if not m.is_pass}  # fmt: skip
+        return MoveCells({f"{r},{c}": box for (r, c), box in boxes.items()}, moves)
 
     def play_move(self, doc: Any, text: str) -> None:
         from polytile.puzzles.blokus.verbs import play_one

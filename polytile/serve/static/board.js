@@ -10,7 +10,7 @@ const $ = (id) => document.getElementById(id);
 const SHOWN = 300;  // legal moves listed at once (the filter finds the others)
 
 const state = { records: [], index: null, view: null, picture: null, job: null, poll: null,
-                reviews: {} };
+                reviews: {}, picked: [] };
 
 async function api(path, options = {}) {
   const headers = Object.assign({ "X-Polytile-Token": TOKEN }, options.headers || {});
@@ -78,6 +78,9 @@ function render(view) {
   delete $("board").dataset.preview;
   $("board-frame").classList.remove("preview");
   $("preview-note").hidden = true;
+  state.picked = [];
+  $("board").classList.toggle("clickable", Boolean(view.cells && view.playable && !view.finished));
+  showPicked();
   const n = view.moves.length;
   $("where").textContent = n ? `move ${view.at} of ${n}` : "a position";
   for (const [id, off] of [["first", view.at === 0], ["prev", view.at === 0],
@@ -165,13 +168,78 @@ function renderLegal(view) {
   listLegal();
 }
 
+// -- moves by clicks on the board (where the face says where its moves fall) -------------
+
+function cellAt(event) {
+  const view = state.view;
+  const img = $("board");
+  if (!view || !view.cells || !img.naturalWidth) return null;
+  const box = img.getBoundingClientRect();
+  const x = (event.clientX - box.left) * img.naturalWidth / box.width;
+  const y = (event.clientY - box.top) * img.naturalHeight / box.height;
+  for (const [name, [cx, cy, w, h]] of Object.entries(view.cells.cells)) {
+    if (x >= cx && x < cx + w && y >= cy && y < cy + h) return name;
+  }
+  return null;
+}
+
+function pickedMoves() {
+  const view = state.view;
+  if (!view || !view.cells || !state.picked.length) return null;
+  return Object.entries(view.cells.moves)
+    .filter(([, cells]) => state.picked.every((c) => cells.includes(c)))
+    .map(([move]) => move);
+}
+
+function showPicked() {
+  const layer = $("picked");
+  layer.replaceChildren();
+  const view = state.view;
+  const note = $("pick-note");
+  if (!view || !view.cells || !state.picked.length) {
+    note.hidden = true;
+    return;
+  }
+  const img = $("board");
+  const scale = img.clientWidth / img.naturalWidth;
+  for (const name of state.picked) {
+    const [x, y, w, h] = view.cells.cells[name];
+    const mark = element("div");
+    mark.style.left = `${img.offsetLeft + x * scale}px`;
+    mark.style.top = `${img.offsetTop + y * scale}px`;
+    mark.style.width = `${w * scale}px`;
+    mark.style.height = `${h * scale}px`;
+    layer.append(mark);
+  }
+  const fits = pickedMoves();
+  note.hidden = false;
+  note.textContent = fits.length === 0 ? "no legal move covers every place picked: click one again to drop it" :
+    fits.length === 1 ? `one legal move: ${fits[0]} (Play, or click on)` :
+    `${fits.length} legal moves cover the places picked: pick more, or choose one in the list`;
+}
+
+function pick(event) {
+  const view = state.view;
+  if (!view || !view.cells || !view.playable || view.finished) return;
+  const name = cellAt(event);
+  if (name === null) return;
+  const at = state.picked.indexOf(name);
+  if (at >= 0) state.picked.splice(at, 1); else state.picked.push(name);
+  const fits = pickedMoves() || [];
+  const exact = fits.filter((m) => view.cells.moves[m].length === state.picked.length);
+  $("move-input").value = fits.length === 1 ? fits[0] : exact.length === 1 ? exact[0] : "";
+  showPicked();
+  listLegal();
+}
+
 function listLegal() {
   const view = state.view;
   if (!view) return;
   const box = $("legal");
   box.replaceChildren();
   const words = $("filter").value.trim().toLowerCase().split(/\s+/).filter(Boolean);
-  const fits = (m) => words.every((w) => m.toLowerCase().includes(w));
+  const picked = pickedMoves();
+  const fits = (m) => words.every((w) => m.toLowerCase().includes(w)) && (!picked || picked.includes(m));
   const groups = Array.isArray(view.legal.moves) ? { "": view.legal.moves } : view.legal.moves;
   let shown = 0, found = 0;
   for (const [name, moves] of Object.entries(groups)) {
@@ -530,6 +598,7 @@ document.addEventListener("DOMContentLoaded", async () => {
     if (b) play(b.dataset.move);
   });
   $("filter").addEventListener("input", listLegal);
+  $("board").addEventListener("click", pick);
   $("play-form").addEventListener("submit", (e) => {
     e.preventDefault();
     play($("move-input").value);
@@ -540,6 +609,12 @@ document.addEventListener("DOMContentLoaded", async () => {
   $("upload").addEventListener("change", (e) => upload(e.target.files[0]));
   document.addEventListener("keydown", (e) => {
     if (typing(e) || !state.view) return;
+    if (e.key === "Escape" && state.picked.length) {
+      state.picked = [];
+      showPicked();
+      listLegal();
+      return;
+    }
     const moves = { ArrowLeft: state.view.at - 1, ArrowRight: state.view.at + 1,
                     Home: 0, End: state.view.moves.length }[e.key];
     if (moves !== undefined) { e.preventDefault(); step(moves); }
