@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from polytile.errors import OptionError
+from polytile.puzzles.move_cells import MoveCells
 from polytile.text import printable
 
 if TYPE_CHECKING:
@@ -222,31 +223,6 @@ class Legal:
     def count(self) -> int:
         """How many moves are listed (for simultaneous moves, each player's summed)."""
         return sum(map(len, self.groups.values())) if self.groups else len(self.moves)
-
-
-@dataclass(frozen=True)
-class MoveCells:
-    """Where the legal moves of a position fall in its SVG picture, so that a front end can
-    take a move by clicks on the picture (the web board).
-
-    Attributes
-    ----------
-    cells
-        The places of the picture a move can cover, each by a name the game gives (Blokus:
-        ``"row,col"``), with its rectangle ``(x, y, width, height)`` in the picture drawn by
-        :meth:`Face.picture` with the same ``cell``.
-    moves
-        Each legal move that covers some (in ``play``'s notation, as :meth:`Face.legal`
-        lists it), with the names of the cells it covers.
-    """
-
-    cells: dict[str, tuple[float, float, float, float]]
-    moves: dict[str, tuple[str, ...]]
-
-    def as_dict(self) -> dict[str, Any]:
-        """The JSON form (lists for tuples)."""
-        return {"cells": {k: list(v) for k, v in self.cells.items()},
-                "moves": {k: list(v) for k, v in self.moves.items()}}  # fmt: skip
 
 
 class Face(ABC):
