@@ -30,6 +30,7 @@ __all__ = [
     "get_side",
     "get_string",
     "kind_of",
+    "open_game_document",
     "output_kind",
     "output_suffix",
     "parse_json",
@@ -212,6 +213,32 @@ def get_string(value: Any, source: str, where: str, choices: tuple[str, ...] = (
     if choices and value not in choices:
         raise FormatError(f"{short(value)} is not one of {', '.join(choices)}", source, where)
     return value
+
+
+def open_game_document(
+    text: str | bytes, source: str, fmt: str, game: str, kinds: tuple[str, ...], move: int | None
+) -> tuple[dict[str, Any], str]:
+    """The top of every game reader: ``text`` parsed as a JSON object whose ``format`` is
+    ``fmt``, whose ``game`` (when given) is ``game`` and whose ``kind`` is one of ``kinds``;
+    ``move`` is refused but for a ``"record"``. Returns the object and its kind.
+
+    Raises
+    ------
+    FormatError
+        Naming the field at fault.
+    """
+    doc = parse_json(decode_text(text, source), source)
+    if not isinstance(doc, dict):
+        raise FormatError(f"must be a JSON object, got {kind_of(doc)}", source)
+    found = get_string(require(doc, "format", source), source, "format")
+    if found != fmt:
+        raise FormatError(f"expected format {fmt!r}, got {found!r}", source, "format")
+    if "game" in doc and doc["game"] != game:
+        raise FormatError(f"must be {game!r}, got {short(doc['game'])}", source, "game")
+    kind = get_string(require(doc, "kind", source), source, "kind", kinds)
+    if move is not None and kind != "record":
+        raise FormatError("--move needs a game record; this file is a " + kind, source, "kind")
+    return doc, kind
 
 
 def get_list(value: Any, source: str, where: str) -> list[Any]:

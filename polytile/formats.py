@@ -115,15 +115,15 @@ READ_FORMATS = {
     "(polytile puzzles)",
     "polytile/henning-answer@1": "a City Blocks (Henning) puzzle's answer, kept in a puzzle "
     "set (polytile puzzles)",
-    "polytile/gridblock-solo-puzzle@1": "a Gridblock solitaire, kept in a puzzle set "
-    "(polytile puzzles)",
-    "polytile/gridblock-solo-answer@1": "a Gridblock solitaire's answer, kept in a puzzle set "
-    "(polytile puzzles)",
+    "polytile/gridblock-solo-puzzle@1": "a Gridblock solitaire exported from a puzzle set "
+    "(polytile render, solve, validate)",
+    "polytile/gridblock-solo-answer@1": "a Gridblock solitaire's answer (polytile validate "
+    "--puzzle PUZZLE.json)",
     "polytile/walkable-path@1": "a Walkable Cities largest-path answer (polytile validate)",
-    "polytile/walkable-path-puzzle@1": "a Walkable Cities largest-path puzzle, kept in a "
-    "puzzle set (polytile puzzles)",
-    "polytile/walkable-path-answer@1": "a Walkable Cities largest-path puzzle's answer, kept "
-    "in a puzzle set (polytile puzzles)",
+    "polytile/walkable-path-puzzle@1": "a Walkable Cities largest-path puzzle exported from a "
+    "puzzle set (polytile render, solve, validate)",
+    "polytile/walkable-path-answer@1": "a Walkable Cities largest-path puzzle's answer "
+    "(polytile validate --puzzle PUZZLE.json)",
 }
 
 

@@ -419,3 +419,14 @@ def test_o_dash_is_standard_output(
     assert start in result.stdout
     assert f" {name}\n" in result.stderr  # wrote -, saved -
     assert not (tmp_path / "-").exists()
+
+
+@pytest.mark.parametrize("args", [("solve", "pentomino-3x20"),
+                                  ("solve", "pentomino-3x20", "--json")])  # fmt: skip
+def test_o_dash_leaves_standard_output_to_the_file(args: tuple[str, ...]) -> None:
+    """With -o -, standard output holds the file alone: the report a command prints (the
+    picture, --json) goes to standard error (issue 36, item 2)."""
+    result = invoke(*args, "--no-color", "-o", "-")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["format"] == "polytile/solution@1"  # the file, whole
+    assert "saved -" in result.stderr and result.stderr.count("\n") > 2  # and the report

@@ -105,6 +105,9 @@ class _Root(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         # the command line after "polytile" (click empties these before the command runs)
         given = [*getattr(ctx, "_protected_args", ()), *ctx.args]
+        from polytile.cli.console import CONSOLE
+
+        CONSOLE.report_to_err = _file_on_stdout(given)
         try:
             return super().invoke(ctx)
         except click.ClickException as exc:
@@ -149,6 +152,24 @@ class _Root(click.Group):
                 f"internal error ({type(exc).__name__}: {exc}); rerun as 'polytile --debug "
                 "...' for the traceback and please report it", newlines=True
             )) from exc  # fmt: skip
+        finally:
+            CONSOLE.report_to_err = False
+
+
+def _file_on_stdout(given: list[str]) -> bool:
+    """True when the command line writes its file to standard output (``-o -``,
+    ``--output /dev/stdout``): the command's report then goes to standard error."""
+    from polytile._files import STREAMS
+
+    stdout = {s for s in STREAMS if s != "/dev/stderr"}
+    for i, arg in enumerate(given):
+        if arg in ("-o", "--output") and i + 1 < len(given) and given[i + 1] in stdout:
+            return True
+        if arg.startswith("--output=") and arg.removeprefix("--output=") in stdout:
+            return True
+        if arg.startswith("-o") and not arg.startswith("--") and arg[2:] in stdout:
+            return True
+    return False
 
 
 #: The longest line an error message keeps whole: a message quoting a 10,000-piece list or a

@@ -15,11 +15,21 @@ __all__ = ["CONSOLE", "ClickConsole", "facing"]
 
 
 class ClickConsole:
-    """A :class:`~polytile.puzzles.face.Console` printing with ``click.echo``."""
+    """A :class:`~polytile.puzzles.face.Console` printing with ``click.echo``.
+
+    Attributes
+    ----------
+    report_to_err
+        True while a command writes its file to standard output (``-o -``): what it would
+        print there (its report, a picture, ``--json``) goes to standard error instead, so
+        that standard output holds the file alone.
+    """
+
+    report_to_err = False
 
     def out(self, text: str = "", *, nl: bool = True, color: bool | None = None) -> None:
-        """Standard output."""
-        click.echo(text, nl=nl, color=color)
+        """Standard output (standard error while :attr:`report_to_err`)."""
+        click.echo(text, nl=nl, color=color, err=self.report_to_err)
 
     def err(self, text: str) -> None:
         """A line on standard error."""

@@ -160,9 +160,14 @@ Examples:
 
 
 def _file_help() -> str:
-    notes = "; ".join(f"{k.name}: {k.file_note}" for k in _kinds() if k.file_note)
+    said: dict[str, list[str]] = {}  # kinds that say the same, named together
+    for k in _kinds():
+        if k.file_note:
+            said.setdefault(k.file_note, []).append(k.name)
+    notes = "; ".join(f"{', '.join(names)}: {note}" for note, names in said.items())
     return "Print only the puzzle file, ready for 'polytile solve FILE' or 'polytile count " \
-        f"FILE'{f' ({notes})' if notes else ''}."  # fmt: skip
+        f"FILE'{f' ({notes})' if notes else ''}. 'polytile validate ANSWER.json --puzzle FILE' " \
+        "checks an answer of your own; --solution --json shows the stored one's form."  # fmt: skip
 
 
 @puzzles.command("show", help=_show_help())

@@ -42,10 +42,13 @@ def read_document(file: str, move: int | None = None) -> Solution | Position:
 
 
 def _refuse_move(move: int | None) -> None:
-    from polytile.puzzles.faces import RECORD_SUFFIXES
+    from polytile.puzzles.faces import FORMATS, RECORD_SUFFIXES, face
 
     if move is not None:
-        raise click.BadParameter(f"--move applies to game records ({', '.join(RECORD_SUFFIXES)})",
+        games = [face(g).title for g in dict.fromkeys(FORMATS.values())]
+        named = ", ".join(games[:-1]) + f" or {games[-1]}" if len(games) > 1 else "".join(games)
+        raise click.BadParameter(f"--move applies to game records ({', '.join(RECORD_SUFFIXES)}, "
+                                 f"or a record of {named}); this file is none",
                                  param_hint="--move")  # fmt: skip
 
 
@@ -137,6 +140,14 @@ def render_command(
         given = given_options(face.name, options, "render_options")
         with facing():
             face.render(CONSOLE, file, move, output, color, cell, title, given)
+        return
+    from polytile.store.files import puzzle_file, render_puzzle
+
+    exported = puzzle_file(file)
+    if exported is not None:  # a puzzle exported from a store: its question, as text
+        _refuse_move(move)
+        with facing():
+            render_puzzle(CONSOLE, file, exported, None if output is None else str(output))
         return
     if options.get("best"):
         raise click.BadParameter("--best needs a Blokus position or game record",

@@ -228,7 +228,8 @@ def solve(
     from polytile.puzzles.faces import puzzle as find
     from polytile.puzzles.puzzle_face import SolveRequest
 
-    solver = find(puzzle)
+    found, document = _puzzle_file(puzzle)
+    solver = find(puzzle if found is None else found.kind.solver)
     color = False if no_color else (True if color_opt == "always" else None)
     if solver.outputs:
         check_output(output, solver.outputs, solver.output_note)
@@ -238,7 +239,10 @@ def solve(
     given = given_options(solver.name, options, "", _declared(), shown)
     if color_opt not in (None, "always"):
         given.update(_color_value(solver.name, color_opt.lower()))
-    request = SolveRequest(puzzle, CLOCK, given, as_json, output, color, seed, time_limit)
+    if document is not None:
+        _refuse_making(solver, given, seed)
+    request = SolveRequest(puzzle, CLOCK, given, as_json, output, color, seed, time_limit,
+                           document)  # fmt: skip
     try:
         with facing():
             solver.solve(CONSOLE, request)
@@ -246,6 +250,30 @@ def solve(
         if exc.kind != "puzzle":
             raise
         raise UnknownNameError("puzzle", exc.name, [*exc.known, *PUZZLES]) from None
+
+
+def _puzzle_file(puzzle: str) -> tuple[Any, Any]:
+    """For a puzzle exported from a store (``puzzles show N --file``), its file's kind and
+    the puzzle read from it; (None, None) for any other name or file."""
+    from polytile.cli.console import facing
+    from polytile.store.files import puzzle_file, read_puzzle
+
+    found = puzzle_file(puzzle)
+    if found is None:
+        return None, None
+    with facing():
+        return found, read_puzzle(puzzle, found)[1]
+
+
+def _refuse_making(solver: Any, given: dict[str, Any], seed: int | None) -> None:
+    """A puzzle read from a file is that puzzle: refuse the options that make one."""
+    making = [f"--{n.replace('_', '-')}" for n in given if n in solver.making_options]
+    if seed is not None:
+        making.insert(0, "--seed")
+    if making:
+        raise click.BadParameter(f"a {solver.name} puzzle file is the puzzle it holds; "
+                                 f"{', '.join(making)} make(s) one from the options instead",
+                                 param_hint=making[0])  # fmt: skip
 
 
 def _color_value(name: str, value: str) -> dict[str, str]:

@@ -35,6 +35,13 @@ replayed by the rules engine; a file that breaks them exits 2 with the field or 
 A walkable-path answer saved by 'polytile solve walkable-path -o FILE.json' has its drops
 replayed in order: legal, and making the stated regions and objective (else exit 1).
 
+A puzzle exported from a store ('polytile puzzles show N --db STORE --file': a Gridblock
+solitaire or a Walkable Cities path puzzle) is read in full. An answer to one, with --puzzle
+naming that puzzle's file, is replayed by the rules: valid when every move is legal, every
+figure it states is what the rules count, and it reaches the puzzle's target, which only
+the one best answer does. Only its moves are needed, so a person can check their own:
+'puzzles show N --solution --json' shows the form.
+
 A puzzle store made by 'polytile generate' (an SQLite file) is re-verified puzzle by
 puzzle: the stored solution passes the rules check, a full search finds exactly one
 solution up to the puzzle's symmetries, and the stored key is the canonical one.
@@ -52,6 +59,7 @@ Examples:
   polytile validate answer.json --puzzle four-square --touch connected
   polytile validate puzzles.db
   polytile validate gridblock.json
+  polytile validate my-plan.json --puzzle solo-3.json
 """,
 )
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
@@ -60,7 +68,7 @@ Examples:
     "puzzle_name",
     metavar="NAME",
     help="Check against this catalogue puzzle, teaser (four-square) or puzzle file instead "
-    "of the file's own.",
+    "of the file's own (an answer to a puzzle exported from a store: that puzzle's file).",
 )
 @click.option(
     "--placements-only",
@@ -96,6 +104,13 @@ def validate_command(
     if found is not None:  # a game with a face: reading checks every rule and every move
         with facing():
             found.validate(CONSOLE, file, as_json)
+        return
+    from polytile.store.files import puzzle_file, validate_puzzle_file
+
+    exported = puzzle_file(file)
+    if exported is not None:  # a puzzle exported from a store, or an answer to one
+        with facing():
+            validate_puzzle_file(CONSOLE, file, exported, puzzle_name, as_json)
         return
     if puzzle_name is not None and placements_only:
         raise click.UsageError("--puzzle and --placements-only exclude each other")

@@ -43,6 +43,7 @@ __all__ = [
     "PLANNED_KINDS",
     "POSITION_GAMES",
     "PUZZLES",
+    "PUZZLE_FILES",
     "RECORD_SUFFIXES",
     "SGF_GAMES",
     "TEXT_BOARDS",
@@ -111,6 +112,17 @@ KINDS: dict[str, str] = {
     "henning": "polytile.puzzles.henning.kinds:KIND",
     "gridblock-solo": "polytile.puzzles.gridblock.kinds:KIND",
     "walkable-path": "polytile.puzzles.walkable.kinds:KIND",
+}
+
+#: The files of the kinds whose puzzles are exported as files of their own (a
+#: :class:`~polytile.store.kinds.FileKind`): each ``format`` tag, and ``kind:puzzle`` or
+#: ``kind:answer`` (a test keeps it equal to the kinds' own ``puzzle_format`` and
+#: ``answer_format``).
+PUZZLE_FILES: dict[str, str] = {
+    "polytile/gridblock-solo-puzzle@1": "gridblock-solo:puzzle",
+    "polytile/gridblock-solo-answer@1": "gridblock-solo:answer",
+    "polytile/walkable-path-puzzle@1": "walkable-path:puzzle",
+    "polytile/walkable-path-answer@1": "walkable-path:answer",
 }
 
 #: Kinds that are planned but not built, and what they would be.

@@ -48,6 +48,7 @@ __all__ = [
     "give_up",
     "refuse_engine",
     "save_solution",
+    "target_line",
 ]
 
 #: ``--engine cpsat``, as the puzzles with an exact branch and bound and a CP-SAT model say it.
@@ -110,6 +111,9 @@ class SolveRequest:
     color: bool | None = None
     seed: int | None = None
     time_limit: float | None = None
+    #: The puzzle read from a file exported from a store (``polytile solve PUZZLE.json``),
+    #: for a puzzle whose kind's files it solves; None for a puzzle made from the options.
+    document: Any = None
 
     def option(self, name: str, default: Any = None) -> Any:
         """The value of the puzzle's option ``name``, or ``default`` when not given."""
@@ -171,6 +175,9 @@ class PuzzleSolver(ABC):
                                   "score; the others: a picture)")  # fmt: skip
     #: Why ``-o`` is refused, for a puzzle that saves no file.
     no_output: ClassVar[str] = ""
+    #: The options that make the puzzle (with ``--seed``), which a puzzle read from a file
+    #: (``SolveRequest.document``) refuses.
+    making_options: ClassVar[tuple[str, ...]] = ()
 
     @abstractmethod
     def solve(self, console: Console, request: SolveRequest) -> None:
@@ -249,6 +256,20 @@ class CataloguePuzzles(PuzzleSolver):
         """``validate`` of a solution file: the puzzle it was checked against (None: its
         placements only) and every rule it breaks. ``against`` is ``--puzzle``;
         ``options`` the variant options given."""
+
+
+def target_line(document: Any, reached: int | None, proven: bool) -> str | None:
+    """For a puzzle read from a file, what its stored target says of the answer: reached
+    (the one best answer), or, when a proven optimum differs, that the file is not the puzzle
+    it was; None for a puzzle made from the options."""
+    if document is None:
+        return None
+    if reached == document.target:
+        return f"{document.name}: the puzzle's target {document.target} is reached"
+    if proven:
+        return (f"{document.name}: the file's target is {document.target}, but the proven "
+                f"optimum is {reached}: the file is not the puzzle its store proved")
+    return f"{document.name}: the puzzle's target is {document.target}; best found {reached}"
 
 
 def give_up(console: Console, name: str, status: str, message: str, as_json: bool) -> NoReturn:

@@ -25,8 +25,10 @@ A kind is
   prints, and the file ``--file`` prints.
 
 What only some kinds have is declared by a subclass, not stubbed: a :class:`DrawnKind` draws
-its puzzles and answers on SVG sheets; a kind with named puzzles of its own (the tiling
-catalogue) is a :class:`Catalogued` one.
+its puzzles and answers on SVG sheets; a :class:`FileKind`'s puzzles, once exported as files
+(``puzzles show N --file``), are read by ``render``, ``solve`` and ``validate``, which also
+judges a person's own answer to one (:mod:`polytile.store.files`); a kind with named puzzles
+of its own (the tiling catalogue) is a :class:`Catalogued` one.
 
 Examples
 --------
@@ -56,8 +58,10 @@ if TYPE_CHECKING:
     from polytile.store.db import StoredPuzzle
 
 __all__ = [
+    "Attempt",
     "Catalogued",
     "DrawnKind",
+    "FileKind",
     "KindOption",
     "PuzzleKind",
     "UnsoundAnswerError",
@@ -275,6 +279,65 @@ class DrawnKind(PuzzleKind):
     @abstractmethod
     def answer_picture(self, answer: Any) -> Solution:
         """The answer as a drawable solution."""
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """A person's answer to a puzzle, replayed by the rules (:meth:`FileKind.attempt`).
+
+    Attributes
+    ----------
+    score
+        What the answer makes by the rules; None when a move of it is illegal.
+    problems
+        Every rule it breaks, and every figure it states that the rules count otherwise.
+    picture
+        The answer drawn (text), when it replays.
+    """
+
+    score: int | None
+    problems: list[str]
+    picture: str = ""
+
+
+class FileKind(PuzzleKind):
+    """A kind whose exported puzzles are files of their own (``puzzles show N --file``):
+    ``render`` draws one, ``solve`` solves it with the one-player puzzle :attr:`solver`
+    names, and ``validate`` checks one, or an answer to one against it.
+
+    Attributes
+    ----------
+    puzzle_format, answer_format
+        The ``format`` tags of its puzzle documents and of its answers (the registry's
+        :data:`~polytile.puzzles.faces.PUZZLE_FILES` lists both).
+    solver
+        The name of the puzzle ``polytile solve`` solves its files with (in
+        :data:`~polytile.puzzles.faces.PUZZLES`), which reads ``SolveRequest.document``.
+    answer_help
+        How a person writes an answer, for the messages that refuse one.
+    """
+
+    puzzle_format: ClassVar[str]
+    answer_format: ClassVar[str]
+    solver: ClassVar[str]
+    answer_help: ClassVar[str]
+    file_note = ("for 'polytile solve FILE', 'render' and 'validate' (which replays an answer "
+                 "with --puzzle FILE), not count")  # fmt: skip
+
+    @abstractmethod
+    def question(self, puzzle: Any) -> str:
+        """The puzzle drawn as text, with its coordinates, a legend and the question."""
+
+    @abstractmethod
+    def attempt(self, puzzle: Any, doc: Any, source: str) -> Attempt:
+        """A person's answer (a decoded ``answer_format`` document, of which only the moves
+        are needed; figures it states are checked too) replayed by the rules on ``puzzle``.
+
+        Raises
+        ------
+        FormatError
+            When the document cannot be read as an answer (naming the field).
+        """
 
 
 @runtime_checkable

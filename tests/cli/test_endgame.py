@@ -50,6 +50,12 @@ def test_json_value_and_line_replay(invoke: Invoke) -> None:
     assert doc["best_move"] == line["pv"][0]
 
 
+def test_json_says_whose_lead_the_value_is(invoke: Invoke) -> None:
+    """As every game's values do (docs/architecture.md, "One convention for values")."""
+    doc = json.loads(invoke("solve-endgame", str(RECORD), "--json").stdout)
+    assert doc["lead"] == "blue's final score minus yellow's"
+
+
 def test_text_shows_value_best_move_and_picture(invoke: Invoke) -> None:
     result = invoke("solve-endgame", str(RECORD), "--no-color")
     assert result.exit_code == 0, result.stderr

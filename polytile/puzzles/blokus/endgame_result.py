@@ -217,6 +217,13 @@ class Endgame:
         return self.lines[self.players[0]].value if self.mode == "difference" else None
 
     @property
+    def lead(self) -> str:
+        """Whose lead the values are, in the words every game's values use."""
+        if self.mode == "difference":
+            return f"{self.players[0]}'s final score minus {self.players[1]}'s"
+        return "each player's own final score, the others all playing against it"
+
+    @property
     def best_line(self) -> Line | None:
         """The line the player to move follows (None if it was not searched)."""
         if self.mode == "difference":
@@ -237,6 +244,7 @@ class Endgame:
             "players": list(self.players),
             "to_move": self.to_move,
             "value": self.value,
+            "lead": self.lead,
             "values": {name: line.value for name, line in self.lines.items()},
             "best_move": None if self.best_move is None else move_doc(self.best_move),
             "lines": {name: line.as_dict() for name, line in self.lines.items()},

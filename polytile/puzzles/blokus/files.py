@@ -113,7 +113,8 @@ def refuse_record(data: bytes, source: str) -> None:
 def refuse_move(move: int | None) -> None:
     """``--move`` is for game records: refuse it for any other file."""
     if move is not None:
-        raise OptionError("--move applies to game records (.blksgf)", "--move")
+        raise OptionError("--move applies to game records (.blksgf); this is a position",
+                          "--move")  # fmt: skip
 
 
 def read_unchecked(file: str, move: int | None = None) -> Solution | Position:

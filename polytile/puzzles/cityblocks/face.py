@@ -65,7 +65,8 @@ class CityBlocksFace(BoundsFace):
         from polytile._positions import check_game, read_board_or_position, source_of
 
         if move is not None:
-            raise OptionError("--move applies to game records (.blksgf)", "--move")
+            raise OptionError("--move applies to game records; a City Blocks (Ritchie) file is "
+                              "a position (the game has no records)", "--move")  # fmt: skip
         source = source_of(file)
         obj, is_text = read_board_or_position(file)
         return CityBlocksDoc(check_game(obj, is_text, ("cityblocks",), "score", source),

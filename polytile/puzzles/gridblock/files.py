@@ -38,15 +38,9 @@ from typing import Any
 
 from polytile._files import (
     MAX_GAME_FILE_BYTES,
-    decode_text,
-    get_string,
-    kind_of,
-    parse_json,
+    open_game_document,
     read_input,
-    require,
-    short,
 )
-from polytile.errors import FormatError
 from polytile.puzzles.gridblock._reading import CUBE_LETTERS, Reader
 from polytile.puzzles.gridblock.grid import (
     SYMBOLS,
@@ -207,17 +201,7 @@ def read_gridblock(text: str | bytes, source: str = "<string>",
     FormatError
         Naming the field that is wrong, or the record move that is illegal.
     """
-    doc = parse_json(decode_text(text, source), source)
-    if not isinstance(doc, dict):
-        raise FormatError(f"must be a JSON object, got {kind_of(doc)}", source)
-    fmt = get_string(require(doc, "format", source), source, "format")
-    if fmt != FORMAT:
-        raise FormatError(f"expected format {FORMAT!r}, got {fmt!r}", source, "format")
-    if "game" in doc and doc["game"] != "gridblock":
-        raise FormatError(f"must be 'gridblock', got {short(doc['game'])}", source, "game")
-    kind = get_string(require(doc, "kind", source), source, "kind", _KINDS)
-    if move is not None and kind != "record":
-        raise FormatError("--move needs a game record; this file is a " + kind, source, "kind")
+    doc, kind = open_game_document(text, source, FORMAT, "gridblock", _KINDS, move)
     r = Reader(doc, source)
     known = {"format", "game", "kind"} | _SETUP_KEYS
     if kind == "record":

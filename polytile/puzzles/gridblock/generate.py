@@ -81,6 +81,7 @@ __all__ = [
     "GridblockSoloPuzzle",
     "answer_doc",
     "answer_text",
+    "attempt_answer",
     "check_answer",
     "make_gridblock_solo_candidate",
     "parse_solo_answer",
@@ -378,6 +379,14 @@ def parse_solo_answer(doc: Any, puzzle: GridblockSoloPuzzle,
     FormatError
         Naming the source and the field at fault.
     """
+    tile, corner, turns = _read_plan(doc, source)
+    n = [_field(doc, k, int, source) for k in ("score", "cubes", "pairs", "triples",
+                                               "runner_up", "margin")]  # fmt: skip
+    return GridblockSoloAnswer(tile, corner, turns, *n)
+
+
+def _read_plan(doc: Any, source: str) -> tuple[int, int, tuple[SoloTurn, ...]]:
+    """The set-up tile and corner and the turns of an answer document (read, not played)."""
     if not isinstance(doc, dict) or doc.get("format") != ANSWER_FORMAT:
         raise FormatError(f"expected format {ANSWER_FORMAT!r}", source, "format")
     words = _field(doc, "turns", list, source)
@@ -390,11 +399,37 @@ def parse_solo_answer(doc: Any, puzzle: GridblockSoloPuzzle,
         raise FormatError("'setup' must be a set-up move like 'setup b3 NE'", source, "setup")
     if any(m.card is None for m in moves):
         raise FormatError("'turns' must be card moves like 'C3@d4 NE'", source, "turns")
-    turns = tuple(SoloTurn(m.card, m.tile, m.corner, m.path or ()) for m in moves
-                  if m.card is not None)  # fmt: skip
-    n = [_field(doc, k, int, source) for k in ("score", "cubes", "pairs", "triples",
-                                               "runner_up", "margin")]  # fmt: skip
-    return GridblockSoloAnswer(setup.tile, setup.corner, turns, *n)
+    return setup.tile, setup.corner, tuple(SoloTurn(m.card, m.tile, m.corner, m.path or ())
+                                           for m in moves if m.card is not None)  # fmt: skip
+
+
+def attempt_answer(puzzle: GridblockSoloPuzzle, doc: Any,
+                   source: str = "<string>") -> tuple[int | None, list[str], str]:  # fmt: skip
+    """A person's plan (an answer document of which only ``setup`` and ``turns`` are needed,
+    walks optional) replayed by the rules engine on ``puzzle``: its score (None when a move
+    is illegal), every problem (an illegal move, a stated figure the rules count otherwise,
+    a score below the target) and the plan drawn.
+
+    Raises
+    ------
+    FormatError
+        When the document cannot be read as a plan.
+    """
+    tile, corner, turns = _read_plan(doc, source)
+    try:
+        counted = replay_solo(puzzle.solo, tile, corner, turns)
+    except SolverError as exc:
+        return None, [str(exc)], ""
+    problems = [f"it states {name} {doc[name]!r}; the rules engine counts {value}"
+                for name, value in zip(("score", "cubes", "pairs", "triples"), counted,
+                                       strict=True)
+                if name in doc and doc[name] != value]  # fmt: skip
+    score, cubes, pairs, triples = counted
+    if score < puzzle.target:
+        problems.append(f"the plan scores {score}; the best plan scores {puzzle.target}")
+    drawn = SoloResult(puzzle.solo, "feasible", tile, corner, turns, score, cubes, pairs,
+                       triples, puzzle.target, 0.0)  # fmt: skip
+    return score, problems, solo_picture(drawn)
 
 
 # -- checking -------------------------------------------------------------------------------

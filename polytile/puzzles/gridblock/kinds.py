@@ -7,7 +7,7 @@ import json
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from polytile.store.kinds import KindOption, PuzzleKind, UnsoundAnswerError
+from polytile.store.kinds import Attempt, FileKind, KindOption, UnsoundAnswerError
 
 if TYPE_CHECKING:
     from polytile.store.candidates import Candidate
@@ -16,10 +16,16 @@ if TYPE_CHECKING:
 __all__ = ["KIND", "GridblockSoloKind"]
 
 
-class GridblockSoloKind(PuzzleKind):
+class GridblockSoloKind(FileKind):
     """``gridblock-solo``: blue alone with known cards, one plan scoring the most."""
 
     name = "gridblock-solo"
+    puzzle_format = "polytile/gridblock-solo-puzzle@1"
+    answer_format = "polytile/gridblock-solo-answer@1"
+    solver = "gridblock-solo"
+    answer_help = ("{\"format\": \"polytile/gridblock-solo-answer@1\", \"setup\": \"setup b3 NE\", "
+                   "\"turns\": [\"C3@d4 NE\", ...]}: the set-up move, then one card move per turn "
+                   "as 'polytile play' writes them (walks optional: 'C3@d4 NE via c3,c4,d4')")
     summary = "Gridblock solitaires (one colour, known cards) with one optimal plan"
     help = """Gridblock solitaire: blue alone on a seeded layout with its seeded
 hands for --size rounds [2-4], played in --order (fixed: as dealt;
@@ -125,6 +131,18 @@ walks are one plan."""
             if problems:
                 raise UnsoundAnswerError(problems[0])
             yield answer_text(stored.puzzle, answer) + "\n"
+
+    def question(self, puzzle: Any) -> str:
+        """:func:`~polytile.puzzles.gridblock.generate.question_text`."""
+        from polytile.puzzles.gridblock.generate import question_text
+
+        return question_text(puzzle)
+
+    def attempt(self, puzzle: Any, doc: Any, source: str) -> Attempt:
+        """:func:`~polytile.puzzles.gridblock.generate.attempt_answer`."""
+        from polytile.puzzles.gridblock.generate import attempt_answer
+
+        return Attempt(*attempt_answer(puzzle, doc, source))
 
 
 KIND = GridblockSoloKind()

@@ -17,6 +17,7 @@ from polytile.puzzles.puzzle_face import (
     PuzzleSolver,
     SolveRequest,
     refuse_engine,
+    target_line,
 )
 
 __all__ = ["SOLO", "GridblockSolo"]
@@ -43,6 +44,7 @@ class GridblockSolo(PuzzleSolver):
         "output": "{name} saves no file (its plan is printed; --json prints it for machines).",
     }
     outputs = ()
+    making_options = ("order",)
     no_output = ("gridblock-solo saves no file: its plan is printed; use --json to print it "
                  "for machines (e.g. --json > plan.json)")  # fmt: skip
 
@@ -61,8 +63,13 @@ class GridblockSolo(PuzzleSolver):
         limit = request.clock.left(60.0 if request.time_limit is None else request.time_limit,
                                    reserve=0.25)  # fmt: skip
         deadline = time.perf_counter() + (60.0 if limit is None else limit)
-        puzzle = SoloPuzzle.from_seed(0 if request.seed is None else request.seed, order)
-        name = f"gridblock-solo (seed {puzzle.seed}, {order} order)"
+        document = request.document  # a GridblockSoloPuzzle read from a file
+        if document is not None:
+            puzzle = document.solo
+            name = f"{document.name} ({puzzle.order} order)"
+        else:
+            puzzle = SoloPuzzle.from_seed(0 if request.seed is None else request.seed, order)
+            name = f"gridblock-solo (seed {puzzle.seed}, {order} order)"
         try:
             with request.clock.stop_flag() as stop:
                 result = solve_solo(puzzle, workers=request.option("workers", 2), seed=0,
@@ -72,8 +79,11 @@ class GridblockSolo(PuzzleSolver):
             raise SystemExit(130) from None
         stopped = result.stopped_by or "stopped"
         why = {"time limit": "out of time", "interrupt": "interrupted"}.get(stopped, stopped)
+        said = target_line(document, result.score if result.start is not None else None,
+                           result.proven_optimal)  # fmt: skip
         if request.as_json:
-            console.out(json.dumps(result.to_dict()))
+            console.out(json.dumps(result.to_dict() | (
+                {} if document is None else {"puzzle": document.name, "target": document.target})))
         elif result.start is not None:
             console.out(solo_picture(result), nl=False)
             verdict = "proven optimal" if result.proven_optimal else (
@@ -85,6 +95,8 @@ class GridblockSolo(PuzzleSolver):
                         f"{result.bonus} bonus ({result.pairs} {tiles} of 2, {result.triples} "
                         f"of 3 or 4); {verdict} [{result.seconds:.2f} s, {result.effort:,} "
                         f"{'nodes' if result.engine == 'search' else 'branches'}]")  # fmt: skip
+            if said is not None:
+                console.out(said)
         code = 130 if result.stopped_by == "interrupt" else 1
         if result.start is None:
             console.err(f"{name}: {why} before any plan was found; proven bound {result.bound}")

@@ -38,7 +38,9 @@ class TilingPuzzles(CataloguePuzzles):
     help = (
         "a catalogue name (see 'polytile puzzles'), the teaser four-square (the 20 Blokus "
         "tetrominoes of four colours tile 8x10, same colours never sharing an edge, with "
-        "variants) or a puzzle file (.json; 'polytile puzzles show N --file' writes one)"
+        "variants) or a puzzle file (.json; 'polytile puzzles show N --file' writes one, of "
+        "any kind: a Gridblock solitaire or a Walkable Cities path puzzle goes to its "
+        "puzzle below)"
     )
     examples = (
         "polytile solve pentomino-6x10",
@@ -259,7 +261,6 @@ class TilingPuzzles(CataloguePuzzles):
         name = against if against is not None else solution.puzzle
         variant = {**options, "touch": options.get("touch") or (touch if name in TEASERS
                                                                 else None)}  # fmt: skip
-        variant.pop("pieces", None)  # validate has never passed --pieces on: a known gap
         if against is not None:  # unknown -> UnknownNameError -> exit 2
             puzzle = self._resolve(against, variant)
         elif not placements_only and solution.puzzle:

@@ -38,14 +38,12 @@ import numpy.typing as npt
 
 from polytile._files import (
     MAX_GAME_FILE_BYTES,
-    decode_text,
     get_list,
     get_string,
     kind_of,
-    parse_json,
+    open_game_document,
     read_input,
     require,
-    short,
 )
 from polytile.errors import FormatError, IllegalMoveError
 from polytile.puzzles.walkable.board import (
@@ -137,17 +135,7 @@ def read_walkable(text: str | bytes, source: str = "<string>",
     FormatError
         Naming the field that is wrong, or the round that is illegal.
     """
-    doc = parse_json(decode_text(text, source), source)
-    if not isinstance(doc, dict):
-        raise FormatError(f"must be a JSON object, got {kind_of(doc)}", source)
-    fmt = get_string(require(doc, "format", source), source, "format")
-    if fmt != FORMAT:
-        raise FormatError(f"expected format {FORMAT!r}, got {fmt!r}", source, "format")
-    if "game" in doc and doc["game"] != "walkable":
-        raise FormatError(f"must be 'walkable', got {short(doc['game'])}", source, "game")
-    kind = get_string(require(doc, "kind", source), source, "kind", _KINDS)
-    if move is not None and kind != "record":
-        raise FormatError("--move needs a game record; this file is a " + kind, source, "kind")
+    doc, kind = open_game_document(text, source, FORMAT, "walkable", _KINDS, move)
     options = _options(require(doc, "options", source), source)
     claimed = kind == "position"
     cells = _boards(require(doc, "boards", source), source, claimed)

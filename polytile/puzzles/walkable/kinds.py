@@ -9,7 +9,7 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from polytile.errors import OptionError
-from polytile.store.kinds import KindOption, PuzzleKind, UnsoundAnswerError
+from polytile.store.kinds import Attempt, FileKind, KindOption, UnsoundAnswerError
 
 if TYPE_CHECKING:
     from polytile.store.candidates import Candidate
@@ -21,10 +21,16 @@ __all__ = ["KIND", "WalkablePathKind"]
 DROPS = (1, 6)
 
 
-class WalkablePathKind(PuzzleKind):
+class WalkablePathKind(FileKind):
     """``walkable-path``: red drops its pieces to make its largest regions largest."""
 
     name = "walkable-path"
+    puzzle_format = "polytile/walkable-path-puzzle@1"
+    answer_format = "polytile/walkable-path-answer@1"
+    solver = "walkable-path"
+    answer_help = ('{"format": "polytile/walkable-path-answer@1", "drops": ["L4 1:d4,e4 '
+                   '3:d5 2:d6", ...]}: one drop per piece in the puzzle\'s order, as '
+                   "'polytile play' writes them ('pass' for none)")
     summary = "Walkable Cities largest-path puzzles with one optimal drop sequence"
     help = """Walkable Cities largest path: red alone drops --size pieces [1-2] on
 three seeded boards (24 blue, 16 red cells, 10 dead per board) to make
@@ -149,6 +155,18 @@ and are dropped; 5-6 pieces may need a larger --node-limit."""
             if problems:
                 raise UnsoundAnswerError(problems[0])
             yield walkable.answer_text(stored.puzzle, answer) + "\n"
+
+    def question(self, puzzle: Any) -> str:
+        """:func:`~polytile.puzzles.walkable.path_generate.question_text`."""
+        from polytile.puzzles.walkable.path_generate import question_text
+
+        return question_text(puzzle)
+
+    def attempt(self, puzzle: Any, doc: Any, source: str) -> Attempt:
+        """:func:`~polytile.puzzles.walkable.path_generate.attempt_answer`."""
+        from polytile.puzzles.walkable.path_generate import attempt_answer
+
+        return Attempt(*attempt_answer(puzzle, doc, source))
 
 
 KIND = WalkablePathKind()

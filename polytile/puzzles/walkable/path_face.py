@@ -19,6 +19,7 @@ from polytile.puzzles.puzzle_face import (
     AnswerFile,
     SolveRequest,
     refuse_engine,
+    target_line,
 )
 
 __all__ = ["ANSWER_FORMAT", "PATH", "WalkablePath"]
@@ -115,6 +116,7 @@ class WalkablePath(AnswerFile):
         "output": "{name} saves .json only (read back by validate).",
     }
     outputs = (".json",)
+    making_options = ("pieces", "sequence", "dead", "opponent_cells", "own_cells", "targets")
     answer_formats = (ANSWER_FORMAT,)
     output_note = " (walkable-path saves its answer as .json)"
 
@@ -140,15 +142,20 @@ class WalkablePath(AnswerFile):
             if len(targets) != 3 or not all(0 <= t <= 100 for t in targets):
                 raise OptionError("three region sizes 0..100, one per board", "--targets")
         counts = _board_counts(given)
-        try:
-            puzzle = PathPuzzle.from_seed(
-                0 if request.seed is None else request.seed, pieces=count, dead=counts["dead"],
-                opponent_cells=counts["opponent_cells"], own_cells=counts["own_cells"],
-                targets=targets,
-            )  # fmt: skip
-        except BoardError as exc:
-            raise OptionError(f"{exc}: {_crowding(given)}") from None
-        name = f"walkable-path (seed {puzzle.seed}, {','.join(puzzle.sequence)})"
+        document = request.document  # a WalkablePathPuzzle read from a file
+        if document is not None:
+            puzzle = document.path
+            name = f"{document.name} ({','.join(puzzle.sequence)})"
+        else:
+            try:
+                puzzle = PathPuzzle.from_seed(
+                    0 if request.seed is None else request.seed, pieces=count,
+                    dead=counts["dead"], opponent_cells=counts["opponent_cells"],
+                    own_cells=counts["own_cells"], targets=targets,
+                )  # fmt: skip
+            except BoardError as exc:
+                raise OptionError(f"{exc}: {_crowding(given)}") from None
+            name = f"walkable-path (seed {puzzle.seed}, {','.join(puzzle.sequence)})"
         # Building the model (the greedy start, the legal drops, the region caps) does not
         # watch the clock: the whole command's deadline stops it as a Ctrl-C would.
         deadline = request.clock.deadline(whole)
@@ -190,8 +197,11 @@ class WalkablePath(AnswerFile):
                 raise OptionError(f"cannot write {output}: {exc.strerror or exc}",
                                   "-o") from exc  # fmt: skip
             console.err(f"saved {output} ('polytile validate {output}' replays it)")
+        document = request.document
+        said = target_line(document, result.objective, result.proven)
         if request.as_json:
-            console.out(json.dumps(result.to_dict()))
+            console.out(json.dumps(result.to_dict() | (
+                {} if document is None else {"puzzle": document.name, "target": document.target})))
         else:
             console.out(path_picture(result), nl=False)
             for k, (piece, drop) in enumerate(zip(puzzle.sequence, result.drops, strict=True)):
@@ -202,6 +212,8 @@ class WalkablePath(AnswerFile):
             console.out(f"{name}: regions {'/'.join(map(str, result.regions))} (before "
                         f"{'/'.join(map(str, puzzle.base_regions()))}); {what} "
                         f"{result.objective}; {verdict} [{result.seconds:.2f} s]")  # fmt: skip
+            if said is not None:
+                console.out(said)
         if not result.proven:
             console.err(f"{name}: {why} before proving optimality (best {result.objective}, "
                         f"bound {bound})")  # fmt: skip

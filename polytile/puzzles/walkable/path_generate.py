@@ -90,6 +90,7 @@ __all__ = [
     "WalkablePathPuzzle",
     "answer_doc",
     "answer_text",
+    "attempt_answer",
     "canonical_drops",
     "check_answer",
     "make_walkable_path_candidate",
@@ -400,6 +401,36 @@ def parse_path_answer(doc: Any, puzzle: WalkablePathPuzzle,
         raise FormatError("'regions' must be three integers", source, "regions")
     return WalkablePathAnswer(tuple(d for d in drops if d is not None), tuple(regions),
                               _int(doc, "score", source), _int(doc, "greedy", source))  # fmt: skip
+
+
+def attempt_answer(puzzle: WalkablePathPuzzle, doc: Any,
+                   source: str = "<string>") -> tuple[int | None, list[str], str]:  # fmt: skip
+    """A person's drops (an answer document of which only ``drops`` is needed; a pass is
+    ``"pass"``) replayed by the rules on ``puzzle``: the sum of red's largest regions (None
+    when a drop is illegal), every problem (an illegal drop, stated regions or score the
+    rules count otherwise, a sum below the target) and the boards drawn.
+
+    Raises
+    ------
+    FormatError
+        When the document cannot be read as drops of the puzzle's pieces.
+    """
+    if not isinstance(doc, dict) or doc.get("format") != ANSWER_FORMAT:
+        raise FormatError(f"expected format {ANSWER_FORMAT!r}", source, "format")
+    drops = read_drops(puzzle.path, doc.get("drops"), source)
+    try:
+        regions = tuple(int(r) for r in replay(puzzle.path, drops))
+    except IllegalMoveError as exc:
+        return None, [f"the drops are not legal: {exc}"], ""
+    score = _score_of(regions)
+    problems = [f"it states {name} {doc[name]!r}; the rules make {value!r}"
+                for name, value in (("regions", list(regions)), ("score", score))
+                if name in doc and doc[name] != value]  # fmt: skip
+    if score < puzzle.target:
+        problems.append(f"the drops make regions {'/'.join(map(str, regions))}, sum {score}; "
+                        f"the best drops sum to {puzzle.target}")  # fmt: skip
+    drawn = PathResult(puzzle.path, "feasible", tuple(drops), regions, score, None, 0.0)
+    return score, problems, path_picture(drawn)
 
 
 # -- checking -------------------------------------------------------------------------------
