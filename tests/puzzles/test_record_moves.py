@@ -104,3 +104,22 @@ def test_move_cells_are_legal_moves_inside_the_picture(
                                                      svg).groups())  # fmt: skip
         for x, y, w, h in found.cells.values():
             assert x >= 0 and y >= 0 and x + w <= width and y + h <= height
+
+
+def test_gridblock_quarters_lie_in_their_tiles(tmp_path: Path) -> None:
+    """Gridblock's move cells are the quarters of the tiles its picture draws."""
+    import re
+
+    f, path = _selfplayed(tmp_path, "gridblock", {}, ".json")
+    doc = f.read(str(path), 10)
+    found = f.move_cells(doc, cell=24)
+    assert found is not None
+    svg = str(f.picture(doc, "svg", cell=24))
+    tiles = {name: tuple(map(float, xywh)) for name, *xywh in re.findall(
+        r'class="tile[\w ]*" data-tile="(\w+)" x="([\d.]+)" y="([\d.]+)" '
+        r'width="([\d.]+)" height="([\d.]+)"',
+        svg)}  # fmt: skip
+    assert len(tiles) == 36
+    for name, (x, y, w, h) in found.cells.items():
+        tx, ty, tw, th = tiles[name.split(",")[0]]
+        assert tx <= x and x + w <= tx + tw and ty <= y and y + h <= ty + th, name

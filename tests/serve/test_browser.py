@@ -252,7 +252,7 @@ def _click_cell(driver: Any, name: str) -> None:
     ).click().perform()
 
 
-@pytest.mark.parametrize("game", ["blokus", "henning"])
+@pytest.mark.parametrize("game", ["blokus", "henning", "gridblock"])
 def test_a_move_by_clicks_on_the_board(page: Any, game: str, game_files: dict[str, Path],
                                        tmp_path: Path) -> None:  # fmt: skip
     driver = page
