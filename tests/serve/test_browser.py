@@ -285,6 +285,42 @@ def test_a_move_by_clicks_on_the_board(page: Any, game: str, game_files: dict[st
     shot_on_failure(driver, tmp_path, check)
 
 
+@pytest.mark.parametrize(("game", "back", "mode"), [("henning", 3, "open"),
+                                                   ("gridblock", 4, "open"),
+                                                   ("walkable", 3, "exact")])  # fmt: skip
+def test_analysis_of_every_game(page: Any, game: str, back: int, mode: str,
+                                tmp_path: Path) -> None:  # fmt: skip
+    """Each game's exact answer near its end (City Blocks (Henning) and Gridblock with their
+    hidden tiles or cards taken as dealt, labelled so), its best move shown on the board
+    where the game names one (Walkable Cities' answer is mixed strategies: none)."""
+    from selenium.webdriver.support.ui import Select
+
+    driver = page
+
+    def check() -> None:
+        _open(driver, game)
+        n = driver.execute_script("return state.view.moves.length")
+        driver.find_element("id", "last").click()
+        for i in range(back):
+            driver.find_element("id", "prev").click()
+            _step_to(driver, n - 1 - i, "a step back")
+        Select(driver.find_element("id", "mode")).select_by_value(mode)
+        _ask(driver, "analyse", 30, "#analysis-summary p", "the answer")
+        state = _text(driver, "analysis-state")
+        assert "answered" in state, state
+        assert _text(driver, "analysis-summary").startswith("value "), state
+        if mode == "open":
+            assert "as dealt" in state
+            driver.find_element("css selector", "#best .show-best").click()
+            _wait_for(driver, lambda d: d.find_element("id", "preview-note").is_displayed(),
+                      "the best move shown on the board")  # fmt: skip
+        else:
+            assert "exact" in state
+            assert not driver.find_elements("css selector", "#best .show-best")
+
+    shot_on_failure(driver, tmp_path, check)
+
+
 def test_every_move_analysed_in_the_move_list(page: Any, tmp_path: Path) -> None:
     driver = page
 
