@@ -268,12 +268,17 @@ async def _move_body(request: web.Request) -> tuple[int, int, str]:
     """The record, the position (after how many moves; the end when not given) and the
     move's text of a request to play or preview a move."""
     body = await _json(request)
-    text, move = body.get("text"), body.get("move")
+    text, move, parts = body.get("text"), body.get("move"), body.get("parts")
+    index = _index(request)
+    if parts is not None:  # each player's part of a move made at once
+        if not isinstance(parts, dict) or not all(
+                isinstance(k, str) and isinstance(v, str) for k, v in parts.items()):  # fmt: skip
+            raise BoardError('"parts" must map each player to its part of the move')
+        text = request.app[BOARD].join(index, parts)
     if not isinstance(text, str):
         raise BoardError('give the move as "text", in the game\'s notation')
     if move is not None and (not isinstance(move, int) or isinstance(move, bool)):
         raise BoardError('"move" must be a whole number: the position the move is played in')
-    index = _index(request)
     if move is None:
         move = len(request.app[BOARD].record(index).moves)
     return index, move, text

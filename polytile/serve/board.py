@@ -199,6 +199,7 @@ class Board:
             "move_help": face.move_help,
             "analysis": analysis_modes(face),
             "record_analysis": analyses_record(face, rec.kind),
+            "at_once_players": _at_once(face),
         }
 
     @staticmethod
@@ -262,6 +263,24 @@ class Board:
                                    played, origin))  # fmt: skip
         return len(self.records) - 1, at + 1
 
+    def join(self, index: int, parts: dict[str, str]) -> str:
+        """The move made of each player's part (a game whose players move at once).
+
+        Raises
+        ------
+        BoardError
+            For a game whose players do not, or a part missing.
+        """
+        from polytile.puzzles.at_once import AtOnceFace
+
+        face = self.record(index).face
+        if not isinstance(face, AtOnceFace):
+            raise BoardError(f"in {face.title} the players do not move at once: give the move")
+        try:
+            return face.join_parts(parts)
+        except ValueError as exc:
+            raise BoardError(printable(str(exc))) from None
+
     def preview(self, index: int, move: int, text: str) -> dict[str, Any]:
         """The board after ``text`` is played after ``move`` moves of record ``index``,
         without keeping it (an analysis's best move shown): its SVG picture and score.
@@ -307,6 +326,13 @@ def analyses_record(face: Face, kind: str) -> bool:
     from polytile.puzzles.analysis import AnalyseFace, OwnAnalysisFace
 
     return kind == "record" and isinstance(face, AnalyseFace | OwnAnalysisFace)
+
+
+def _at_once(face: Face) -> list[str] | None:
+    """The players who give a part each of a move, for a game whose players move at once."""
+    from polytile.puzzles.at_once import AtOnceFace
+
+    return list(face.at_once_players) if isinstance(face, AtOnceFace) else None
 
 
 def _suffix(file: str) -> str:

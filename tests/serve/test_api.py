@@ -182,6 +182,36 @@ def test_play_legal_illegal_and_variations(game_files: dict[str, Path]) -> None:
     run([file], scenario)
 
 
+def test_parts_of_a_move_made_at_once(game_files: dict[str, Path]) -> None:
+    file = game_files["walkable"]
+    f = face("walkable")
+    moves = f.record_moves(f.read(str(file)))
+    red, blue = (part.strip() for part in moves[3].split("|"))
+
+    async def scenario(client: TestClient[Any, Any]) -> None:
+        view = await (await client.get("/api/records/0?move=3", headers=AUTH)).json()
+        assert view["at_once_players"] == ["red", "blue"]
+        url = "/api/records/0/play"
+        played = await client.post(url, json={"move": 3, "parts": {"red": red, "blue": blue}},
+                                   headers=AUTH)  # fmt: skip
+        assert (await played.json())["moves"][3] == moves[3]
+        r = await client.post(url, json={"move": 3, "parts": {"red": red}}, headers=AUTH)
+        assert "blue's part" in await error(r, 400)
+        r = await client.post(url, json={"move": 3, "parts": {"red": 1}}, headers=AUTH)
+        await error(r, 400)
+        r = await client.post(url, json={"move": 3, "parts": ["x"]}, headers=AUTH)
+        await error(r, 400)
+
+    run([file], scenario)
+
+    async def other(client: TestClient[Any, Any]) -> None:
+        r = await client.post("/api/records/0/play", json={"parts": {"blue": "x"}},
+                              headers=AUTH)  # fmt: skip
+        assert "at once" in await error(r, 400)
+
+    run([game_files["henning"]], other)
+
+
 def test_preview_keeps_nothing(game_files: dict[str, Path]) -> None:
     file = game_files["gridblock"]
     f = face("gridblock")

@@ -179,22 +179,33 @@ def test_step_play_and_refuse(page: Any, game: str, game_files: dict[str, Path],
         at = _at(driver)
         before = driver.find_element("id", "board").get_attribute("src")
         # an illegal move: the rules' message, and nothing changes
+        at_once = driver.execute_script("return partsMode()")
         box = driver.find_element("id", "move-input")
-        box.clear()
-        box.send_keys("no such move")
+        slots = driver.find_elements("css selector", "#parts input.part")
+        assert bool(slots) == at_once  # players moving at once: one part each
+        for field in slots or [box]:
+            field.clear()
+            field.send_keys("no such move")
         driver.find_element("id", "play").click()
+        said = "no such move | no such move: " if at_once else "no such move: "
         _wait_for(driver, lambda d: d.find_element("id", "message").is_displayed()
-                  and d.find_element("id", "message").text.startswith("no such move: "),
+                  and d.find_element("id", "message").text.startswith(said),
                   "the illegal move's message")  # fmt: skip
         assert _at(driver) == at
-        # a legal move, picked from the list of legal moves
+        for field in slots:
+            field.clear()
+        # a legal move, picked from the list of legal moves (at once: a part for each)
         first = driver.find_element("css selector", "#legal button")
         legal = first.get_attribute("data-move")
         first.click()
-        assert driver.find_element("id", "move-input").get_attribute("value") == legal
-        if driver.execute_script("return state.view.legal.at_once"):
-            # both players at once: one part each (the game's note says how to join them)
-            box.send_keys(" | " + legal)
+        if at_once:
+            driver.find_element("id", "play").click()  # one part only: the game says so
+            _wait_for(driver, lambda d: "part too" in d.find_element("id", "message").text,
+                      "the missing part's message")  # fmt: skip
+            first.click()
+            assert [f.get_attribute("value") for f in slots] == [legal, legal]
+        else:
+            assert box.get_attribute("value") == legal
         driver.find_element("id", "play").click()
         _wait_for(driver, lambda d: d.execute_script("return state.view.variation") is True,
                   "a variation started by the move")  # fmt: skip

@@ -165,6 +165,7 @@ function renderLegal(view) {
   const playable = view.playable && !view.finished;
   $("move-input").disabled = !playable;
   $("play").disabled = !playable;
+  renderParts(view, playable);
   listLegal();
 }
 
@@ -232,6 +233,41 @@ function pick(event) {
   listLegal();
 }
 
+// -- moves made at once: one part per player, joined by the game ---------------------------
+
+function partsMode() {
+  const view = state.view;
+  return Boolean(view && view.at_once_players && view.legal.at_once && view.playable && !view.finished);
+}
+
+function renderParts(view, playable) {
+  const box = $("parts");
+  box.replaceChildren();
+  const on = partsMode();
+  box.hidden = !on;
+  $("move-input").hidden = on;
+  if (!on) return;
+  for (const player of view.at_once_players) {
+    const label = element("label", `${player}'s part `);
+    const input = element("input");
+    input.className = "part";
+    input.dataset.player = player;
+    input.autocomplete = "off";
+    input.disabled = !playable;
+    input.addEventListener("focus", () => { state.partFocus = player; });
+    label.append(input);
+    box.append(label);
+  }
+}
+
+function fillPart(move, group) {
+  const slots = [...document.querySelectorAll("#parts input.part")];
+  const target = (group && slots.find((s) => s.dataset.player === group))
+    || slots.find((s) => !s.value.trim())
+    || slots.find((s) => s.dataset.player === state.partFocus) || slots[0];
+  target.value = move;
+}
+
 function listLegal() {
   const view = state.view;
   if (!view) return;
@@ -252,6 +288,7 @@ function listLegal() {
       const b = element("button", m);
       b.type = "button";
       b.dataset.move = m;
+      if (name) b.dataset.group = name;
       b.title = "click: put in the move box; double-click: play";
       box.append(b);
     }
@@ -261,13 +298,13 @@ function listLegal() {
     (words.length ? `, ${found} fit the filter` : "") + (found > shown ? `, the first ${shown} listed` : "");
 }
 
-async function play(text) {
+async function play(text, parts) {
   const view = state.view;
   if (!view) return;
   try {
     const next = await api(`/api/records/${view.index}/play`, {
       method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ move: view.at, text }),
+      body: JSON.stringify(parts ? { move: view.at, parts } : { move: view.at, text }),
     });
     if (next.index !== view.index) {
       await loadRecords(next.index);
@@ -591,17 +628,24 @@ document.addEventListener("DOMContentLoaded", async () => {
   });
   $("legal").addEventListener("click", (e) => {
     const b = e.target.closest("button");
-    if (b) { $("move-input").value = b.dataset.move; $("move-input").focus(); }
+    if (b && partsMode()) fillPart(b.dataset.move, b.dataset.group);
+    else if (b) { $("move-input").value = b.dataset.move; $("move-input").focus(); }
   });
   $("legal").addEventListener("dblclick", (e) => {
     const b = e.target.closest("button");
-    if (b) play(b.dataset.move);
+    if (b && !partsMode()) play(b.dataset.move);
   });
   $("filter").addEventListener("input", listLegal);
   $("board").addEventListener("click", pick);
   $("play-form").addEventListener("submit", (e) => {
     e.preventDefault();
-    play($("move-input").value);
+    if (partsMode()) {
+      const parts = {};
+      for (const s of document.querySelectorAll("#parts input.part")) parts[s.dataset.player] = s.value;
+      play(null, parts);
+    } else {
+      play($("move-input").value);
+    }
   });
   $("analysis-form").addEventListener("submit", (e) => { e.preventDefault(); analyse(false); });
   $("analyse-record").addEventListener("click", () => analyse(true));
