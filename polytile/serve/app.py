@@ -109,6 +109,7 @@ def make_app(board: Board, token: str | None = None, host: str = "127.0.0.1",
     app.router.add_get("/api/records/{index}", _position)
     app.router.add_post("/api/records/{index}/play", _play)
     app.router.add_post("/api/records/{index}/preview", _preview)
+    app.router.add_get("/api/records/{index}/cells", _cells)
     app.router.add_get("/api/records/{index}/download", _download)
     app.router.add_post("/api/upload", _upload)
     app.router.add_post("/api/records/{index}/analysis", _start_analysis)
@@ -262,6 +263,12 @@ async def _position(request: web.Request) -> web.Response:
     move = _int(request.query.get("move"), "move")
     view = await _run(request, request.app[BOARD].position, _index(request), move)
     return web.json_response(view, headers=_NO_STORE)
+
+
+async def _cells(request: web.Request) -> web.Response:
+    move = _int(request.query.get("move"), "move")
+    found = await _run(request, request.app[BOARD].cells, _index(request), move)
+    return web.json_response({"cells": found}, headers=_NO_STORE)
 
 
 async def _move_body(request: web.Request) -> tuple[int, int, str]:

@@ -200,6 +200,9 @@ class Board:
             "analysis": analysis_modes(face),
             "record_analysis": analyses_record(face, rec.kind),
             "at_once_players": _at_once(face),
+            # whether the face says where its moves fall (asked for on the first click:
+            # a Blokus opening's placements and their squares would double each step)
+            "clickable": type(face).move_cells is not Face.move_cells,
         }
 
     @staticmethod
@@ -214,9 +217,7 @@ class Board:
         except (PolytileError, ValueError) as exc:  # a position its score refuses
             score, score_error = None, printable(str(exc))
         picture = face.picture(doc, "svg", cell=24)
-        cells = face.move_cells(doc, cell=24)
         return {"svg": picture.decode() if isinstance(picture, bytes) else picture,
-                "cells": None if cells is None else cells.as_dict(),
                 "score": score, "score_error": score_error,
                 "legal": {**legal.as_dict(), "note": legal.note},
                 "finished": face.finished(doc) or legal.to_move is None}  # fmt: skip
@@ -262,6 +263,13 @@ class Board:
         self.records.append(Record(title, rec.file, rec.face, rec.kind, rec.base[:keep],
                                    played, origin))  # fmt: skip
         return len(self.records) - 1, at + 1
+
+    def cells(self, index: int, move: int | None = None) -> dict[str, Any] | None:
+        """Where the legal moves after ``move`` moves of record ``index`` fall in its
+        picture (:meth:`~polytile.puzzles.face.Face.move_cells`), or None."""
+        rec = self.record(index)
+        found = rec.face.move_cells(rec.doc(self._move(rec, move), keep=True), cell=24)
+        return None if found is None else found.as_dict()
 
     def join(self, index: int, parts: dict[str, str]) -> str:
         """The move made of each player's part (a game whose players move at once).

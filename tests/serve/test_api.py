@@ -105,7 +105,9 @@ def test_position_comes_from_the_face(game_files: dict[str, Path], game: str) ->
         assert view["legal"]["moves"] == f.legal(doc).as_dict()["moves"]
         assert view["legal"]["to_move"] == f.legal(doc).to_move
         cells = f.move_cells(doc, cell=24)
-        assert view["cells"] == (None if cells is None else cells.as_dict())
+        assert view["clickable"] == (cells is not None)
+        r = await client.get(f"/api/records/0/cells{query}", headers=AUTH)
+        assert (await r.json())["cells"] == (None if cells is None else cells.as_dict())
         r = await client.get("/api/records/0", headers=AUTH)  # no move: the end
         assert (await r.json())["at"] == len(moves)
 

@@ -274,6 +274,7 @@ def test_a_move_by_clicks_on_the_board(page: Any, game: str, game_files: dict[st
         _step_to(driver, 0, "the start")
         driver.find_element("id", "next").click()
         _step_to(driver, 1, "move 1")
+        driver.execute_async_script("loadCells().then(arguments[arguments.length - 1])")
         moves = driver.execute_script("return state.view.cells.moves")
         move, cells = max(moves.items(), key=lambda item: len(item[1]))
         for name in cells:

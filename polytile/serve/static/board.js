@@ -79,7 +79,7 @@ function render(view) {
   $("board-frame").classList.remove("preview");
   $("preview-note").hidden = true;
   state.picked = [];
-  $("board").classList.toggle("clickable", Boolean(view.cells && view.playable && !view.finished));
+  $("board").classList.toggle("clickable", Boolean(view.clickable && view.playable && !view.finished));
   showPicked();
   const n = view.moves.length;
   $("where").textContent = n ? `move ${view.at} of ${n}` : "a position";
@@ -110,6 +110,14 @@ function render(view) {
 
 function renderMoves(view) {
   const list = $("moves");
+  // a step within the same list moves the mark alone (rebuilding 60 items and scrolling
+  // costs more than the rest of a step)
+  const key = `${view.index}:${view.moves.length}:${Object.keys(state.reviews[view.index] || {}).length}`;
+  if (list.dataset.key === key) {
+    markCurrent(list, view.at);
+    return;
+  }
+  list.dataset.key = key;
   list.replaceChildren();
   const start = element("li", "start");
   start.dataset.at = "0";
@@ -127,11 +135,16 @@ function renderMoves(view) {
     }
     list.append(li);
   });
-  const current = list.children[view.at];
-  if (current) {
-    current.classList.add("current");
-    current.scrollIntoView({ block: "nearest" });
-  }
+  markCurrent(list, view.at);
+}
+
+function markCurrent(list, at) {
+  for (const li of list.querySelectorAll("li.current")) li.classList.remove("current");
+  const current = list.children[at];
+  if (!current) return;
+  current.classList.add("current");
+  const box = list.getBoundingClientRect(), item = current.getBoundingClientRect();
+  if (item.top < box.top || item.bottom > box.bottom) current.scrollIntoView({ block: "nearest" });
 }
 
 function renderScore(view) {
@@ -219,9 +232,23 @@ function showPicked() {
     `${fits.length} legal moves cover the places picked: pick more, or choose one in the list`;
 }
 
-function pick(event) {
+async function loadCells() {
   const view = state.view;
-  if (!view || !view.cells || !view.playable || view.finished) return;
+  if (!view || !view.clickable || view.cells) return;
+  const body = await api(`/api/records/${view.index}/cells?move=${view.at}`);
+  if (state.view === view) view.cells = body.cells;
+}
+
+async function pick(event) {
+  const view = state.view;
+  if (!view || !view.clickable || !view.playable || view.finished) return;
+  try {
+    await loadCells();
+  } catch (e) {
+    say(e.message);
+    return;
+  }
+  if (state.view !== view || !view.cells) return;
   const name = cellAt(event);
   if (name === null) return;
   const at = state.picked.indexOf(name);
