@@ -56,6 +56,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
                       "Play the rest of a game perfectly: its exact value and best line."),
     "moves": ("polytile.cli.moves:moves_command",
               "List the legal moves of the player to move, and what it sees."),
+    "serve": ("polytile.cli.serve:serve_command",
+              "Show game records and positions on a web board in the browser."),
     "analyse": ("polytile.cli.analyse:analyse_command",
                 "Analyse a game record: what each move lost, exactly where the solver "
                 "settles it."),

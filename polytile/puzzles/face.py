@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from polytile.errors import OptionError
+from polytile.puzzles.move_cells import MoveCells
 from polytile.text import printable
 
 if TYPE_CHECKING:
@@ -47,6 +48,7 @@ __all__ = [
     "EndgameRequest",
     "Face",
     "Legal",
+    "MoveCells",
     "Option",
     "SelfplayFace",
     "check_view_player",
@@ -328,6 +330,18 @@ class Face(ABC):
     def dumps(self, doc: Any) -> str:
         """The text of the record ``doc`` as its game writes it, moves played included."""
 
+    def move_cells(self, doc: Any, cell: int = 24) -> MoveCells | None:
+        """Where the legal moves of ``doc``'s position fall in its SVG picture drawn with
+        ``cell`` (:class:`MoveCells`), or None when the game does not say (the default):
+        then a move is typed or picked from the list."""
+        return None
+
+    def record_moves(self, doc: Any) -> tuple[str, ...]:
+        """Every move of the record ``doc`` in the notation :meth:`play_move` reads (the
+        whole record, also when it is shown after an earlier ``move``); empty for a
+        position, which has no moves to step through (the web board's move list)."""
+        return ()
+
     def split_moves(self, words: tuple[str, ...]) -> list[str]:
         """The moves written in command-line ``words`` (one a word, unless a game's moves
         span several)."""
@@ -508,6 +522,27 @@ class EndgameFace(Face):
         """``polytile solve-endgame``: the exact value and best line of ``file``'s position
         (after ``request.move``), or what the game can say instead, labelled; a stop by
         the time limit or Ctrl-C ends with ``SystemExit`` 1 or 130 after saying so."""
+
+    def best_moves(self, answer: dict[str, Any]) -> tuple[str, ...]:
+        """The best moves of the player to move that a ``solve-endgame --json`` ``answer``
+        names, in the notation :meth:`play_move` reads (a view analysis's: the best by its
+        estimate); empty when it names none (the web board highlights them).
+
+        The default reads ``"best_moves"`` (a list of moves as ``play`` writes them) or,
+        for a view analysis, the moves of ``"moves"`` with the highest ``"mean"``; a game
+        whose answer says its best move another way overrides it.
+        """
+        best = answer.get("best_moves")
+        if isinstance(best, list) and all(isinstance(m, str) for m in best):
+            return tuple(best)
+        rows = answer.get("moves")
+        if not isinstance(rows, list):
+            return ()
+        scored = [(row["mean"], row["move"]) for row in rows if isinstance(row, dict)
+                  and isinstance(row.get("move"), str)
+                  and isinstance(row.get("mean"), int | float)]  # fmt: skip
+        top = max((mean for mean, _ in scored), default=None)
+        return tuple(move for mean, move in scored if mean == top)
 
 
 def report_problems(console: Console, file: str, kind: str, reasons: list[str],

@@ -37,11 +37,22 @@ from polytile.render.scene import (
 )
 from polytile.text import xml_safe
 
-__all__ = ["to_svg"]
+__all__ = ["cell_boxes", "to_svg"]
 
 
 def _num(v: float) -> str:
     return f"{v:g}"
+
+
+def cell_boxes(obj: Picture, cell: int = 24, title: str | None = None,
+               ) -> dict[tuple[int, int], tuple[float, float, float, float]]:  # fmt: skip
+    """Where :func:`to_svg` draws each cell of ``obj``'s board: ``(x, y, width, height)``
+    by ``(row, col)``, for the same ``cell`` and ``title``."""
+    scene = decorated(obj, (), None, (), None)
+    title = xml_safe(title) if title else title
+    lay = layout(scene, cell, title)
+    return {(r, c): (lay.x(c), lay.y(r), float(cell), float(cell))
+            for r in range(scene.rows) for c in range(scene.cols)}  # fmt: skip
 
 
 def to_svg(

@@ -20,6 +20,7 @@ from polytile.puzzles.face import (
     EndgameFace,
     EndgameRequest,
     Legal,
+    MoveCells,
     Option,
     SelfplayFace,
     engine_option,
@@ -104,13 +105,18 @@ main line, a position becomes the new position."""
         game = doc.game
         to_move = None if game.is_game_over() else game.to_move
         marks = game.attach_points() if to_move else []
+        # the last placement highlighted, as the terminal picture of 'play' does (a
+        # record's move shown, a move played on the web board)
+        last = next((m for m in reversed(game.move_stack) if not m.is_pass), None)
+        lit: Any = {"highlight": last.cells if last else (),
+                    "highlight_color": last.color if last else None}  # fmt: skip
         if kind == "txt":
-            return to_text(doc.obj, False, marks=marks, mark_color=to_move)
+            return to_text(doc.obj, False, marks=marks, mark_color=to_move, **lit)
         if kind == "svg":
-            return to_svg(doc.obj, cell, title, marks=marks, mark_color=to_move)
+            return to_svg(doc.obj, cell, title, marks=marks, mark_color=to_move, **lit)
         from polytile.render.png import png_bytes
 
-        return png_bytes(doc.obj, cell, title, marks=marks, mark_color=to_move)
+        return png_bytes(doc.obj, cell, title, marks=marks, mark_color=to_move, **lit)
 
     def score_doc(self, doc: Any) -> dict[str, Any]:
         from polytile.puzzles.blokus.verbs import score_doc
@@ -154,10 +160,35 @@ main line, a position becomes the new position."""
                     "covers, a column letter and a row number from the bottom)")  # fmt: skip
         return Legal(me, sees, legal_texts(game), note=note)
 
+    def move_cells(self, doc: Any, cell: int = 24) -> MoveCells | None:
+        """Each placement by the squares it covers (``"row,col"``); a pass covers none."""
+        from polytile.puzzles.blokus.verbs import legal_texts
+        from polytile.render.svg import cell_boxes
+
+        game = doc.game
+        boxes = cell_boxes(doc.obj, cell)
+        moves = {} if game.is_game_over() else {
+            text: tuple(f"{r},{c}" for r, c in m.cells)
+            for m, text in zip(game.legal_moves(), legal_texts(game), strict=True)
+            if not m.is_pass}  # fmt: skip
+        return MoveCells({f"{r},{c}": box for (r, c), box in boxes.items()}, moves)
+
     def play_move(self, doc: Any, text: str) -> None:
         from polytile.puzzles.blokus.verbs import play_one
 
         play_one(doc.game, text)
+        doc.obj = doc.game.to_position()  # the picture and the score read the position
+
+    def record_moves(self, doc: Any) -> tuple[str, ...]:
+        """A record's placements as ``colour PIECE points`` (forced passes are not
+        written in a record, as Pentobi's)."""
+        from polytile.puzzles.blokus.sgf import cell_name
+
+        if doc.record is None:
+            return ()
+        size = doc.game.size
+        return tuple(f"{m.color} {m.piece} " + " ".join(cell_name(c, size) for c in m.cells)
+                     for m in doc.record.moves)  # fmt: skip
 
     def dumps(self, doc: Any) -> str:
         from dataclasses import replace
@@ -243,6 +274,20 @@ main line, a position becomes the new position."""
         from polytile.puzzles.blokus.endgame_verb import solve_endgame
 
         solve_endgame(console, file, request)
+
+    def best_moves(self, answer: dict[str, Any]) -> tuple[str, ...]:
+        """The ``"best_move"`` of a ``solve-endgame --json`` answer (colour, piece and
+        cells), in polytile's own notation (``B I1 2,5``), which ``play`` reads."""
+        from polytile.puzzles.blokus.moves import Move
+
+        best = answer.get("best_move")
+        if not isinstance(best, dict) or not best.get("cells"):
+            return ()
+        try:
+            move = Move(best["color"], best["piece"], [tuple(c) for c in best["cells"]])
+        except (KeyError, TypeError, ValueError):
+            return ()
+        return (str(move),)
 
     def bounds(self, console: Console, file: str, request: BoundsRequest) -> None:
         """The squares each colour asked for can still place, at least and at most, and

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from polytile.errors import OptionError
 from polytile.puzzles.bounds_face import BoundsFace, BoundsRequest
-from polytile.puzzles.face import Console, Legal, Option, report_problems
+from polytile.puzzles.face import Console, Legal, MoveCells, Option, report_problems
 from polytile.text import printable
 
 if TYPE_CHECKING:
@@ -130,10 +130,22 @@ class CityBlocksFace(BoundsFace):
         )
         return Legal(game.to_move, sees, moves, note=how)
 
+    def move_cells(self, doc: Any, cell: int = 24) -> MoveCells | None:
+        """Each placement by the squares it covers (``"row,col"``)."""
+        from polytile.render.svg import cell_boxes
+
+        game = doc.game
+        moves = {} if game.is_game_over() else {
+            str(m): tuple(f"{r},{c}" for r, c in m.cells) for m in game.legal_moves()
+            if m.cells}  # fmt: skip
+        boxes = cell_boxes(doc.obj, cell)
+        return MoveCells({f"{r},{c}": box for (r, c), box in boxes.items()}, moves)
+
     def play_move(self, doc: Any, text: str) -> None:
         from polytile.puzzles.cityblocks.rules import Move
 
         doc.game.push(Move.parse(text))
+        doc.obj = doc.game.to_position()  # the picture and the score read the position
 
     def dumps(self, doc: Any) -> str:
         from polytile.formats import dumps

@@ -11,6 +11,7 @@ from polytile.puzzles.face import (
     EndgameFace,
     EndgameRequest,
     Legal,
+    MoveCells,
     Option,
     SelfplayFace,
     engine_option,
@@ -112,6 +113,27 @@ A Gridblock move may be given as one quoted word or as several: a new move start
             return text if kind == "text" else text + "\n"
         draw = to_svg if kind == "svg" else to_png
         return draw(g, 3 * cell, last=walk, title=title)
+
+    def move_cells(self, doc: Any, cell: int = 24) -> MoveCells | None:
+        """Each move by the quarter of its end tile around the corner it fills
+        (``"tile,corner"``: ``"d4,NE"``); a move that discards its cube covers its tile's
+        four quarters. Moves hidden in a view are not listed."""
+        from polytile.puzzles.gridblock.files import move_text
+        from polytile.puzzles.gridblock.grid import CORNERS, tile_name
+        from polytile.puzzles.gridblock.picture import corner_boxes
+
+        def name(t: int, q: int) -> str:
+            return f"{tile_name(t)},{CORNERS[q]}"
+
+        listed = set(self.legal(doc).moves)
+        moves: dict[str, tuple[str, ...]] = {}
+        for m in doc.state.legal_moves():
+            text = move_text(m)
+            if text in listed:
+                corners = range(4) if m.corner is None else (m.corner,)
+                moves[text] = tuple(name(m.tile, q) for q in corners)
+        boxes = corner_boxes(3 * cell, getattr(doc.shown_state(), "name", None))
+        return MoveCells({name(t, q): box for (t, q), box in boxes.items()}, moves)
 
     def notes(self, doc: Any) -> list[str]:
         note = _view_note(doc)
@@ -221,6 +243,11 @@ A Gridblock move may be given as one quoted word or as several: a new move start
         from polytile.puzzles.gridblock.moves import Move
 
         doc.state.push(Move.parse(text))
+
+    def record_moves(self, doc: Any) -> tuple[str, ...]:
+        from polytile.puzzles.gridblock.files import move_text
+
+        return tuple(move_text(m) for m in doc.moves) if doc.kind == "record" else ()
 
     def dumps(self, doc: Any) -> str:
         from polytile.puzzles.gridblock.files import dumps_record

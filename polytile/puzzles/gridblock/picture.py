@@ -475,6 +475,19 @@ class _Frame:
         return legend_shapes(self.legend, self.left, top, self.style)
 
 
+def corner_boxes(tile_px: int = 72, title: str | None = None,
+                 ) -> dict[tuple[int, int], tuple[float, float, float, float]]:  # fmt: skip
+    """Where :func:`to_svg` draws each quarter of each tile, the quarter around corner
+    ``q`` (0..3: NW NE SE SW) of tile ``t`` by ``(t, q)``: ``(x, y, width, height)``, for
+    the same ``tile_px`` and a ``title`` that is shown (the grid's place depends on those
+    alone, as :class:`_Frame` lays it out)."""
+    title_h = round(tile_px * 0.5) if title and title.strip() else 0
+    left, top, half = round(tile_px * 0.45), title_h + round(tile_px * 0.45), tile_px / 2
+    return {(t, q): (left + (t % SIDE) * tile_px + (half if q in (1, 2) else 0),
+                     top + (t // SIDE) * tile_px + (half if q in (2, 3) else 0), half, half)
+            for t in range(SIDE * SIDE) for q in range(4)}  # fmt: skip
+
+
 def _movers(g: Gridblock) -> dict[int, list[int]]:
     out: dict[int, list[int]] = {}
     for slot, t in enumerate(g.mover):

@@ -10,6 +10,7 @@ from polytile.puzzles.face import (
     EndgameFace,
     EndgameRequest,
     Legal,
+    MoveCells,
     SelfplayFace,
     engine_option,
 )
@@ -66,6 +67,20 @@ Tiles: H1-H5, S2-S6, F3-F7, SC (school, also PK or park), PP, MA, CH."""
         block = 3 * cell  # --cell sizes a Blokus square; a city block shows a tile's name
         draw = to_svg if kind == "svg" else to_png
         return draw(doc.state, block, highlight=_last_block(doc), title=title)
+
+    def move_cells(self, doc: Any, cell: int = 24) -> MoveCells | None:
+        """Each move by the block it develops (``"row,col"``, as the picture's blocks); a
+        pass covers none, nor does any move in a view whose mover's hand is hidden (it has
+        no moves listed)."""
+        from polytile.puzzles.henning.picture import block_boxes
+
+        legal = self.legal(doc)
+        blocks = {str(m): m.block for m in doc.state.legal_moves() if m.block is not None}
+        moves: dict[str, tuple[str, ...]] = {
+            text: (f"{blocks[text][0]},{blocks[text][1]}",) for text in legal.moves
+            if text in blocks}  # fmt: skip
+        boxes = block_boxes(3 * cell)  # as picture draws it: a block is 3 cells
+        return MoveCells({f"{r},{c}": box for (r, c), box in boxes.items()}, moves)
 
     def notes(self, doc: Any) -> list[str]:
         if doc.kind != "view":
@@ -145,6 +160,9 @@ Tiles: H1-H5, S2-S6, F3-F7, SC (school, also PK or park), PP, MA, CH."""
         from polytile.puzzles.henning.moves import Move
 
         doc.state.push(Move.parse(text))
+
+    def record_moves(self, doc: Any) -> tuple[str, ...]:
+        return tuple(str(m) for m in doc.moves) if doc.kind == "record" else ()
 
     def dumps(self, doc: Any) -> str:
         from polytile.puzzles.henning.files import dumps_record

@@ -8,7 +8,7 @@ import json
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from polytile.store.kinds import KindOption, PuzzleKind
+from polytile.store.kinds import KindOption, PuzzleKind, UnsoundAnswerError
 
 if TYPE_CHECKING:
     from polytile.store.candidates import Candidate
@@ -115,13 +115,17 @@ exactly one move is best, by $N or more over any other ("best-by-N");
     def show(self, stored: StoredPuzzle, with_answer: bool, color: bool | None) -> Iterator[str]:
         """The city, the hands and the question; with the answer, the move, its value, the
         runner-up's and a line of best play."""
-        from polytile.puzzles.henning.generate import answer_text, question_text
+        from polytile.puzzles.henning.generate import answer_text, check_answer, question_text
         from polytile.puzzles.henning.picture import to_text
 
         yield to_text(stored.puzzle.position, color=color) + "\n"
         yield question_text(stored.puzzle) + "\n"
         if with_answer:
-            yield answer_text(stored.puzzle, stored.solution()) + "\n"
+            answer = stored.solution()
+            problems = check_answer(stored.puzzle, answer)  # the answer and line replayed
+            if problems:
+                raise UnsoundAnswerError(problems[0])
+            yield answer_text(stored.puzzle, answer) + "\n"
 
     def puzzle_file(self, doc: dict[str, Any]) -> Any:
         """The ``polytile/henning@1`` position (for ``render`` and ``solve-endgame``)."""

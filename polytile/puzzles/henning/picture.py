@@ -238,6 +238,15 @@ def _geometry(
     return left, top, width, _city_bottom(top, cell) + len(legend or ()) * lh, font
 
 
+def block_boxes(cell: int = 64, title: str | None = None,
+                ) -> dict[tuple[int, int], tuple[float, float, float, float]]:  # fmt: skip
+    """Where :func:`to_svg` draws each block (``(row, col)``): ``(x, y, width, height)``,
+    for the same ``cell`` and ``title``."""
+    left, top, _, _, _ = _geometry(cell, xml_safe(title) if title else None)
+    return {(r, c): (float(left + c * cell), float(top + r * cell), float(cell), float(cell))
+            for r in range(ROWS) for c in range(6)}  # fmt: skip
+
+
 def _city_bottom(top: int, cell: int) -> int:
     """Where the picture ends without a legend: the city, then the money line."""
     return top + 5 * cell + int(cell * 0.6)

@@ -19,7 +19,7 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from polytile.errors import OptionError
-from polytile.store.kinds import DrawnKind, KindOption
+from polytile.store.kinds import DrawnKind, KindOption, UnsoundAnswerError
 
 if TYPE_CHECKING:
     from polytile.formats import Solution
@@ -69,13 +69,22 @@ class _TilingKind(DrawnKind):
         return answer
 
     def show(self, stored: StoredPuzzle, with_answer: bool, color: bool | None) -> Iterator[str]:
-        """The board with the given pieces; with the answer, the solution below it."""
+        """The board with the given pieces; with the answer, the solution below it, once
+        the rules checker has accepted it (:class:`UnsoundAnswerError` otherwise)."""
         from polytile.render import to_text
 
         yield to_text(self.picture(stored.puzzle), color=color)
         if with_answer:
+            answer = stored.solution()
+            problems = self.check_answer(stored.puzzle, answer)
+            if problems:
+                raise UnsoundAnswerError(problems[0])
             yield "solution:\n"
-            yield to_text(stored.solution(), color=color)
+            yield to_text(answer, color=color)
+
+    def check_answer(self, puzzle: Any, answer: Any) -> list[str]:
+        """The problems the rules checker finds with ``answer`` (empty: a solution)."""
+        raise NotImplementedError  # pragma: no cover - each tiling kind has its checker
 
     def _verified(self, reasons: list[str], classes: int, puzzle: Any, key: str) -> list[str]:
         from polytile.puzzles.tiling.keys import puzzle_key
@@ -175,11 +184,16 @@ its pieces given in place to rule the others out, or is dropped."""
         """The rules checker on the solution, then a search of the whole tree for a second
         solution up to the puzzle's symmetries, and the key."""
         from polytile.puzzles.tiling.generate import unique_solution
-        from polytile.puzzles.tiling.puzzles import check_solution
 
-        reasons = check_solution(answer, puzzle)
+        reasons = self.check_answer(puzzle, answer)
         classes = unique_solution(puzzle, node_limit=1 << 62).classes
         return self._verified(reasons, classes, puzzle, key)
+
+    def check_answer(self, puzzle: Any, answer: Any) -> list[str]:
+        """:func:`~polytile.puzzles.tiling.puzzles.check_solution`."""
+        from polytile.puzzles.tiling.puzzles import check_solution
+
+        return list(check_solution(answer, puzzle))
 
     def caption(self, puzzle: Any) -> str:
         """The pieces to place."""
@@ -272,9 +286,13 @@ symmetries and colour renaming (counted exactly); others are dropped."""
         board's symmetries and colour renaming, and the key."""
         from polytile.solvers.counting import count_tiling
 
-        reasons = list(puzzle.check(answer))
+        reasons = self.check_answer(puzzle, answer)
         classes = count_tiling(puzzle.problem).count_up_to_symmetry or 0
         return self._verified(reasons, classes, puzzle, key)
+
+    def check_answer(self, puzzle: Any, answer: Any) -> list[str]:
+        """The teaser's own rules (colours, touching) on the answer."""
+        return list(puzzle.check(answer))
 
     def caption(self, puzzle: Any) -> str:
         """The colours, the hand each has, and the touch rule."""

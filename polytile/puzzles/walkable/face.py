@@ -6,6 +6,7 @@ import time
 from typing import Any, ClassVar
 
 from polytile.puzzles.analysis import AnalyseFace, Review
+from polytile.puzzles.at_once import AtOnceFace
 from polytile.puzzles.face import (
     Console,
     EndgameFace,
@@ -36,7 +37,7 @@ def _new(seed: int, options: dict[str, Any]) -> tuple[Any, int]:
     return Walkable.new(seed, count, rules), count
 
 
-class WalkableFace(EndgameFace, SelfplayFace, AnalyseFace):
+class WalkableFace(EndgameFace, SelfplayFace, AnalyseFace, AtOnceFace):
     """The face of Walkable Cities (files ``polytile/walkable@1``)."""
 
     name = "walkable"
@@ -204,6 +205,18 @@ Cells are a column a-j and a row 1-10 from the top; each board named once."""
 
     def play_move(self, doc: Any, text: str) -> None:
         doc.state.play_round(text)
+
+    def record_moves(self, doc: Any) -> tuple[str, ...]:
+        return tuple(str(r) for r in doc.rounds) if doc.kind == "record" else ()
+
+    #: Red's part, then blue's: a round is written ``RED | BLUE``.
+    at_once_players = ("red", "blue")
+
+    def join_parts(self, parts: dict[str, str]) -> str:
+        missing = [p for p in self.at_once_players if not parts.get(p, "").strip()]
+        if missing:
+            raise ValueError(f"a round needs {' and '.join(missing)}'s part too")
+        return " | ".join(parts[p].strip() for p in self.at_once_players)
 
     def dumps(self, doc: Any) -> str:
         from polytile.puzzles.walkable.files import dumps_record

@@ -1,0 +1,354 @@
+"""What the web board holds: the records it serves and the positions in them, through the
+games' faces only (no aiohttp here, so a Python user or a test can drive it directly).
+
+A :class:`Board` keeps a list of :class:`Record` entries, each found by its index (never by
+a path): the files given on the command line, those uploaded, and the variations started by
+playing a move. A variation is a file's moves up to a point plus the moves played on the
+board, kept in memory; the file itself is never written. Every position is read again from
+the file by its face (``read(file, move)``) and the moves played replayed by the face's rules
+(``play_move``), so whatever the page shows is what the CLI would show for the same moves.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from polytile.errors import FormatError, PolytileError
+from polytile.puzzles.face import EndgameFace, Face
+from polytile.text import printable
+
+__all__ = [
+    "MAX_UPLOAD_BYTES",
+    "UPLOAD_SUFFIXES",
+    "Board",
+    "BoardError",
+    "Record",
+    "analyses_record",
+    "analysis_modes",
+]
+
+#: The largest file the board takes as an upload (a 60-move record is a few kB).
+MAX_UPLOAD_BYTES = 2_000_000
+
+#: The most moves a step plays on from the last position shown rather than read the file
+#: again (the moves are the record's own, so both give the same position).
+STEPS_PLAYED_ON = 8
+
+#: Positions whose picture, score and legal moves are kept (a record's moves are never
+#: changed, only added to, so a kept position stays right).
+KEPT_POSITIONS = 256
+
+#: The suffixes an uploaded file keeps (they tell a Pentobi record from a JSON file); any
+#: other name is saved as ``.json``, and its reader says what it is not.
+UPLOAD_SUFFIXES = (".blksgf", ".sgf", ".json")
+
+
+class BoardError(PolytileError, ValueError):
+    """A request the board cannot honour (no such record or move, an illegal move): its
+    message is shown to the person on the page.
+
+    Parameters
+    ----------
+    message
+        What is wrong, in the rules' words where they gave them.
+    status
+        The HTTP status the server answers with (404 for what does not exist).
+    """
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+@dataclass
+class Record:
+    """A record (or position) the board shows.
+
+    Attributes
+    ----------
+    title
+        Its name on the page.
+    file
+        The file its face reads (given on the command line, or an upload the board saved).
+    face
+        Its game's face.
+    kind
+        ``"record"``, ``"position"`` or ``"view"``, as the face reads it.
+    base
+        The file's moves this record starts with: all of them for a file, those before the
+        variation's first move for a variation.
+    played
+        The moves played on the board after ``base`` (a variation's own), in ``play``'s
+        notation.
+    parent
+        The record a variation was started from (its index), or None for a file.
+    """
+
+    title: str
+    file: str
+    face: Face
+    kind: str
+    base: tuple[str, ...]
+    played: list[str] = field(default_factory=list)
+    parent: int | None = None
+    _last: tuple[int, Any] | None = field(default=None, repr=False)
+
+    @property
+    def moves(self) -> tuple[str, ...]:
+        """Every move of the record, in order."""
+        return (*self.base, *self.played)
+
+    def doc(self, move: int, *, keep: bool = False) -> Any:
+        """The face's document of the position after ``move`` moves, the caller's to change
+        (``keep``: one it only reads, kept so that the next step plays on from it instead
+        of reading the file again; a record read replays its moves, tens of ms)."""
+        last, self._last = self._last, None
+        if last is not None and last[0] <= move <= last[0] + STEPS_PLAYED_ON:
+            at, doc = last
+            for text in self.moves[at:move]:
+                self.face.play_move(doc, text)
+        else:
+            start = min(move, len(self.base))
+            doc = self.face.read(self.file, start if self.kind == "record" else None)
+            for text in self.played[: move - start]:
+                self.face.play_move(doc, text)
+        if keep:
+            self._last = (move, doc)
+        return doc
+
+    def summary(self, index: int) -> dict[str, Any]:
+        """This record as the page's list shows it."""
+        return {"index": index, "title": self.title, "game": self.face.name,
+                "game_title": self.face.title, "kind": self.kind, "length": len(self.moves),
+                "variation": self.parent is not None, "parent": self.parent,
+                "suffix": _suffix(self.file)}  # fmt: skip
+
+
+class Board:
+    """The records served, by index.
+
+    Its methods call the faces and may take a while (reading a file replays its moves): the
+    server runs them one at a time outside its event loop.
+
+    Examples
+    --------
+    >>> board = Board()
+    >>> board.records
+    []
+    """
+
+    def __init__(self) -> None:
+        self.records: list[Record] = []
+        self._kept: dict[tuple[int, int], dict[str, Any]] = {}
+
+    def add_file(self, file: str, title: str | None = None) -> int:
+        """Read ``file`` with its game's face and add it; its index.
+
+        Raises
+        ------
+        FormatError
+            For a file of no game, or one its game refuses (the rules' message).
+        """
+        from polytile.puzzles.faces import face_of_file
+
+        found = face_of_file(file)
+        if found is None:
+            raise FormatError("not a record or position of a game polytile plays (Blokus, City "
+                              "Blocks, Gridblock, Walkable Cities)", file)  # fmt: skip
+        doc = found.read(file)
+        name = title or os.path.basename(file)
+        self.records.append(Record(name, file, found, str(doc.kind), found.record_moves(doc)))
+        return len(self.records) - 1
+
+    def record(self, index: int) -> Record:
+        """The record of ``index``; BoardError (404) when there is none."""
+        if not 0 <= index < len(self.records):
+            raise BoardError(f"no record {index}: the board has {len(self.records)}", 404)
+        return self.records[index]
+
+    def _move(self, rec: Record, move: int | None) -> int:
+        n = len(rec.moves)
+        if move is None:
+            return n
+        if not 0 <= move <= n:
+            raise BoardError(f"no move {move}: {rec.title} has {n} move{'s' * (n != 1)}", 404)
+        return move
+
+    def position(self, index: int, move: int | None = None) -> dict[str, Any]:
+        """What the page shows of record ``index`` after ``move`` moves (None: the end):
+        the face's SVG picture, the score, the moves, whose turn it is and the legal moves."""
+        rec = self.record(index)
+        at = self._move(rec, move)
+        face = rec.face
+        shown = self._kept.pop((index, at), None)
+        if shown is None:
+            shown = self._draw(rec, at)
+        self._kept[index, at] = shown  # the most recent last
+        while len(self._kept) > KEPT_POSITIONS:
+            del self._kept[next(iter(self._kept))]
+        return {
+            **rec.summary(index),
+            "at": at,
+            "moves": list(rec.moves),
+            **shown,
+            "playable": rec.kind != "view",
+            "move_help": face.move_help,
+            "analysis": analysis_modes(face),
+            "record_analysis": analyses_record(face, rec.kind),
+            "at_once_players": _at_once(face),
+            # whether the face says where its moves fall (asked for on the first click:
+            # a Blokus opening's placements and their squares would double each step)
+            "clickable": type(face).move_cells is not Face.move_cells,
+        }
+
+    @staticmethod
+    def _draw(rec: Record, at: int) -> dict[str, Any]:
+        """The picture, score and legal moves of ``rec`` after ``at`` moves."""
+        doc = rec.doc(at, keep=True)
+        face = rec.face
+        legal = face.legal(doc)
+        try:
+            score: dict[str, Any] | None = face.score_doc(doc)
+            score_error = ""
+        except (PolytileError, ValueError) as exc:  # a position its score refuses
+            score, score_error = None, printable(str(exc))
+        picture = face.picture(doc, "svg", cell=24)
+        return {"svg": picture.decode() if isinstance(picture, bytes) else picture,
+                "score": score, "score_error": score_error,
+                "legal": {**legal.as_dict(), "note": legal.note},
+                "finished": face.finished(doc) or legal.to_move is None}  # fmt: skip
+
+    def play(self, index: int, move: int, text: str) -> tuple[int, int]:
+        """Play ``text`` after ``move`` moves of record ``index``, checked by the game's
+        rules: the record it is added to and the number of moves there.
+
+        At the end of a variation the move is added to it; anywhere else (a file's record,
+        or an earlier move of a variation) it starts a new variation, so a file's moves are
+        never changed.
+
+        Raises
+        ------
+        BoardError
+            For an illegal move (the rules' message), or a position the board does not
+            continue (a view, whose hidden part the board does not know; a finished game).
+        """
+        rec = self.record(index)
+        at = self._move(rec, move)
+        text = text.strip()
+        if not text:
+            raise BoardError("no move given")
+        if len(text) > 2000:
+            raise BoardError("a move is at most 2000 characters")
+        if rec.kind == "view":
+            raise BoardError("this is a player's view: the hidden hands are not known, so the "
+                             "board does not play on from it")  # fmt: skip
+        doc = rec.doc(at)
+        if rec.face.finished(doc) or rec.face.legal(doc).to_move is None:
+            raise BoardError("the game is over: there are no moves")
+        try:
+            rec.face.play_move(doc, text)
+        except ValueError as exc:  # IllegalMoveError and every parse error are ValueErrors
+            raise BoardError(printable(f"{text}: {exc}")) from None
+        if rec.parent is not None and at == len(rec.moves):
+            rec.played.append(text)
+            return index, at + 1
+        keep = min(at, len(rec.base))
+        played = [*rec.played[: at - keep], text]
+        origin = rec.parent if rec.parent is not None else index
+        title = f"{self.records[origin].title}, variation from move {at}"
+        self.records.append(Record(title, rec.file, rec.face, rec.kind, rec.base[:keep],
+                                   played, origin))  # fmt: skip
+        return len(self.records) - 1, at + 1
+
+    def cells(self, index: int, move: int | None = None) -> dict[str, Any] | None:
+        """Where the legal moves after ``move`` moves of record ``index`` fall in its
+        picture (:meth:`~polytile.puzzles.face.Face.move_cells`), or None."""
+        rec = self.record(index)
+        found = rec.face.move_cells(rec.doc(self._move(rec, move), keep=True), cell=24)
+        return None if found is None else found.as_dict()
+
+    def join(self, index: int, parts: dict[str, str]) -> str:
+        """The move made of each player's part (a game whose players move at once).
+
+        Raises
+        ------
+        BoardError
+            For a game whose players do not, or a part missing.
+        """
+        from polytile.puzzles.at_once import AtOnceFace
+
+        face = self.record(index).face
+        if not isinstance(face, AtOnceFace):
+            raise BoardError(f"in {face.title} the players do not move at once: give the move")
+        try:
+            return face.join_parts(parts)
+        except ValueError as exc:
+            raise BoardError(printable(str(exc))) from None
+
+    def preview(self, index: int, move: int, text: str) -> dict[str, Any]:
+        """The board after ``text`` is played after ``move`` moves of record ``index``,
+        without keeping it (an analysis's best move shown): its SVG picture and score.
+
+        Raises
+        ------
+        BoardError
+            For a move the rules refuse.
+        """
+        rec = self.record(index)
+        doc = rec.doc(self._move(rec, move))
+        try:
+            rec.face.play_move(doc, text)
+        except ValueError as exc:
+            raise BoardError(printable(f"{text}: {exc}")) from None
+        picture = rec.face.picture(doc, "svg", cell=24)
+        return {"svg": picture.decode() if isinstance(picture, bytes) else picture,
+                "text": text, "at": move}  # fmt: skip
+
+    def download(self, index: int) -> tuple[str, str]:
+        """Record ``index`` as its game writes it (every move) and a file name for it."""
+        rec = self.record(index)
+        text = rec.face.dumps(rec.doc(len(rec.moves)))
+        stem = Path(self.records[rec.parent if rec.parent is not None else index].title).stem
+        name = f"{stem}-variation-{index}" if rec.parent is not None else stem
+        return text, _safe_name(name) + _suffix(rec.file)
+
+
+def analysis_modes(face: Face) -> list[str]:
+    """The analyses the page offers for ``face``'s positions: ``exact`` (``solve-endgame``),
+    ``open`` and ``view`` where the game declares ``--open`` and ``--view``; none without
+    an endgame solver."""
+    if not isinstance(face, EndgameFace):
+        return []
+    declared = face.endgame_options
+    return ["exact", *(["open"] if "open_analysis" in declared else []),
+            *(["view"] if "view" in declared else [])]  # fmt: skip
+
+
+def analyses_record(face: Face, kind: str) -> bool:
+    """Whether a ``kind`` file of ``face``'s game is analysed move by move
+    (``polytile analyse``): a record of a game whose face analyses records."""
+    from polytile.puzzles.analysis import AnalyseFace, OwnAnalysisFace
+
+    return kind == "record" and isinstance(face, AnalyseFace | OwnAnalysisFace)
+
+
+def _at_once(face: Face) -> list[str] | None:
+    """The players who give a part each of a move, for a game whose players move at once."""
+    from polytile.puzzles.at_once import AtOnceFace
+
+    return list(face.at_once_players) if isinstance(face, AtOnceFace) else None
+
+
+def _suffix(file: str) -> str:
+    suffix = Path(file).suffix.lower()
+    return suffix if suffix in UPLOAD_SUFFIXES else ".json"
+
+
+def _safe_name(name: str) -> str:
+    """A file name of letters, digits, ``-``, ``_`` and ``.`` only (for a download)."""
+    kept = "".join(c if c.isalnum() or c in "-_." else "-" for c in name).strip(".-")
+    return kept[:80] or "record"

@@ -1,0 +1,709 @@
+// The polytile web board: one plain script, no framework, no build step.
+// Every answer comes from the server, which asks the game's face: this page draws what it
+// is given (the game's own SVG picture) and sends moves as the game writes them.
+"use strict";
+
+const TOKEN = new URLSearchParams(location.search).get("token") || "";
+const TAB = (self.crypto && crypto.randomUUID) ? crypto.randomUUID()
+  : String(Math.random()).slice(2) + String(Date.now());
+const $ = (id) => document.getElementById(id);
+const SHOWN = 300;  // legal moves listed at once (the filter finds the others)
+
+const state = { records: [], index: null, view: null, picture: null, job: null, poll: null,
+                reviews: {}, picked: [] };
+
+async function api(path, options = {}) {
+  const headers = Object.assign({ "X-Polytile-Token": TOKEN }, options.headers || {});
+  const response = await fetch(path, Object.assign({}, options, { headers }));
+  let body = null;
+  try { body = await response.json(); } catch (e) { body = null; }
+  if (!response.ok) {
+    throw new Error((body && body.error) || `the server answered ${response.status}`);
+  }
+  return body;
+}
+
+function say(text, kind = "error") {
+  const box = $("message");
+  box.textContent = text;
+  box.className = kind;
+  box.hidden = !text;
+}
+
+function element(tag, text, className) {
+  const e = document.createElement(tag);
+  if (text !== undefined) e.textContent = text;
+  if (className) e.className = className;
+  return e;
+}
+
+async function loadRecords(select) {
+  const body = await api("/api/records");
+  state.records = body.records;
+  const list = $("records");
+  list.replaceChildren();
+  for (const r of state.records) {
+    const label = `${r.index + 1}. ${r.title} (${r.game_title}, ${r.kind}` +
+      (r.length ? `, ${r.length} moves` : "") + ")";
+    const option = element("option", label);
+    option.value = String(r.index);
+    list.append(option);
+  }
+  if (select !== undefined) list.value = String(select);
+  if (!state.records.length && !shelf.stores.length) say("no records: open a file (Open a file…)", "info");
+}
+
+async function show(index, at) {
+  try {
+    const view = await api(`/api/records/${index}` + (at === null || at === undefined ? "" : `?move=${at}`));
+    render(view);
+  } catch (e) {
+    say(e.message);
+  }
+}
+
+function render(view) {
+  state.view = view;
+  state.index = view.index;
+  $("records").value = String(view.index);
+  $("title").textContent = view.title + (view.variation ? " (a variation, kept in memory)" : "");
+  $("game").textContent = `${view.game_title}, ${view.kind}`;
+  const blob = new Blob([view.svg], { type: "image/svg+xml" });
+  if (state.picture) URL.revokeObjectURL(state.picture);
+  state.picture = URL.createObjectURL(blob);
+  // a User Timing mark when the picture is drawn (benchmarks/bench_serve.py reads them)
+  $("board").onload = () => performance.mark("board-drawn");
+  $("board").src = state.picture;
+  $("board").dataset.at = String(view.at);
+  delete $("board").dataset.preview;
+  $("board-frame").classList.remove("preview");
+  $("preview-note").hidden = true;
+  state.picked = [];
+  $("board").classList.toggle("clickable", Boolean(view.clickable && view.playable && !view.finished));
+  showPicked();
+  const n = view.moves.length;
+  $("where").textContent = n ? `move ${view.at} of ${n}` : "a position";
+  for (const [id, off] of [["first", view.at === 0], ["prev", view.at === 0],
+                           ["next", view.at >= n], ["last", view.at >= n]]) {
+    $(id).disabled = off;
+  }
+  renderMoves(view);
+  renderScore(view);
+  renderLegal(view);
+  $("download").href = `/api/records/${view.index}/download?token=${encodeURIComponent(TOKEN)}`;
+  const modes = $("mode");
+  const was = modes.value;
+  modes.replaceChildren();
+  for (const m of view.analysis) {
+    const label = { exact: "exact (solve-endgame)", open: "open: hidden tiles/cards as dealt (exact for that deal)",
+                    view: "from the mover's view (an estimate)" }[m] || m;
+    const option = element("option", label);
+    option.value = m;
+    modes.append(option);
+  }
+  if (view.analysis.includes(was)) modes.value = was;
+  $("analyse").disabled = !view.analysis.length || state.job !== null;
+  $("analyse-record").hidden = !view.record_analysis;
+  $("analyse-record").disabled = state.job !== null;
+  if (!view.analysis.length) $("analysis-state").textContent = `${view.game_title} has no endgame solver`;
+}
+
+function renderMoves(view) {
+  const list = $("moves");
+  // a step within the same list moves the mark alone (rebuilding 60 items and scrolling
+  // costs more than the rest of a step)
+  const key = `${view.index}:${view.moves.length}:${Object.keys(state.reviews[view.index] || {}).length}`;
+  if (list.dataset.key === key) {
+    markCurrent(list, view.at);
+    return;
+  }
+  list.dataset.key = key;
+  list.replaceChildren();
+  const start = element("li", "start");
+  start.dataset.at = "0";
+  list.append(start);
+  const reviews = state.reviews[view.index] || {};
+  view.moves.forEach((m, i) => {
+    const li = element("li", m);
+    li.dataset.at = String(i + 1);
+    const r = reviews[i + 1];
+    if (r && r.loss !== null) {
+      const lost = r.loss > 1e-9;
+      const value = r.estimate ? `~${Number(r.loss).toFixed(1)}` : String(r.loss);
+      li.append(element("span", lost ? `  lost ${value} (best ${r.best})` : "  best", "review"));
+      if (lost) li.classList.add("lost");
+    }
+    list.append(li);
+  });
+  markCurrent(list, view.at);
+}
+
+function markCurrent(list, at) {
+  for (const li of list.querySelectorAll("li.current")) li.classList.remove("current");
+  const current = list.children[at];
+  if (!current) return;
+  current.classList.add("current");
+  const box = list.getBoundingClientRect(), item = current.getBoundingClientRect();
+  if (item.top < box.top || item.bottom > box.bottom) current.scrollIntoView({ block: "nearest" });
+}
+
+function renderScore(view) {
+  const box = $("score");
+  box.replaceChildren();
+  if (!view.score) {
+    box.textContent = view.score_error || "no score";
+    return;
+  }
+  const table = element("table", undefined, "score");
+  for (const [key, value] of Object.entries(view.score)) {
+    const row = element("tr");
+    row.append(element("th", key));
+    row.append(element("td", typeof value === "object" ? JSON.stringify(value) : String(value)));
+    table.append(row);
+  }
+  box.append(table);
+}
+
+function renderLegal(view) {
+  const legal = view.legal;
+  $("to-move").textContent = legal.to_move === null ? "The game is over." :
+    `${legal.to_move} to move${legal.at_once ? ", at once" : ""}`;
+  const sees = $("sees");
+  sees.replaceChildren();
+  for (const [k, v] of Object.entries(legal.sees || {})) {
+    sees.append(element("dt", k), element("dd", v));
+  }
+  $("legal-note").textContent = legal.note || "";
+  $("move-help").textContent = view.move_help || "";
+  const playable = view.playable && !view.finished;
+  $("move-input").disabled = !playable;
+  $("play").disabled = !playable;
+  renderParts(view, playable);
+  listLegal();
+}
+
+// -- moves by clicks on the board (where the face says where its moves fall) -------------
+
+function cellAt(event) {
+  const view = state.view;
+  const img = $("board");
+  if (!view || !view.cells || !img.naturalWidth) return null;
+  const box = img.getBoundingClientRect();
+  const x = (event.clientX - box.left) * img.naturalWidth / box.width;
+  const y = (event.clientY - box.top) * img.naturalHeight / box.height;
+  for (const [name, [cx, cy, w, h]] of Object.entries(view.cells.cells)) {
+    if (x >= cx && x < cx + w && y >= cy && y < cy + h) return name;
+  }
+  return null;
+}
+
+function pickedMoves() {
+  const view = state.view;
+  if (!view || !view.cells || !state.picked.length) return null;
+  return Object.entries(view.cells.moves)
+    .filter(([, cells]) => state.picked.every((c) => cells.includes(c)))
+    .map(([move]) => move);
+}
+
+function showPicked() {
+  const layer = $("picked");
+  layer.replaceChildren();
+  const view = state.view;
+  const note = $("pick-note");
+  if (!view || !view.cells || !state.picked.length) {
+    note.hidden = true;
+    return;
+  }
+  const img = $("board");
+  const scale = img.clientWidth / img.naturalWidth;
+  for (const name of state.picked) {
+    const [x, y, w, h] = view.cells.cells[name];
+    const mark = element("div");
+    mark.style.left = `${img.offsetLeft + x * scale}px`;
+    mark.style.top = `${img.offsetTop + y * scale}px`;
+    mark.style.width = `${w * scale}px`;
+    mark.style.height = `${h * scale}px`;
+    layer.append(mark);
+  }
+  const fits = pickedMoves();
+  note.hidden = false;
+  note.textContent = fits.length === 0 ? "no legal move covers every place picked: click one again to drop it" :
+    fits.length === 1 ? `one legal move: ${fits[0]} (Play, or click on)` :
+    `${fits.length} legal moves cover the places picked: pick more, or choose one in the list`;
+}
+
+async function loadCells() {
+  const view = state.view;
+  if (!view || !view.clickable || view.cells) return;
+  const body = await api(`/api/records/${view.index}/cells?move=${view.at}`);
+  if (state.view === view) view.cells = body.cells;
+}
+
+async function pick(event) {
+  const view = state.view;
+  if (!view || !view.clickable || !view.playable || view.finished) return;
+  try {
+    await loadCells();
+  } catch (e) {
+    say(e.message);
+    return;
+  }
+  if (state.view !== view || !view.cells) return;
+  const name = cellAt(event);
+  if (name === null) return;
+  const at = state.picked.indexOf(name);
+  if (at >= 0) state.picked.splice(at, 1); else state.picked.push(name);
+  const fits = pickedMoves() || [];
+  const exact = fits.filter((m) => view.cells.moves[m].length === state.picked.length);
+  $("move-input").value = fits.length === 1 ? fits[0] : exact.length === 1 ? exact[0] : "";
+  showPicked();
+  listLegal();
+}
+
+// -- moves made at once: one part per player, joined by the game ---------------------------
+
+function partsMode() {
+  const view = state.view;
+  return Boolean(view && view.at_once_players && view.legal.at_once && view.playable && !view.finished);
+}
+
+function renderParts(view, playable) {
+  const box = $("parts");
+  box.replaceChildren();
+  const on = partsMode();
+  box.hidden = !on;
+  $("move-input").hidden = on;
+  if (!on) return;
+  for (const player of view.at_once_players) {
+    const label = element("label", `${player}'s part `);
+    const input = element("input");
+    input.className = "part";
+    input.dataset.player = player;
+    input.autocomplete = "off";
+    input.disabled = !playable;
+    input.addEventListener("focus", () => { state.partFocus = player; });
+    label.append(input);
+    box.append(label);
+  }
+}
+
+function fillPart(move, group) {
+  const slots = [...document.querySelectorAll("#parts input.part")];
+  const target = (group && slots.find((s) => s.dataset.player === group))
+    || slots.find((s) => !s.value.trim())
+    || slots.find((s) => s.dataset.player === state.partFocus) || slots[0];
+  target.value = move;
+}
+
+function listLegal() {
+  const view = state.view;
+  if (!view) return;
+  const box = $("legal");
+  box.replaceChildren();
+  const words = $("filter").value.trim().toLowerCase().split(/\s+/).filter(Boolean);
+  const picked = pickedMoves();
+  const fits = (m) => words.every((w) => m.toLowerCase().includes(w)) && (!picked || picked.includes(m));
+  const groups = Array.isArray(view.legal.moves) ? { "": view.legal.moves } : view.legal.moves;
+  let shown = 0, found = 0;
+  for (const [name, moves] of Object.entries(groups)) {
+    if (name) box.append(element("h3", `${name}'s moves`));
+    for (const m of moves) {
+      if (!fits(m)) continue;
+      found += 1;
+      if (shown >= SHOWN) continue;
+      shown += 1;
+      const b = element("button", m);
+      b.type = "button";
+      b.dataset.move = m;
+      if (name) b.dataset.group = name;
+      b.title = "click: put in the move box; double-click: play";
+      box.append(b);
+    }
+  }
+  const total = view.legal.count;
+  $("legal-count").textContent = `${total} legal move${total === 1 ? "" : "s"}` +
+    (words.length ? `, ${found} fit the filter` : "") + (found > shown ? `, the first ${shown} listed` : "");
+}
+
+async function play(text, parts) {
+  const view = state.view;
+  if (!view) return;
+  try {
+    const next = await api(`/api/records/${view.index}/play`, {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(parts ? { move: view.at, parts } : { move: view.at, text }),
+    });
+    if (next.index !== view.index) {
+      await loadRecords(next.index);
+      say(`a new variation: ${next.title} (in memory; download it to keep it)`, "info");
+    } else {
+      say("");
+    }
+    $("move-input").value = "";
+    render(next);
+  } catch (e) {
+    say(e.message);
+  }
+}
+
+function step(to) {
+  const view = state.view;
+  if (!view) return;
+  const n = view.moves.length;
+  const at = Math.max(0, Math.min(n, to));
+  if (at !== view.at) show(view.index, at);
+}
+
+// -- analysis -----------------------------------------------------------------------------
+
+async function analyse(whole) {
+  const view = state.view;
+  if (!view || state.job) return;
+  const seconds = Number($("seconds").value) || 10;
+  const mode = whole ? "record" : ($("mode").value || "exact");
+  $("analysis-report").textContent = "";
+  $("analysis-summary").replaceChildren();
+  $("best").replaceChildren();
+  $("analysis-details").hidden = true;
+  try {
+    const body = await api(`/api/records/${view.index}/analysis`, {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ move: view.at, seconds, tab: TAB, mode }),
+    });
+    state.job = { id: body.job, index: view.index, at: view.at, mode };
+    $("stop").disabled = false;
+    $("analyse").disabled = true;
+    $("analyse-record").disabled = true;
+    $("analysis-state").textContent = whole ? `analysing every move of ${view.title}…` :
+      `analysing move ${view.at} of ${view.title}…`;
+    state.poll = setInterval(pollAnalysis, 500);
+  } catch (e) {
+    say(e.message);
+  }
+}
+
+async function pollAnalysis() {
+  const job = state.job;
+  if (!job) return;
+  try {
+    const r = await api(`/api/analysis/${job.id}`);
+    const where = job.mode === "record" ? "record" : `position after move ${job.at}`;
+    if (r.state === "running") {
+      $("analysis-state").textContent = `analysing the ${where}: ${r.seconds} s of ${r.limit} s` +
+        (r.progress ? ` — ${r.progress}` : "");
+      return;
+    }
+    endAnalysis();
+    showAnswer(r, job, where);
+  } catch (e) {
+    endAnalysis();
+    say(e.message);
+  }
+}
+
+function showAnswer(r, job, where) {
+  const a = r.answer;
+  if (job.mode === "record") {
+    showReviews(r, job, where);
+    return;
+  }
+  const estimated = job.mode === "view" || (a && /estimate/.test(String(a.kind || "") + String(a.note || "")));
+  const label = estimated ? " — an estimate, not the game's value" :
+    job.mode === "open" ? " — exact for the hidden tiles or cards as dealt, only" :
+    r.code === 0 ? " — exact" : "";
+  const stateLine = $("analysis-state");
+  stateLine.textContent = r.state === "done" ? `the ${where}: ${r.outcome}${label}` : `${r.why}`;
+  stateLine.classList.toggle("estimate", Boolean(estimated));
+  const summary = $("analysis-summary");
+  summary.replaceChildren();
+  const line = (text) => summary.append(element("p", text));
+  if (a) {
+    if (a.value !== undefined && a.value !== null) line(`value ${a.value}` + (a.lead ? ` (${a.lead})` : ""));
+    if (a.values && typeof a.values === "object") {
+      line("values: " + Object.entries(a.values).map(([k, v]) => `${k} ${v}`).join(", "));
+    }
+    for (const key of ["outcome", "kind", "note", "meaning"]) {
+      if (typeof a[key] === "string" && a[key] !== a.lead) line(`${key}: ${a[key]}`);
+    }
+    if (a.over) line("the game is over");
+    $("analysis-report").textContent = JSON.stringify(a, null, 1);
+  } else {
+    $("analysis-report").textContent = r.report || (r.notes || []).join("\n");
+    line(r.report ? r.report.split("\n")[0] : "");
+  }
+  $("analysis-details").hidden = !$("analysis-report").textContent;
+  const best = $("best");
+  best.replaceChildren();
+  if ((r.best || []).length) {
+    best.append(element("p", estimated ? "best by this estimate:" : "best move" + (r.best.length > 1 ? "s" : "") + ":"));
+  }
+  for (const m of (r.best || []).slice(0, 12)) {
+    const row = element("div");
+    row.append(element("code", m + " "));
+    const showIt = element("button", "show on the board");
+    showIt.type = "button";
+    showIt.className = "show-best";
+    showIt.addEventListener("click", () => preview(job.index, job.at, m));
+    const playIt = element("button", "play it");
+    playIt.type = "button";
+    playIt.className = "play-best";
+    playIt.addEventListener("click", async () => { await show(job.index, job.at); await play(m); });
+    row.append(showIt, playIt);
+    best.append(row);
+  }
+}
+
+function showReviews(r, job, where) {
+  const a = r.answer || {};
+  const reviews = {};
+  for (const review of r.reviews || []) reviews[review.number] = review;
+  state.reviews[job.index] = reviews;
+  const estimates = (r.reviews || []).some((x) => x.estimate);
+  const stateLine = $("analysis-state");
+  stateLine.textContent = r.state === "done" ? `the ${where}: ${r.outcome}` +
+    (estimates ? " — some values are estimates (~), not exact" : "") : `${r.why}`;
+  stateLine.classList.toggle("estimate", estimates);
+  const summary = $("analysis-summary");
+  summary.replaceChildren();
+  const total = a.total_moves === undefined ? "?" : a.total_moves;
+  summary.append(element("p", `${(r.reviews || []).length} of ${total} moves analysed; what each lost is in the move list`));
+  if (a.lead) summary.append(element("p", `values are ${a.lead}`));
+  for (const key of ["refused", "stopped"]) {
+    if (typeof a[key] === "string") summary.append(element("p", `${key}: ${a[key]}`));
+  }
+  $("analysis-report").textContent = a ? JSON.stringify(a, null, 1) : r.report;
+  $("analysis-details").hidden = !$("analysis-report").textContent;
+  $("best").replaceChildren();
+  if (state.view && state.view.index === job.index) renderMoves(state.view);
+}
+
+async function preview(index, at, text) {
+  try {
+    if (!state.view || state.view.index !== index || state.view.at !== at) await show(index, at);
+    const p = await api(`/api/records/${index}/preview`, {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ move: at, text }),
+    });
+    if (state.picture) URL.revokeObjectURL(state.picture);
+    state.picture = URL.createObjectURL(new Blob([p.svg], { type: "image/svg+xml" }));
+    $("board").src = state.picture;
+    $("board").dataset.preview = text;
+    $("board-frame").classList.add("preview");
+    const note = $("preview-note");
+    note.textContent = `showing the board after ${text} (not played: step or play to leave)`;
+    note.hidden = false;
+  } catch (e) {
+    say(e.message);
+  }
+}
+
+function endAnalysis() {
+  clearInterval(state.poll);
+  state.poll = null;
+  state.job = null;
+  $("stop").disabled = true;
+  $("analyse").disabled = !(state.view && state.view.analysis.length);
+  $("analyse-record").disabled = false;
+}
+
+async function stopAnalysis() {
+  const job = state.job;
+  if (!job) return;
+  try {
+    const r = await api(`/api/analysis/${job.id}`, { method: "DELETE" });
+    $("analysis-state").textContent = r.why || "stopped";
+  } catch (e) {
+    say(e.message);
+  }
+  endAnalysis();
+}
+
+// -- puzzle sets --------------------------------------------------------------------------
+
+const shelf = { stores: [], index: null, puzzle: null };
+
+async function loadStores() {
+  const body = await api("/api/stores");
+  shelf.stores = body.stores;
+  const list = $("stores");
+  list.replaceChildren(element("option", "—"));
+  list.firstChild.value = "";
+  for (const s of shelf.stores) {
+    const option = element("option", `${s.title} (${s.count} puzzles)`);
+    option.value = String(s.index);
+    list.append(option);
+  }
+  $("stores-label").hidden = !shelf.stores.length;
+}
+
+function showPanel(store) {
+  document.querySelector("main").hidden = store;
+  $("store-panel").hidden = !store;
+  $("download").hidden = store;
+}
+
+async function openStore(index) {
+  if (index === "") { showPanel(false); return; }
+  const s = shelf.stores[Number(index)];
+  shelf.index = s.index;
+  showPanel(true);
+  $("store-title").textContent = s.title;
+  const kinds = $("store-kind");
+  kinds.replaceChildren(element("option", "any"));
+  kinds.firstChild.value = "";
+  for (const k of s.kinds) {
+    const option = element("option", k);
+    option.value = k;
+    kinds.append(option);
+  }
+  clearPuzzle();
+  await listPuzzles();
+}
+
+async function listPuzzles() {
+  const q = new URLSearchParams();
+  if ($("store-kind").value) q.set("kind", $("store-kind").value);
+  if ($("store-min").value) q.set("min", $("store-min").value);
+  if ($("store-max").value) q.set("max", $("store-max").value);
+  try {
+    const body = await api(`/api/stores/${shelf.index}/puzzles?${q}`);
+    const table = $("store-list");
+    table.replaceChildren();
+    const head = element("tr");
+    for (const h of ["id", "kind", "board", "pieces", "given", "difficulty"]) head.append(element("th", h));
+    table.append(head);
+    for (const p of body.puzzles) {
+      const row = element("tr", undefined, "puzzle-row");
+      row.dataset.id = String(p.id);
+      for (const k of ["id", "kind", "board", "pieces", "given", "difficulty"]) {
+        row.append(element("td", p[k] === undefined ? "?" : String(p[k])));
+      }
+      table.append(row);
+    }
+    $("store-count").textContent = `${body.total} puzzle${body.total === 1 ? "" : "s"}` +
+      (body.total > body.puzzles.length ? `, the first ${body.puzzles.length} listed` : "");
+  } catch (e) {
+    say(e.message);
+  }
+}
+
+function clearPuzzle() {
+  for (const id of ["puzzle-caption", "puzzle-text", "puzzle-lead"]) $(id).textContent = "";
+  $("puzzle-picture").replaceChildren();
+  $("solution-picture").replaceChildren();
+  $("reveal").hidden = true;
+}
+
+function picture(svg, label) {
+  const img = element("img");
+  img.alt = label;
+  img.src = URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" }));
+  return img;
+}
+
+async function showPuzzle(id, solution) {
+  try {
+    const p = await api(`/api/stores/${shelf.index}/puzzles/${id}` + (solution ? "?solution=1" : ""));
+    shelf.puzzle = p.id;
+    clearPuzzle();
+    for (const row of document.querySelectorAll("#store-list tr.puzzle-row")) {
+      row.classList.toggle("current", row.dataset.id === String(p.id));
+    }
+    $("puzzle-caption").textContent = `#${p.id}, difficulty ${p.difficulty.toFixed(1)}: ${p.caption}`;
+    if (p.svg) $("puzzle-picture").append(picture(p.svg, "the puzzle"));
+    $("puzzle-text").textContent = p.svg && !solution ? "" : p.text;
+    if (p.solution_svg) $("solution-picture").append(picture(p.solution_svg, "the solution"));
+    if (solution && p.answer_lead) $("puzzle-lead").textContent = `the value is ${p.answer_lead}`;
+    if (solution) $("puzzle-lead").textContent += " (checked by the rules)";
+    $("reveal").hidden = solution;
+  } catch (e) {
+    say(e.message);
+  }
+}
+
+// -- wiring -------------------------------------------------------------------------------
+
+async function upload(file) {
+  if (!file) return;
+  try {
+    const r = await api(`/api/upload?name=${encodeURIComponent(file.name)}`, {
+      method: "POST", headers: { "Content-Type": "application/octet-stream" }, body: file,
+    });
+    await loadRecords(r.index);
+    say(`opened ${r.title}`, "info");
+    await show(r.index, null);
+  } catch (e) {
+    say(e.message);
+  }
+  $("upload").value = "";
+}
+
+function typing(event) {
+  const t = event.target;
+  return t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA");
+}
+
+document.addEventListener("DOMContentLoaded", async () => {
+  $("first").addEventListener("click", () => step(0));
+  $("prev").addEventListener("click", () => step(state.view.at - 1));
+  $("next").addEventListener("click", () => step(state.view.at + 1));
+  $("last").addEventListener("click", () => step(state.view.moves.length));
+  $("records").addEventListener("change", (e) => { showPanel(false); show(Number(e.target.value), null); });
+  $("moves").addEventListener("click", (e) => {
+    const li = e.target.closest("li");
+    if (li) step(Number(li.dataset.at));
+  });
+  $("legal").addEventListener("click", (e) => {
+    const b = e.target.closest("button");
+    if (b && partsMode()) fillPart(b.dataset.move, b.dataset.group);
+    else if (b) { $("move-input").value = b.dataset.move; $("move-input").focus(); }
+  });
+  $("legal").addEventListener("dblclick", (e) => {
+    const b = e.target.closest("button");
+    if (b && !partsMode()) play(b.dataset.move);
+  });
+  $("filter").addEventListener("input", listLegal);
+  $("board").addEventListener("click", pick);
+  $("play-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    if (partsMode()) {
+      const parts = {};
+      for (const s of document.querySelectorAll("#parts input.part")) parts[s.dataset.player] = s.value;
+      play(null, parts);
+    } else {
+      play($("move-input").value);
+    }
+  });
+  $("analysis-form").addEventListener("submit", (e) => { e.preventDefault(); analyse(false); });
+  $("analyse-record").addEventListener("click", () => analyse(true));
+  $("stop").addEventListener("click", stopAnalysis);
+  $("upload").addEventListener("change", (e) => upload(e.target.files[0]));
+  document.addEventListener("keydown", (e) => {
+    if (typing(e) || !state.view) return;
+    if (e.key === "Escape" && state.picked.length) {
+      state.picked = [];
+      showPicked();
+      listLegal();
+      return;
+    }
+    const moves = { ArrowLeft: state.view.at - 1, ArrowRight: state.view.at + 1,
+                    Home: 0, End: state.view.moves.length }[e.key];
+    if (moves !== undefined) { e.preventDefault(); step(moves); }
+  });
+  $("stores").addEventListener("change", (e) => openStore(e.target.value));
+  $("records").addEventListener("focus", () => { if (!$("store-panel").hidden) showPanel(false); });
+  $("store-filter").addEventListener("submit", (e) => { e.preventDefault(); listPuzzles(); });
+  $("store-list").addEventListener("click", (e) => {
+    const row = e.target.closest("tr.puzzle-row");
+    if (row) showPuzzle(Number(row.dataset.id), false);
+  });
+  $("reveal").addEventListener("click", () => showPuzzle(shelf.puzzle, true));
+  try {
+    await loadStores();
+    await loadRecords();
+    if (state.records.length) await show(0, null);
+    else if (shelf.stores.length) { $("stores").value = "0"; await openStore("0"); }
+  } catch (e) {
+    say(e.message);
+  }
+});

@@ -1,0 +1,125 @@
+"""``Face.record_moves``: a record's moves in the notation ``play_move`` reads, for every game
+with records (the web board's move list), and none for a position."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from polytile.puzzles.face import Face
+from polytile.puzzles.faces import face
+
+GAMES = [("henning", {}, ".json"), ("gridblock", {}, ".json"), ("walkable", {}, ".json"),
+         ("blokus", {"variant": "duo"}, ".blksgf")]  # fmt: skip
+
+
+def _selfplayed(tmp_path: Path, game: str, options: dict[str, str],
+                suffix: str) -> tuple[Face, Path]:  # fmt: skip
+    """The face of ``game`` and a record it self-played (seed 5), written in ``tmp_path``."""
+    f = face(game)
+    text, _ = f.selfplay(5, 0, options)  # type: ignore[attr-defined]
+    path = tmp_path / f"game{suffix}"
+    path.write_text(text)
+    return f, path
+
+
+@pytest.mark.parametrize(("game", "options", "suffix"), GAMES)
+def test_record_moves_replay_the_record(tmp_path: Path, game: str, options: dict[str, str],
+                                        suffix: str) -> None:  # fmt: skip
+    f, path = _selfplayed(tmp_path, game, options, suffix)
+    whole = f.read(str(path))
+    moves = f.record_moves(whole)
+    assert moves
+    half = f.read(str(path), len(moves) // 2)
+    assert f.record_moves(half) == moves  # the whole record, also when shown earlier
+    start = f.read(str(path), 0)
+    for move in moves:
+        f.play_move(start, move)
+    assert f.dumps(start) == f.dumps(whole)
+
+
+@pytest.mark.parametrize("game", ["blokus", "cityblocks"])
+def test_a_position_has_no_moves(tmp_path: Path, game: str) -> None:
+    f = face(game)
+    path = tmp_path / "position.json"
+    path.write_text(f.new(0, {}))
+    assert f.record_moves(f.read(str(path))) == ()
+
+
+@pytest.mark.parametrize(("game", "options", "suffix"), GAMES)
+def test_a_move_played_shows_as_its_file_reads(
+    tmp_path: Path, game: str, options: dict[str, str], suffix: str
+) -> None:
+    """After ``play_move``, the picture and the score are those of the position written by
+    ``dumps`` and read back (the web board draws positions played on without a file)."""
+    f, path = _selfplayed(tmp_path, game, options, suffix)
+    moves = f.record_moves(f.read(str(path)))
+    doc = f.read(str(path), 3)
+    f.play_move(doc, moves[3])
+    again = tmp_path / f"again{suffix}"
+    again.write_text(f.dumps(doc))
+    back = f.read(str(again))
+    assert f.picture(doc, "svg") == f.picture(back, "svg")
+    assert f.score_doc(doc) == f.score_doc(back)
+
+
+@pytest.mark.parametrize("game", ["blokus", "cityblocks"])
+def test_a_move_played_on_a_position_is_drawn(tmp_path: Path, game: str) -> None:
+    f = face(game)
+    path = tmp_path / "position.json"
+    path.write_text(f.new(0, {}))
+    doc = f.read(str(path))
+    before = f.picture(doc, "svg")
+    f.play_move(doc, f.legal(doc).moves[0])
+    again = tmp_path / "again.json"
+    again.write_text(f.dumps(doc))
+    back = f.read(str(again))
+    assert f.picture(doc, "svg") != before
+    if game == "blokus":  # its picture highlights the move just played; a position file
+        # keeps no moves, so the one read back differs by that highlight alone
+        assert f.picture(doc, "txt").lower() == f.picture(back, "txt").lower()
+    else:
+        assert f.picture(doc, "svg") == f.picture(back, "svg")
+    assert f.score_doc(doc) == f.score_doc(back)
+
+
+@pytest.mark.parametrize(("game", "options", "suffix"), GAMES)
+def test_move_cells_are_legal_moves_inside_the_picture(
+    tmp_path: Path, game: str, options: dict[str, str], suffix: str
+) -> None:
+    """``move_cells``: each move it places is a legal move, each cell lies in the picture."""
+    import re
+
+    f, path = _selfplayed(tmp_path, game, options, suffix)
+    for at in (0, 4):
+        doc = f.read(str(path), at)
+        found = f.move_cells(doc, cell=24)
+        if found is None:
+            continue
+        assert set(found.moves) <= set(f.legal(doc).moves)
+        assert found.moves and all(c in found.cells for cs in found.moves.values() for c in cs)
+        svg = str(f.picture(doc, "svg", cell=24))
+        width, height = (float(v) for v in re.search(r'viewBox="0 0 ([\d.]+) ([\d.]+)"',
+                                                     svg).groups())  # fmt: skip
+        for x, y, w, h in found.cells.values():
+            assert x >= 0 and y >= 0 and x + w <= width and y + h <= height
+
+
+def test_gridblock_quarters_lie_in_their_tiles(tmp_path: Path) -> None:
+    """Gridblock's move cells are the quarters of the tiles its picture draws."""
+    import re
+
+    f, path = _selfplayed(tmp_path, "gridblock", {}, ".json")
+    doc = f.read(str(path), 10)
+    found = f.move_cells(doc, cell=24)
+    assert found is not None
+    svg = str(f.picture(doc, "svg", cell=24))
+    tiles = {name: tuple(map(float, xywh)) for name, *xywh in re.findall(
+        r'class="tile[\w ]*" data-tile="(\w+)" x="([\d.]+)" y="([\d.]+)" '
+        r'width="([\d.]+)" height="([\d.]+)"',
+        svg)}  # fmt: skip
+    assert len(tiles) == 36
+    for name, (x, y, w, h) in found.cells.items():
+        tx, ty, tw, th = tiles[name.split(",")[0]]
+        assert tx <= x and x + w <= tx + tw and ty <= y and y + h <= ty + th, name

@@ -1,0 +1,49 @@
+"""Fixtures for the web board's tests: self-played records of every game, written once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("aiohttp", reason="the web board needs aiohttp (pip install 'polytile[serve]')")
+
+#: One self-played record or position per game: (file name, game, selfplay options).
+RECORDS = (
+    ("henning.json", "henning", {}),
+    ("duo.blksgf", "blokus", {"variant": "duo"}),
+    ("grid.json", "gridblock", {}),
+    ("walk.json", "walkable", {}),
+)
+
+
+@pytest.fixture(scope="session")
+def game_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Each game's file by game name: the self-played records of :data:`RECORDS` (seed 3)
+    and a new City Blocks (Ritchie) position."""
+    from polytile.puzzles.faces import face
+
+    folder = tmp_path_factory.mktemp("records")
+    files = {}
+    for name, game, options in RECORDS:
+        text, _ = face(game).selfplay(3, 0, options)  # type: ignore[attr-defined]
+        files[game] = folder / name
+        files[game].write_text(text)
+    files["cityblocks"] = folder / "cityblocks.json"
+    files["cityblocks"].write_text(face("cityblocks").new(0, {}))
+    return files
+
+
+@pytest.fixture(scope="session")
+def store_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A puzzle set: a Blokus teaser (drawn as a picture) and a City Blocks (Henning) puzzle
+    (shown as text)."""
+    from polytile.store.db import PuzzleStore
+    from polytile.store.generate import parse_params
+    from polytile.store.sets import build_set
+
+    path = tmp_path_factory.mktemp("store") / "set.db"
+    with PuzzleStore(path) as db:
+        build_set(db, "blokus-teaser", parse_params("blokus-teaser", {}), 0, 1)
+        build_set(db, "henning", parse_params("henning", {}), 0, 1)
+    return path

@@ -1,0 +1,334 @@
+"""The web board's HTTP API through aiohttp's test client: every route, the token and the
+``Host`` check, path traversal, malformed and oversized uploads; after each bad request the
+server still answers."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+
+from polytile.puzzles.faces import face
+from polytile.serve.app import make_app
+from polytile.serve.board import MAX_UPLOAD_BYTES, Board
+
+TOKEN = "test-token-123"
+AUTH = {"X-Polytile-Token": TOKEN}
+GAMES = ("henning", "blokus", "gridblock", "walkable", "cityblocks")
+
+
+@asynccontextmanager
+async def serving(files: list[Path]) -> AsyncIterator[TestClient[Any, Any]]:
+    board = Board()
+    for file in files:
+        board.add_file(str(file))
+    async with TestClient(TestServer(make_app(board, token=TOKEN))) as client:
+        yield client
+
+
+def run(files: list[Path], scenario: Callable[[TestClient[Any, Any]], Awaitable[None]]) -> None:
+    async def main() -> None:
+        async with serving(files) as client:
+            await scenario(client)
+            await still_answers(client)
+
+    asyncio.run(main())
+
+
+async def still_answers(client: TestClient[Any, Any]) -> None:
+    r = await client.get("/api/records", headers=AUTH)
+    assert r.status == 200, await r.text()
+
+
+async def error(r: Any, status: int) -> str:
+    assert r.status == status, await r.text()
+    return str((await r.json())["error"])
+
+
+def test_token_is_required(game_files: dict[str, Path]) -> None:
+    async def scenario(client: TestClient[Any, Any]) -> None:
+        for url in ("/", "/api/records", "/api/records/0", "/api/records/0/download"):
+            assert "token" in await error(await client.get(url), 403)
+            assert "token" in await error(await client.get(url + "?token=wrong"), 403)
+            wrong = {"X-Polytile-Token": TOKEN + "x"}
+            assert "token" in await error(await client.get(url, headers=wrong), 403)
+        r = await client.post("/api/records/0/play", json={"text": "pass"})
+        await error(r, 403)
+        assert (await client.get(f"/?token={TOKEN}")).status == 200
+        assert (await client.get(f"/api/records?token={TOKEN}")).status == 200
+        for asset in ("/board.js", "/board.css"):  # the page's own files hold no data
+            assert (await client.get(asset)).status == 200
+
+    run([game_files["henning"]], scenario)
+
+
+def test_host_header_is_checked(game_files: dict[str, Path]) -> None:
+    async def scenario(client: TestClient[Any, Any]) -> None:
+        port = client.port
+        for host in ("evil.example", f"evil.example:{port}", "127.0.0.1", f"127.0.0.1:{port + 1}",
+                     f"localhost.evil.example:{port}", ""):  # fmt: skip
+            r = await client.get("/api/records", headers={**AUTH, "Host": host})
+            assert "Host" in await error(r, 403), host
+        for host in (f"127.0.0.1:{port}", f"localhost:{port}", f"LOCALHOST:{port}"):
+            r = await client.get("/api/records", headers={**AUTH, "Host": host})
+            assert r.status == 200, host
+
+    run([game_files["henning"]], scenario)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_position_comes_from_the_face(game_files: dict[str, Path], game: str) -> None:
+    file = game_files[game]
+    f = face(game)
+    moves = f.record_moves(f.read(str(file)))
+    at = len(moves) // 2
+
+    async def scenario(client: TestClient[Any, Any]) -> None:
+        r = await client.get("/api/records", headers=AUTH)
+        (row,) = (await r.json())["records"]
+        assert (row["game"], row["length"]) == (game, len(moves))
+        query = f"?move={at}" if moves else ""
+        r = await client.get(f"/api/records/0{query}", headers=AUTH)
+        assert r.status == 200, await r.text()
+        view = await r.json()
+        doc = f.read(str(file), at if moves else None)
+        assert view["svg"] == f.picture(doc, "svg", cell=24)
+        assert view["score"] == json.loads(json.dumps(f.score_doc(doc)))
+        assert view["moves"] == list(moves)
+        assert view["at"] == at
+        assert view["legal"]["moves"] == f.legal(doc).as_dict()["moves"]
+        assert view["legal"]["to_move"] == f.legal(doc).to_move
+        cells = f.move_cells(doc, cell=24)
+        assert view["clickable"] == (cells is not None)
+        r = await client.get(f"/api/records/0/cells{query}", headers=AUTH)
+        assert (await r.json())["cells"] == (None if cells is None else cells.as_dict())
+        r = await client.get("/api/records/0", headers=AUTH)  # no move: the end
+        assert (await r.json())["at"] == len(moves)
+
+    run([file], scenario)
+
+
+def test_bad_records_and_moves(game_files: dict[str, Path]) -> None:
+    async def scenario(client: TestClient[Any, Any]) -> None:
+        assert "no record 1" in await error(await client.get("/api/records/1", headers=AUTH), 404)
+        assert "no move 31" in await error(
+            await client.get("/api/records/0?move=31", headers=AUTH), 404)  # fmt: skip
+        await error(await client.get("/api/records/0?move=-1", headers=AUTH), 400)
+        await error(await client.get("/api/records/0?move=x", headers=AUTH), 400)
+        await error(await client.get("/api/records/99999999999999", headers=AUTH), 400)
+        await error(await client.get("/api/records/abc", headers=AUTH), 400)
+        assert (await client.get("/api/nothing", headers=AUTH)).status == 404
+
+    run([game_files["henning"]], scenario)
+
+
+def test_no_path_reaches_a_file(game_files: dict[str, Path]) -> None:
+    """Records are found by index: a path in any part of a request reads nothing."""
+
+    async def scenario(client: TestClient[Any, Any]) -> None:
+        for url in ("/../../../../etc/passwd", "/api/records/..%2F..%2Fetc%2Fpasswd",
+                    "/api/records/0/..%2F..%2F..%2Fetc%2Fpasswd", "/static/../app.py",
+                    "/board.js/../../app.py", "/%2e%2e/%2e%2e/etc/passwd",
+                    f"/api/records/{game_files['henning']}"):  # fmt: skip
+            r = await client.get(url, params={"token": TOKEN})
+            assert r.status in (400, 403, 404), url
+            assert "root:" not in await r.text()
+        r = await client.post("/api/upload", params={"token": TOKEN, "name": "../../../etc/x.json"},
+                              data=game_files["henning"].read_bytes())  # fmt: skip
+        assert r.status == 200
+        row = await r.json()
+        assert row["title"] == "x.json"  # its own name, saved in the server's folder
+        assert not Path("/etc/x.json").exists()
+
+    run([game_files["henning"]], scenario)
+
+
+def test_play_legal_illegal_and_variations(game_files: dict[str, Path]) -> None:
+    file = game_files["henning"]
+    f = face("henning")
+    at5 = f.legal(f.read(str(file), 5)).moves[0]
+
+    async def scenario(client: TestClient[Any, Any]) -> None:
+        url = "/api/records/0/play"
+        message = await error(await client.post(url, json={"move": 5, "text": "Q9@z9"},
+                                                headers=AUTH), 400)  # fmt: skip
+        assert message.startswith("Q9@z9: ")
+        await error(await client.post(url, data="{not json", headers=AUTH), 400)
+        await error(await client.post(url, json=["H1@a1"], headers=AUTH), 400)
+        await error(await client.post(url, json={"move": 5}, headers=AUTH), 400)
+        await error(await client.post(url, json={"move": "5", "text": at5}, headers=AUTH), 400)
+        await error(await client.post(url, json={"move": 5, "text": " "}, headers=AUTH), 400)
+        await error(await client.post(url, json={"move": 99, "text": at5}, headers=AUTH), 404)
+        # a move mid-record starts a variation, in memory; the file is unchanged
+        before = file.read_text()
+        r = await client.post(url, json={"move": 5, "text": at5}, headers=AUTH)
+        view = await r.json()
+        assert (view["index"], view["at"], view["variation"]) == (1, 6, True)
+        assert view["moves"][5] == at5 and len(view["moves"]) == 6
+        assert file.read_text() == before
+        # at a variation's end the move is added to it; earlier, it starts another
+        nxt = view["legal"]["moves"][0]
+        r = await client.post("/api/records/1/play", json={"move": 6, "text": nxt}, headers=AUTH)
+        assert ((await r.json())["index"], (await r.json())["at"]) == (1, 7)
+        r = await client.post("/api/records/1/play", json={"move": 6, "text": nxt}, headers=AUTH)
+        assert (await r.json())["index"] == 2
+        rows = (await (await client.get("/api/records", headers=AUTH)).json())["records"]
+        assert [(row["length"], row["parent"]) for row in rows] == [(30, None), (7, 0), (7, 0)]
+
+    run([file], scenario)
+
+
+def test_parts_of_a_move_made_at_once(game_files: dict[str, Path]) -> None:
+    file = game_files["walkable"]
+    f = face("walkable")
+    moves = f.record_moves(f.read(str(file)))
+    red, blue = (part.strip() for part in moves[3].split("|"))
+
+    async def scenario(client: TestClient[Any, Any]) -> None:
+        view = await (await client.get("/api/records/0?move=3", headers=AUTH)).json()
+        assert view["at_once_players"] == ["red", "blue"]
+        url = "/api/records/0/play"
+        played = await client.post(url, json={"move": 3, "parts": {"red": red, "blue": blue}},
+                                   headers=AUTH)  # fmt: skip
+        assert (await played.json())["moves"][3] == moves[3]
+        r = await client.post(url, json={"move": 3, "parts": {"red": red}}, headers=AUTH)
+        assert "blue's part" in await error(r, 400)
+        r = await client.post(url, json={"move": 3, "parts": {"red": 1}}, headers=AUTH)
+        await error(r, 400)
+        r = await client.post(url, json={"move": 3, "parts": ["x"]}, headers=AUTH)
+        await error(r, 400)
+
+    run([file], scenario)
+
+    async def other(client: TestClient[Any, Any]) -> None:
+        r = await client.post("/api/records/0/play", json={"parts": {"blue": "x"}},
+                              headers=AUTH)  # fmt: skip
+        assert "at once" in await error(r, 400)
+
+    run([game_files["henning"]], other)
+
+
+def test_preview_keeps_nothing(game_files: dict[str, Path]) -> None:
+    file = game_files["gridblock"]
+    f = face("gridblock")
+    legal = f.legal(f.read(str(file), 10)).moves
+
+    async def scenario(client: TestClient[Any, Any]) -> None:
+        url = "/api/records/0/preview"
+        r = await client.post(url, json={"move": 10, "text": legal[0]}, headers=AUTH)
+        shown = await r.json()
+        doc = f.read(str(file), 10)
+        f.play_move(doc, legal[0])
+        assert shown["svg"] == f.picture(doc, "svg", cell=24)
+        message = await error(await client.post(url, json={"move": 10, "text": "Z9@z9"},
+                                                 headers=AUTH), 400)  # fmt: skip
+        assert message.startswith("Z9@z9: ")
+        rows = (await (await client.get("/api/records", headers=AUTH)).json())["records"]
+        assert len(rows) == 1
+
+    run([file], scenario)
+
+
+@pytest.mark.parametrize("game", ["henning", "blokus", "gridblock", "walkable"])
+def test_download_reads_back_in_the_cli(game_files: dict[str, Path], game: str,
+                                        tmp_path: Path) -> None:  # fmt: skip
+    from click.testing import CliRunner
+
+    from polytile.cli import cli
+
+    file = game_files[game]
+    f = face(game)
+    moves = f.record_moves(f.read(str(file)))
+    at = len(moves) // 2
+    move = moves[at]  # the record's own move: a variation that is the record's start
+
+    async def scenario(client: TestClient[Any, Any]) -> None:
+        r = await client.post("/api/records/0/play", json={"move": at, "text": move},
+                              headers=AUTH)  # fmt: skip
+        assert r.status == 200, await r.text()
+        r = await client.get("/api/records/1/download", headers=AUTH)
+        assert r.status == 200
+        name = r.headers["Content-Disposition"].split('filename="')[1].rstrip('"')
+        assert name.endswith(file.suffix) and "/" not in name
+        saved = tmp_path / name
+        saved.write_bytes(await r.read())
+
+    run([file], scenario)
+    saved = next(tmp_path.iterdir())
+    doc = f.read(str(saved))
+    assert f.record_moves(doc) == moves[: at + 1]
+    result = CliRunner().invoke(cli, ["validate", str(saved)])
+    assert result.exit_code == 0, result.output
+
+
+def test_uploads(game_files: dict[str, Path]) -> None:
+    async def scenario(client: TestClient[Any, Any]) -> None:
+        up = {"token": TOKEN, "name": "mine.blksgf"}
+        r = await client.post("/api/upload", params=up, data=game_files["blokus"].read_bytes())
+        row = await r.json()
+        assert (row["index"], row["game"], row["title"]) == (1, "blokus", "mine.blksgf")
+        for data, words in ((b"", "empty"), (b"{not json", "not added"),
+                            (b'{"format": "polytile/henning@1"}', "not added"),
+                            (b"(;GM[Go]SZ[19];B[aa])", "not added"),
+                            (b"\x00\xff" * 100, "not added")):  # fmt: skip
+            r = await client.post("/api/upload", params={"token": TOKEN, "name": "x.json"},
+                                  data=data)  # fmt: skip
+            message = await error(r, 400)
+            assert words in message
+            assert "polytile-serve-" not in message  # the server's folder is not told
+        big = b" " * (MAX_UPLOAD_BYTES + 1)
+        r = await client.post("/api/upload", params={"token": TOKEN}, data=big)
+        assert "larger than" in await error(r, 413)
+        rows = (await (await client.get("/api/records", headers=AUTH)).json())["records"]
+        assert len(rows) == 2
+
+    run([game_files["henning"]], scenario)
+
+
+def test_a_view_is_not_played_on(game_files: dict[str, Path], tmp_path: Path) -> None:
+    """Playing on from a view would use hidden hands the file does not hold: refused."""
+    from polytile.puzzles.henning.files import dumps_view  # a game's file, made for the test
+
+    f = face("henning")
+    view = tmp_path / "view.json"
+    view.write_text(dumps_view(f.read(str(game_files["henning"]), 4).state, 0))
+
+    async def scenario(client: TestClient[Any, Any]) -> None:
+        shown = await (await client.get("/api/records/0", headers=AUTH)).json()
+        assert (shown["kind"], shown["playable"]) == ("view", False)
+        r = await client.post("/api/records/0/play", json={"text": "pass"}, headers=AUTH)
+        assert "view" in await error(r, 400)
+
+    run([view], scenario)
+
+
+def test_analysis_refused_without_a_solver(game_files: dict[str, Path]) -> None:
+    async def scenario(client: TestClient[Any, Any]) -> None:
+        url = "/api/records/0/analysis"
+        body = {"tab": "t", "seconds": 5}
+        assert "no exact endgame solver" in await error(
+            await client.post(url, json=body, headers=AUTH), 400)  # fmt: skip
+        view = await (await client.get("/api/records/0", headers=AUTH)).json()
+        assert view["analysis"] == []
+
+    run([game_files["cityblocks"]], scenario)
+
+
+def test_analysis_requests_are_checked(game_files: dict[str, Path]) -> None:
+    async def scenario(client: TestClient[Any, Any]) -> None:
+        url = "/api/records/0/analysis"
+        for body in ({"tab": "t", "seconds": 0}, {"tab": "t", "seconds": "5"},
+                     {"tab": "", "seconds": 5}, {"tab": "t" * 65, "seconds": 5},
+                     {"tab": "t", "move": 999}, {"tab": "t", "mode": "view"},
+                     {"tab": "t", "mode": "guess"}):  # fmt: skip
+            await error(await client.post(url, json=body, headers=AUTH), 400)
+        await error(await client.get("/api/analysis/nope", headers=AUTH), 404)
+        await error(await client.delete("/api/analysis/nope", headers=AUTH), 404)
+
+    run([game_files["blokus"]], scenario)

@@ -1,0 +1,377 @@
+"""The web board in a real browser: headless Chromium driven by selenium.
+
+For each game a self-played record (or a position) is opened with ``polytile serve``; the
+test steps forward and back (buttons, arrow keys, a click on a move), plays a legal move and
+sees the board change and a variation start, tries an illegal one and sees the rules'
+message; for a Blokus endgame it asks for an analysis and sees the exact value. A failing
+test saves a screenshot (its path is in the failure's message). Without Chromium, its driver
+or selenium the tests are skipped, saying which is missing.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from polytile.puzzles.faces import face
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+try:
+    import selenium  # noqa: F401
+
+    SELENIUM = ""
+except ImportError:
+    SELENIUM = "selenium is not installed (pip install selenium)"
+
+_missing = SELENIUM or (
+    "" if CHROMIUM and DRIVER else
+    "no headless browser: install Debian's chromium and chromium-driver "
+    "(apt-get install -y chromium chromium-driver; .ci/run does)"
+)  # fmt: skip
+pytestmark = pytest.mark.skipif(bool(_missing), reason=_missing)
+
+#: Seconds to wait for the page to show what a step asked for.
+WAIT = 20
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                 "--window-size=1300,1000"):  # fmt: skip
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(executable_path=str(DRIVER)), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.fixture(scope="module")
+def server(game_files: dict[str, Path], store_file: Path) -> Iterator[str]:
+    """``polytile serve`` on every game's file and a puzzle set; its URL with the token."""
+    order = ["henning", "blokus", "gridblock", "walkable", "cityblocks"]
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
+    process = subprocess.Popen([sys.executable, "-m", "polytile", "serve", "--port", "0",
+                                *(str(game_files[g]) for g in order), str(store_file)],
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                               env=env)  # fmt: skip
+    try:
+        assert process.stdout is not None
+        yield process.stdout.readline().strip()
+    finally:
+        process.terminate()
+        process.wait(30)
+
+
+INDEX = {"henning": 0, "blokus": 1, "gridblock": 2, "walkable": 3, "cityblocks": 4}
+
+
+@pytest.fixture
+def page(browser: Any, server: str) -> Any:
+    """The board, open in the browser."""
+    browser.get(server)
+    return browser
+
+
+def shot_on_failure(driver: Any, where: Path, check: Callable[[], None]) -> None:
+    """Run ``check``; when it fails, save a screenshot and say where."""
+    try:
+        check()
+    except Exception as exc:
+        folder = Path(os.environ.get("POLYTILE_SCREENSHOTS", str(where)))
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / "failure.png"
+        driver.save_screenshot(str(path))
+        raise AssertionError(f"{exc} (screenshot: {path})") from exc
+
+
+def _wait_for(driver: Any, condition: Callable[[Any], Any], what: str,
+              seconds: float = WAIT) -> Any:  # fmt: skip
+    from selenium.common.exceptions import TimeoutException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    try:
+        return WebDriverWait(driver, seconds).until(condition)
+    except TimeoutException:
+        raise AssertionError(f"waited {seconds} s for {what}") from None
+
+
+def _text(driver: Any, element_id: str) -> str:
+    return str(driver.find_element("id", element_id).text)
+
+
+def _open(driver: Any, game: str) -> None:
+    from selenium.webdriver.support.ui import Select
+
+    _wait_for(driver, lambda d: len(d.find_elements("css selector", "#records option")) >= 5,
+              "the list of records")  # fmt: skip
+    Select(driver.find_element("id", "records")).select_by_value(str(INDEX[game]))
+    _wait_for(driver, lambda d: d.find_element("id", "board").get_attribute("src") and
+              d.execute_script("return document.getElementById('board').naturalWidth") > 0
+              and d.execute_script("return state.view && state.index") == INDEX[game],
+              f"the {game} board drawn")  # fmt: skip
+
+
+def _at(driver: Any) -> int:
+    return int(driver.execute_script("return state.view.at"))
+
+
+def _step_to(driver: Any, n: int, what: str) -> None:
+    _wait_for(driver, lambda d: _at(d) == n and
+              d.find_element("id", "board").get_attribute("data-at") == str(n), what)  # fmt: skip
+
+
+def _ask(driver: Any, button: str, seconds: int, shown: str, what: str) -> None:
+    """Set the time limit, press ``button``, wait for ``shown`` (a CSS selector)."""
+    box = driver.find_element("id", "seconds")
+    box.clear()
+    box.send_keys(str(seconds))
+    driver.find_element("id", button).click()
+    _wait_for(driver, lambda d: d.find_elements("css selector", shown), what, seconds + 20)
+
+
+@pytest.mark.parametrize("game", ["henning", "blokus", "gridblock", "walkable", "cityblocks"])
+def test_step_play_and_refuse(page: Any, game: str, game_files: dict[str, Path],
+                              tmp_path: Path) -> None:  # fmt: skip
+    from selenium.webdriver.common.keys import Keys
+
+    driver = page
+    f = face(game)
+    moves = f.record_moves(f.read(str(game_files[game])))
+    n = len(moves)
+
+    def check() -> None:
+        _open(driver, game)
+        if n:
+            assert _text(driver, "where") == f"move {n} of {n}"
+            driver.find_element("id", "first").click()
+            _step_to(driver, 0, "the start")
+            body = driver.find_element("tag name", "body")
+            body.send_keys(Keys.ARROW_RIGHT)
+            _step_to(driver, 1, "one move on by the arrow key")
+            body.send_keys(Keys.ARROW_RIGHT)
+            _step_to(driver, 2, "two moves on")
+            body.send_keys(Keys.ARROW_LEFT)
+            _step_to(driver, 1, "one move back by the arrow key")
+            driver.find_element("id", "next").click()
+            _step_to(driver, 2, "the next button")
+            driver.find_element("id", "prev").click()
+            _step_to(driver, 1, "the back button")
+            items = driver.find_elements("css selector", "#moves li")
+            assert len(items) == n + 1 and items[n // 2].text == moves[n // 2 - 1]
+            items[n // 2].click()
+            _step_to(driver, n // 2, "a click on a move")
+            assert "current" in (driver.find_elements("css selector", "#moves li")[n // 2]
+                                 .get_attribute("class") or "")  # fmt: skip
+        at = _at(driver)
+        before = driver.find_element("id", "board").get_attribute("src")
+        # an illegal move: the rules' message, and nothing changes
+        at_once = driver.execute_script("return partsMode()")
+        box = driver.find_element("id", "move-input")
+        slots = driver.find_elements("css selector", "#parts input.part")
+        assert bool(slots) == at_once  # players moving at once: one part each
+        for field in slots or [box]:
+            field.clear()
+            field.send_keys("no such move")
+        driver.find_element("id", "play").click()
+        said = "no such move | no such move: " if at_once else "no such move: "
+        _wait_for(driver, lambda d: d.find_element("id", "message").is_displayed()
+                  and d.find_element("id", "message").text.startswith(said),
+                  "the illegal move's message")  # fmt: skip
+        assert _at(driver) == at
+        for field in slots:
+            field.clear()
+        # a legal move, picked from the list of legal moves (at once: a part for each)
+        first = driver.find_element("css selector", "#legal button")
+        legal = first.get_attribute("data-move")
+        first.click()
+        if at_once:
+            driver.find_element("id", "play").click()  # one part only: the game says so
+            _wait_for(driver, lambda d: "part too" in d.find_element("id", "message").text,
+                      "the missing part's message")  # fmt: skip
+            first.click()
+            assert [f.get_attribute("value") for f in slots] == [legal, legal]
+        else:
+            assert box.get_attribute("value") == legal
+        driver.find_element("id", "play").click()
+        _wait_for(driver, lambda d: d.execute_script("return state.view.variation") is True,
+                  "a variation started by the move")  # fmt: skip
+        assert _at(driver) == at + 1
+        assert driver.find_element("id", "board").get_attribute("src") != before
+        assert "variation" in _text(driver, "title")
+        assert "variation" in _text(driver, "message")
+
+    shot_on_failure(driver, tmp_path, check)
+
+
+def test_analysis_shows_the_exact_value(page: Any, game_files: dict[str, Path],
+                                        tmp_path: Path) -> None:  # fmt: skip
+    driver = page
+    f = face("blokus")
+    n = len(f.record_moves(f.read(str(game_files["blokus"]))))
+
+    def check() -> None:
+        _open(driver, "blokus")
+        driver.find_element("id", "last").click()
+        for _ in range(5):
+            driver.find_element("id", "prev").click()
+            _step_to(driver, n - 1 - _, "a step back")
+        _ask(driver, "analyse", 20, "#best .show-best", "the best move")
+        assert "answered" in _text(driver, "analysis-state")
+        assert "exact" in _text(driver, "analysis-state")
+        assert _text(driver, "analysis-summary").startswith("value ")
+        board = driver.find_element("id", "board")
+        before = board.get_attribute("src")
+        driver.find_element("css selector", "#best .show-best").click()
+        _wait_for(driver, lambda d: d.find_element("id", "board").get_attribute("data-preview"),
+                  "the best move shown on the board")  # fmt: skip
+        assert board.get_attribute("src") != before
+        assert driver.find_element("id", "preview-note").is_displayed()
+        driver.find_element("id", "next").click()  # a step leaves the preview
+        _wait_for(driver, lambda d: not d.find_element("id", "preview-note").is_displayed(),
+                  "the preview gone after a step")  # fmt: skip
+
+    shot_on_failure(driver, tmp_path, check)
+
+
+def _click_cell(driver: Any, name: str) -> None:
+    """Click the middle of cell ``name`` of the board's picture, as a person would."""
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    img = driver.find_element("id", "board")
+    x, y, w, h = driver.execute_script("return state.view.cells.cells[arguments[0]]", name)
+    natural, shown = driver.execute_script(
+        "const b = document.getElementById('board'); return [b.naturalWidth, b.clientWidth]"
+    )
+    scale = shown / natural
+    height = driver.execute_script("return document.getElementById('board').clientHeight")
+    ActionChains(driver).move_to_element_with_offset(
+        img, int((x + w / 2) * scale - shown / 2), int((y + h / 2) * scale - height / 2)
+    ).click().perform()
+
+
+@pytest.mark.parametrize("game", ["blokus", "henning", "gridblock"])
+def test_a_move_by_clicks_on_the_board(page: Any, game: str, game_files: dict[str, Path],
+                                       tmp_path: Path) -> None:  # fmt: skip
+    driver = page
+
+    def check() -> None:
+        _open(driver, game)
+        driver.find_element("id", "first").click()
+        _step_to(driver, 0, "the start")
+        driver.find_element("id", "next").click()
+        _step_to(driver, 1, "move 1")
+        driver.execute_async_script("loadCells().then(arguments[arguments.length - 1])")
+        moves = driver.execute_script("return state.view.cells.moves")
+        move, cells = max(moves.items(), key=lambda item: len(item[1]))
+        for name in cells:
+            _click_cell(driver, name)
+        _wait_for(driver, lambda d: d.find_element("id", "pick-note").is_displayed(),
+                  "the places picked")  # fmt: skip
+        listed = [b.get_attribute("data-move")
+                  for b in driver.find_elements("css selector", "#legal button")]  # fmt: skip
+        assert move in listed
+        assert all(set(cells) <= set(moves[m]) for m in listed)
+        if game == "blokus":  # a placement's squares say which it is
+            assert driver.find_element("id", "move-input").get_attribute("value") == move
+        else:  # a block takes several tiles: one is picked from the list
+            driver.find_element("css selector", f"#legal button[data-move='{move}']").click()
+        driver.find_element("id", "play").click()
+        _wait_for(driver, lambda d: d.execute_script("return state.view.variation") is True
+                  and d.execute_script("return state.view.moves[1]") == move,
+                  "the move played")  # fmt: skip
+
+    shot_on_failure(driver, tmp_path, check)
+
+
+@pytest.mark.parametrize(("game", "back", "mode"), [("henning", 3, "open"),
+                                                   ("gridblock", 4, "open"),
+                                                   ("walkable", 3, "exact")])  # fmt: skip
+def test_analysis_of_every_game(page: Any, game: str, back: int, mode: str,
+                                tmp_path: Path) -> None:  # fmt: skip
+    """Each game's exact answer near its end (City Blocks (Henning) and Gridblock with their
+    hidden tiles or cards taken as dealt, labelled so), its best move shown on the board
+    where the game names one (Walkable Cities' answer is mixed strategies: none)."""
+    from selenium.webdriver.support.ui import Select
+
+    driver = page
+
+    def check() -> None:
+        _open(driver, game)
+        n = driver.execute_script("return state.view.moves.length")
+        driver.find_element("id", "last").click()
+        for i in range(back):
+            driver.find_element("id", "prev").click()
+            _step_to(driver, n - 1 - i, "a step back")
+        Select(driver.find_element("id", "mode")).select_by_value(mode)
+        _ask(driver, "analyse", 30, "#analysis-summary p", "the answer")
+        state = _text(driver, "analysis-state")
+        assert "answered" in state, state
+        assert _text(driver, "analysis-summary").startswith("value "), state
+        if mode == "open":
+            assert "as dealt" in state
+            driver.find_element("css selector", "#best .show-best").click()
+            _wait_for(driver, lambda d: d.find_element("id", "preview-note").is_displayed(),
+                      "the best move shown on the board")  # fmt: skip
+        else:
+            assert "exact" in state
+            assert not driver.find_elements("css selector", "#best .show-best")
+
+    shot_on_failure(driver, tmp_path, check)
+
+
+def test_every_move_analysed_in_the_move_list(page: Any, tmp_path: Path) -> None:
+    driver = page
+
+    def check() -> None:
+        _open(driver, "blokus")
+        _ask(driver, "analyse-record", 40, "#moves li .review",
+             "what each move lost, in the move list")  # fmt: skip
+        assert "moves analysed" in _text(driver, "analysis-summary")
+
+    shot_on_failure(driver, tmp_path, check)
+
+
+def test_puzzle_set_show_and_reveal(page: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.support.ui import Select
+
+    driver = page
+
+    def check() -> None:
+        _wait_for(driver, lambda d: d.find_element("id", "stores-label").is_displayed(),
+                  "the puzzle set offered")  # fmt: skip
+        Select(driver.find_element("id", "stores")).select_by_value("0")
+        _wait_for(driver, lambda d: len(d.find_elements("css selector", "tr.puzzle-row")) == 2,
+                  "the puzzles listed")  # fmt: skip
+        assert not driver.find_element("id", "board").is_displayed()  # the board is put away
+        Select(driver.find_element("id", "store-kind")).select_by_value("blokus-teaser")
+        driver.find_element("css selector", "#store-filter button").click()
+        _wait_for(driver, lambda d: len(d.find_elements("css selector", "tr.puzzle-row")) == 1,
+                  "the filter by kind")  # fmt: skip
+        driver.find_element("css selector", "tr.puzzle-row").click()
+        _wait_for(driver, lambda d: d.find_elements("css selector", "#puzzle-picture img"),
+                  "the puzzle's picture")  # fmt: skip
+        assert not driver.find_elements("css selector", "#solution-picture img")
+        driver.find_element("id", "reveal").click()
+        _wait_for(driver, lambda d: d.find_elements("css selector", "#solution-picture img"),
+                  "the solution's picture")  # fmt: skip
+        assert "checked by the rules" in _text(driver, "puzzle-lead")
+        width = driver.execute_script(
+            "return document.querySelector('#solution-picture img').naturalWidth"
+        )
+        assert width > 0
+
+    shot_on_failure(driver, tmp_path, check)
