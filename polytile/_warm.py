@@ -39,12 +39,21 @@ __all__ = ["ENGINES", "NotCompiled", "ensure_compiled", "is_compiled", "start_co
 ENGINES: dict[str, str] = {
     "blokus-endgame": "polytile.puzzles.blokus.warm:warm_up",
     "henning-kernel": "polytile.puzzles.henning.kernel:warm_up",
+    "walkable-path": "polytile.puzzles.walkable.path:warm_up",
 }
 
 #: What each engine is, for the messages.
 TITLES: dict[str, str] = {
     "blokus-endgame": "the Blokus exact endgame search",
     "henning-kernel": "the City Blocks (Henning) exact search",
+    "walkable-path": "the Walkable Cities largest-path search",
+}
+
+#: How long each engine's compile takes on a 2-core machine, for the messages.
+TYPICAL: dict[str, str] = {
+    "blokus-endgame": "40-70 s",
+    "henning-kernel": "20-40 s",
+    "walkable-path": "about 10 s",
 }
 
 
@@ -53,8 +62,9 @@ class NotCompiled(Exception):
 
     def __init__(self, engine: str, waited: float) -> None:
         super().__init__(
-            f"numba is compiling {TITLES.get(engine, engine)} (once after installing; 40-70 "
-            f"s on a 2-core machine) in a background process, which goes on after this "
+            f"numba is compiling {TITLES.get(engine, engine)} (once after installing; "
+            f"{TYPICAL.get(engine, 'a minute or less')} on a 2-core machine) in a background "
+            "process, which goes on after this "
             f"command ends; waited {waited:.0f} s. Run the command again when it is done "
             "(later runs load the compiled search in about a second)"
         )

@@ -79,3 +79,28 @@ def test_the_marks_go_with_a_stale_cache(tmp_path: Path) -> None:
     (root / "kernel.py").write_text("x = 2  # changed\n")
     _jit.clear_stale_cache(root)
     assert not mark.exists()
+
+
+def test_walkable_path_waits_for_its_compile_within_the_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A first 'solve walkable-path' whose limit ends before numba's compile does says so
+    and exits 1 (the compile goes on in its own process), where a deadline inside the
+    compile used to end in an internal error (exit 3)."""
+    from click.testing import CliRunner
+
+    from polytile.cli import cli
+
+    asked: list[str] = []
+
+    def still_compiling(engine: str, deadline: float | None = None, progress: object = None,
+                        ) -> None:  # fmt: skip
+        asked.append(engine)
+        raise _warm.NotCompiled(engine, 1.0)
+
+    monkeypatch.setattr(_warm, "ensure_compiled", still_compiling)
+    result = CliRunner().invoke(cli, ["solve", "walkable-path", "--pieces", "1",
+                                      "--time-limit", "2"])  # fmt: skip
+    assert asked == ["walkable-path"]
+    assert result.exit_code == 1, result.output
+    assert "before the search started" in result.stderr and "about 10 s" in result.stderr

@@ -429,6 +429,13 @@ def _playable(puzzle: PathPuzzle, drops: list[Any]) -> list[Any] | None:
         return None
 
 
+def warm_up() -> None:
+    """Solve a small seeded puzzle both ways the command does (the greedy drops, the
+    regions, the branch and bound), so that numba compiles and caches every kernel
+    (:mod:`polytile._warm` runs this in a process of its own the first time)."""
+    solve_path(PathPuzzle.from_seed(0, pieces=2), time_limit=60.0, workers=1, method="search")
+
+
 def solve_path(puzzle: PathPuzzle, *, time_limit: float | None = None, workers: int = 2,
                seed: int = 0, progress: ProgressFn | None = None,
                stop: Callable[[], bool] | None = None,
