@@ -8,16 +8,18 @@ compile is ``cold - warm``. Engines:
 
 - ``blokus-endgame``: the Blokus exact endgame search (``polytile.puzzles.blokus.warm``)
 - ``henning-kernel``: the City Blocks (Henning) exact search (``...henning.kernel``)
-- ``xcc``: the exact-cover kernel (``polytile count pentomino-3x20 --workers 1``)
+- ``tiling``: the tiling searches and the exact-cover kernel (``polytile count pentomino-3x20
+  --workers 1``)
 - ``gridblock-solo``: the Gridblock solitaire branch and bound (``solve gridblock-solo``)
 - ``walkable-path``: the Walkable Cities largest-path search (``solve walkable-path``)
+- ``walkable-phase``: the Walkable Cities drop-phase best responses (``...walkable.phase``)
 
 With ``--compare REV`` the same runs use the code of commit REV too (``git archive`` into a
 temporary folder), alternating which code goes first, so both meet the same machine. The goal
 of the issue: each engine's first compile under 10 s on the 2-core machine. Measure on a quiet
 machine: a compile is CPU-bound, and a busy machine stretches it.
 
-Run: ``python benchmarks/bench_first_compile.py [--engines henning-kernel,xcc] [--runs 1]
+Run: ``python benchmarks/bench_first_compile.py [--engines henning-kernel,tiling] [--runs 1]
 [--compare REV]``.
 """
 
@@ -40,11 +42,12 @@ ROOT = Path(__file__).resolve().parent.parent
 ENGINES: dict[str, str] = {
     "blokus-endgame": "from polytile.puzzles.blokus.warm import warm_up; warm_up()",
     "henning-kernel": "from polytile.puzzles.henning.kernel import warm_up; warm_up()",
-    "xcc": "from polytile.cli import cli; cli(['count', 'pentomino-3x20', '--workers', '1'])",
+    "tiling": "from polytile.cli import cli; cli(['count', 'pentomino-3x20', '--workers', '1'])",
     "gridblock-solo": "from polytile.cli import cli; cli(['solve', 'gridblock-solo', "
     "'--seed', '1', '--time-limit', '600'])",
     "walkable-path": "from polytile.cli import cli; cli(['solve', 'walkable-path', "
     "'--seed', '1', '--pieces', '2', '--time-limit', '600'])",
+    "walkable-phase": "from polytile.puzzles.walkable.phase import warm_up; warm_up()",
 }
 
 

@@ -29,10 +29,25 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from polytile._jit import MARK_PREFIX, cache_place
 
-__all__ = ["ENGINES", "NotCompiled", "ensure_compiled", "is_compiled", "start_compile"]
+if TYPE_CHECKING:
+    from polytile.puzzles.face import Console
+
+__all__ = [
+    "ENGINES",
+    "TITLES",
+    "TYPICAL",
+    "USUAL_SECONDS",
+    "NotCompiled",
+    "compiled",
+    "compiled_or_started",
+    "ensure_compiled",
+    "is_compiled",
+    "start_compile",
+]
 
 #: Each compiled engine: the module whose folder holds its cache, and the ``module:function``
 #: that runs it on a small problem (compiling whatever it calls).
@@ -40,6 +55,9 @@ ENGINES: dict[str, str] = {
     "blokus-endgame": "polytile.puzzles.blokus.warm:warm_up",
     "henning-kernel": "polytile.puzzles.henning.kernel:warm_up",
     "walkable-path": "polytile.puzzles.walkable.path:warm_up",
+    "walkable-phase": "polytile.puzzles.walkable.phase:warm_up",
+    "gridblock-solo": "polytile.puzzles.gridblock.solo:warm_up",
+    "tiling": "polytile.puzzles.tiling.warm:warm_up",
 }
 
 #: What each engine is, for the messages.
@@ -47,6 +65,9 @@ TITLES: dict[str, str] = {
     "blokus-endgame": "the Blokus exact endgame search",
     "henning-kernel": "the City Blocks (Henning) exact search",
     "walkable-path": "the Walkable Cities largest-path search",
+    "walkable-phase": "the Walkable Cities drop-phase best responses",
+    "gridblock-solo": "the Gridblock solitaire search",
+    "tiling": "the tiling search of count and solve",
 }
 
 #: How long each engine's compile takes on a 2-core machine, for the messages.
@@ -54,6 +75,20 @@ TYPICAL: dict[str, str] = {
     "blokus-endgame": "40-70 s",
     "henning-kernel": "20-40 s",
     "walkable-path": "about 10 s",
+    "walkable-phase": "about 10 s",
+    "gridblock-solo": "about 15 s",
+    "tiling": "about 10 s",
+}
+
+
+#: The same in seconds, for progress bars.
+USUAL_SECONDS: dict[str, int] = {
+    "blokus-endgame": 55,
+    "henning-kernel": 30,
+    "walkable-path": 10,
+    "walkable-phase": 10,
+    "gridblock-solo": 15,
+    "tiling": 10,
 }
 
 
@@ -110,6 +145,18 @@ def start_compile(engine: str) -> None:
     )  # fmt: skip
 
 
+def compiled_or_started(engine: str) -> bool:
+    """Whether ``engine``'s compiled code may be loaded now without compiling it here: True
+    when it was compiled (or no mark can be kept, so that numba compiles where it always
+    did); else False, its compile started in the background (:func:`start_compile`) for the
+    next command. For code with a slower pure-Python way, which goes on with that."""
+    mark = _mark(engine)
+    if mark is None or mark.exists():
+        return True
+    start_compile(engine)
+    return False
+
+
 def ensure_compiled(engine: str, deadline: float | None = None,
                     progress: Callable[[float], None] | None = None) -> None:  # fmt: skip
     """Return once ``engine`` is compiled and cached, compiling it in a background process
@@ -146,6 +193,34 @@ def ensure_compiled(engine: str, deadline: float | None = None,
             progress(now - started)
             last = now
         time.sleep(0.1)
+
+
+def compiled(console: Console, engine: str, deadline: float | None, show: bool = True) -> None:
+    """Return once numba has compiled ``engine`` (a name of :data:`polytile._warm.ENGINES`),
+    showing a progress bar while it compiles: once after installing, in a process of its own
+    that goes on when this command ends, so that a time limit never throws a compile away.
+
+    ``deadline`` is a :func:`time.perf_counter` time; ``show`` False hides the bar (--json).
+
+    Raises
+    ------
+    NotCompiled
+        At the deadline, the compile still going (its message says so).
+    """
+    from types import SimpleNamespace
+
+    if is_compiled(engine):
+        return
+    usual, title = USUAL_SECONDS.get(engine, 60), TITLES.get(engine, engine)
+    with console.progress("compiling", show, lambda p: f"{title} (numba, once after "
+                          "installing)") as update:  # fmt: skip
+
+        def waited(seconds: float) -> None:  # a bar towards the usual time
+            if update is not None:
+                update(SimpleNamespace(done=min(int(seconds), usual - 1), total=usual,
+                                       seconds=seconds))  # fmt: skip
+
+        ensure_compiled(engine, deadline, waited)
 
 
 def _compile(engine: str, target: str) -> int:

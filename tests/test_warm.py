@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from polytile import _jit, _warm
 
@@ -81,26 +82,90 @@ def test_the_marks_go_with_a_stale_cache(tmp_path: Path) -> None:
     assert not mark.exists()
 
 
-def test_walkable_path_waits_for_its_compile_within_the_limit(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """A first 'solve walkable-path' whose limit ends before numba's compile does says so
-    and exits 1 (the compile goes on in its own process), where a deadline inside the
-    compile used to end in an internal error (exit 3)."""
-    from click.testing import CliRunner
-
-    from polytile.cli import cli
-
+@pytest.fixture
+def still_compiling(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every engine not compiled yet, and its compile still going at any deadline: the
+    engines asked for, in order."""
     asked: list[str] = []
 
-    def still_compiling(engine: str, deadline: float | None = None, progress: object = None,
-                        ) -> None:  # fmt: skip
+    def ensure(engine: str, deadline: float | None = None, progress: object = None) -> None:
         asked.append(engine)
         raise _warm.NotCompiled(engine, 1.0)
 
-    monkeypatch.setattr(_warm, "ensure_compiled", still_compiling)
-    result = CliRunner().invoke(cli, ["solve", "walkable-path", "--pieces", "1",
-                                      "--time-limit", "2"])  # fmt: skip
-    assert asked == ["walkable-path"]
-    assert result.exit_code == 1, result.output
-    assert "before the search started" in result.stderr and "about 10 s" in result.stderr
+    monkeypatch.setattr(_warm, "is_compiled", lambda engine: False)
+    monkeypatch.setattr(_warm, "ensure_compiled", ensure)
+    return asked
+
+
+def _walkable_record(tmp_path: Path) -> str:
+    from polytile.cli import cli
+
+    path = tmp_path / "w.json"
+    CliRunner().invoke(cli, ["selfplay", "walkable", "--seed", "3", "-o", str(path)])
+    return str(path)
+
+
+# Each command whose compiled engine is not compiled yet, when its limit ends first: the
+# engine waited for, the exit code (an incomplete count exits 0) and what it says.
+FIRST_RUNS = {
+    "solve walkable-path": (["solve", "walkable-path", "--pieces", "1"], "walkable-path", 1,
+                            "before the search started"),
+    "count": (["count", "pentomino-6x10"], "tiling", 0, "nothing was counted"),
+    "solve": (["solve", "pentomino-6x10"], "tiling", 1, "no solution found in 2 s (unknown)"),
+    "solve gridblock-solo": (["solve", "gridblock-solo"], "gridblock-solo", 1,
+                             "before the search started"),
+    "solve-endgame walkable": (["solve-endgame", "{walkable}", "--move", "16"], "walkable-phase",
+                               1, "before the matrix game was solved"),
+    "generate packing": (["generate", "packing", "-n", "1", "--db", "{db}", "--workers", "1"],
+                         "tiling", 1, "before the first candidate"),
+    "generate gridblock-solo": (["generate", "gridblock-solo", "-n", "1", "--db", "{db}",
+                                 "--workers", "1"], "gridblock-solo", 1,
+                                "before the first candidate"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", FIRST_RUNS)
+def test_a_first_run_waits_for_its_compile_within_the_limit(
+    name: str, still_compiling: list[str], tmp_path: Path
+) -> None:
+    """A first run whose limit ends before numba's compile of its engine does says so, with
+    the usual compile time, and exits (the compile goes on in its own process for the next
+    run), where a deadline inside the compile used to end in an internal error (exit 3) or
+    throw the compile away, and a compile in the command itself overran the limit."""
+    from polytile.cli import cli
+
+    args, engine, code, said = FIRST_RUNS[name]
+    places = {"walkable": _walkable_record(tmp_path) if "{walkable}" in args else "",
+              "db": str(tmp_path / "set.db")}  # fmt: skip
+    args = [a.format(**places) for a in args]
+    result = CliRunner().invoke(cli, [*args, "--time-limit", "2"])
+    assert still_compiling == [engine]
+    assert result.exit_code == code, result.output
+    assert said in result.output and _warm.TYPICAL[engine] in result.stderr, result.output
+    assert not (tmp_path / "set.db").exists()  # generate made nothing, not even the store
+
+
+def test_walkable_regions_stay_in_python_until_compiled(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The board's largest regions switch to numba's code after a while in Python only once
+    it is compiled; until then its compile is started in the background and the command
+    goes on in Python (compiling it in the command took seconds of a time limit)."""
+    import numpy as np
+
+    from polytile.puzzles.walkable import board
+
+    started: list[str] = []
+    monkeypatch.setattr(_warm, "is_compiled", lambda engine: False)
+    monkeypatch.setattr(_warm, "_mark", lambda engine, target=None: Path("/nonexistent/mark"))
+    monkeypatch.setattr(_warm, "start_compile", started.append)
+    monkeypatch.setattr(board, "_compiled", None)
+    monkeypatch.setattr(board, "_spent", 10.0)  # long past the switch
+    cells = board.seeded_boards(0)
+    expected = board.largest_regions(cells)
+    assert board._compiled is None and started == ["walkable-phase"]
+    assert board._spent < 0  # asks again only after another minute in Python
+    monkeypatch.setattr(_warm, "is_compiled", lambda engine: True)
+    monkeypatch.setattr(board, "_spent", 10.0)
+    assert np.array_equal(board.largest_regions(cells), expected)
+    assert board._compiled is not None

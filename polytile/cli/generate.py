@@ -177,6 +177,8 @@ def _generate(
             (lo, hi), size_text, {n: v for n, v in options.items() if n in own}, typed
         )
     params = chosen.parse_params(values)
+    if scheduler is None:  # the kind's compiled engines, once after installing
+        _compiled(chosen.engines, _budget(time_limit, reserve=0.3), as_json)
     stop = StopFlag(terminate=True)
     with PuzzleStore(db, on_wait=say) as store, _executor(workers, scheduler) as ex, stop:
         # A candidate can run for seconds: on one worker (this process) the deadline cuts
@@ -247,6 +249,23 @@ def _generate(
             err=True,
         )
         raise SystemExit(1)
+
+
+def _compiled(engines: tuple[str, ...], limit: float | None, as_json: bool) -> None:
+    """Wait for numba's first compile of ``engines`` (in a process of its own, which goes on
+    should the limit end first: then exit 1, nothing made, as a run stopped early)."""
+    import time
+
+    from polytile._warm import NotCompiled, compiled
+    from polytile.cli.console import CONSOLE
+
+    deadline = None if limit is None else time.perf_counter() + limit
+    for engine in engines:
+        try:
+            compiled(CONSOLE, engine, deadline, not as_json)
+        except NotCompiled as waiting:
+            click.echo(f"stopped by time limit before the first candidate: {waiting}", err=True)
+            raise SystemExit(1) from None
 
 
 def _build(late: Deadline, *args: Any, **kwargs: Any) -> Any:

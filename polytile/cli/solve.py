@@ -160,6 +160,13 @@ def count(
     --time-limit stops early and reports the solutions found so far, marked incomplete.
 
     \b
+    Exit codes:
+      0    counted; also a count stopped by --time-limit, printed as a lower bound and
+           marked incomplete ('--json': "complete": false)
+      2    bad input: an unknown puzzle name or piece, an unreadable puzzle file
+      130  interrupted (Ctrl-C), after printing the solutions counted so far
+
+    \b
     Examples:
       polytile count pentomino-6x10
       polytile count pentomino-8x8-hole --workers 2 --json

@@ -132,6 +132,10 @@ class PuzzleKind(ABC):
         Whose lead the values of its stored answers are, in words ("blue's final money minus
         red's"); ``puzzles show --json`` gives it beside the answer. Empty when its answers
         hold no such value (a one-player score is the player's own).
+    engines
+        The compiled engines (names of :data:`polytile._warm.ENGINES`) its candidates run:
+        ``generate`` waits for their first compile once, in a process that a time limit
+        does not stop, before its workers start.
     """
 
     name: ClassVar[str]
@@ -147,6 +151,7 @@ class PuzzleKind(ABC):
     show_note: ClassVar[str] = ""
     file_note: ClassVar[str] = ""
     answer_lead: ClassVar[str] = ""
+    engines: ClassVar[tuple[str, ...]] = ()
 
     # -- parameters -------------------------------------------------------------------------
     @abstractmethod

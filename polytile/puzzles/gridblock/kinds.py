@@ -19,6 +19,8 @@ __all__ = ["KIND", "GridblockSoloKind"]
 class GridblockSoloKind(FileKind):
     """``gridblock-solo``: blue alone with known cards, one plan scoring the most."""
 
+    engines = ("gridblock-solo",)
+
     name = "gridblock-solo"
     puzzle_format = "polytile/gridblock-solo-puzzle@1"
     answer_format = "polytile/gridblock-solo-answer@1"

@@ -65,6 +65,7 @@ __all__ = [
     "solo_legend",
     "solo_picture",
     "solve_solo",
+    "warm_up",
 ]
 
 #: 19 cubes plus at most 12 bonus points (see the module notes).
@@ -525,3 +526,14 @@ def solo_picture(result: SoloResult) -> str:
             lines.append(f"round {i // TURNS_PER_ROUND + 1} ({hand}):")
         lines.append(f"  {i + 1:>2}. {t}")
     return "\n".join(lines) + "\n"
+
+
+def warm_up() -> None:
+    """Solve a short seeded solitaire as ``solve`` and ``generate`` do (the best plan, then
+    the best other plan below it), so that numba compiles and caches the search
+    (:mod:`polytile._warm` runs this in a process of its own the first time)."""
+    for order in ("fixed", "free"):
+        puzzle = SoloPuzzle.from_seed(1, order).shortened(2)
+        best = search_solo(puzzle, node_limit=200_000)
+        if best.plan is not None:
+            search_solo(puzzle, node_limit=200_000, exclude=best.plan, ceiling=best.score)

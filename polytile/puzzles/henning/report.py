@@ -121,21 +121,12 @@ def _compiled_first(console: Console, file: str, r: EndgameRequest) -> EndgameRe
     away); the request with the time left."""
     import dataclasses
     import time
-    from types import SimpleNamespace
 
-    from polytile._warm import NotCompiled, ensure_compiled
+    from polytile._warm import NotCompiled, compiled
 
     started = time.perf_counter()
     try:
-        with console.progress("compiling the exact search", not r.as_json,
-                              lambda p: "numba, once after installing") as update:  # fmt: skip
-
-            def waited(seconds: float) -> None:  # a bar towards the usual 45 s
-                if update is not None:
-                    update(SimpleNamespace(done=min(int(seconds), 44), total=45,
-                                           seconds=seconds))  # fmt: skip
-
-            ensure_compiled("henning-kernel", started + r.time_limit, waited)
+        compiled(console, "henning-kernel", started + r.time_limit, not r.as_json)
     except NotCompiled as waiting:
         console.err(f"{file}: out of time (--time-limit) before a single state was solved "
                     f"exactly: {waiting}")  # fmt: skip

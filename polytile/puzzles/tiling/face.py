@@ -92,6 +92,7 @@ class TilingPuzzles(CataloguePuzzles):
     def solve(self, console: Console, request: SolveRequest) -> None:
         """One solution of a catalogue puzzle, a teaser or a puzzle file (``--fit``: the most
         squares of a teaser's pieces; ``--engine cpsat``: a teaser by CP-SAT)."""
+        from polytile._warm import NotCompiled, compiled
         from polytile.solvers.symmetric import first_solution
         from polytile.solvers.tiling import compile_problem
 
@@ -108,10 +109,14 @@ class TilingPuzzles(CataloguePuzzles):
         deadline = None if left is None else start + left
         stop = None if deadline is None else (lambda: time.perf_counter() >= deadline)
         try:
+            compiled(console, "tiling", deadline, not as_json)
             first = first_solution(spec.problem, seed=request.seed, should_stop=stop)
         except KeyboardInterrupt:
             give_up(console, name, "interrupted", "interrupted before a solution was found",
                     as_json)  # fmt: skip
+        except NotCompiled as waiting:
+            give_up(console, name, "unknown", f"no solution found in {time_limit:g} s (unknown): "
+                    f"{waiting}", as_json)  # fmt: skip
         seconds = time.perf_counter() - start
         if first is None:
             if deadline is not None and time.perf_counter() >= deadline:
@@ -204,10 +209,18 @@ class TilingPuzzles(CataloguePuzzles):
         puzzle with a published count is checked against it."""
         import json
 
+        from polytile._warm import NotCompiled, compiled
         from polytile.solvers.counting import count_tiling
         from polytile.solvers.parallel import make_executor
 
         spec = self._resolve(request.puzzle, request.options)
+        if request.scheduler is None:  # a cluster's workers compile in their own places
+            left = request.clock.left(request.time_limit, reserve=0.15)
+            try:
+                compiled(console, "tiling", None if left is None else time.perf_counter() + left,
+                         request.progress and not request.as_json)  # fmt: skip
+            except NotCompiled as waiting:
+                self._not_counted(console, request, spec, str(waiting))
         with (
             make_executor(request.workers, request.scheduler) as ex,
             console.progress("counting", request.progress) as update,
@@ -235,6 +248,22 @@ class TilingPuzzles(CataloguePuzzles):
                         f"{result.tasks} subproblems")  # fmt: skip
         if not result.complete:
             raise SystemExit(130 if result.stopped_by == "interrupt" else 0)
+
+    @staticmethod
+    def _not_counted(console: Console, request: CountRequest, spec: Any, waiting: str) -> None:
+        """The time limit ran out while numba compiled the search: nothing counted (an
+        incomplete count, as one stopped by the limit; exit 0 as for those)."""
+        import json
+
+        if request.as_json:
+            console.out(json.dumps({"puzzle": spec.name, "count": 0, "count_up_to_symmetry": None,
+                                    "complete": False, "nodes": 0, "stopped_by": "time limit",
+                                    "message": waiting}))  # fmt: skip
+        else:
+            console.out(f"{printable(spec.name)}: the time limit was reached before the search "
+                        "began: nothing was counted (the count is incomplete)")  # fmt: skip
+            console.err(waiting)
+        raise SystemExit(0)
 
     # -- validate -------------------------------------------------------------------------------
 

@@ -33,6 +33,8 @@ class _TilingKind(DrawnKind):
     """What the two tiling kinds share: solution files, rows, pictures and the check of a
     stored puzzle's uniqueness and key."""
 
+    engines = ("tiling",)
+
     def answer_json(self, puzzle: Any, answer: Any) -> str:
         """The solution file's text."""
         from polytile.formats import dumps

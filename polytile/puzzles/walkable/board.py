@@ -156,7 +156,7 @@ def largest_regions(cells: npt.NDArray[np.int8]) -> npt.NDArray[np.int64]:
         row = best[own - RED]
         row[start // 100] = max(row[start // 100], size)
     _spent += time.perf_counter() - since
-    if _spent >= SWITCH_AFTER:
+    if _spent >= SWITCH_AFTER and _compiled_ready():
         use_compiled_regions()
     return np.array(best, dtype=np.int64)
 
@@ -165,6 +165,19 @@ def largest_regions(cells: npt.NDArray[np.int8]) -> npt.NDArray[np.int64]:
 SWITCH_AFTER = 0.3
 _spent = 0.0
 _compiled: Any = None
+
+
+def _compiled_ready() -> bool:
+    """Whether the compiled :func:`largest_regions` loads without compiling here: numba
+    compiles it once after installing, with the drop-phase kernels, in a process of its own
+    (started now if need be; this command goes on in Python meanwhile)."""
+    global _spent
+    from polytile._warm import compiled_or_started, is_compiled
+
+    if is_compiled("walkable-path") or compiled_or_started("walkable-phase"):
+        return True
+    _spent = -60.0  # look again after another minute's work
+    return False
 
 
 def use_compiled_regions() -> None:

@@ -24,6 +24,8 @@ DROPS = (1, 6)
 class WalkablePathKind(FileKind):
     """``walkable-path``: red drops its pieces to make its largest regions largest."""
 
+    engines = ("walkable-path",)
+
     name = "walkable-path"
     puzzle_format = "polytile/walkable-path-puzzle@1"
     answer_format = "polytile/walkable-path-answer@1"

@@ -160,11 +160,12 @@ class WalkablePath(AnswerFile):
         # The compiled kernels, once after installing: compiled in a process of their own
         # (a deadline inside numba's compile would leave it broken), waited for as long as
         # the limit allows, and kept for the next run when it does not.
-        from polytile._warm import NotCompiled, ensure_compiled
+        from polytile._warm import NotCompiled, compiled
 
         try:
-            ensure_compiled("walkable-path", time.perf_counter() + (request.clock.left(whole)
-                                                                    or whole))  # fmt: skip
+            compiled(console, "walkable-path", time.perf_counter() + (request.clock.left(whole)
+                                                                      or whole),
+                     not request.as_json)  # fmt: skip
         except NotCompiled as waiting:
             console.err(f"{name}: out of time (--time-limit) before the search started: "
                         f"{waiting}")  # fmt: skip

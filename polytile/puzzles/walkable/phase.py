@@ -477,3 +477,15 @@ def solve_round(
 
     return RoundSolution(eq.value, picks(eq.row), picks(eq.col), pool, values, phases,
                          eq.exploitability + worst, time.perf_counter() - started)  # fmt: skip
+
+
+def warm_up() -> None:
+    """Solve a small seeded round as ``solve-endgame`` does when it falls back on the one
+    round's matrix game (a drop phase by double oracle, the best responses over every
+    drop), so that numba compiles and caches the kernels (:mod:`polytile._warm` runs this
+    in a process of its own the first time)."""
+    from polytile.puzzles.walkable.board import seeded_boards
+
+    cells = seeded_boards(0, dead=95)
+    solve_drop_phase(cells, "I4", "O4")
+    solve_round(cells, ("I4", "O4"))
