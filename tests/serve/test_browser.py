@@ -380,6 +380,25 @@ def test_puzzle_set_show_and_reveal(page: Any, tmp_path: Path) -> None:
     shot_on_failure(driver, tmp_path, check)
 
 
+@pytest.mark.parametrize("game", ["henning", "blokus", "gridblock", "walkable"])
+def test_the_score_reads_as_tables(page: Any, game: str, tmp_path: Path) -> None:
+    """Nested fields of a score (each colour's counts, each street or board) are tables
+    and lines, not JSON."""
+    driver = page
+
+    def check() -> None:
+        _open(driver, game)
+        nested = driver.execute_script(
+            "return Object.values(state.view.score).filter((v) => v && typeof v === 'object')"
+        )
+        assert nested, "this game's score has nested fields"
+        text = _text(driver, "score")
+        assert '{"' not in text and '":' not in text, text
+        assert driver.find_elements("css selector", "#score table.nested")
+
+    shot_on_failure(driver, tmp_path, check)
+
+
 def _stored_answer(store: Path, kind: str) -> tuple[int, list[Any]]:
     """The first ``kind`` puzzle of ``store``: its id and the pieces its stored (and
     rules-checked) solution places beyond the given ones."""

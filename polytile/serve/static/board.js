@@ -158,10 +158,61 @@ function renderScore(view) {
   for (const [key, value] of Object.entries(view.score)) {
     const row = element("tr");
     row.append(element("th", key));
-    row.append(element("td", typeof value === "object" ? JSON.stringify(value) : String(value)));
+    const cell = element("td");
+    cell.append(scoreValue(value));
+    row.append(cell);
     table.append(row);
   }
   box.append(table);
+}
+
+const isScalar = (v) => v === null || typeof v !== "object";
+const scalarText = (v) => v === null ? "—" : typeof v === "boolean" ? (v ? "yes" : "no") : String(v);
+const isRecord = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+
+// A score's field as people read it: a list of plain values as a line, records (each
+// colour's counts, each street or board) as a table with a column per field, a mapping of
+// plain values (money by player) as "key value" pairs, anything else as a table of its
+// fields.
+function scoreValue(value) {
+  if (isScalar(value)) return document.createTextNode(scalarText(value));
+  if (Array.isArray(value) && value.every(isScalar)) {
+    return document.createTextNode(value.length ? value.map(scalarText).join(", ") : "none");
+  }
+  const listed = Array.isArray(value);
+  const rows = listed ? value.map((v) => [null, v]) : Object.entries(value);
+  const table = element("table", undefined, "score nested");
+  if (rows.length && rows.every(([, v]) => isRecord(v))) {
+    const columns = [...new Set(rows.flatMap(([, v]) => Object.keys(v)))];
+    const head = element("tr");
+    if (!listed) head.append(element("th"));
+    for (const c of columns) head.append(element("th", c));
+    table.append(head);
+    for (const [key, v] of rows) {
+      const tr = element("tr");
+      if (!listed) tr.append(element("th", key));
+      for (const c of columns) {
+        const td = element("td");
+        td.append(scoreValue(v[c] === undefined ? null : v[c]));
+        tr.append(td);
+      }
+      table.append(tr);
+    }
+    return table;
+  }
+  if (!listed && rows.every(([, v]) => isScalar(v) || (Array.isArray(v) && v.every(isScalar)))) {
+    const line = rows.map(([k, v]) => `${k} ${Array.isArray(v) ? v.map(scalarText).join(", ") : scalarText(v)}`);
+    return document.createTextNode(line.length ? line.join("; ") : "none");
+  }
+  rows.forEach(([key, v], i) => {
+    const tr = element("tr");
+    tr.append(element("th", key === null ? String(i + 1) : key));
+    const td = element("td");
+    td.append(scoreValue(v));
+    tr.append(td);
+    table.append(tr);
+  });
+  return table;
 }
 
 function renderLegal(view) {
