@@ -468,6 +468,11 @@ def test_solve_a_puzzle_by_hand(page: Any, kind: str, hand_store: Path, tmp_path
         assert f"{len(placements)} pieces to place" in _text(driver, "hand-state")
         _place_by_hand(driver, placements[0])
         placed(1, "the first piece placed")
+        driver.find_element("id", "reveal").click()  # the answer shown, the placements kept
+        _wait_for(driver, lambda d: d.find_elements("css selector", "#solution-picture img"),
+                  "the solution revealed")  # fmt: skip
+        assert driver.find_element("id", "hand-box").is_displayed()
+        assert driver.execute_script("return solving.placed.length") == 1
         # the second piece where the first lies: refused, naming why; nothing changes
         board = driver.find_element("id", "hand-board").get_attribute("src")
         second = placements[1]
