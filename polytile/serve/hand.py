@@ -124,7 +124,7 @@ def by_hand(shelf: Shelf, index: int, puzzle_id: int, placed_doc: Any) -> dict[s
     puzzle = sp.puzzle
     pieces = kind.hand(puzzle)
     total = sum(p.count for p in pieces)
-    placed = read_placed(placed_doc, total, max(p.shape.size for p in pieces))
+    placed = read_placed(placed_doc, total, max((p.shape.size for p in pieces), default=0))
     for i, step in enumerate(placed):
         reasons = kind.step_problems(puzzle, placed[:i], step)
         if reasons:
