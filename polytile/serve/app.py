@@ -116,6 +116,7 @@ def make_app(board: Board, token: str | None = None, host: str = "127.0.0.1",
     app.router.add_get("/api/stores", _stores)
     app.router.add_get("/api/stores/{index}/puzzles", _store_puzzles)
     app.router.add_get("/api/stores/{index}/puzzles/{id}", _store_puzzle)
+    app.router.add_post("/api/stores/{index}/puzzles/{id}/hand", _store_hand)
     app.router.add_get("/api/analysis/{job}", _analysis)
     app.router.add_delete("/api/analysis/{job}", _cancel_analysis)
     return app
@@ -406,4 +407,15 @@ async def _store_puzzle(request: web.Request) -> web.Response:
     puzzle_id = _int(request.match_info["id"], "the puzzle")
     solution = request.query.get("solution") in ("1", "true", "yes")
     doc = await _run(request, request.app[SHELF].puzzle, _index(request), puzzle_id, solution)
+    return web.json_response(doc, headers=_NO_STORE)
+
+
+async def _store_hand(request: web.Request) -> web.Response:
+    """A puzzle solved by hand: the placements the page sends, checked by the rules."""
+    from polytile.serve.hand import by_hand
+
+    puzzle_id = _int(request.match_info["id"], "the puzzle")
+    body = await _json(request)
+    index = _index(request)
+    doc = await _run(request, by_hand, request.app[SHELF], index, puzzle_id, body.get("placed"))
     return web.json_response(doc, headers=_NO_STORE)

@@ -79,6 +79,26 @@ class Shelf:
                              **shape, "difficulty": round(sp.difficulty, 2)})  # fmt: skip
         return {"index": index, "puzzles": rows, "total": total}
 
+    def stored(self, index: int, puzzle_id: int) -> Any:
+        """The :class:`~polytile.store.db.StoredPuzzle` ``puzzle_id`` of store ``index``.
+
+        Raises
+        ------
+        BoardError
+            For no such store or puzzle (404), or a kind this version does not know.
+        """
+        from polytile.errors import PolytileError
+
+        with self._open(index) as store:
+            try:
+                sp = store.get(puzzle_id)
+            except PolytileError as exc:
+                raise BoardError(printable(str(exc).replace(self.paths[index],
+                                                            "the set")), 404) from None  # fmt: skip
+        if not sp.known:
+            raise BoardError(f"puzzle {sp.id}: {sp.unknown()}")
+        return sp
+
     def puzzle(self, index: int, puzzle_id: int, solution: bool) -> dict[str, Any]:
         """Puzzle ``puzzle_id`` of store ``index`` as its kind shows it, and with
         ``solution`` its answer, checked by the rules first.
@@ -89,19 +109,11 @@ class Shelf:
             For no such puzzle, a kind this version does not know, or an answer the rules
             refuse.
         """
-        from polytile.errors import PolytileError
         from polytile.render import to_svg
-        from polytile.store.kinds import DrawnKind, UnsoundAnswerError
+        from polytile.store.kinds import ByHandKind, DrawnKind, UnsoundAnswerError
         from polytile.store.kinds import kind as find_kind
 
-        with self._open(index) as store:
-            try:
-                sp = store.get(puzzle_id)
-            except PolytileError as exc:
-                raise BoardError(printable(str(exc).replace(self.paths[index],
-                                                            "the set")), 404) from None  # fmt: skip
-        if not sp.known:
-            raise BoardError(f"puzzle {sp.id}: {sp.unknown()}")
+        sp = self.stored(index, puzzle_id)
         shown = find_kind(sp.kind)
         try:
             text = "".join(shown.show(sp, solution, False))
@@ -110,7 +122,8 @@ class Shelf:
         doc: dict[str, Any] = {"id": sp.id, "kind": sp.kind, "difficulty": sp.difficulty,
                                "caption": shown.caption(sp.puzzle), "text": text,
                                "svg": None, "solution_svg": None, "solution": solution,
-                               "answer_lead": shown.answer_lead}  # fmt: skip
+                               "answer_lead": shown.answer_lead,
+                               "by_hand": isinstance(shown, ByHandKind)}  # fmt: skip
         if isinstance(shown, DrawnKind):
             doc["svg"] = to_svg(shown.picture(sp.puzzle), 24)
             if solution:  # checked by show above

@@ -53,15 +53,20 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 from polytile.errors import PolytileError, UnknownNameError
 
 if TYPE_CHECKING:
-    from polytile.formats import Solution
+    from collections.abc import Sequence
+
+    from polytile.formats import PlacedPiece, Solution
+    from polytile.geometry import Polyomino
     from polytile.store.candidates import Candidate
     from polytile.store.db import StoredPuzzle
 
 __all__ = [
     "Attempt",
+    "ByHandKind",
     "Catalogued",
     "DrawnKind",
     "FileKind",
+    "HandPiece",
     "KindOption",
     "PuzzleKind",
     "UnsoundAnswerError",
@@ -284,6 +289,56 @@ class DrawnKind(PuzzleKind):
     @abstractmethod
     def answer_picture(self, answer: Any) -> Solution:
         """The answer as a drawable solution."""
+
+
+@dataclass(frozen=True)
+class HandPiece:
+    """A piece a person places when solving a puzzle by hand (:class:`ByHandKind`).
+
+    Attributes
+    ----------
+    name
+        The piece's name, as the puzzle's answers write it.
+    color
+        Its colour, for puzzles whose pieces have one (a teaser's hands); else None.
+    count
+        How many copies are placed by hand (given pieces not counted).
+    shape
+        The piece in one orientation.
+    one_sided
+        Whether it may only be turned, not turned over.
+    """
+
+    name: str
+    color: str | None
+    count: int
+    shape: Polyomino
+    one_sided: bool = False
+
+
+class ByHandKind(DrawnKind):
+    """A drawn kind whose puzzles a person can solve by hand, a piece at a time, the rules
+    refusing each placement they already forbid and judging the whole answer at the end
+    (the web board's "Solve by hand")."""
+
+    @abstractmethod
+    def hand(self, puzzle: Any) -> tuple[HandPiece, ...]:
+        """The pieces left to place on the puzzle as given."""
+
+    @abstractmethod
+    def step_problems(self, puzzle: Any, placed: Sequence[PlacedPiece],
+                      step: PlacedPiece) -> list[str]:  # fmt: skip
+        """Why ``step`` may not follow the pieces ``placed`` by hand so far (empty: it
+        may)."""
+
+    @abstractmethod
+    def placed_answer(self, puzzle: Any, placed: Sequence[PlacedPiece]) -> Solution:
+        """The given pieces and those ``placed``, as a drawable answer (not checked)."""
+
+    @abstractmethod
+    def check_answer(self, puzzle: Any, answer: Any) -> list[str]:
+        """The problems the rules checker finds with a whole answer (empty: a solution);
+        the check ``polytile validate SOLUTION --puzzle`` makes."""
 
 
 @dataclass(frozen=True)

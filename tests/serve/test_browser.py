@@ -60,12 +60,14 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture(scope="module")
-def server(game_files: dict[str, Path], store_file: Path) -> Iterator[str]:
-    """``polytile serve`` on every game's file and a puzzle set; its URL with the token."""
+def server(game_files: dict[str, Path], store_file: Path, hand_store: Path) -> Iterator[str]:
+    """``polytile serve`` on every game's file and two puzzle sets; its URL with the
+    token."""
     order = ["henning", "blokus", "gridblock", "walkable", "cityblocks"]
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
     process = subprocess.Popen([sys.executable, "-m", "polytile", "serve", "--port", "0",
-                                *(str(game_files[g]) for g in order), str(store_file)],
+                                *(str(game_files[g]) for g in order), str(store_file),
+                                str(hand_store)],
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                                env=env)  # fmt: skip
     try:
@@ -247,17 +249,18 @@ def test_analysis_shows_the_exact_value(page: Any, game_files: dict[str, Path],
     shot_on_failure(driver, tmp_path, check)
 
 
-def _click_cell(driver: Any, name: str) -> None:
-    """Click the middle of cell ``name`` of the board's picture, as a person would."""
+def _click_cell(driver: Any, name: str, picture: str = "board",
+                cells: str = "state.view.cells.cells") -> None:  # fmt: skip
+    """Click the middle of cell ``name`` of a picture (``picture``, its id; ``cells``, the
+    page's map of where it draws each cell), as a person would."""
     from selenium.webdriver.common.action_chains import ActionChains
 
-    img = driver.find_element("id", "board")
-    x, y, w, h = driver.execute_script("return state.view.cells.cells[arguments[0]]", name)
-    natural, shown = driver.execute_script(
-        "const b = document.getElementById('board'); return [b.naturalWidth, b.clientWidth]"
+    img = driver.find_element("id", picture)
+    x, y, w, h = driver.execute_script(f"return {cells}[arguments[0]]", name)
+    natural, shown, height = driver.execute_script(
+        "const b = arguments[0]; return [b.naturalWidth, b.clientWidth, b.clientHeight]", img
     )
     scale = shown / natural
-    height = driver.execute_script("return document.getElementById('board').clientHeight")
     ActionChains(driver).move_to_element_with_offset(
         img, int((x + w / 2) * scale - shown / 2), int((y + h / 2) * scale - height / 2)
     ).click().perform()
@@ -373,5 +376,128 @@ def test_puzzle_set_show_and_reveal(page: Any, tmp_path: Path) -> None:
             "return document.querySelector('#solution-picture img').naturalWidth"
         )
         assert width > 0
+
+    shot_on_failure(driver, tmp_path, check)
+
+
+@pytest.mark.parametrize("game", ["henning", "blokus", "gridblock", "walkable"])
+def test_the_score_reads_as_tables(page: Any, game: str, tmp_path: Path) -> None:
+    """Nested fields of a score (each colour's counts, each street or board) are tables
+    and lines, not JSON."""
+    driver = page
+
+    def check() -> None:
+        _open(driver, game)
+        nested = driver.execute_script(
+            "return Object.values(state.view.score).filter((v) => v && typeof v === 'object')"
+        )
+        assert nested, "this game's score has nested fields"
+        text = _text(driver, "score")
+        assert '{"' not in text and '":' not in text, text
+        assert driver.find_elements("css selector", "#score table.nested")
+
+    shot_on_failure(driver, tmp_path, check)
+
+
+def _stored_answer(store: Path, kind: str) -> tuple[int, list[Any]]:
+    """The first ``kind`` puzzle of ``store``: its id and the pieces its stored (and
+    rules-checked) solution places beyond the given ones."""
+    from polytile.store.db import PuzzleStore
+    from polytile.store.kinds import kind as find_kind
+
+    with PuzzleStore(store, create=False) as db:
+        sp = next(p for p in db.puzzles(None, None, None) if p.kind == kind)
+    answer = sp.solution()
+    assert find_kind(kind).check_answer(sp.puzzle, answer) == []  # type: ignore[attr-defined]
+    return sp.id, [pp for pp in answer.placements if pp not in sp.puzzle.given]
+
+
+def _place_by_hand(driver: Any, pp: Any) -> None:
+    """Choose piece ``pp`` in the list, turn it with the keys until it has ``pp``'s shape,
+    and click the square of the board that puts it on ``pp``'s cells."""
+    from selenium.webdriver.common.keys import Keys
+
+    color = pp.color or ""
+    button = driver.find_element(
+        "css selector", f"#hand-pieces button[data-name='{pp.piece}'][data-color='{color}']"
+    )
+    button.click()
+    images = driver.execute_script("return handPiece().orientations")
+    want = {tuple(c) for c in pp.cells}
+    image, anchor = next((k, (r, c)) for k, offsets in enumerate(images) for r, c in want
+                         if {(r + dr, c + dc) for dr, dc in offsets} == want)  # fmt: skip
+    body = driver.find_element("tag name", "body")
+    keys = "f" * (image >= 4) + "r" * (image % 4)  # f first: image 4 + 0, then quarter turns
+    for key in keys:
+        body.send_keys(key)
+    assert driver.execute_script("return solving.image") == image
+    body.send_keys(Keys.ESCAPE)  # put the piece back, choose it again: the image starts over
+    assert driver.execute_script("return solving.piece") is None
+    button.click()
+    for key in keys:
+        driver.find_element("id", "hand-turn" if key == "r" else "hand-flip").click()
+    assert driver.execute_script("return solving.image") == image
+    _click_cell(driver, f"{anchor[0]},{anchor[1]}", "hand-board", "solving.view.cells")
+
+
+@pytest.mark.parametrize("kind", ["packing", "blokus-teaser"])
+def test_solve_a_puzzle_by_hand(page: Any, kind: str, hand_store: Path, tmp_path: Path) -> None:
+    """Open the second puzzle set, solve its puzzle by clicks and keys from its stored
+    solution (an illegal placement on the way refused with the rules' reason, nothing
+    changed), undo a piece and place it again, and see it solved."""
+    from selenium.webdriver.support.ui import Select
+
+    driver = page
+    puzzle, placements = _stored_answer(hand_store, kind)
+
+    def placed(n: int, what: str) -> None:
+        _wait_for(driver, lambda d: d.find_element("id", "hand-board")
+                  .get_attribute("data-placed") == str(n), what)  # fmt: skip
+
+    def check() -> None:
+        _wait_for(driver, lambda d: d.find_element("id", "stores-label").is_displayed(),
+                  "the puzzle sets offered")  # fmt: skip
+        Select(driver.find_element("id", "stores")).select_by_value("1")
+        row = f"tr.puzzle-row[data-id='{puzzle}']"
+        _wait_for(driver, lambda d: d.find_elements("css selector", row), "the puzzle listed")
+        driver.find_element("css selector", row).click()
+        _wait_for(driver, lambda d: d.find_element("id", "solve-by-hand").is_displayed(),
+                  "the Solve by hand button")  # fmt: skip
+        driver.find_element("id", "solve-by-hand").click()
+        placed(0, "the board to solve on")
+        assert f"{len(placements)} pieces to place" in _text(driver, "hand-state")
+        _place_by_hand(driver, placements[0])
+        placed(1, "the first piece placed")
+        driver.find_element("id", "reveal").click()  # the answer shown, the placements kept
+        _wait_for(driver, lambda d: d.find_elements("css selector", "#solution-picture img"),
+                  "the solution revealed")  # fmt: skip
+        assert driver.find_element("id", "hand-box").is_displayed()
+        assert driver.execute_script("return solving.placed.length") == 1
+        # the second piece where the first lies: refused, naming why; nothing changes
+        board = driver.find_element("id", "hand-board").get_attribute("src")
+        second = placements[1]
+        driver.find_element("css selector",
+                            f"#hand-pieces button[data-name='{second.piece}']"
+                            f"[data-color='{second.color or ''}']").click()  # fmt: skip
+        first = placements[0].cells[0]
+        _click_cell(driver, f"{first[0]},{first[1]}", "hand-board", "solving.view.cells")
+        _wait_for(driver, lambda d: d.find_element("id", "message").is_displayed()
+                  and "not placed" in d.find_element("id", "message").text,
+                  "the illegal placement refused")  # fmt: skip
+        assert "is taken by" in _text(driver, "message")
+        assert driver.find_element("id", "hand-board").get_attribute("src") == board
+        assert driver.execute_script("return solving.placed.length") == 1
+        driver.find_element("id", "hand-undo").click()
+        placed(0, "the first piece taken back")
+        for i, pp in enumerate(placements):
+            _place_by_hand(driver, pp)
+            placed(i + 1, f"piece {i + 1} placed")
+        _wait_for(driver, lambda d: "Solved" in _text(d, "hand-state"), "the puzzle solved")
+        assert not driver.find_element("id", "message").is_displayed()
+        pieces = driver.find_elements("css selector", "#hand-pieces button")
+        assert pieces and not any(b.is_enabled() for b in pieces)
+        driver.find_element("id", "hand-clear").click()
+        placed(0, "every piece taken back")
+        assert "Solved" not in _text(driver, "hand-state")
 
     shot_on_failure(driver, tmp_path, check)

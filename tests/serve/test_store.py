@@ -22,9 +22,12 @@ TOKEN = "store-token"
 AUTH = {"X-Polytile-Token": TOKEN}
 
 
-def run(store: Path, scenario: Callable[[TestClient[Any, Any]], Awaitable[None]]) -> None:
+def run(store: Path | list[Path], scenario: Callable[[TestClient[Any, Any]], Awaitable[None]],
+        ) -> None:  # fmt: skip
+    """Serve the puzzle set(s) ``store`` and run ``scenario``; the server still answers."""
     shelf = Shelf()
-    shelf.add(str(store))
+    for path in store if isinstance(store, list) else [store]:
+        shelf.add(str(path))
 
     async def main() -> None:
         async with TestClient(TestServer(make_app(Board(), token=TOKEN, shelf=shelf))) as client:

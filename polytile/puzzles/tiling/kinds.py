@@ -19,19 +19,22 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from polytile.errors import OptionError
-from polytile.store.kinds import DrawnKind, KindOption, UnsoundAnswerError
+from polytile.store.kinds import ByHandKind, HandPiece, KindOption, UnsoundAnswerError
 
 if TYPE_CHECKING:
-    from polytile.formats import Solution
+    from collections.abc import Sequence
+
+    from polytile.formats import PlacedPiece, Solution
     from polytile.store.candidates import Candidate
     from polytile.store.db import StoredPuzzle
 
 __all__ = ["PACKING", "TEASER", "PackingKind", "TeaserKind"]
 
 
-class _TilingKind(DrawnKind):
-    """What the two tiling kinds share: solution files, rows, pictures and the check of a
-    stored puzzle's uniqueness and key."""
+class _TilingKind(ByHandKind):
+    """What the two tiling kinds share: solution files, rows, pictures, solving by hand
+    (:mod:`polytile.puzzles.tiling.by_hand`) and the check of a stored puzzle's uniqueness
+    and key."""
 
     engines = ("tiling",)
 
@@ -84,9 +87,22 @@ class _TilingKind(DrawnKind):
             yield "solution:\n"
             yield to_text(answer, color=color)
 
-    def check_answer(self, puzzle: Any, answer: Any) -> list[str]:
-        """The problems the rules checker finds with ``answer`` (empty: a solution)."""
-        raise NotImplementedError  # pragma: no cover - each tiling kind has its checker
+    def hand(self, puzzle: Any) -> tuple[HandPiece, ...]:
+        """:func:`~polytile.puzzles.tiling.by_hand.hand`."""
+        from polytile.puzzles.tiling.by_hand import hand
+
+        return hand(puzzle)
+
+    def step_problems(self, puzzle: Any, placed: Sequence[PlacedPiece],
+                      step: PlacedPiece) -> list[str]:  # fmt: skip
+        """:func:`~polytile.puzzles.tiling.by_hand.step_problems`."""
+        from polytile.puzzles.tiling.by_hand import step_problems
+
+        return step_problems(puzzle, placed, step)
+
+    def placed_answer(self, puzzle: Any, placed: Sequence[PlacedPiece]) -> Solution:
+        """The puzzle's solution document with ``placed`` (status ``unknown``)."""
+        return puzzle.solution_of(placed, "unknown")
 
     def _verified(self, reasons: list[str], classes: int, puzzle: Any, key: str) -> list[str]:
         from polytile.puzzles.tiling.keys import puzzle_key

@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from polytile.board import Board, Placements
 from polytile.errors import BoardError, FormatError, ShapeError, UnknownNameError
@@ -26,12 +26,16 @@ from polytile.formats import PlacedPiece, Solution
 from polytile.geometry import PIECE_SETS, Polyomino, piece, piece_set
 from polytile.solvers.tiling import TilingProblem
 
+if TYPE_CHECKING:
+    from polytile.puzzles.tiling.teasers import Teaser
+
 __all__ = [
     "CATALOGUE",
     "TilingPuzzle",
     "check_solution",
     "get_puzzle",
     "parse_puzzle",
+    "placed_solution",
     "puzzle_doc",
     "to_solution",
 ]
@@ -71,6 +75,12 @@ class TilingPuzzle:
     ) -> Solution:
         """The solution document for placement indices (see :func:`to_solution`)."""
         return to_solution(self, pl, indices, status, **extra)
+
+    def solution_of(
+        self, placed: Sequence[PlacedPiece], status: str = "feasible", **extra: Any
+    ) -> Solution:
+        """The solution document holding the given pieces and ``placed`` (not checked)."""
+        return placed_solution(self, placed, status, extra)
 
     def check(self, solution: Solution) -> list[str]:
         """Every rule the solution breaks (see :func:`check_solution`)."""
@@ -393,6 +403,21 @@ def puzzle_doc(puzzle: TilingPuzzle) -> dict[str, Any]:
 
 
 # -- solutions ---------------------------------------------------------------------------
+def placed_solution(puzzle: TilingPuzzle | Teaser, placed: Sequence[PlacedPiece], status: str,
+                    extra: Mapping[str, Any]) -> Solution:  # fmt: skip
+    """The solution document of ``puzzle`` (a tiling puzzle or a teaser) holding its given
+    pieces and ``placed``, not checked."""
+    return Solution(
+        puzzle=puzzle.name,
+        rows=puzzle.board.rows,
+        cols=puzzle.board.cols,
+        placements=puzzle.given + tuple(placed),
+        status=status,
+        blocked=tuple(sorted(puzzle.layout.blocked)),
+        extra=extra,
+    )
+
+
 def to_solution(
     puzzle: TilingPuzzle,
     pl: Placements,
@@ -401,18 +426,9 @@ def to_solution(
     **extra: Any,
 ) -> Solution:
     """The solution document for placement indices of ``pl`` (placements of the puzzle)."""
-    placed = puzzle.given + tuple(
-        PlacedPiece(pl.pieces[int(pl.piece[i])].name, tuple(pl.coords_of(i))) for i in indices
-    )
-    return Solution(
-        puzzle=puzzle.name,
-        rows=puzzle.board.rows,
-        cols=puzzle.board.cols,
-        placements=placed,
-        status=status,
-        blocked=tuple(sorted(puzzle.layout.blocked)),
-        extra=extra,
-    )
+    placed = [PlacedPiece(pl.pieces[int(pl.piece[i])].name, tuple(pl.coords_of(i)))
+              for i in indices]  # fmt: skip
+    return puzzle.solution_of(placed, status, **extra)
 
 
 def _shape_for(name: str, puzzle: TilingPuzzle | None) -> Polyomino | None:

@@ -31,7 +31,7 @@ from polytile.board import Board, Placements
 from polytile.errors import BoardError
 from polytile.formats import COLORS, PlacedPiece, Solution
 from polytile.geometry import Polyomino, piece_set
-from polytile.puzzles.tiling.puzzles import TilingPuzzle, check_solution
+from polytile.puzzles.tiling.puzzles import TilingPuzzle, check_solution, placed_solution
 from polytile.solvers.tiling import TOUCH_RULES, Coloring, TilingProblem
 
 __all__ = ["COLOR_NAMES", "Teaser", "four_square"]
@@ -125,24 +125,23 @@ class Teaser:
         """The solution document for placement indices of the problem's placements."""
         coloring = self.problem.coloring
         assert coloring is not None  # built with one; not a validation
-        placed = tuple(
+        placed = [
             PlacedPiece(
                 pl.pieces[int(pl.piece[i])].name,
                 tuple(pl.coords_of(i)),
                 COLOR_NAMES[coloring.colors[int(pl.piece[i])]],
             )
             for i in indices
-        )
-        return Solution(
-            puzzle=self.name,
-            rows=self.board.rows,
-            cols=self.board.cols,
-            placements=placed,
-            status=status,
-            blocked=tuple(sorted(self.board.blocked)),
-            # the hands with the board and touch rule: enough to check the answer from the file
-            extra={"touch": self.touch, "hands": self.hand_names(), **extra},
-        )
+        ]
+        return self.solution_of(placed, status, **extra)
+
+    def solution_of(
+        self, placed: Sequence[PlacedPiece], status: str = "feasible", **extra: Any
+    ) -> Solution:
+        """The solution document holding ``placed`` (not checked)."""
+        # the hands with the board and touch rule: enough to check the answer from the file
+        hands = {"touch": self.touch, "hands": self.hand_names(), **extra}
+        return placed_solution(self, placed, status, hands)
 
     def hand_names(self) -> list[list[str]]:
         """Each colour's piece names, colour 0 (blue) first."""

@@ -158,10 +158,61 @@ function renderScore(view) {
   for (const [key, value] of Object.entries(view.score)) {
     const row = element("tr");
     row.append(element("th", key));
-    row.append(element("td", typeof value === "object" ? JSON.stringify(value) : String(value)));
+    const cell = element("td");
+    cell.append(scoreValue(value));
+    row.append(cell);
     table.append(row);
   }
   box.append(table);
+}
+
+const isScalar = (v) => v === null || typeof v !== "object";
+const scalarText = (v) => v === null ? "—" : typeof v === "boolean" ? (v ? "yes" : "no") : String(v);
+const isRecord = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+
+// A score's field as people read it: a list of plain values as a line, records (each
+// colour's counts, each street or board) as a table with a column per field, a mapping of
+// plain values (money by player) as "key value" pairs, anything else as a table of its
+// fields.
+function scoreValue(value) {
+  if (isScalar(value)) return document.createTextNode(scalarText(value));
+  if (Array.isArray(value) && value.every(isScalar)) {
+    return document.createTextNode(value.length ? value.map(scalarText).join(", ") : "none");
+  }
+  const listed = Array.isArray(value);
+  const rows = listed ? value.map((v) => [null, v]) : Object.entries(value);
+  const table = element("table", undefined, "score nested");
+  if (rows.length && rows.every(([, v]) => isRecord(v))) {
+    const columns = [...new Set(rows.flatMap(([, v]) => Object.keys(v)))];
+    const head = element("tr");
+    if (!listed) head.append(element("th"));
+    for (const c of columns) head.append(element("th", c));
+    table.append(head);
+    for (const [key, v] of rows) {
+      const tr = element("tr");
+      if (!listed) tr.append(element("th", key));
+      for (const c of columns) {
+        const td = element("td");
+        td.append(scoreValue(v[c] === undefined ? null : v[c]));
+        tr.append(td);
+      }
+      table.append(tr);
+    }
+    return table;
+  }
+  if (!listed && rows.every(([, v]) => isScalar(v) || (Array.isArray(v) && v.every(isScalar)))) {
+    const line = rows.map(([k, v]) => `${k} ${Array.isArray(v) ? v.map(scalarText).join(", ") : scalarText(v)}`);
+    return document.createTextNode(line.length ? line.join("; ") : "none");
+  }
+  rows.forEach(([key, v], i) => {
+    const tr = element("tr");
+    tr.append(element("th", key === null ? String(i + 1) : key));
+    const td = element("td");
+    td.append(scoreValue(v));
+    tr.append(td);
+    table.append(tr);
+  });
+  return table;
 }
 
 function renderLegal(view) {
@@ -184,17 +235,36 @@ function renderLegal(view) {
 
 // -- moves by clicks on the board (where the face says where its moves fall) -------------
 
-function cellAt(event) {
-  const view = state.view;
-  const img = $("board");
-  if (!view || !view.cells || !img.naturalWidth) return null;
+// The cell of picture `img` under the pointer: `cells` maps each cell's name to where the
+// picture draws it ([x, y, width, height] in the picture's own pixels).
+function cellUnder(event, img, cells) {
+  if (!cells || !img.naturalWidth) return null;
   const box = img.getBoundingClientRect();
   const x = (event.clientX - box.left) * img.naturalWidth / box.width;
   const y = (event.clientY - box.top) * img.naturalHeight / box.height;
-  for (const [name, [cx, cy, w, h]] of Object.entries(view.cells.cells)) {
+  for (const [name, [cx, cy, w, h]] of Object.entries(cells)) {
     if (x >= cx && x < cx + w && y >= cy && y < cy + h) return name;
   }
   return null;
+}
+
+// Marks in `layer` over the boxes ([x, y, width, height], the picture's pixels) of `img`.
+function markCells(layer, img, boxes) {
+  layer.replaceChildren();
+  const scale = img.clientWidth / img.naturalWidth;
+  for (const [x, y, w, h] of boxes) {
+    const mark = element("div");
+    mark.style.left = `${img.offsetLeft + x * scale}px`;
+    mark.style.top = `${img.offsetTop + y * scale}px`;
+    mark.style.width = `${w * scale}px`;
+    mark.style.height = `${h * scale}px`;
+    layer.append(mark);
+  }
+}
+
+function cellAt(event) {
+  const view = state.view;
+  return view && view.cells ? cellUnder(event, $("board"), view.cells.cells) : null;
 }
 
 function pickedMoves() {
@@ -214,17 +284,7 @@ function showPicked() {
     note.hidden = true;
     return;
   }
-  const img = $("board");
-  const scale = img.clientWidth / img.naturalWidth;
-  for (const name of state.picked) {
-    const [x, y, w, h] = view.cells.cells[name];
-    const mark = element("div");
-    mark.style.left = `${img.offsetLeft + x * scale}px`;
-    mark.style.top = `${img.offsetTop + y * scale}px`;
-    mark.style.width = `${w * scale}px`;
-    mark.style.height = `${h * scale}px`;
-    layer.append(mark);
-  }
+  markCells(layer, $("board"), state.picked.map((name) => view.cells.cells[name]));
   const fits = pickedMoves();
   note.hidden = false;
   note.textContent = fits.length === 0 ? "no legal move covers every place picked: click one again to drop it" :
@@ -557,6 +617,7 @@ async function openStore(index) {
     kinds.append(option);
   }
   clearPuzzle();
+  stopHand();
   await listPuzzles();
 }
 
@@ -592,6 +653,7 @@ function clearPuzzle() {
   $("puzzle-picture").replaceChildren();
   $("solution-picture").replaceChildren();
   $("reveal").hidden = true;
+  $("solve-by-hand").hidden = true;
 }
 
 function picture(svg, label) {
@@ -606,6 +668,7 @@ async function showPuzzle(id, solution) {
     const p = await api(`/api/stores/${shelf.index}/puzzles/${id}` + (solution ? "?solution=1" : ""));
     shelf.puzzle = p.id;
     clearPuzzle();
+    if (solving.id !== p.id) stopHand();  // revealing the answer keeps the placements
     for (const row of document.querySelectorAll("#store-list tr.puzzle-row")) {
       row.classList.toggle("current", row.dataset.id === String(p.id));
     }
@@ -616,9 +679,159 @@ async function showPuzzle(id, solution) {
     if (solution && p.answer_lead) $("puzzle-lead").textContent = `the value is ${p.answer_lead}`;
     if (solution) $("puzzle-lead").textContent += " (checked by the rules)";
     $("reveal").hidden = solution;
+    $("solve-by-hand").hidden = !p.by_hand || solving.id === p.id;
+    $("puzzle-picture").hidden = solving.id === p.id;
   } catch (e) {
     say(e.message);
   }
+}
+
+// -- a puzzle solved by hand --------------------------------------------------------------
+// The placements are this tab's own list; the server checks all of them by the rules at each
+// step and answers the board, or refuses with the rules' reasons (then nothing changes here).
+
+const solving = { id: null, view: null, placed: [], piece: null, image: 0 };
+
+function handPiece() {
+  const view = solving.view;
+  return view && solving.piece !== null ? view.pieces[solving.piece] : null;
+}
+
+async function sendHand(placed) {
+  const id = solving.id;
+  try {
+    const view = await api(`/api/stores/${shelf.index}/puzzles/${id}/hand`, {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ placed }),
+    });
+    if (solving.id !== id) return;
+    say("");
+    solving.placed = placed;
+    renderHand(view);
+  } catch (e) {
+    say(e.message);
+  }
+}
+
+async function startHand() {
+  solving.id = shelf.puzzle;
+  solving.view = null;
+  solving.piece = null;
+  $("puzzle-picture").hidden = true;
+  $("solve-by-hand").hidden = true;
+  await sendHand([]);
+  $("hand-box").hidden = solving.view === null;
+}
+
+function stopHand() {
+  Object.assign(solving, { id: null, view: null, placed: [], piece: null, image: 0 });
+  $("hand-box").hidden = true;
+  $("puzzle-picture").hidden = false;
+  $("hand-preview").replaceChildren();
+}
+
+function renderHand(view) {
+  solving.view = view;
+  const img = $("hand-board");
+  if (img.dataset.url) URL.revokeObjectURL(img.dataset.url);
+  img.dataset.url = URL.createObjectURL(new Blob([view.svg], { type: "image/svg+xml" }));
+  img.src = img.dataset.url;
+  img.dataset.placed = String(view.placed.length);
+  const stateLine = $("hand-state");
+  stateLine.classList.toggle("solved", view.solved);
+  stateLine.textContent = view.solved
+    ? "Solved: every piece is placed and the rules checker accepts the answer."
+    : `${view.left} piece${view.left === 1 ? "" : "s"} to place (${view.placed.length} placed)`;
+  if (solving.piece !== null && (view.solved || view.pieces[solving.piece].left === 0)) solving.piece = null;
+  const list = $("hand-pieces");
+  list.replaceChildren();
+  view.pieces.forEach((p, i) => {
+    const b = element("button", `${p.color ? p.color + " " : ""}${p.name} ×${p.left}`);
+    b.type = "button";
+    b.dataset.index = String(i);
+    b.dataset.name = p.name;
+    b.dataset.color = p.color || "";
+    b.disabled = p.left === 0 || view.solved;
+    if (p.color) b.style.borderColor = p.color;
+    if (i === solving.piece) b.classList.add("current");
+    list.append(b);
+  });
+  $("hand-undo").disabled = !view.placed.length;
+  $("hand-clear").disabled = !view.placed.length;
+  showHandPiece();
+}
+
+function choosePiece(i) {
+  solving.piece = solving.piece === i ? null : i;
+  solving.image = 0;
+  for (const b of document.querySelectorAll("#hand-pieces button")) {
+    b.classList.toggle("current", Number(b.dataset.index) === solving.piece);
+  }
+  showHandPiece();
+}
+
+// r turns a quarter: image 4f + j -> 4f + j + 1; f turns over: (f, j) -> (1 - f, -j)
+function turnPiece(over) {
+  const p = handPiece();
+  if (!p) return;
+  const f = Math.floor(solving.image / 4), j = solving.image % 4;
+  if (!over) solving.image = 4 * f + (j + 1) % 4;
+  else if (p.orientations.length === 8) solving.image = 4 * (1 - f) + (4 - j) % 4;
+  showHandPiece();
+}
+
+function showHandPiece() {
+  const p = handPiece();
+  const shape = $("hand-shape");
+  shape.replaceChildren();
+  $("hand-turn").disabled = !p;
+  $("hand-flip").disabled = !p || p.orientations.length < 8;
+  $("hand-preview").replaceChildren();
+  if (!p) return;
+  const offsets = p.orientations[solving.image];
+  const top = Math.min(...offsets.map(([r]) => r)), left = Math.min(...offsets.map(([, c]) => c));
+  for (const [r, c] of offsets) {
+    const square = element("i");
+    square.style.gridRow = String(r - top + 1);
+    square.style.gridColumn = String(c - left + 1);
+    shape.append(square);
+  }
+}
+
+// The cells the chosen piece covers with its middle on the cell under the pointer.
+function handCells(event) {
+  const p = handPiece();
+  const view = solving.view;
+  if (!p || !view || view.solved) return null;
+  const name = cellUnder(event, $("hand-board"), view.cells);
+  if (name === null) return null;
+  const [r0, c0] = name.split(",").map(Number);
+  return p.orientations[solving.image].map(([r, c]) => [r0 + r, c0 + c]);
+}
+
+function previewHand(event) {
+  const cells = handCells(event);
+  const layer = $("hand-preview");
+  if (!cells) { layer.replaceChildren(); return; }
+  const boxes = solving.view.cells;
+  markCells(layer, $("hand-board"), cells.map(([r, c]) => boxes[`${r},${c}`]).filter(Boolean));
+}
+
+function placeHand(event) {
+  const cells = handCells(event);
+  const p = handPiece();
+  if (!cells || !p) return;
+  sendHand([...solving.placed, { piece: p.name, color: p.color, cells }]);
+}
+
+function handKeys(event) {
+  if ($("hand-box").hidden || $("store-panel").hidden || typing(event)) return false;
+  const key = event.key.toLowerCase();
+  if (key === "r" || key === "f") turnPiece(key === "f");
+  else if (event.key === "Escape" && solving.piece !== null) choosePiece(solving.piece);
+  else return false;
+  event.preventDefault();
+  return true;
 }
 
 // -- wiring -------------------------------------------------------------------------------
@@ -679,7 +892,7 @@ document.addEventListener("DOMContentLoaded", async () => {
   $("stop").addEventListener("click", stopAnalysis);
   $("upload").addEventListener("change", (e) => upload(e.target.files[0]));
   document.addEventListener("keydown", (e) => {
-    if (typing(e) || !state.view) return;
+    if (handKeys(e) || typing(e) || !state.view) return;
     if (e.key === "Escape" && state.picked.length) {
       state.picked = [];
       showPicked();
@@ -698,6 +911,18 @@ document.addEventListener("DOMContentLoaded", async () => {
     if (row) showPuzzle(Number(row.dataset.id), false);
   });
   $("reveal").addEventListener("click", () => showPuzzle(shelf.puzzle, true));
+  $("solve-by-hand").addEventListener("click", startHand);
+  $("hand-pieces").addEventListener("click", (e) => {
+    const b = e.target.closest("button");
+    if (b) choosePiece(Number(b.dataset.index));
+  });
+  $("hand-turn").addEventListener("click", () => turnPiece(false));
+  $("hand-flip").addEventListener("click", () => turnPiece(true));
+  $("hand-undo").addEventListener("click", () => sendHand(solving.placed.slice(0, -1)));
+  $("hand-clear").addEventListener("click", () => sendHand([]));
+  $("hand-board").addEventListener("mousemove", previewHand);
+  $("hand-board").addEventListener("mouseleave", () => $("hand-preview").replaceChildren());
+  $("hand-board").addEventListener("click", placeHand);
   try {
     await loadStores();
     await loadRecords();
