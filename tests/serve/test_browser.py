@@ -351,15 +351,22 @@ def test_every_move_analysed_in_the_move_list(page: Any, tmp_path: Path) -> None
 def test_puzzle_set_show_and_reveal(page: Any, tmp_path: Path) -> None:
     from selenium.webdriver.support.ui import Select
 
+    from selenium.webdriver.common.keys import Keys
+
     driver = page
 
     def check() -> None:
+        _open(driver, "blokus")
+        at = _at(driver)
         _wait_for(driver, lambda d: d.find_element("id", "stores-label").is_displayed(),
                   "the puzzle set offered")  # fmt: skip
         Select(driver.find_element("id", "stores")).select_by_value("0")
         _wait_for(driver, lambda d: len(d.find_elements("css selector", "tr.puzzle-row")) == 2,
                   "the puzzles listed")  # fmt: skip
         assert not driver.find_element("id", "board").is_displayed()  # the board is put away
+        for key in (Keys.ARROW_LEFT, Keys.HOME):  # the record's keys: not under the panel
+            driver.find_element("tag name", "body").send_keys(key)
+        assert _at(driver) == at
         Select(driver.find_element("id", "store-kind")).select_by_value("blokus-teaser")
         driver.find_element("css selector", "#store-filter button").click()
         _wait_for(driver, lambda d: len(d.find_elements("css selector", "tr.puzzle-row")) == 1,

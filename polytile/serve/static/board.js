@@ -892,7 +892,8 @@ document.addEventListener("DOMContentLoaded", async () => {
   $("stop").addEventListener("click", stopAnalysis);
   $("upload").addEventListener("change", (e) => upload(e.target.files[0]));
   document.addEventListener("keydown", (e) => {
-    if (handKeys(e) || typing(e) || !state.view) return;
+    // the record's keys only while its board is shown (not under the store panel)
+    if (handKeys(e) || typing(e) || !state.view || document.querySelector("main").hidden) return;
     if (e.key === "Escape" && state.picked.length) {
       state.picked = [];
       showPicked();
