@@ -49,7 +49,7 @@ ABANDONED = 15.0
 #: Seconds an analysis may run past its limit (start-up, stopping) before it is killed.
 GRACE = 10.0
 #: The kinds of analysis, and the ``solve-endgame`` option each needs its game to declare.
-MODES = {"exact": None, "open": "open_analysis", "view": "view", "record": None}
+MODES = {"exact": None, "open": "open_analysis", "view": "view", "record": None, "bounds": None}
 
 #: What an analysis's exit status says, as the CLI's exit codes do.
 OUTCOMES = {0: "answered", 1: "no exact answer (the report says why)", 2: "refused",
@@ -90,11 +90,17 @@ class AnalysisOrder:
                 raise BoardError(f"{face.title} {rec.kind}s are not analysed move by move")
             return cls(face.name, rec.file, rec.kind, len(rec.base), tuple(rec.played),
                        seconds, mode)  # fmt: skip
-        if not isinstance(face, EndgameFace):
+        if mode == "bounds":
+            from polytile.puzzles.bounds_face import BoundsFace
+
+            if not isinstance(face, BoundsFace):
+                raise BoardError(f"{face.title} has no bounds ('polytile bounds')")
+        elif not isinstance(face, EndgameFace):
             raise BoardError(f"{face.title} has no exact endgame solver")
-        option = MODES[mode]
-        if option is not None and option not in face.endgame_options:
-            raise BoardError(f"{face.title} has no analysis {mode!r}")
+        else:
+            option = MODES[mode]
+            if option is not None and option not in face.endgame_options:
+                raise BoardError(f"{face.title} has no analysis {mode!r}")
         start = min(move, len(rec.base))
         return cls(face.name, rec.file, rec.kind, start, tuple(rec.played[: move - start]),
                    seconds, mode)  # fmt: skip
@@ -369,7 +375,8 @@ def _answer(order: AnalysisOrder, text: str) -> tuple[dict[str, Any] | None, tup
             continue
         if isinstance(answer, dict):
             game = face(order.game)
-            best = game.best_moves(answer) if isinstance(game, EndgameFace) else ()
+            best = game.best_moves(answer) if isinstance(game, EndgameFace) and (
+                order.mode != "bounds") else ()  # fmt: skip
             return answer, tuple(best)
     return None, ()
 
@@ -428,6 +435,8 @@ def _solve(order: AnalysisOrder, console: _PipeConsole, folder: str, job_id: str
     try:
         if order.mode == "record":
             _analyse_record(game, console, file, order.seconds)
+        elif order.mode == "bounds":
+            _bounds(game, console, file, move, order.seconds)
         else:
             _solve_endgame(game, console, file, move, order)
     finally:
@@ -445,6 +454,17 @@ def _analyse_record(game: Any, console: _PipeConsole, file: str, seconds: float)
         game.analyse(console, file, CLOCK.left(seconds, reserve=0.25) or seconds, True)
     elif isinstance(game, OwnAnalysisFace):
         game.analyse_own(console, file, AnalyseRequest(CLOCK, seconds, as_json=True))
+
+
+def _bounds(game: Any, console: _PipeConsole, file: str, move: int | None,
+            seconds: float) -> None:  # fmt: skip
+    """``polytile bounds --color all --json`` through the face
+    (:mod:`polytile.puzzles.bounds_face`)."""
+    from polytile.cli.clock import CLOCK
+    from polytile.puzzles.bounds_face import BoundsRequest
+
+    game.bounds(console, file, BoundsRequest(CLOCK, "all", as_json=True, time_limit=seconds,
+                                             workers=1, move=move))  # fmt: skip
 
 
 def _solve_endgame(game: Any, console: _PipeConsole, file: str, move: int | None,

@@ -319,13 +319,16 @@ class Board:
 
 def analysis_modes(face: Face) -> list[str]:
     """The analyses the page offers for ``face``'s positions: ``exact`` (``solve-endgame``),
-    ``open`` and ``view`` where the game declares ``--open`` and ``--view``; none without
-    an endgame solver."""
-    if not isinstance(face, EndgameFace):
-        return []
-    declared = face.endgame_options
-    return ["exact", *(["open"] if "open_analysis" in declared else []),
-            *(["view"] if "view" in declared else [])]  # fmt: skip
+    ``open`` and ``view`` where the game declares ``--open`` and ``--view``, and ``bounds``
+    (``polytile bounds`` of every colour) where the game has them."""
+    from polytile.puzzles.bounds_face import BoundsFace
+
+    modes = []
+    if isinstance(face, EndgameFace):
+        declared = face.endgame_options
+        modes += ["exact", *(["open"] if "open_analysis" in declared else []),
+                  *(["view"] if "view" in declared else [])]  # fmt: skip
+    return modes + (["bounds"] if isinstance(face, BoundsFace) else [])
 
 
 def analyses_record(face: Face, kind: str) -> bool:

@@ -105,6 +105,32 @@ def test_a_refusal_is_the_games_own_message(game_files: dict[str, Path]) -> None
     _serve([game_files["henning"]], scenario)
 
 
+def test_bounds_of_every_colour(game_files: dict[str, Path]) -> None:
+    """Bounds for a game with no endgame solver (City Blocks (Ritchie)) and beside the exact
+    value (Blokus): every colour's, as 'polytile bounds --color all --json' gives them, with
+    no best move read into them."""
+
+    async def scenario(client: TestClient[Any, Any]) -> None:
+        report = await _wait(client, await _start(client, {"move": 0, "seconds": 8, "tab": "a",
+                                                           "mode": "bounds"}))  # fmt: skip
+        assert report["state"] == "done", report
+        colors = report["answer"]["colors"]  # those the time allowed; the rest are named
+        named = set(colors) | set(report["answer"].get("not_bounded", []))
+        assert colors and named == {"blue", "yellow", "red", "green"}, report
+        for b in colors.values():
+            assert b["can_ensure"] <= b["upper"]
+        assert report["best"] == []
+        view = await (await client.get("/api/records/1", headers=AUTH)).json()
+        assert view["analysis"] == ["exact", "bounds"]
+        late = len(view["moves"]) - 3
+        report = await _wait(client, await _start(client, {"move": late, "seconds": 8, "tab": "a",
+                                                           "mode": "bounds"}, 1))  # fmt: skip
+        assert report["state"] == "done", report
+        assert set(report["answer"]["colors"]) == {"blue", "yellow"}, report
+
+    _serve([game_files["cityblocks"], game_files["blokus"]], scenario)
+
+
 def test_an_estimate_says_so(game_files: dict[str, Path]) -> None:
     """City Blocks (Henning) from the mover's view: averages over the hidden tiles."""
 

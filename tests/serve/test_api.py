@@ -315,9 +315,20 @@ def test_analysis_refused_without_a_solver(game_files: dict[str, Path]) -> None:
         assert "no exact endgame solver" in await error(
             await client.post(url, json=body, headers=AUTH), 400)  # fmt: skip
         view = await (await client.get("/api/records/0", headers=AUTH)).json()
-        assert view["analysis"] == []
+        assert view["analysis"] == ["bounds"]  # its bounds, as 'polytile bounds' gives them
 
     run([game_files["cityblocks"]], scenario)
+
+
+def test_bounds_refused_for_a_game_without_them(game_files: dict[str, Path]) -> None:
+    async def scenario(client: TestClient[Any, Any]) -> None:
+        body = {"tab": "t", "seconds": 5, "mode": "bounds"}
+        assert "has no bounds" in await error(
+            await client.post("/api/records/0/analysis", json=body, headers=AUTH), 400)
+        view = await (await client.get("/api/records/0", headers=AUTH)).json()
+        assert "bounds" not in view["analysis"]
+
+    run([game_files["gridblock"]], scenario)
 
 
 def test_analysis_requests_are_checked(game_files: dict[str, Path]) -> None:

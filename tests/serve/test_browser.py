@@ -336,6 +336,27 @@ def test_analysis_of_every_game(page: Any, game: str, back: int, mode: str,
     shot_on_failure(driver, tmp_path, check)
 
 
+@pytest.mark.parametrize("game", ["cityblocks", "blokus"])
+def test_bounds_on_the_page(page: Any, game: str, tmp_path: Path) -> None:
+    """Every colour's bounds as a table (City Blocks (Ritchie) has no endgame solver: its
+    bounds are its analysis), with no best move offered."""
+    from selenium.webdriver.support.ui import Select
+
+    driver = page
+
+    def check() -> None:
+        _open(driver, game)
+        Select(driver.find_element("id", "mode")).select_by_value("bounds")
+        _ask(driver, "analyse", 8, "#analysis-summary table.bounds td", "the bounds")
+        _wait_for(driver, lambda d: "proven bounds" in _text(d, "analysis-state")
+                  or "not bounded" in _text(d, "analysis-summary"), "the bounds' label")
+        rows = driver.find_elements("css selector", "#analysis-summary table.bounds tr")
+        assert len(rows) >= 2  # the heading and at least one colour
+        assert not driver.find_elements("css selector", "#best .show-best")
+
+    shot_on_failure(driver, tmp_path, check)
+
+
 def test_every_move_analysed_in_the_move_list(page: Any, tmp_path: Path) -> None:
     driver = page
 
@@ -349,9 +370,8 @@ def test_every_move_analysed_in_the_move_list(page: Any, tmp_path: Path) -> None
 
 
 def test_puzzle_set_show_and_reveal(page: Any, tmp_path: Path) -> None:
-    from selenium.webdriver.support.ui import Select
-
     from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select
 
     driver = page
 

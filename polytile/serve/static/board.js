@@ -96,7 +96,8 @@ function render(view) {
   modes.replaceChildren();
   for (const m of view.analysis) {
     const label = { exact: "exact (solve-endgame)", open: "open: hidden tiles/cards as dealt (exact for that deal)",
-                    view: "from the mover's view (an estimate)" }[m] || m;
+                    view: "from the mover's view (an estimate)",
+                    bounds: "bounds: what each colour can still reach and make sure of" }[m] || m;
     const option = element("option", label);
     option.value = m;
     modes.append(option);
@@ -467,6 +468,10 @@ function showAnswer(r, job, where) {
     showReviews(r, job, where);
     return;
   }
+  if (job.mode === "bounds") {
+    showBounds(r, where);
+    return;
+  }
   const estimated = job.mode === "view" || (a && /estimate/.test(String(a.kind || "") + String(a.note || "")));
   const label = estimated ? " — an estimate, not the game's value" :
     job.mode === "open" ? " — exact for the hidden tiles or cards as dealt, only" :
@@ -511,6 +516,41 @@ function showAnswer(r, job, where) {
     row.append(showIt, playIt);
     best.append(row);
   }
+}
+
+// A bound the search did not prove tight is marked "?", as 'polytile bounds' prints it.
+function bound(value, proven) {
+  return `${value}${proven ? "" : "?"}`;
+}
+
+function showBounds(r, where) {
+  const a = r.answer || {};
+  const stateLine = $("analysis-state");
+  stateLine.classList.remove("estimate");
+  stateLine.textContent = r.state === "done" ? `the ${where}: ${r.outcome} — proven bounds ` +
+    "(? marks one not proven tight)" : `${r.why}`;
+  const summary = $("analysis-summary");
+  summary.replaceChildren();
+  const table = element("table");
+  table.className = "bounds";
+  const head = element("tr");
+  for (const h of ["colour", "now", "can still reach", "can make sure of", "exact"]) head.append(element("th", h));
+  table.append(head);
+  for (const [color, b] of Object.entries(a.colors || {})) {
+    const row = element("tr");
+    const squares = b.score_upper !== undefined;  // Blokus: squares placed; the scores beside
+    const cells = [color, String(b.score_now),
+      bound(b.upper, b.upper_proven) + (squares ? ` squares (score ${b.score_upper})` : ""),
+      bound(b.can_ensure, b.can_ensure_proven) + (squares ? ` squares (score ${b.score_can_ensure})` : ""),
+      b.exact === null || b.exact === undefined ? "—" : String(b.exact)];
+    for (const c of cells) row.append(element("td", c));
+    table.append(row);
+  }
+  summary.append(table);
+  if (a.not_bounded) summary.append(element("p", `not bounded in the time given: ${a.not_bounded.join(", ")}`));
+  $("analysis-report").textContent = r.answer ? JSON.stringify(a, null, 1) : r.report;
+  $("analysis-details").hidden = !$("analysis-report").textContent;
+  $("best").replaceChildren();
 }
 
 function showReviews(r, job, where) {
