@@ -123,3 +123,20 @@ def test_gridblock_quarters_lie_in_their_tiles(tmp_path: Path) -> None:
     for name, (x, y, w, h) in found.cells.items():
         tx, ty, tw, th = tiles[name.split(",")[0]]
         assert tx <= x and x + w <= tx + tw and ty <= y and y + h <= ty + th, name
+
+
+def test_walkable_cells_are_the_cells_drawn(tmp_path: Path) -> None:
+    """Walkable Cities' move cells are the board cells its picture draws, one for one."""
+    import re
+
+    f, path = _selfplayed(tmp_path, "walkable", {}, ".json")
+    doc = f.read(str(path), 4)
+    found = f.move_cells(doc, cell=24)
+    assert found is not None
+    svg = str(f.picture(doc, "svg", cell=24))
+    drawn = {(float(x), float(y)) for x, y in re.findall(
+        r'<rect x="([\d.]+)" y="([\d.]+)" width="24" height="24"', svg)}  # fmt: skip
+    assert len(drawn) == len(found.cells) == 300
+    assert {(x, y) for x, y, _, _ in found.cells.values()} == drawn
+    for move, names in found.moves.items():  # a drop's cells are named board first
+        assert all(re.fullmatch(r"[123]:[a-j](10|[1-9])", n) for n in names), move

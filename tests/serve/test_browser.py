@@ -219,6 +219,36 @@ def test_step_play_and_refuse(page: Any, game: str, game_files: dict[str, Path],
     shot_on_failure(driver, tmp_path, check)
 
 
+def test_walkable_parts_by_clicks(page: Any, tmp_path: Path) -> None:
+    """Walkable Cities by clicks: the four cells of a drop (on the boards its sub-pieces
+    go to) fill the first player's part, the next four the other's, and the round is played
+    as those two parts."""
+    driver = page
+
+    def check() -> None:
+        _open(driver, "walkable")
+        driver.find_element("id", "first").click()
+        _step_to(driver, 0, "the start")
+        assert driver.execute_script("return partsMode()")
+        driver.execute_async_script("loadCells().then(arguments[arguments.length - 1])")
+        moves = driver.execute_script("return state.view.cells.moves")
+        drops = sorted(moves)
+        red = drops[0]
+        blue = next(m for m in drops if not set(moves[m]) & set(moves[red]))
+        for move in (red, blue):
+            for name in moves[move]:
+                _click_cell(driver, name)
+        slots = driver.find_elements("css selector", "#parts input.part")
+        _wait_for(driver, lambda d: [f.get_attribute("value") for f in slots] == [red, blue],
+                  "each player's part filled by its cells")  # fmt: skip
+        driver.find_element("id", "play").click()
+        _wait_for(driver, lambda d: d.execute_script("return state.view.variation") is True
+                  and d.execute_script("return state.view.moves[0]") == f"{red} | {blue}",
+                  "the round played")  # fmt: skip
+
+    shot_on_failure(driver, tmp_path, check)
+
+
 def test_analysis_shows_the_exact_value(page: Any, game_files: dict[str, Path],
                                         tmp_path: Path) -> None:  # fmt: skip
     driver = page

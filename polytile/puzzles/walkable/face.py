@@ -12,6 +12,7 @@ from polytile.puzzles.face import (
     EndgameFace,
     EndgameRequest,
     Legal,
+    MoveCells,
     Option,
     SelfplayFace,
     engine_option,
@@ -131,6 +132,27 @@ Cells are a column a-j and a row 1-10 from the top; each board named once."""
         how = ("each player picks one of these at once (both may pick the same piece); a "
                "round is played as 'polytile play FILE \"RED | BLUE\"'")  # fmt: skip
         return Legal("red and blue", sees, moves, note=how, at_once=True)
+
+    def move_cells(self, doc: Any, cell: int = 24) -> MoveCells | None:
+        """Each drop by the cells it claims, named as the rules write them, board first
+        (``"2:d4"``); a pass covers none. Both players' drops: in the drop phase of each
+        one's pick, else of every piece left."""
+        from polytile.puzzles.walkable.board import legal_drops
+        from polytile.puzzles.walkable.picture import cell_boxes
+        from polytile.puzzles.walkable.rules import Drop, cell_name
+
+        g = doc.state
+
+        def name(c: int) -> str:
+            return f"{c // 100 + 1}:{cell_name(c)}"
+
+        pieces = () if g.is_over() else (g.picks if g.phase == "drop" else g.available())
+        moves = {}
+        for piece in dict.fromkeys(pieces):
+            for row in legal_drops(g.cells, piece):
+                cells = tuple(int(x) for x in row)
+                moves[str(Drop(piece, cells))] = tuple(name(c) for c in cells)  # type: ignore[arg-type]
+        return MoveCells({name(c): box for c, box in cell_boxes(cell).items()}, moves)
 
     def solve_endgame(self, console: Console, file: str, request: EndgameRequest) -> None:
         from polytile.puzzles.walkable.report import solve_report

@@ -192,6 +192,24 @@ def path_text(cells: npt.NDArray[np.int8], drops: Sequence[Sequence[int] | None]
 
 
 # -- SVG and PNG from one list of shapes -------------------------------------------------------
+def _frame(cell: int, title: str | None) -> tuple[int, int, int, int]:
+    """Where the boards go: the left edge of board 1 (room for the row numbers at its left),
+    the top of the boards (below a title's band, the board titles and the column letters),
+    the padding and the gap between boards."""
+    band = round(max(9, cell) * 1.5) if title else 0
+    return cell + cell // 2, band + 3 * cell, cell, cell
+
+
+def cell_boxes(cell: int = 24, title: str | None = None
+               ) -> dict[int, tuple[float, float, float, float]]:  # fmt: skip
+    """Where :func:`to_svg` draws each cell with the same ``cell`` and ``title``:
+    ``(x, y, width, height)`` by global cell (``board * 100 + row * 10 + col``)."""
+    left, top, _, gap = _frame(cell, title)
+    return {b * 100 + r * SIDE + c: (float(left + b * (SIDE * cell + gap) + c * cell),
+                                      float(top + r * cell), float(cell), float(cell))
+            for b in range(BOARDS) for r in range(SIDE) for c in range(SIDE)}  # fmt: skip
+
+
 def _shapes(
     g: Walkable, cell: int, title: str | None = None
 ) -> tuple[int, int, list[tuple[Any, ...]]]:
@@ -199,11 +217,9 @@ def _shapes(
     and ``("text", x, y, size, text, anchor)`` (baseline at ``y``; ``x`` is the text's start,
     middle or end as ``anchor`` says). A ``title`` goes in a band above the boards, and
     widens the picture when it is longer than they are wide."""
-    left, pad, gap = cell + cell // 2, cell, cell  # left: room for the row numbers
+    left, top, pad, gap = _frame(cell, title)
     title = xml_safe(title) if title else None  # a caption may hold control characters
     title_font = max(9, cell)
-    band = round(title_font * 1.5) if title else 0
-    top = band + 3 * cell  # the title, the board titles, then the column letters
     # About 0.6 em per character in a sans-serif font; a generous guess keeps it inside.
     caption = left + round(len(title) * title_font * 0.6) + pad if title else 0
     width = max(left + pad + BOARDS * SIDE * cell + (BOARDS - 1) * gap, caption)

@@ -316,7 +316,17 @@ async function pick(event) {
   if (at >= 0) state.picked.splice(at, 1); else state.picked.push(name);
   const fits = pickedMoves() || [];
   const exact = fits.filter((m) => view.cells.moves[m].length === state.picked.length);
-  $("move-input").value = fits.length === 1 ? fits[0] : exact.length === 1 ? exact[0] : "";
+  const chosen = fits.length === 1 ? fits[0] : exact.length === 1 ? exact[0] : "";
+  if (!partsMode()) {
+    $("move-input").value = chosen;
+  } else if (chosen && exact.includes(chosen)) {
+    // players moving at once: a whole part picked goes in its player's box (the first empty
+    // one when both could make it), and the places are free for the other player's part
+    const groups = Array.isArray(view.legal.moves) ? [] :
+      Object.entries(view.legal.moves).filter(([, ms]) => ms.includes(chosen)).map(([g]) => g);
+    fillPart(chosen, groups.length === 1 ? groups[0] : undefined);
+    state.picked = [];
+  }
   showPicked();
   listLegal();
 }
