@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from polytile.errors import OptionError
-from polytile.puzzles.move_cells import MoveCells
+from polytile.puzzles.move_cells import MoveCells, MovePiece
 from polytile.text import printable
 
 if TYPE_CHECKING:
@@ -49,6 +49,7 @@ __all__ = [
     "Face",
     "Legal",
     "MoveCells",
+    "MovePiece",
     "Option",
     "SelfplayFace",
     "check_view_player",
@@ -335,6 +336,12 @@ class Face(ABC):
         ``cell`` (:class:`MoveCells`), or None when the game does not say (the default):
         then a move is typed or picked from the list."""
         return None
+
+    def move_pieces(self, doc: Any) -> tuple[MovePiece, ...]:
+        """The pieces the player to move in ``doc`` holds (:class:`MovePiece`), for a move
+        entered as a piece put down on the board's cells (:meth:`move_cells`); empty (the
+        default) for a game whose moves place no pieces, or once it is over."""
+        return ()
 
     def record_moves(self, doc: Any) -> tuple[str, ...]:
         """Every move of the record ``doc`` in the notation :meth:`play_move` reads (the

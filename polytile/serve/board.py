@@ -18,6 +18,7 @@ from typing import Any
 
 from polytile.errors import FormatError, PolytileError
 from polytile.puzzles.face import EndgameFace, Face
+from polytile.serve.turning import orientations
 from polytile.text import printable
 
 __all__ = [
@@ -220,6 +221,9 @@ class Board:
         return {"svg": picture.decode() if isinstance(picture, bytes) else picture,
                 "score": score, "score_error": score_error,
                 "legal": {**legal.as_dict(), "note": legal.note},
+                "pieces": [{"name": p.name, "color": p.color, "prefix": p.prefix,
+                            "playable": p.playable, "orientations": orientations(p.shape, False)}
+                           for p in face.move_pieces(doc)] if rec.kind != "view" else [],
                 "finished": face.finished(doc) or legal.to_move is None}  # fmt: skip
 
     def play(self, index: int, move: int, text: str) -> tuple[int, int]:

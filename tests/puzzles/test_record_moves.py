@@ -140,3 +140,51 @@ def test_walkable_cells_are_the_cells_drawn(tmp_path: Path) -> None:
     assert {(x, y) for x, y, _, _ in found.cells.values()} == drawn
     for move, names in found.moves.items():  # a drop's cells are named board first
         assert all(re.fullmatch(r"[123]:[a-j](10|[1-9])", n) for n in names), move
+
+
+@pytest.mark.parametrize("game", ["blokus", "cityblocks"])
+def test_move_pieces_write_the_moves_the_rules_read(tmp_path: Path, game: str) -> None:
+    """The pieces the mover holds, each playable exactly when a legal move places it; a
+    legal placement written as a front end writes it (the piece's prefix, then each cell's
+    text) is read by the rules as that move, and one on a taken square is refused."""
+    from polytile.errors import PolytileError
+
+    f = face(game)
+    path = tmp_path / "position.json"
+    path.write_text(f.new(0, {"variant": "duo"} if game == "blokus" else {}))
+    doc = f.read(str(path))
+    for _ in range(2):  # the opening, and the next colour after a move
+        pieces = f.move_pieces(doc)
+        found = f.move_cells(doc, cell=24)
+        assert found is not None and pieces
+        assert [p.name for p in pieces] == list(doc.game.hand(doc.game.to_move))
+        placed = {m.piece: m for m in doc.game.legal_moves() if m.cells}
+        assert {p.name for p in pieces if p.playable} == set(placed)
+        by_cells = {frozenset(cs): m for m, cs in found.moves.items()}
+        piece = next(p for p in pieces if p.playable)
+        cells = [f"{r},{c}" for r, c in placed[piece.name].cells]
+        text = piece.prefix + " ".join(found.texts.get(n, n) for n in cells)
+        move = by_cells[frozenset(cells)]
+        trial = f.read(str(path))
+        f.play_move(trial, text)  # the written placement is the legal move it covers
+        again = f.read(str(path))
+        f.play_move(again, move)
+        assert f.dumps(trial) == f.dumps(again)
+        f.play_move(doc, move)
+        path.write_text(f.dumps(doc))
+        doc = f.read(str(path))
+    taken = placed[piece.name].cells[0]  # the last move's square, now taken
+    smallest = f.move_pieces(doc)[0]  # I1 (Blokus) or I2: it fits somewhere over the square
+    found = f.move_cells(doc, cell=24)
+    assert found is not None
+    spots = [[f"{taken[0] + r - r0},{taken[1] + c - c0}" for r, c in smallest.shape.cells]
+             for r0, c0 in smallest.shape.cells]  # fmt: skip
+    cells = next(cs for cs in spots if all(n in found.cells for n in cs))
+    with pytest.raises((PolytileError, ValueError)):
+        f.play_move(doc, smallest.prefix + " ".join(found.texts.get(n, n) for n in cells))
+
+
+def test_no_pieces_once_the_game_is_over(tmp_path: Path) -> None:
+    f, path = _selfplayed(tmp_path, "blokus", {"variant": "duo"}, ".blksgf")
+    assert f.move_pieces(f.read(str(path))) == ()
+    assert f.move_pieces(f.read(str(path), 0))

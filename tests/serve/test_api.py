@@ -106,6 +106,8 @@ def test_position_comes_from_the_face(game_files: dict[str, Path], game: str) ->
         assert view["legal"]["to_move"] == f.legal(doc).to_move
         cells = f.move_cells(doc, cell=24)
         assert view["clickable"] == (cells is not None)
+        assert [(p["name"], p["playable"], len(p["orientations"])) for p in view["pieces"]] == [
+            (p.name, p.playable, 8) for p in f.move_pieces(doc)]  # fmt: skip
         r = await client.get(f"/api/records/0/cells{query}", headers=AUTH)
         assert (await r.json())["cells"] == (None if cells is None else cells.as_dict())
         r = await client.get("/api/records/0", headers=AUTH)  # no move: the end

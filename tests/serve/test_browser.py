@@ -280,9 +280,10 @@ def test_analysis_shows_the_exact_value(page: Any, game_files: dict[str, Path],
 
 
 def _click_cell(driver: Any, name: str, picture: str = "board",
-                cells: str = "state.view.cells.cells") -> None:  # fmt: skip
+                cells: str = "state.view.cells.cells", click: bool = True) -> None:  # fmt: skip
     """Click the middle of cell ``name`` of a picture (``picture``, its id; ``cells``, the
-    page's map of where it draws each cell), as a person would."""
+    page's map of where it draws each cell), as a person would (only point at it when not
+    ``click``)."""
     from selenium.webdriver.common.action_chains import ActionChains
 
     img = driver.find_element("id", picture)
@@ -291,9 +292,99 @@ def _click_cell(driver: Any, name: str, picture: str = "board",
         "const b = arguments[0]; return [b.naturalWidth, b.clientWidth, b.clientHeight]", img
     )
     scale = shown / natural
-    ActionChains(driver).move_to_element_with_offset(
+    chain = ActionChains(driver).move_to_element_with_offset(
         img, int((x + w / 2) * scale - shown / 2), int((y + h / 2) * scale - height / 2)
-    ).click().perform()
+    )
+    (chain.click() if click else chain).perform()
+
+
+# Where each playable piece of the shown position can be put down: [piece, image, the cell
+# under its middle, the legal move it makes] for the legal ones, found from the page's data
+# (its pieces' images, the face's move cells) as a person would try them.
+_PUT_DOWN = """
+const view = state.view, cells = view.cells, found = [];
+const legal = new Map(Object.entries(cells.moves).map(([m, cs]) => [[...cs].sort().join(" "), m]));
+view.pieces.forEach((p, i) => p.orientations.forEach((offsets, j) => {
+  for (const name of Object.keys(cells.cells)) {
+    const [r0, c0] = name.split(",").map(Number);
+    const key = offsets.map(([r, c]) => `${r0 + r},${c0 + c}`).sort().join(" ");
+    if (legal.has(key)) found.push([i, j, name, legal.get(key)]);
+  }
+}));
+return found;
+"""
+
+
+@pytest.mark.parametrize("game", ["blokus", "cityblocks"])
+def test_a_piece_turned_and_put_down(page: Any, game: str, tmp_path: Path) -> None:
+    """Choose a piece, turn it over and turn it by keys, see where it would go under the
+    pointer, click: the legal placement there is played. A placement the rules forbid
+    (on a taken square) is refused with their reason, and nothing changes."""
+    from selenium.webdriver.common.keys import Keys
+
+    driver = page
+
+    def choose(index: int, image: int) -> None:
+        driver.find_element("css selector", f"#play-pieces button[data-index='{index}']").click()
+        body = driver.find_element("tag name", "body")
+        for key in "f" * (image // 4) + "r" * (image % 4):  # (f, j): over once, j quarters
+            body.send_keys(key)
+        _wait_for(driver, lambda d: d.execute_script("return state.piece") == index
+                  and d.execute_script("return state.image") == image
+                  and d.execute_script("return Boolean(state.view.cells)"),
+                  "the piece chosen and turned")  # fmt: skip
+
+    def check() -> None:
+        _open(driver, game)
+        if driver.execute_script("return state.view.moves.length"):
+            driver.find_element("id", "first").click()
+            _step_to(driver, 0, "the start")
+            driver.find_element("id", "next").click()
+            _step_to(driver, 1, "move 1")
+        at = _at(driver)
+        assert driver.find_element("id", "piece-box").is_displayed()
+        driver.execute_async_script("loadCells().then(arguments[arguments.length - 1])")
+        options = driver.execute_script(_PUT_DOWN)
+        assert options, "no legal placement found from the page's pieces"
+        index, image, anchor, move = max(options, key=lambda o: (o[1] >= 5, o[1]))
+        choose(index, image)
+        covered = driver.execute_script("return state.view.cells.moves[arguments[0]]", move)
+        _click_cell(driver, anchor, click=False)
+        _wait_for(driver, lambda d: len(d.find_elements("css selector", "#piece-preview div"))
+                  == len(covered), "the piece's squares shown under the pointer")  # fmt: skip
+        _click_cell(driver, anchor)
+        _wait_for(driver, lambda d: d.execute_script("return state.view.variation") is True
+                  and _at(d) == at + 1
+                  and d.execute_script("return state.view.moves[arguments[0]]", at) == move,
+                  "the placement played")  # fmt: skip
+        # now a piece put down on a square just taken: the rules refuse it
+        playable = driver.execute_script(
+            "return state.view.pieces.map((p, i) => p.playable ? i : -1).filter((i) => i >= 0)")
+        choose(playable[0], 0)
+        before = driver.find_element("id", "board").get_attribute("src")
+        spot = driver.execute_script("""
+            const p = state.view.pieces[arguments[0]], cells = state.view.cells.cells;
+            for (const name of Object.keys(cells)) {
+              const [r0, c0] = name.split(",").map(Number);
+              const names = p.orientations[0].map(([r, c]) => `${r0 + r},${c0 + c}`);
+              if (names.every((n) => n in cells) && arguments[1].some((t) => names.includes(t)))
+                return name;
+            }
+            return null;""", playable[0], covered)  # fmt: skip
+        assert spot is not None
+        _click_cell(driver, spot)
+        _wait_for(driver, lambda d: d.find_element("id", "message").is_displayed()
+                  and d.find_element("id", "message").get_attribute("class") == "error",
+                  "the rules' refusal")  # fmt: skip
+        assert _at(driver) == at + 1
+        assert driver.find_element("id", "board").get_attribute("src") == before
+        body = driver.find_element("tag name", "body")
+        body.send_keys(Keys.ESCAPE)
+        _wait_for(driver, lambda d: d.execute_script("return state.piece") is None,
+                  "Escape puts the piece back")  # fmt: skip
+
+    shot_on_failure(driver, tmp_path, check)
+
 
 
 @pytest.mark.parametrize("game", ["blokus", "henning", "gridblock"])

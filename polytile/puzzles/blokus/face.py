@@ -21,11 +21,13 @@ from polytile.puzzles.face import (
     EndgameRequest,
     Legal,
     MoveCells,
+    MovePiece,
     Option,
     SelfplayFace,
     engine_option,
     report_problems,
 )
+from polytile.puzzles.move_cells import held_pieces
 
 __all__ = ["FACE", "BlokusFace"]
 
@@ -162,6 +164,7 @@ main line, a position becomes the new position."""
 
     def move_cells(self, doc: Any, cell: int = 24) -> MoveCells | None:
         """Each placement by the squares it covers (``"row,col"``); a pass covers none."""
+        from polytile.puzzles.blokus.sgf import cell_name
         from polytile.puzzles.blokus.verbs import legal_texts
         from polytile.render.svg import cell_boxes
 
@@ -171,7 +174,12 @@ main line, a position becomes the new position."""
             text: tuple(f"{r},{c}" for r, c in m.cells)
             for m, text in zip(game.legal_moves(), legal_texts(game), strict=True)
             if not m.is_pass}  # fmt: skip
-        return MoveCells({f"{r},{c}": box for (r, c), box in boxes.items()}, moves)
+        points = {f"{r},{c}": cell_name((r, c), game.size) for r, c in boxes}
+        return MoveCells({f"{r},{c}": box for (r, c), box in boxes.items()}, moves, points)
+
+    def move_pieces(self, doc: Any) -> tuple[MovePiece, ...]:
+        """The colour to move's pieces (a move names its points alone: no prefix)."""
+        return held_pieces(doc.game, lambda color, name: "")
 
     def play_move(self, doc: Any, text: str) -> None:
         from polytile.puzzles.blokus.verbs import play_one

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from polytile.errors import OptionError
 from polytile.puzzles.bounds_face import BoundsFace, BoundsRequest
-from polytile.puzzles.face import Console, Legal, MoveCells, Option, report_problems
+from polytile.puzzles.face import Console, Legal, MoveCells, MovePiece, Option, report_problems
+from polytile.puzzles.move_cells import held_pieces
 from polytile.text import printable
 
 if TYPE_CHECKING:
@@ -140,6 +141,13 @@ class CityBlocksFace(BoundsFace):
             if m.cells}  # fmt: skip
         boxes = cell_boxes(doc.obj, cell)
         return MoveCells({f"{r},{c}": box for (r, c), box in boxes.items()}, moves)
+
+    def move_pieces(self, doc: Any) -> tuple[MovePiece, ...]:
+        """The colour to move's pieces; a move writes its colour's letter and the piece
+        before the cells (``B I2 0,0 0,1``)."""
+        from polytile.colors import COLORS
+
+        return held_pieces(doc.game, lambda color, name: f"{COLORS[color]} {name} ")
 
     def play_move(self, doc: Any, text: str) -> None:
         from polytile.puzzles.cityblocks.rules import Move

@@ -10,7 +10,7 @@ const $ = (id) => document.getElementById(id);
 const SHOWN = 300;  // legal moves listed at once (the filter finds the others)
 
 const state = { records: [], index: null, view: null, picture: null, job: null, poll: null,
-                reviews: {}, picked: [] };
+                reviews: {}, picked: [], piece: null, image: 0 };
 
 async function api(path, options = {}) {
   const headers = Object.assign({ "X-Polytile-Token": TOKEN }, options.headers || {});
@@ -231,6 +231,7 @@ function renderLegal(view) {
   $("move-input").disabled = !playable;
   $("play").disabled = !playable;
   renderParts(view, playable);
+  renderPieces(view);
   listLegal();
 }
 
@@ -329,6 +330,119 @@ async function pick(event) {
   }
   showPicked();
   listLegal();
+}
+
+// -- moves by a piece put down on the board (the face's move_pieces) -----------------------
+
+// The piece chosen is an index into the shown position's `pieces` and one of its images;
+// a placement is played as the legal move covering exactly its squares, or, when none does,
+// written out for the rules to say why it is not a move.
+
+function renderPieces(view) {
+  state.piece = null;
+  state.image = 0;
+  const pieces = view.pieces || [];
+  const on = pieces.length > 0 && view.playable && !view.finished;
+  $("piece-box").hidden = !on;
+  const list = $("play-pieces");
+  list.replaceChildren();
+  if (on) {
+    pieces.forEach((p, i) => {
+      const b = element("button", p.name);
+      b.type = "button";
+      b.dataset.index = String(i);
+      b.dataset.name = p.name;
+      b.style.borderColor = p.color;
+      b.disabled = !p.playable;
+      b.title = p.playable ? `${p.color} ${p.name}` : `${p.color} ${p.name}: no legal placement now`;
+      list.append(b);
+    });
+  }
+  showPiece();
+}
+
+function chosenPiece() {
+  const view = state.view;
+  return view && state.piece !== null ? view.pieces[state.piece] : null;
+}
+
+async function choosePlayPiece(i) {
+  state.piece = state.piece === i ? null : i;
+  state.image = 0;
+  for (const b of document.querySelectorAll("#play-pieces button")) {
+    b.classList.toggle("current", Number(b.dataset.index) === state.piece);
+  }
+  if (state.piece !== null && state.picked.length) {
+    state.picked = [];
+    showPicked();
+    listLegal();
+  }
+  showPiece();
+  try {
+    await loadCells();
+  } catch (e) {
+    say(e.message);
+  }
+}
+
+function showPiece() {
+  const p = chosenPiece();
+  $("piece-turn").disabled = !p;
+  $("piece-flip").disabled = !p;
+  $("piece-preview").replaceChildren();
+  drawShape($("piece-shape"), p && p.orientations[state.image]);
+}
+
+function turnPlayPiece(over) {
+  const p = chosenPiece();
+  if (!p) return;
+  state.image = turned(state.image, p.orientations.length, over);
+  showPiece();
+}
+
+// The squares the chosen piece covers with its middle on the square under the pointer
+// (named as the face names cells, "row,col"), or null off the board.
+function pieceCells(event) {
+  const p = chosenPiece();
+  const view = state.view;
+  if (!p || !view || !view.cells) return null;
+  const name = cellAt(event);
+  if (name === null) return null;
+  const [r0, c0] = name.split(",").map(Number);
+  return p.orientations[state.image].map(([r, c]) => `${r0 + r},${c0 + c}`);
+}
+
+function previewPiece(event) {
+  const names = pieceCells(event);
+  const layer = $("piece-preview");
+  if (!names) { layer.replaceChildren(); return; }
+  const boxes = state.view.cells.cells;
+  markCells(layer, $("board"), names.map((n) => boxes[n]).filter(Boolean));
+}
+
+function placePiece(event) {
+  const p = chosenPiece();
+  const names = pieceCells(event);
+  if (!p || !names) return;
+  const cells = state.view.cells;
+  if (names.some((n) => !(n in cells.cells))) {
+    say(`${p.name} does not fit on the board there: part of it would lie off the board`);
+    return;
+  }
+  const key = [...names].sort().join(" ");
+  const legal = Object.entries(cells.moves).find(
+    ([, cs]) => cs.length === names.length && [...cs].sort().join(" ") === key);
+  play(legal ? legal[0] : p.prefix + names.map((n) => (cells.texts || {})[n] || n).join(" "));
+}
+
+function pieceKeys(event) {
+  if (state.piece === null || typing(event) || document.querySelector("main").hidden) return false;
+  const key = event.key.toLowerCase();
+  if (key === "r" || key === "f") turnPlayPiece(key === "f");
+  else if (event.key === "Escape") choosePlayPiece(state.piece);
+  else return false;
+  event.preventDefault();
+  return true;
 }
 
 // -- moves made at once: one part per player, joined by the game ---------------------------
@@ -821,31 +935,39 @@ function choosePiece(i) {
 }
 
 // r turns a quarter: image 4f + j -> 4f + j + 1; f turns over: (f, j) -> (1 - f, -j)
-function turnPiece(over) {
-  const p = handPiece();
-  if (!p) return;
-  const f = Math.floor(solving.image / 4), j = solving.image % 4;
-  if (!over) solving.image = 4 * f + (j + 1) % 4;
-  else if (p.orientations.length === 8) solving.image = 4 * (1 - f) + (4 - j) % 4;
-  showHandPiece();
+// (a one-sided piece has the four images of f = 0 alone)
+function turned(image, images, over) {
+  const f = Math.floor(image / 4), j = image % 4;
+  if (!over) return 4 * f + (j + 1) % 4;
+  return images === 8 ? 4 * (1 - f) + (4 - j) % 4 : image;
 }
 
-function showHandPiece() {
-  const p = handPiece();
-  const shape = $("hand-shape");
-  shape.replaceChildren();
-  $("hand-turn").disabled = !p;
-  $("hand-flip").disabled = !p || p.orientations.length < 8;
-  $("hand-preview").replaceChildren();
-  if (!p) return;
-  const offsets = p.orientations[solving.image];
+// The piece's image `offsets` drawn square by square in the grid `box`.
+function drawShape(box, offsets) {
+  box.replaceChildren();
+  if (!offsets) return;
   const top = Math.min(...offsets.map(([r]) => r)), left = Math.min(...offsets.map(([, c]) => c));
   for (const [r, c] of offsets) {
     const square = element("i");
     square.style.gridRow = String(r - top + 1);
     square.style.gridColumn = String(c - left + 1);
-    shape.append(square);
+    box.append(square);
   }
+}
+
+function turnPiece(over) {
+  const p = handPiece();
+  if (!p) return;
+  solving.image = turned(solving.image, p.orientations.length, over);
+  showHandPiece();
+}
+
+function showHandPiece() {
+  const p = handPiece();
+  $("hand-turn").disabled = !p;
+  $("hand-flip").disabled = !p || p.orientations.length < 8;
+  $("hand-preview").replaceChildren();
+  drawShape($("hand-shape"), p && p.orientations[solving.image]);
 }
 
 // The cells the chosen piece covers with its middle on the cell under the pointer.
@@ -926,7 +1048,15 @@ document.addEventListener("DOMContentLoaded", async () => {
     if (b && !partsMode()) play(b.dataset.move);
   });
   $("filter").addEventListener("input", listLegal);
-  $("board").addEventListener("click", pick);
+  $("board").addEventListener("click", (e) => (state.piece !== null ? placePiece(e) : pick(e)));
+  $("board").addEventListener("mousemove", previewPiece);
+  $("board").addEventListener("mouseleave", () => $("piece-preview").replaceChildren());
+  $("play-pieces").addEventListener("click", (e) => {
+    const b = e.target.closest("button");
+    if (b) choosePlayPiece(Number(b.dataset.index));
+  });
+  $("piece-turn").addEventListener("click", () => turnPlayPiece(false));
+  $("piece-flip").addEventListener("click", () => turnPlayPiece(true));
   $("play-form").addEventListener("submit", (e) => {
     e.preventDefault();
     if (partsMode()) {
@@ -943,7 +1073,7 @@ document.addEventListener("DOMContentLoaded", async () => {
   $("upload").addEventListener("change", (e) => upload(e.target.files[0]));
   document.addEventListener("keydown", (e) => {
     // the record's keys only while its board is shown (not under the store panel)
-    if (handKeys(e) || typing(e) || !state.view || document.querySelector("main").hidden) return;
+    if (handKeys(e) || pieceKeys(e) || typing(e) || !state.view || document.querySelector("main").hidden) return;
     if (e.key === "Escape" && state.picked.length) {
       state.picked = [];
       showPicked();
