@@ -1,7 +1,7 @@
 """Compiling a numba engine once, in a process of its own, so that no compile is thrown away.
 
-numba compiles a kernel the first time it runs after installing (40-70 s for the Blokus
-endgame search on a 2-core machine) and keeps the result on disk. A command that ran the
+numba compiles a kernel the first time it runs after installing (30-70 s for the Blokus
+endgame search on a 2-core machine, quiet to busy) and keeps the result on disk. A command that ran the
 compile itself and reached its time limit first used to end, and the compile ended with
 it: every short run started it again and none finished. Here a command that finds its
 engine not compiled yet starts ``python -m polytile._warm ENGINE``, a process of its own
@@ -72,19 +72,19 @@ TITLES: dict[str, str] = {
 
 #: How long each engine's compile takes on a 2-core machine, for the messages.
 TYPICAL: dict[str, str] = {
-    "blokus-endgame": "40-70 s",
-    "henning-kernel": "20-40 s",
+    "blokus-endgame": "30-70 s",
+    "henning-kernel": "10-30 s",
     "walkable-path": "about 10 s",
     "walkable-phase": "about 10 s",
-    "gridblock-solo": "about 15 s",
+    "gridblock-solo": "5-15 s",
     "tiling": "about 10 s",
 }
 
 
 #: The same in seconds, for progress bars.
 USUAL_SECONDS: dict[str, int] = {
-    "blokus-endgame": 55,
-    "henning-kernel": 30,
+    "blokus-endgame": 40,
+    "henning-kernel": 15,
     "walkable-path": 10,
     "walkable-phase": 10,
     "gridblock-solo": 15,
