@@ -102,8 +102,10 @@ def main() -> None:
         cpu = sum(r["cpu"] for r in med[n])
         speed = n * base / nodes / one
         print(f"{n:>7}{nodes:>13,.0f}{nodes / base:>8.2f}{speed:>10.2f}x{wall:>9.2f}{cpu:>8.2f}")
-    print("\nsimulated: N * positions(1 thread) / positions(N threads), the speed-up on N "
-          "cores if each thread keeps the one-thread rate")
+    print(
+        "\nsimulated: N * positions(1 thread) / positions(N threads), the speed-up on N "
+        "cores if each thread keeps the one-thread rate"
+    )
     if failed:
         sys.exit(1)
 

@@ -1,8 +1,8 @@
 """Compiling a numba engine once, in a process of its own, so that no compile is thrown away.
 
 numba compiles a kernel the first time it runs after installing (30-70 s for the Blokus
-endgame search on a 2-core machine, quiet to busy) and keeps the result on disk. A command that ran the
-compile itself and reached its time limit first used to end, and the compile ended with
+endgame search on a 2-core machine, quiet to busy) and keeps the result on disk. A command
+that ran the compile itself and reached its time limit first used to end, and the compile ended with
 it: every short run started it again and none finished. Here a command that finds its
 engine not compiled yet starts ``python -m polytile._warm ENGINE``, a process of its own
 session that compiles the engine by running it on a small problem, writes a mark beside

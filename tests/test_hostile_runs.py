@@ -430,3 +430,60 @@ def test_o_dash_leaves_standard_output_to_the_file(args: tuple[str, ...]) -> Non
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["format"] == "polytile/solution@1"  # the file, whole
     assert "saved -" in result.stderr and result.stderr.count("\n") > 2  # and the report
+
+
+# -- Ctrl-C of a view analysis: a flag the work polls, no traceback -------------------------
+def test_a_first_ctrl_c_asks_a_stop_and_a_second_interrupts() -> None:
+    """A first Ctrl-C only sets the flag the work polls (a KeyboardInterrupt raised by the
+    signal could land in the process pool's own callbacks, which print a traceback and lose
+    it); a second one interrupts at once; afterwards Ctrl-C is as it was."""
+    import os
+    import signal
+
+    from polytile.solvers.parallel import ctrl_c_asks_stop
+
+    before = signal.getsignal(signal.SIGINT)
+    with ctrl_c_asks_stop() as asked:
+        assert not asked.is_set()
+        os.kill(os.getpid(), signal.SIGINT)
+        assert asked.wait(5)
+        with pytest.raises(KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGINT)
+            signal.sigtimedwait([], 0.5)  # a moment for the handler to run
+            for _ in range(10**7):
+                pass
+    assert signal.getsignal(signal.SIGINT) is before
+
+
+def test_ctrl_c_of_a_view_analysis_keeps_what_it_solved(gridblock_split: Path) -> None:
+    """Ctrl-C in the middle of a Gridblock view on its workers: exit 130, the combinations
+    solved so far reported as stopped by Ctrl-C, and no traceback."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    cmd = [sys.executable, "-m", "polytile", "solve-endgame", str(gridblock_split), "--move",
+           "5", "--view", "--workers", "2", "--json"]  # fmt: skip
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])})  # fmt: skip
+    try:
+        time.sleep(1.0)
+        deadline = time.monotonic() + 120
+        while proc.poll() is None and time.monotonic() < deadline:
+            # wait for the workers (the analysis under way), then Ctrl-C the command alone
+            kids = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True,
+                                  text=True).stdout.split()  # fmt: skip
+            if len(kids) >= 2:
+                time.sleep(2.0)
+                break
+            time.sleep(0.2)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "Exception ignored" not in err, err
+    answer = json.loads(out)
+    assert answer["complete"] is False and answer["stopped_by"] == "interrupt", answer

@@ -23,8 +23,10 @@ import itertools
 import multiprocessing
 import os
 import signal
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from typing import Any, Protocol
 
 from polytile.errors import PolytileError
@@ -34,10 +36,38 @@ __all__ = [
     "Executor",
     "LocalExecutor",
     "SerialExecutor",
+    "ctrl_c_asks_stop",
     "default_workers",
     "make_executor",
     "usable_workers",
 ]
+
+
+@contextmanager
+def ctrl_c_asks_stop() -> Iterator[threading.Event]:
+    """While it holds, a first Ctrl-C only sets the event it yields, for work that polls it
+    to stop and keep what it has; a second one interrupts at once (``KeyboardInterrupt``).
+
+    A ``KeyboardInterrupt`` raised by the signal lands wherever the main thread is, a
+    callback of the process pool's bookkeeping included, which then prints "Exception
+    ignored" with a traceback and loses the interrupt; a flag polled by the work has no such
+    place. Off the main thread, or where Ctrl-C is ignored (a worker), it changes nothing.
+    """
+    asked = threading.Event()
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is signal.SIG_IGN):  # fmt: skip
+        yield asked
+        return
+
+    def first(signum: int, frame: object) -> None:
+        asked.set()
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    previous = signal.signal(signal.SIGINT, first)
+    try:
+        yield asked
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def default_workers() -> int:

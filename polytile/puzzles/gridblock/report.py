@@ -304,9 +304,9 @@ def _solve_view(console: Console, file: str, doc: Any, r: EndgameRequest) -> Non
     n = r.workers or default_workers()
     a, workers = run_view_analysis(
         console, file, r, LocalExecutor(n) if n > 1 else SerialExecutor(),
-        lambda ex, progress: evaluate_view(
+        lambda ex, progress, stop: evaluate_view(
             g, me, max_exact=r.max_exact, samples=r.samples, seed=r.seed,
-            time_limit=r.time_limit, executor=ex, progress=progress,
+            time_limit=r.time_limit, executor=ex, progress=progress, stop=stop,
         ),
         label="solving hands", unit="hand combination",
     )  # fmt: skip

@@ -100,9 +100,9 @@ def _solve_view(console: Console, file: str, doc: Any, r: EndgameRequest) -> Non
     # state, but its process can, so --time-limit and Ctrl-C hold.
     a, workers = run_view_analysis(
         console, file, r, LocalExecutor(r.workers or default_workers()),
-        lambda ex, progress: evaluate_view(
+        lambda ex, progress, stop: evaluate_view(
             g, me, max_exact=r.max_exact, samples=r.samples, seed=r.seed,
-            time_limit=r.time_limit, executor=ex, progress=progress,
+            time_limit=r.time_limit, executor=ex, progress=progress, stop=stop,
         ),
         label="solving deals", unit="state",
     )  # fmt: skip
