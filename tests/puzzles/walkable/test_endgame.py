@@ -167,6 +167,32 @@ def last_round_cells() -> np.ndarray:
     return cells
 
 
+@pytest.mark.parametrize("case", range(1, 5))
+def test_a_bounded_table_keeps_every_value(case: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A transposition table that drops its older half when full (a long search held 5 GB)
+    solves again what it dropped: the same value and line, never more entries than it may
+    hold."""
+    cells, rotation, passes = small_cases()[case]
+    g = game(cells, rotation, passes)
+    whole = solve_endgame(g)
+    held: list[int] = []
+    keep = endgame._Solver._keep
+
+    def counted(self: Any, key: Any, value: float) -> float:
+        out = keep(self, key, value)
+        held.append(len(self.values))
+        return out
+
+    monkeypatch.setattr(endgame, "TABLE_ENTRIES", 4)
+    monkeypatch.setattr(endgame._Solver, "_keep", counted)
+    small = solve_endgame(g)
+    assert small.value == pytest.approx(whole.value, abs=1e-9)
+    assert small.line_value == whole.line_value
+    assert whole.positions > 8  # the table was full more than once
+    assert held and max(held) <= 4
+    assert small.positions >= whole.positions
+
+
 def test_last_round_equals_the_one_round_value() -> None:
     cells = last_round_cells()
     assert endgame_size(Walkable(cells)).largest >= 1
