@@ -139,8 +139,9 @@ def _print_view(console: Console, a: Any, mover: str, workers: int) -> None:
     other = "red" if mover == "blue" else "blue"
     if a.exact_values:
         console.out(
-            f"Nothing is hidden from {mover} (both reserves are empty): each move's exact "
-            f"value, {mover}'s final money minus {other}'s under best play."
+            f"Nothing is hidden from {mover}: one full state alone agrees with what it sees "
+            f"(what is left is known by elimination), so each move's value is exact, "
+            f"{mover}'s final money minus {other}'s under best play."
         )
     else:
         how = view_plan(a)

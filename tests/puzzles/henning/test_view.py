@@ -107,3 +107,28 @@ def test_only_the_player_to_move_is_scored_by_a_known_engine() -> None:
         evaluate_view(g, 1 - g.to_move)
     with pytest.raises(ValueError, match="engine"):
         evaluate_view(g, g.to_move, engine="guess")
+
+
+def test_a_view_with_nothing_hidden_says_why_without_contradicting_the_reserves(
+    tmp_path: pytest.TempPathFactory,
+) -> None:
+    """One move before the end of a self-played game red's reserve still holds a tile, so
+    the plain endgame refuses (tiles are hidden), while red's view has one consistent
+    state: it says so by elimination, not that both reserves are empty (it said that)."""
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from polytile.cli import cli
+
+    path = Path(str(tmp_path)) / "h1.json"
+    run = CliRunner().invoke
+    made = run(cli, ["selfplay", "henning", "--seed", "1", "--stop-before-end", "1", "-o",
+                     str(path)])  # fmt: skip
+    assert made.exit_code == 0, made.output
+    plain = run(cli, ["solve-endgame", str(path)])
+    assert plain.exit_code == 2 and "reserves: blue 0, red 1" in plain.output, plain.output
+    view = run(cli, ["solve-endgame", str(path), "--view", "--time-limit", "60"])
+    assert view.exit_code == 0, view.output
+    assert "Nothing is hidden from red: one full state alone agrees" in view.stdout
+    assert "reserves are empty" not in view.stdout
