@@ -175,10 +175,12 @@ class WalkablePath(AnswerFile):
         deadline = request.clock.deadline(whole)
         try:
             with request.clock.stop_flag() as stop, deadline:
-                # keep back what the replay, the picture and the exit take (0.1-0.2 s), and
-                # at short limits what the search may overrun its own limit by (up to
-                # 0.7 s): the rest of the limit is the search's (it kept a whole second back)
-                reserve = max(0.25, 1.0 - 0.075 * time_limit)
+                # The clock's reserve (0.25 s) keeps back what the replay, the picture and
+                # the exit take; the search's own stop lands within a few hundredths of its
+                # limit (seeds 2-4 at 0.5-10 s: 0.55 s at 0.5 s, 1.66-1.75 at 2, 4.84-4.93 at
+                # 5, 9.97 at 10, whole commands), so it keeps back little more. It kept
+                # 0.25-0.96 s more (4.2 s of 5, 1.37 of 2), and before that a whole second.
+                reserve = 0.05
                 result = solve_path(puzzle, time_limit=max(0.05, time_limit - reserve),
                                     workers=request.option("workers", 2), stop=stop,
                                     method="cpsat" if engine == "cpsat" else "auto")  # fmt: skip
