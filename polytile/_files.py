@@ -43,8 +43,12 @@ __all__ = [
 
 
 def short(value: Any, limit: int = 60) -> str:
-    """``repr(value)`` cut to ``limit`` characters, for messages about untrusted input."""
-    text = repr(value)
+    """``repr(value)`` cut to ``limit`` characters, for messages about untrusted input (a
+    JSON ``null``, ``true`` or ``false`` written so, not as Python writes them)."""
+    if value is None or isinstance(value, bool):
+        text = "null" if value is None else str(value).lower()
+    else:
+        text = repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 

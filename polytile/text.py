@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["printable", "xml_safe"]
+__all__ = ["printable", "wrote", "xml_safe"]
 
 # C0 controls but tab and newline, DEL, the C1 controls (U+0085 NEL and U+009B CSI among
 # them: some terminals act on these alone), and the line and paragraph separators.
@@ -63,3 +63,15 @@ def xml_safe(text: str) -> str:
     Tab, newline and carriage return are kept: XML allows them.
     """
     return _NOT_XML.sub("", text)
+
+
+def wrote(path: object, verb: str = "wrote") -> str:
+    """What a command says once it has written its file ``path``: ``wrote NAME`` (or another
+    ``verb``), the name escaped as :func:`printable` escapes it (a file name can hold
+    control characters), or ``wrote to standard output`` for ``-``.
+
+    >>> wrote("out.svg"), wrote("-", "saved")
+    ('wrote out.svg', 'saved to standard output')
+    """
+    name = str(path)
+    return f"{verb} to standard output" if name == "-" else f"{verb} {printable(name)}"

@@ -417,7 +417,8 @@ def test_o_dash_is_standard_output(
     result = invoke(*given, "-o", name)
     assert result.exit_code == 0, result.output
     assert start in result.stdout
-    assert f" {name}\n" in result.stderr  # wrote -, saved -
+    said = " to standard output\n" if name == "-" else f" {name}\n"
+    assert said in result.stderr  # wrote to standard output, saved /dev/stdout
     assert not (tmp_path / "-").exists()
 
 
@@ -429,7 +430,7 @@ def test_o_dash_leaves_standard_output_to_the_file(args: tuple[str, ...]) -> Non
     result = invoke(*args, "--no-color", "-o", "-")
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["format"] == "polytile/solution@1"  # the file, whole
-    assert "saved -" in result.stderr and result.stderr.count("\n") > 2  # and the report
+    assert "saved to standard output" in result.stderr and result.stderr.count("\n") > 2  # and the report
 
 
 # -- Ctrl-C of a view analysis: a flag the work polls, no traceback -------------------------
@@ -466,8 +467,9 @@ def test_ctrl_c_of_a_view_analysis_keeps_what_it_solved(gridblock_split: Path) -
 
     cmd = [sys.executable, "-m", "polytile", "solve-endgame", str(gridblock_split), "--move",
            "5", "--view", "--workers", "2", "--json"]  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])}
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])})  # fmt: skip
+                            env=env)  # fmt: skip
     try:
         time.sleep(1.0)
         deadline = time.monotonic() + 120

@@ -12,7 +12,7 @@ import click
 
 from polytile.cli.options import game_options, given_options
 from polytile.puzzles.face import Face, SelfplayFace
-from polytile.text import printable
+from polytile.text import wrote
 
 __all__ = ["COMMANDS"]
 
@@ -37,7 +37,7 @@ def _write(text: str, output: Path | None, quiet: bool = False) -> None:
     else:
         write_atomic(output, text)
         if not quiet:
-            click.echo(f"wrote {printable(str(output))}", err=True)
+            click.echo(wrote(output), err=True)
 
 
 def _new_games() -> list[tuple[str, str]]:

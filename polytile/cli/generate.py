@@ -30,7 +30,8 @@ def _size_range(text: str) -> tuple[int, int]:
         a = int(lo)
         b = int(hi) if sep else a
     except ValueError:
-        raise click.BadParameter(f"{text!r} is not N or MIN-MAX (e.g. 8-12)") from None
+        raise click.BadParameter(f"{text!r} is not N or MIN-MAX (e.g. 8-12)",
+                                 param_hint="'--size'") from None
     return a, b
 
 

@@ -13,7 +13,7 @@ from polytile.cli.options import game_options, given_options, picture_options
 from polytile.errors import FormatError
 from polytile.formats import Position, Solution
 from polytile.render import save_picture, to_text
-from polytile.text import printable
+from polytile.text import printable, wrote
 
 __all__ = [
     "COMMANDS",
@@ -157,7 +157,7 @@ def render_command(
         _refuse_off_board(obj, "<stdin>" if file == "-" else file)
     if output is not None:
         save_picture(obj, output, cell, title)
-        click.echo(f"wrote {output}", err=True)
+        click.echo(wrote(output), err=True)
         return
     text = to_text(obj, color)
     click.echo(text, nl=False, color="\x1b[" in text)

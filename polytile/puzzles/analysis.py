@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from polytile.errors import SolverError
 from polytile.puzzles.face import Console, Face
-from polytile.text import printable
+from polytile.text import wrote
 
 if TYPE_CHECKING:
     from polytile.puzzles.puzzle_face import Clock
@@ -161,7 +161,7 @@ class AnalyseFace(Face):
             doc.extra["analysis"] = {"lead": self.lead,
                                      "moves": [r.as_dict() for r in result.reviews]}  # fmt: skip
             write_atomic(output, self.dumps(doc))
-            console.err(f"wrote {printable(str(output))}")
+            console.err(wrote(output))
         elif output is not None:
             console.err(f"nothing written to {output}: no move analysed")
         if as_json:

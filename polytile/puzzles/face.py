@@ -40,7 +40,7 @@ from polytile.puzzles.view_face import (
     run_view_analysis,
     view_plan,
 )
-from polytile.text import printable
+from polytile.text import printable, wrote
 
 if TYPE_CHECKING:
     from polytile.puzzles.puzzle_face import Clock
@@ -407,7 +407,7 @@ class Face(ABC):
             if not low <= cell <= high:
                 raise OptionError(f"{what}, not {cell}", "--cell")
         write_atomic(output, self.picture(doc, suffix[1:], color=False, cell=cell, title=title))
-        console.err(f"wrote {printable(str(output))}")
+        console.err(wrote(output))
 
     def score(self, console: Console, file: str, move: int | None, as_json: bool,
               color: bool | None, output: Path | None = None, cell: int = 24,
@@ -452,7 +452,7 @@ class Face(ABC):
                 raise OptionError(f"move {i} ({text!r}{where}): {e}; nothing was written",
                                   "MOVES") from None  # fmt: skip
         write_atomic(record, self.dumps(doc))
-        console.err(f"wrote {printable(str(record))}")
+        console.err(wrote(record))
         console.out(str(self.picture(doc, "text", color=color)))
 
     def moves(self, console: Console, file: str, move: int | None, as_json: bool,

@@ -29,7 +29,7 @@ from typing import Any, ClassVar, NoReturn, Protocol
 
 from polytile.errors import OptionError
 from polytile.puzzles.face import Console, Option
-from polytile.text import printable
+from polytile.text import printable, wrote
 
 __all__ = [
     "ENGINE_OPTION",
@@ -314,19 +314,18 @@ def save_solution(console: Console, solution: Any, output: str | None,
     ``picture(output)``, by default the solution's own); nothing without ``output``."""
     from polytile import formats, render
     from polytile._files import output_suffix
-    from polytile.text import printable
 
     if not output:
         return
     if output_suffix(output, ".json") == ".json":
         formats.save(solution, output)
-        console.err(f"saved {printable(output)}")
+        console.err(wrote(output, "saved"))
         return
     if picture is None:
         render.save_picture(solution, output)
     else:
         picture(output)
-    console.err(f"saved {printable(output)} (a picture: no command reads it back; -o with "
+    console.err(f"{wrote(output, 'saved')} (a picture: no command reads it back; -o with "
                 ".json saves a file that validate and render read)")  # fmt: skip
 
 

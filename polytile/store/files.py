@@ -20,7 +20,7 @@ from typing import Any
 from polytile.errors import FormatError, OptionError
 from polytile.puzzles.face import Console
 from polytile.store.kinds import FileKind, kind
-from polytile.text import printable
+from polytile.text import printable, wrote
 
 __all__ = ["PuzzleFile", "puzzle_file", "read_puzzle", "render_puzzle", "validate_puzzle_file"]
 
@@ -107,7 +107,7 @@ def render_puzzle(console: Console, file: str, found: PuzzleFile, output: str | 
         raise OptionError(f"a {shown.name} puzzle is drawn as text only: give -o FILE.txt",
                           "-o")  # fmt: skip
     write_atomic(output, text)
-    console.err(f"wrote {printable(output)}")
+    console.err(wrote(output))
 
 
 def validate_puzzle_file(console: Console, file: str, found: PuzzleFile, against: str | None,

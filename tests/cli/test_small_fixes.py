@@ -220,3 +220,44 @@ def test_a_long_value_is_quoted_briefly_in_an_error(invoke: Invoke, tmp_path: Pa
     assert len(result.stderr) < 1000 and "characters left out" in result.stderr
     short = invoke("solve", "walkable-path", "--sequence", ",".join(["I4"] * 30))
     assert "left out" not in short.stderr and "got '" + ",".join(["I4"] * 30) in short.stderr
+
+
+@pytest.mark.parametrize("args", [
+    ("solve-endgame", "{record}", "--move", "20"),  # Blokus's own endgame writer
+    ("analyse", "{record}"),
+    ("render", str(EXAMPLES / "pentomino-6x10.json")),  # a solution: no game's face
+])  # fmt: skip
+def test_every_writer_escapes_the_name_it_says(invoke: Invoke, tmp_path: Path,
+                                               args: tuple[str, ...]) -> None:  # fmt: skip
+    """The writers that said 'wrote NAME' with the name raw (Blokus's solve-endgame and
+    analyse, render of a solution) escape it as the others do."""
+    record = tmp_path / "game.blksgf"
+    made = invoke("selfplay", "blokus", "--seed", "3", "--variant", "duo", "-o", str(record))
+    assert made.exit_code == 0, made.stderr
+    suffix = ".blksgf" if args[0] == "analyse" else ".svg"
+    path = tmp_path / f"out\x1b[31m{suffix}"
+    result = invoke(*(a.format(record=record) for a in args), "-o", str(path))
+    assert result.exit_code in (0, 1), result.stderr  # 1: an analysis cut short is still saved
+    assert path.exists() and "\x1b" not in result.stderr
+    assert f"wrote {tmp_path}/out\\x1b[31m{suffix}" in result.stderr
+
+
+def test_a_json_null_is_named_as_json_names_it(invoke: Invoke, tmp_path: Path) -> None:
+    """A file's "game": null was said as Python's None."""
+    import json
+
+    path = tmp_path / "g.json"
+    assert invoke("new", "gridblock", "-o", str(path)).exit_code == 0
+    doc = json.loads(path.read_text())
+    doc["game"] = None
+    path.write_text(json.dumps(doc))
+    result = invoke("validate", str(path))
+    assert_clean_failure(result, 2)
+    assert "must be 'gridblock', got null" in result.stderr
+
+
+def test_an_empty_size_names_its_option(invoke: Invoke, tmp_path: Path) -> None:
+    result = invoke("generate", "henning", "-n", "1", "--size", "", "--db", str(tmp_path / "s.db"))
+    assert_clean_failure(result, 2)
+    assert "Invalid value for '--size': '' is not N or MIN-MAX" in result.stderr
+    assert not (tmp_path / "s.db").exists()

@@ -13,6 +13,7 @@ from typing import Any
 from polytile.errors import FormatError
 from polytile.puzzles.analysis import AnalyseRequest
 from polytile.puzzles.face import Console
+from polytile.text import wrote
 
 __all__ = ["analyse"]
 
@@ -165,7 +166,7 @@ def _write(console: Console, record: Any, analysis: Any, output: Path) -> None:
 
     text = write_blksgf(record, comments=_comments(record, analysis))
     write_atomic(output, text.encode("utf-8"))
-    console.err(f"wrote {output}")
+    console.err(wrote(output))
 
 
 def _what_it_is(file: str) -> str:

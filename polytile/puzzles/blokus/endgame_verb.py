@@ -19,6 +19,7 @@ from polytile.errors import OptionError
 from polytile.puzzles.blokus._endgame_limits import DEFAULT_MAX_PIECES
 from polytile.puzzles.bounds_face import bounds_json
 from polytile.puzzles.face import PICTURE_SUFFIXES, Console, EndgameRequest
+from polytile.text import wrote
 
 __all__ = ["move_text", "solve_endgame"]
 
@@ -136,7 +137,7 @@ def solve_endgame(console: Console, file: str, request: EndgameRequest) -> None:
         save_picture(obj, output, request.cell, None, marks=_marks(game),
                      mark_color=game.to_move, highlight=lit,
                      highlight_color=game.to_move)  # fmt: skip
-        console.err(f"wrote {output}")
+        console.err(wrote(output))
     if as_json:
         doc = {"game": "blokus", "variant": game.variant.name, "players_option": game.players,
                **result.as_dict()}  # fmt: skip
@@ -378,4 +379,4 @@ def _write_record(console: Console, game: Any, record: Any, move: int | None, re
             after.push(m)
         text = write_blksgf(after, comments={1: note} if pv else None)
     write_atomic(output, text.encode("utf-8"))
-    console.err(f"wrote {output}")
+    console.err(wrote(output))

@@ -12,7 +12,7 @@ from typing import Any
 from polytile.errors import IllegalMoveError, OptionError
 from polytile.puzzles.blokus.files import BlokusDoc
 from polytile.puzzles.face import Console
-from polytile.text import printable
+from polytile.text import wrote
 
 __all__ = ["best_move", "legal_texts", "play", "play_picture", "render", "score", "score_sheet"]
 
@@ -37,7 +37,7 @@ def render(console: Console, doc: BlokusDoc, output: Path | None, color: bool | 
     if output is not None:
         save_picture(obj, output, cell, title, marks=marks, mark_color=to_move,
                      highlight=highlight, highlight_color=lit)  # fmt: skip
-        console.err(f"wrote {printable(str(output))}")
+        console.err(wrote(output))
         return
     text = to_text(obj, color, marks=marks, mark_color=to_move, highlight=highlight,
                    highlight_color=lit)  # fmt: skip
@@ -152,7 +152,7 @@ def score(console: Console, doc: BlokusDoc, players: str | None, as_json: bool,
     sheet = score_sheet(doc.game, players)
     if output is not None:
         save_picture(doc.obj, output, cell, None)
-        console.err(f"wrote {printable(str(output))}")
+        console.err(wrote(output))
     if as_json:
         console.out(json.dumps(score_doc(doc.game, sheet)))
         return
@@ -252,7 +252,7 @@ def play(console: Console, record: Path, doc: BlokusDoc, moves: tuple[str, ...],
     write_atomic(record, text.encode("utf-8"))
     for note in notes:
         console.err(note)
-    console.err(f"wrote {printable(str(record))}")
+    console.err(wrote(record))
     shown = play_picture(game, color)
     console.out(shown, nl=False, color="\x1b[" in shown)
 

@@ -17,7 +17,7 @@ from polytile.errors import OptionError
 from polytile.puzzles.bounds_face import BoundsFace, BoundsRequest
 from polytile.puzzles.face import Console, Legal, MoveCells, MovePiece, Option, report_problems
 from polytile.puzzles.move_cells import held_pieces
-from polytile.text import printable
+from polytile.text import wrote
 
 if TYPE_CHECKING:
     from polytile.formats import Position  # numpy: only where a position is read
@@ -172,7 +172,7 @@ class CityBlocksFace(BoundsFace):
         doc = self.read(file, move)
         if output is not None:
             save_picture(doc.obj, output, cell, title)
-            console.err(f"wrote {printable(str(output))}")
+            console.err(wrote(output))
             return
         text = to_text(doc.obj, color)
         console.out(text, nl=False, color="\x1b[" in text)
@@ -193,7 +193,7 @@ class CityBlocksFace(BoundsFace):
         rows = doc.obj.board
         if output is not None:
             save_score_picture(rows, sheet, output, cell=cell)
-            console.err(f"wrote {printable(str(output))}")
+            console.err(wrote(output))
         if as_json:
             console.out(json.dumps(sheet.as_dict()))
             return

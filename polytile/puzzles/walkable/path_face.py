@@ -22,6 +22,7 @@ from polytile.puzzles.puzzle_face import (
     refuse_engine,
     target_line,
 )
+from polytile.text import printable, wrote
 
 __all__ = ["ANSWER_FORMAT", "PATH", "WalkablePath"]
 
@@ -212,7 +213,9 @@ class WalkablePath(AnswerFile):
             except OSError as exc:
                 raise OptionError(f"cannot write {output}: {exc.strerror or exc}",
                                   "-o") from exc  # fmt: skip
-            console.err(f"saved {output} ('polytile validate {output}' replays it)")
+            replay = "" if str(output) == "-" else (
+                f" ('polytile validate {printable(str(output))}' replays it)")  # fmt: skip
+            console.err(wrote(output, "saved") + replay)
         document = request.document
         said = target_line(document, result.objective, result.proven)
         if request.as_json:

@@ -12,7 +12,7 @@ from typing import Any
 
 from polytile.errors import OptionError
 from polytile.puzzles.face import PICTURE_SUFFIXES, Console, EndgameRequest
-from polytile.text import printable
+from polytile.text import wrote
 
 __all__ = ["ONE_ROUND", "solve_report"]
 
@@ -167,7 +167,7 @@ def _write_line(console: Console, doc: Any, sol: Any, output: Path, cell: int) -
     else:
         data = dumps_position(g)
     write_atomic(output, data)
-    console.err(f"wrote {printable(str(output))}")
+    console.err(wrote(output))
 
 
 def _where(g: Any) -> dict[str, Any]:
