@@ -140,6 +140,13 @@ def list_command(
             f"{r['given']:>5} {r['difficulty']:>10.2f}"
         )
     click.echo(f"{len(rows)} puzzle(s)", err=True)
+    unknown = sorted({r["kind"] for r in rows if r.get("unknown_kind")})
+    if unknown:
+        n = sum(1 for r in rows if r.get("unknown_kind"))
+        names = ", ".join(f"'{k}'" for k in unknown)
+        click.echo(f"note: {n} of them of a kind this version of polytile does not know "
+                   f"({names}; shown as '?': made by a newer "
+                   f"version? 'polytile validate' names them)", err=True)  # fmt: skip
 
 
 def _caption(sp: Any) -> str:

@@ -125,6 +125,8 @@ def test_a_row_of_a_kind_this_version_does_not_know(tmp_path: Path) -> None:
     listed = run(cli, ["puzzles", "list", "--db", str(db)])
     assert listed.exit_code == 0 and "\x1b" not in listed.output
     assert listed.output.splitlines()[2].split()[:3] == ["2", "tiles-\\x1b[31m-2030", "?"]
+    assert ("1 of them of a kind this version of polytile does not know "
+            "('tiles-\\x1b[31m-2030'") in listed.output  # fmt: skip
     unknown = "its kind 'tiles-\\x1b[31m-2030' is not one this version of polytile knows"
     shown = run(cli, ["puzzles", "show", "2", "--db", str(db)])
     assert shown.exit_code == 2 and f"puzzle 2: {unknown}" in shown.output
