@@ -430,7 +430,8 @@ def test_o_dash_leaves_standard_output_to_the_file(args: tuple[str, ...]) -> Non
     result = invoke(*args, "--no-color", "-o", "-")
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["format"] == "polytile/solution@1"  # the file, whole
-    assert "saved to standard output" in result.stderr and result.stderr.count("\n") > 2  # and the report
+    assert "saved to standard output" in result.stderr
+    assert result.stderr.count("\n") > 2  # and the report
 
 
 # -- Ctrl-C of a view analysis: a flag the work polls, no traceback -------------------------
@@ -489,3 +490,22 @@ def test_ctrl_c_of_a_view_analysis_keeps_what_it_solved(gridblock_split: Path) -
     assert "Traceback" not in err and "Exception ignored" not in err, err
     answer = json.loads(out)
     assert answer["complete"] is False and answer["stopped_by"] == "interrupt", answer
+
+
+def test_a_sample_larger_than_the_states_says_it_repeats() -> None:
+    """--samples 1000000 of 64 hand combinations was 'a seeded sample of 1,000,000' as if
+    there were that many: it says the draws repeat."""
+    from types import SimpleNamespace
+
+    from polytile.puzzles.face import view_plan
+
+    def plan(planned: int, consistent: int | None, complete: bool) -> str:
+        ev = SimpleNamespace(planned=planned, complete=complete, states=3)
+        return view_plan(SimpleNamespace(evaluation=ev, consistent=consistent))
+
+    assert plan(1_000_000, 64, False) == ("a seeded sample of 1,000,000 (drawn with repeats: "
+                                          "more draws than there are) to be solved exactly, 3 "
+                                          "solved before the stop")  # fmt: skip
+    assert plan(200, 5000, True) == "a seeded sample of 200, each solved exactly"
+    assert plan(64, 64, True) == "every one solved exactly"
+    assert plan(200, None, True) == "a seeded sample of 200, each solved exactly"

@@ -430,7 +430,7 @@ class Face(ABC):
             console.out(json.dumps({"file": file, "valid": True, "game": self.name,
                                     "kind": doc.kind}))  # fmt: skip
         else:
-            console.out(f"{file}: valid {self.title} {self.describe(doc)}")
+            console.out(f"{printable(file)}: valid {self.title} {self.describe(doc)}")
 
     def play(self, console: Console, record: Path, moves: tuple[str, ...],
              color: bool | None) -> None:  # fmt: skip
@@ -569,7 +569,7 @@ def report_problems(console: Console, file: str, kind: str, reasons: list[str],
         console.out(json.dumps(doc, indent=2))
     elif valid:
         against = f" for puzzle {printable(puzzle)}" if puzzle is not None else ""
-        console.out(f"{file}: valid {kind}{against}")
+        console.out(f"{printable(file)}: valid {kind}{against}")
     else:
         for reason in reasons:
             console.out(printable(reason))  # reasons quote names read from the file

@@ -95,10 +95,12 @@ def view_plan(analysis: Any) -> str:
     table's last lines say the same)."""
     ev = analysis.evaluation
     every = ev.planned == analysis.consistent
+    sample = f"a seeded sample of {ev.planned:,}"
+    if not every and analysis.consistent is not None and ev.planned > analysis.consistent:
+        sample += " (drawn with repeats: more draws than there are)"
     if ev.complete:
-        return ("every one solved exactly" if every
-                else f"a seeded sample of {ev.planned:,}, each solved exactly")  # fmt: skip
-    plan = f"all {ev.planned:,}" if every else f"a seeded sample of {ev.planned:,}"
+        return "every one solved exactly" if every else f"{sample}, each solved exactly"
+    plan = f"all {ev.planned:,}" if every else sample
     return f"{plan} to be solved exactly, {ev.states:,} solved before the stop"
 
 

@@ -258,8 +258,8 @@ class WalkablePath(AnswerFile):
                    "kind": "walkable-path answer", "puzzle": name}  # fmt: skip
             console.out(json.dumps(doc, indent=2))
         elif not reasons:
-            console.out(f"{file}: valid walkable-path answer ({name}: every drop legal in "
-                        "turn, regions and objective as stated)")  # fmt: skip
+            console.out(f"{printable(file)}: valid walkable-path answer ({name}: every drop "
+                        "legal in turn, regions and objective as stated)")  # fmt: skip
         else:
             for reason in reasons:
                 console.out(reason)
