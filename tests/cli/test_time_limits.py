@@ -42,6 +42,24 @@ def test_deadline_stops_python_work_and_says_so() -> None:
     assert deadline.fired
 
 
+def test_an_import_the_deadline_broke_is_the_deadline() -> None:
+    """The alarm inside an extension module's import makes it fail as "ImportError:
+    initialization failed" (an internal error of solve walkable-path at --time-limit 0.5):
+    once the deadline has fired, that import error is the deadline."""
+
+    def import_cut_short() -> None:
+        try:
+            _ignore_the_clock()
+        except DeadlineReached:
+            raise ImportError("initialization failed") from None
+
+    with pytest.raises(DeadlineReached) as stopped, Deadline(0.1) as deadline:
+        import_cut_short()
+    assert deadline.fired and isinstance(stopped.value.__cause__, ImportError)
+    with pytest.raises(ImportError), Deadline(30):  # before the deadline: a real one
+        raise ImportError("no such module")
+
+
 def test_deadline_is_disarmed_on_the_way_out() -> None:
     with Deadline(0.2, grace=0.0) as deadline:
         pass
