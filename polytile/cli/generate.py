@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from polytile.cli.clock import Deadline, StopFlag
+from polytile.cli.clock import Deadline, DeadlineReached, StopFlag
 from polytile.cli.console import facing
 from polytile.cli.options import SECONDS, Finite, Workers
 from polytile.puzzles.faces import PLANNED_KINDS as PLANNED
@@ -187,21 +187,27 @@ def _generate(
         # candidates), and a resumed run tries that candidate again.
         late = Deadline(_budget(time_limit, reserve=0.2, floor=0.25) if ex.workers == 1
                         and scheduler is None else None)  # fmt: skip
-        with progress_bar("generating", not as_json, _note) as update, late:
-            report = _build(
-                late,
-                store,
-                kind,
-                params,
-                seed,
-                count,
-                ex,
-                min_difficulty=min_difficulty,
-                max_difficulty=max_difficulty,
-                time_limit=_budget(time_limit, reserve=0.3),
-                progress=update,
-                should_stop=stop,
-            )
+        try:
+            with progress_bar("generating", not as_json, _note) as update, late:
+                report = _build(
+                    late,
+                    store,
+                    kind,
+                    params,
+                    seed,
+                    count,
+                    ex,
+                    min_difficulty=min_difficulty,
+                    max_difficulty=max_difficulty,
+                    time_limit=_budget(time_limit, reserve=0.3),
+                    progress=update,
+                    should_stop=stop,
+                )
+        except DeadlineReached:  # the alarm broke an import inside a candidate
+            click.echo(f"{printable(str(db))}: stopped by the time limit (--time-limit) "
+                       "before the candidate under way was done; every puzzle made before "
+                       "it is stored, and the same command resumes", err=True)  # fmt: skip
+            raise SystemExit(1) from None
         difficulties = store.difficulties(report.job.id)
     if late.fired and report.stopped_by == "interrupt":
         report.stopped_by = "time limit"

@@ -81,16 +81,18 @@ class MovePiece:
 
 
 def held_pieces(game: Any, prefix: Callable[[str, str], str]) -> tuple[MovePiece, ...]:
-    """The pieces of the Blokus set that the colour to move in ``game`` holds (a Blokus or
-    City Blocks (Ritchie) rules engine: ``to_move``, ``hand``, ``legal_moves`` and
-    ``is_game_over``), each with the ``prefix(colour, piece)`` its moves write; none once
-    the game is over."""
+    """The pieces of the Blokus set that the side to move in ``game`` may place (a Blokus or
+    City Blocks (Ritchie) rules engine: ``to_move``, ``hand``, ``legal_moves``,
+    ``is_game_over`` and, where a side places more than one colour, ``colors_to_move``: with
+    three City Blocks players, green's pieces too), each with the ``prefix(colour, piece)``
+    its moves write; none once the game is over."""
     from polytile.geometry import piece_set
 
     if game.is_game_over():
         return ()
-    color = game.to_move
+    colors = game.colors_to_move() if hasattr(game, "colors_to_move") else (game.to_move,)
     shapes = {p.name: p for p in piece_set("blokus")}
-    placeable = {m.piece for m in game.legal_moves() if m.cells}
-    return tuple(MovePiece(name, color, shapes[name], prefix(color, name), name in placeable)
-                 for name in game.hand(color))  # fmt: skip
+    placeable = {(m.color, m.piece) for m in game.legal_moves() if m.cells}
+    return tuple(MovePiece(name, color, shapes[name], prefix(color, name),
+                           (color, name) in placeable)
+                 for color in colors for name in game.hand(color))  # fmt: skip

@@ -239,6 +239,11 @@ def _count(
             tasks = kept + todo
             results = kept_results + partial
             return _result(plan, tasks, results, start, 1, "interrupt", None)
+        if deadline is not None and time.time() >= deadline:
+            # the limit ended inside the trial: what it counted is all there is (workers
+            # started now would only find the limit spent and count nothing)
+            return _result(plan, kept + todo, kept_results + partial, start, 1, "time limit",
+                           None)  # fmt: skip
     else:
         kept, kept_results, todo = [], [], list(plan.tasks)
     # One worker gains nothing from splitting beyond the plan's own tasks.

@@ -188,3 +188,23 @@ def test_no_pieces_once_the_game_is_over(tmp_path: Path) -> None:
     f, path = _selfplayed(tmp_path, "blokus", {"variant": "duo"}, ".blksgf")
     assert f.move_pieces(f.read(str(path))) == ()
     assert f.move_pieces(f.read(str(path), 0))
+
+
+def test_three_city_blocks_players_place_green_too(tmp_path: Path) -> None:
+    """With three players the side to move places its colour or green: both hands are
+    offered, each playable by its own colour's legal moves, and a placement written with
+    a piece's prefix is that colour's move (a placement matched by its squares alone
+    played green's I2 for blue's)."""
+    f = face("cityblocks")
+    path = tmp_path / "three.json"
+    path.write_text(f.new(0, {"players": "3"}))
+    doc = f.read(str(path))
+    pieces = f.move_pieces(doc)
+    colors = doc.game.colors_to_move()
+    assert colors == (doc.game.to_move, "green")
+    assert [(p.color, p.name) for p in pieces] == [
+        (c, n) for c in colors for n in doc.game.hand(c)]  # fmt: skip
+    placed = {(m.color, m.piece) for m in doc.game.legal_moves() if m.cells}
+    assert {(p.color, p.name) for p in pieces if p.playable} == placed
+    letters = {"blue": "B", "yellow": "Y", "red": "R", "green": "G"}
+    assert all(p.prefix == f"{letters[p.color]} {p.name} " for p in pieces)

@@ -378,7 +378,7 @@ class _Solver:
         it is full); ``value``."""
         values = self.values
         if len(values) >= TABLE_ENTRIES:  # dicts keep their order: the oldest come first
-            for old in list(itertools.islice(values, len(values) // 2)):
+            for old in list(itertools.islice(values, max(1, len(values) // 2))):
                 del values[old]
         values[key] = value
         return value

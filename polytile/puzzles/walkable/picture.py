@@ -204,7 +204,7 @@ def cell_boxes(cell: int = 24, title: str | None = None
                ) -> dict[int, tuple[float, float, float, float]]:  # fmt: skip
     """Where :func:`to_svg` draws each cell with the same ``cell`` and ``title``:
     ``(x, y, width, height)`` by global cell (``board * 100 + row * 10 + col``)."""
-    left, top, _, gap = _frame(cell, title)
+    left, top, _, gap = _frame(cell, xml_safe(title) if title else None)
     return {b * 100 + r * SIDE + c: (float(left + b * (SIDE * cell + gap) + c * cell),
                                       float(top + r * cell), float(cell), float(cell))
             for b in range(BOARDS) for r in range(SIDE) for c in range(SIDE)}  # fmt: skip
@@ -217,8 +217,8 @@ def _shapes(
     and ``("text", x, y, size, text, anchor)`` (baseline at ``y``; ``x`` is the text's start,
     middle or end as ``anchor`` says). A ``title`` goes in a band above the boards, and
     widens the picture when it is longer than they are wide."""
-    left, top, pad, gap = _frame(cell, title)
     title = xml_safe(title) if title else None  # a caption may hold control characters
+    left, top, pad, gap = _frame(cell, title)
     title_font = max(9, cell)
     # About 0.6 em per character in a sans-serif font; a generous guess keeps it inside.
     caption = left + round(len(title) * title_font * 0.6) + pad if title else 0

@@ -346,9 +346,10 @@ function renderPieces(view) {
   $("piece-box").hidden = !on;
   const list = $("play-pieces");
   list.replaceChildren();
+  const several = new Set(pieces.map((p) => p.color)).size > 1;
   if (on) {
     pieces.forEach((p, i) => {
-      const b = element("button", p.name);
+      const b = element("button", several ? `${p.color} ${p.name}` : p.name);
       b.type = "button";
       b.dataset.index = String(i);
       b.dataset.name = p.name;
@@ -429,9 +430,11 @@ function placePiece(event) {
     say(`${p.name} does not fit on the board there: part of it would lie off the board`);
     return;
   }
+  // the same squares in another colour are another move (three City Blocks players
+  // place green too): a move that names its piece must name this one
   const key = [...names].sort().join(" ");
-  const legal = Object.entries(cells.moves).find(
-    ([, cs]) => cs.length === names.length && [...cs].sort().join(" ") === key);
+  const legal = Object.entries(cells.moves).find(([m, cs]) => (!p.prefix || m.startsWith(p.prefix))
+    && cs.length === names.length && [...cs].sort().join(" ") === key);
   play(legal ? legal[0] : p.prefix + names.map((n) => (cells.texts || {})[n] || n).join(" "));
 }
 
