@@ -44,13 +44,13 @@ from polytile.formats import load_position
 from polytile.puzzles.blokus.endgame_kernel import KernelStopped, kernel_line
 from polytile.puzzles.blokus.rules import Blokus
 import polytile.puzzles.blokus._endgame_search  # compiled (or loaded) before any timing
-limit = float(sys.argv[1])
-games = [Blokus.from_position(load_position(path)) for path in sys.argv[2:]]
+limit, threads = float(sys.argv[1]), int(sys.argv[2])
+games = [Blokus.from_position(load_position(path)) for path in sys.argv[3:]]
 kernel_line(games[0], [1, -1], [True, False], threads=1)  # the first call's own costs
 for game in games:
     wall, cpu = time.perf_counter(), time.process_time()
     try:
-        value, _, nodes = kernel_line(game, [1, -1], [True, False], threads=1,
+        value, _, nodes = kernel_line(game, [1, -1], [True, False], threads=threads,
                                       deadline=wall + limit)
     except KernelStopped as stop:
         value, nodes = None, stop.nodes
@@ -59,10 +59,12 @@ for game in games:
 """
 
 
-def run_kernel(tree: Path, files: list[str], limit: float) -> list[dict[str, float | None]]:
-    """The compiled search alone on ``files`` with the code of ``tree``, in a fresh process."""
+def run_kernel(tree: Path, files: list[str], limit: float,
+               threads: int = 1) -> list[dict[str, float | None]]:  # fmt: skip
+    """The compiled search alone on ``files`` with the code of ``tree``, in a fresh process,
+    with ``threads`` threads (one by default, so that the positions searched repeat)."""
     env = dict(os.environ, PYTHONPATH=str(tree))
-    cmd = [sys.executable, "-c", _KERNEL, str(limit), *files]
+    cmd = [sys.executable, "-c", _KERNEL, str(limit), str(threads), *files]
     out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True, cwd=tree)
     return [json.loads(line) for line in out.stdout.splitlines()]
 

@@ -27,7 +27,6 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -36,29 +35,16 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 POSITIONS = HERE / "blokus-deep.json"
 
-_RUN = """
-import json, sys, time
-from polytile.formats import load_position
-from polytile.puzzles.blokus.endgame_kernel import kernel_line
-from polytile.puzzles.blokus.rules import Blokus
-import polytile.puzzles.blokus._endgame_search  # compiled (or loaded) before any timing
-threads = int(sys.argv[1])
-games = [Blokus.from_position(load_position(path)) for path in sys.argv[2:]]
-kernel_line(games[0], [1, -1], [True, False], threads=1)  # the first call's own costs
-for game in games:
-    wall, cpu = time.perf_counter(), time.process_time()
-    value, _, nodes = kernel_line(game, [1, -1], [True, False], threads=threads)
-    print(json.dumps({"value": value, "nodes": nodes, "seconds": time.perf_counter() - wall,
-                      "cpu": time.process_time() - cpu}), flush=True)
-"""
+sys.path.insert(0, str(HERE))
+from bench_blokus_deep import run_kernel  # noqa: E402  (the kernel harness, in a fresh process)
+
+#: Seconds each position may take: far more than any 10-ply one needs.
+LIMIT = 600.0
 
 
 def solve(threads: int, files: list[str]) -> list[dict[str, float]]:
     """Every position of ``files`` solved with ``threads`` threads, in a fresh process."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    cmd = [sys.executable, "-c", _RUN, str(threads), *files]
-    out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True, cwd=ROOT)
-    return [json.loads(line) for line in out.stdout.splitlines()]
+    return run_kernel(ROOT, files, LIMIT, threads)  # type: ignore[return-value]
 
 
 def main() -> None:

@@ -4,6 +4,7 @@ with records (the web board's move list), and none for a position."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -106,15 +107,21 @@ def test_move_cells_are_legal_moves_inside_the_picture(
             assert x >= 0 and y >= 0 and x + w <= width and y + h <= height
 
 
+def _cells_and_picture(tmp_path: Path, game: str, at: int) -> tuple[Any, str]:
+    """The move cells and the SVG picture (24 px cells) of ``game``'s self-played record
+    after ``at`` moves."""
+    f, path = _selfplayed(tmp_path, game, {}, ".json")
+    doc = f.read(str(path), at)
+    found = f.move_cells(doc, cell=24)
+    assert found is not None
+    return found, str(f.picture(doc, "svg", cell=24))
+
+
 def test_gridblock_quarters_lie_in_their_tiles(tmp_path: Path) -> None:
     """Gridblock's move cells are the quarters of the tiles its picture draws."""
     import re
 
-    f, path = _selfplayed(tmp_path, "gridblock", {}, ".json")
-    doc = f.read(str(path), 10)
-    found = f.move_cells(doc, cell=24)
-    assert found is not None
-    svg = str(f.picture(doc, "svg", cell=24))
+    found, svg = _cells_and_picture(tmp_path, "gridblock", 10)
     tiles = {name: tuple(map(float, xywh)) for name, *xywh in re.findall(
         r'class="tile[\w ]*" data-tile="(\w+)" x="([\d.]+)" y="([\d.]+)" '
         r'width="([\d.]+)" height="([\d.]+)"',
@@ -129,11 +136,7 @@ def test_walkable_cells_are_the_cells_drawn(tmp_path: Path) -> None:
     """Walkable Cities' move cells are the board cells its picture draws, one for one."""
     import re
 
-    f, path = _selfplayed(tmp_path, "walkable", {}, ".json")
-    doc = f.read(str(path), 4)
-    found = f.move_cells(doc, cell=24)
-    assert found is not None
-    svg = str(f.picture(doc, "svg", cell=24))
+    found, svg = _cells_and_picture(tmp_path, "walkable", 4)
     drawn = {(float(x), float(y)) for x, y in re.findall(
         r'<rect x="([\d.]+)" y="([\d.]+)" width="24" height="24"', svg)}  # fmt: skip
     assert len(drawn) == len(found.cells) == 300
