@@ -13,6 +13,13 @@ placements.
 Boards are ``words`` little-endian uint64 words, cell ``r * n + c`` (the placement
 table's layout). The orientations come from
 :func:`polytile.puzzles.blokus.endgame_kernel.orientations`, which needs no numba.
+
+The scratch boards have two zero words on each side of their ``words`` (:data:`PAD`), so
+that a board shifted by up to two words reads its neighbours' words without a test, and
+every orientation has exactly five cell offsets (a piece of fewer cells repeats its first:
+ANDing or ORing a shift twice changes nothing). The loops then have fixed bounds and no
+branches, which LLVM unrolls and vectorises: a reach about 1.4 times as fast as with
+tested loads and offset lists ended by -1.
 """
 
 from __future__ import annotations
@@ -20,12 +27,13 @@ from __future__ import annotations
 import numpy as np
 
 from polytile._jit import njit
+from polytile.puzzles.blokus._endgame_ctr import CELLS, PAD
 
-__all__ = ["biggest_fit", "bit_generate", "bit_reach", "popcount"]
+__all__ = ["CELLS", "PAD", "biggest_fit", "bit_generate", "bit_reach", "popcount"]
 
 _ZERO = np.uint64(0)
 _ONE = np.uint64(1)
-_W = np.uint64(64)
+_63 = np.uint64(63)
 
 # Numba counts references to an array each time one is bound to a name, and an inlined
 # helper binds its array arguments: in the loops below, over orientations, words and
@@ -37,34 +45,28 @@ _W = np.uint64(64)
 @njit(cache=True, inline="always")
 def _dn(x0, x1, bs):  # pragma: no cover - compiled
     """A word of a board shifted towards lower cells by ``bs`` bits (0-63): from its
-    source word ``x0`` and the word above it, ``x1`` (0 past the board)."""
-    if bs == _ZERO:
-        return x0
-    return (x0 >> bs) | (x1 << (_W - bs))
+    source word ``x0`` and the word above it, ``x1`` (no test: at ``bs`` 0 the second
+    term is 0)."""
+    return (x0 >> bs) | ((x1 << _ONE) << (_63 - bs))
 
 
 @njit(cache=True, inline="always")
-def _upw(x0, x1, bs):  # pragma: no cover - compiled
+def _up(x0, x1, bs):  # pragma: no cover - compiled
     """A word of a board shifted towards higher cells by ``bs`` bits (0-63): from its
-    source word ``x0`` and the word below it, ``x1`` (0 before the board)."""
-    if bs == _ZERO:
-        return x0
-    return (x0 << bs) | (x1 >> (_W - bs))
+    source word ``x0`` and the word below it, ``x1``."""
+    return (x0 << bs) | ((x1 >> _ONE) >> (_63 - bs))
 
 
-@njit(cache=True, _nrt=False)
-def _shift_rows(fit, src, distinct, base):  # pragma: no cover - compiled
-    """Row ``base + i`` of ``fit``: its row ``src`` shifted towards lower cells by
-    ``distinct[i]`` (so that bit ``a`` says whether cell ``a + distinct[i]`` is in it)."""
-    words = fit.shape[1]
-    for i in range(distinct.shape[0]):
-        d = distinct[i]
-        ws, bs = d >> 6, np.uint64(d & 63)
-        for w in range(words):
-            s = w + ws
-            x0 = fit[src, s] if s < words else _ZERO
-            x1 = fit[src, s + 1] if s + 1 < words else _ZERO
-            fit[base + i, w] = _dn(x0, x1, bs)
+@njit(cache=True, inline="always")
+def _shift_rows(fit, src, dist_ws, dist_bs, base, words, wide):  # pragma: no cover - compiled
+    """Row ``base + i`` of ``fit``: its row ``src`` shifted towards lower cells by the
+    ``i``-th distinct offset (so that bit ``a`` says whether cell ``a + offset`` is in
+    it); ``wide``: offsets may reach past a word."""
+    for i in range(dist_bs.shape[0]):
+        ws = dist_ws[i] if wide else 0
+        bs = dist_bs[i]
+        for c in range(PAD, PAD + words):
+            fit[base + i, c] = _dn(fit[src, c + ws], fit[src, c + ws + 1], bs)
 
 
 @njit(cache=True, _nrt=False)
@@ -72,17 +74,19 @@ def bit_reach(orient, n, occupied, edge, corner, hand, fit, reach, pieces):  # p
     """The reach of the colour with neighbourhoods ``edge`` and ``corner`` (before its
     first piece, ``corner`` holds its start cell) holding ``hand`` on an ``n`` x ``n``
     board: its cells into the board ``reach``, its pieces into ``pieces`` (per piece
-    index); the number of cells. ``fit`` is scratch: a board per orientation, one per
-    distinct offset, and 7 more."""
-    if occupied.shape[0] == 4:  # Duo: the word loops below get a constant bound
-        return _reach(orient, n, occupied, edge, corner, hand, fit, reach, pieces, 4)
+    index); the number of cells. ``fit`` is scratch (:func:`scratch_rows` rows of
+    ``words + 2 * PAD`` words)."""
+    if occupied.shape[0] == 4 and orient[9][orient[9].shape[0] - 1] == 0:
+        # Duo: four words and every offset under a word, so the loops get constant bounds
+        return _reach(orient, n, occupied, edge, corner, hand, fit, reach, pieces, 4, False)
     return _reach(orient, n, occupied, edge, corner, hand, fit, reach, pieces,
-                  occupied.shape[0])  # fmt: skip
+                  occupied.shape[0], True)  # fmt: skip
 
 
 @njit(cache=True, inline="always")
-def _reach(orient, n, occupied, edge, corner, hand, fit, reach, pieces, words):  # pragma: no cover
-    """:func:`bit_reach` over ``words`` words.
+def _reach(orient, n, occupied, edge, corner, hand, fit, reach, pieces, words,
+           wide):  # fmt: skip  # pragma: no cover
+    """:func:`bit_reach` over ``words`` words (``wide``: offsets may reach past a word).
 
     First the anchors where each orientation of a held piece fits in the usable cells
     (``fit``'s first rows), and the orientations with any (the live ones, bits of a
@@ -93,115 +97,110 @@ def _reach(orient, n, occupied, edge, corner, hand, fit, reach, pieces, words): 
     the same round. It stops once every live orientation has been visited since the queue
     last grew: the closure of the rounds of the breadth-first version, with about one
     visit per orientation taken instead of a visit of every orientation per round."""
-    piece, offsets, valid, board, not_first, not_last, distinct, rows, _ = orient
+    piece, bs5, ws5, row5, valid, board, not_first, not_last, dist_bs, dist_ws, _ = orient
     count_o = piece.shape[0]
-    cells_o = rows.shape[1]
-    sh = count_o  # rows sh + i: a board shifted by distinct[i]
-    top = count_o + distinct.shape[0]
+    sh = count_o  # rows sh + i: the usable board shifted by the i-th distinct offset
+    top = count_o + dist_bs.shape[0]
     usable, queue, fresh, new, hit, live = top, top + 1, top + 2, top + 3, top + 4, top + 5
+    end = PAD + words
     pieces[:] = 0
-    any_seed = False
-    for w in range(words):
-        u = board[w] & ~occupied[w] & ~edge[w]
-        q = corner[w] & u
-        fit[usable, w] = u
-        fit[queue, w] = q
-        fit[live, w] = _ZERO
-        reach[w] = _ZERO
-        any_seed = any_seed or q != _ZERO
-    if not any_seed:
+    seeds = _ZERO
+    for c in range(PAD, end):
+        u = board[c] & ~occupied[c - PAD] & ~edge[c - PAD]
+        q = corner[c - PAD] & u
+        fit[usable, c] = u
+        fit[queue, c] = q
+        reach[c - PAD] = _ZERO
+        seeds |= q
+    if seeds == _ZERO:
         return 0
-    _shift_rows(fit, usable, distinct, sh)
+    _shift_rows(fit, usable, dist_ws, dist_bs, sh, words, wide)
+    for c in range(PAD, PAD + 2):
+        fit[live, c] = _ZERO
     nlive = 0
     for o in range(count_o):
         if hand[piece[o]] == 0:
             continue
-        any_anchor = False
-        for w in range(words):
-            m = valid[o, w]
-            for j in range(cells_o):
-                r = rows[o, j]
-                if r < 0:
-                    break
-                m &= fit[sh + r, w]
-            fit[o, w] = m
-            any_anchor = any_anchor or m != _ZERO
-        if any_anchor:
-            fit[live, o >> 6] |= _ONE << np.uint64(o & 63)
+        r0, r1, r2, r3, r4 = sh + row5[o, 0], sh + row5[o, 1], sh + row5[o, 2], sh + row5[
+            o, 3], sh + row5[o, 4]  # fmt: skip
+        found = _ZERO
+        for c in range(PAD, end):
+            m = (valid[o, c] & fit[r0, c] & fit[r1, c] & fit[r2, c] & fit[r3, c]
+                 & fit[r4, c])  # fmt: skip
+            fit[o, c] = m
+            found |= m
+        if found != _ZERO:
+            fit[live, PAD + (o >> 6)] |= _ONE << np.uint64(o & 63)
             nlive += 1
     count = 0
     minus, plus = np.uint64(n - 1), np.uint64(n + 1)
     since = 0  # live orientations visited since the queue last grew
     o = 0
     while since < nlive:
-        if not (fit[live, o >> 6] >> np.uint64(o & 63)) & _ONE:
+        if not (fit[live, PAD + (o >> 6)] >> np.uint64(o & 63)) & _ONE:
             o = o + 1 if o + 1 < count_o else 0
             continue
         since += 1
-        hit_any = False
-        for w in range(words):  # the anchors whose placement covers a queued cell
-            a = fit[o, w]
-            if a == _ZERO:
-                fit[hit, w] = _ZERO
-                continue
-            m = _ZERO
-            for j in range(cells_o):
-                d = offsets[o, j]
-                if d < 0:
-                    break
-                s = w + (d >> 6)
-                x0 = fit[queue, s] if s < words else _ZERO
-                x1 = fit[queue, s + 1] if s + 1 < words else _ZERO
-                m |= _dn(x0, x1, np.uint64(d & 63))
-            a &= m
-            fit[hit, w] = a
-            hit_any = hit_any or a != _ZERO
-        if hit_any:
-            pieces[piece[o]] = 1
-            left = False
-            for w in range(words):
-                fit[o, w] &= ~fit[hit, w]
-                left = left or fit[o, w] != _ZERO
-            if not left:  # no anchor left: it needs no more visits
-                fit[live, o >> 6] &= ~(_ONE << np.uint64(o & 63))
-                nlive -= 1
-                since -= 1
-            for w in range(words):  # the cells of those placements; the new ones
-                m = _ZERO
-                for j in range(cells_o):
-                    d = offsets[o, j]
-                    if d < 0:
-                        break
-                    s = w - (d >> 6)
-                    if s >= 0:
-                        x1 = fit[hit, s - 1] if s >= 1 else _ZERO
-                        m |= _upw(fit[hit, s], x1, np.uint64(d & 63))
-                c = m & ~reach[w]
-                fit[new, w] = c
-                reach[w] |= c
-                count += popcount(c)
-            grew = False
-            for w in range(words):
-                # Cells (n + 1) and (n - 1) after each new cell, from the word and its
-                # neighbours (the shifts are under a word: n is at most 20).
-                c = fit[new, w]
-                lw, rw = c & not_first[w], c & not_last[w]
-                lo_l = lo_r = hi_l = hi_r = _ZERO
-                if w >= 1:
-                    x = fit[new, w - 1]
-                    lo_l, lo_r = x & not_first[w - 1], x & not_last[w - 1]
-                if w + 1 < words:
-                    x = fit[new, w + 1]
-                    hi_l, hi_r = x & not_first[w + 1], x & not_last[w + 1]
-                near = (_dn(lw, hi_l, plus) | _upw(lw, lo_l, minus) | _dn(rw, hi_r, minus)
-                        | _upw(rw, lo_r, plus))  # fmt: skip
-                f = near & fit[usable, w] & ~fit[queue, w]
-                fit[fresh, w] = f
-                grew = grew or f != _ZERO
-            if grew:
-                for w in range(words):
-                    fit[queue, w] |= fit[fresh, w]
-                since = 0
+        b0, b1, b2, b3, b4 = bs5[o, 0], bs5[o, 1], bs5[o, 2], bs5[o, 3], bs5[o, 4]
+        hits = _ZERO
+        for c in range(PAD, end):  # the anchors whose placement covers a queued cell
+            if wide:
+                m = (_dn(fit[queue, c + ws5[o, 0]], fit[queue, c + ws5[o, 0] + 1], b0)
+                     | _dn(fit[queue, c + ws5[o, 1]], fit[queue, c + ws5[o, 1] + 1], b1)
+                     | _dn(fit[queue, c + ws5[o, 2]], fit[queue, c + ws5[o, 2] + 1], b2)
+                     | _dn(fit[queue, c + ws5[o, 3]], fit[queue, c + ws5[o, 3] + 1], b3)
+                     | _dn(fit[queue, c + ws5[o, 4]], fit[queue, c + ws5[o, 4] + 1], b4))
+            else:
+                q0, q1 = fit[queue, c], fit[queue, c + 1]
+                m = (_dn(q0, q1, b0) | _dn(q0, q1, b1) | _dn(q0, q1, b2) | _dn(q0, q1, b3)
+                     | _dn(q0, q1, b4))  # fmt: skip
+            a = fit[o, c] & m
+            fit[hit, c] = a
+            hits |= a
+        if hits == _ZERO:
+            o = o + 1 if o + 1 < count_o else 0
+            continue
+        pieces[piece[o]] = 1
+        left = _ZERO
+        for c in range(PAD, end):
+            x = fit[o, c] & ~fit[hit, c]
+            fit[o, c] = x
+            left |= x
+        if left == _ZERO:  # no anchor left: it needs no more visits
+            fit[live, PAD + (o >> 6)] &= ~(_ONE << np.uint64(o & 63))
+            nlive -= 1
+            since -= 1
+        for c in range(PAD, end):  # the cells of those placements; the new ones
+            if wide:
+                m = (_up(fit[hit, c - ws5[o, 0]], fit[hit, c - ws5[o, 0] - 1], b0)
+                     | _up(fit[hit, c - ws5[o, 1]], fit[hit, c - ws5[o, 1] - 1], b1)
+                     | _up(fit[hit, c - ws5[o, 2]], fit[hit, c - ws5[o, 2] - 1], b2)
+                     | _up(fit[hit, c - ws5[o, 3]], fit[hit, c - ws5[o, 3] - 1], b3)
+                     | _up(fit[hit, c - ws5[o, 4]], fit[hit, c - ws5[o, 4] - 1], b4))
+            else:
+                a0, a1 = fit[hit, c], fit[hit, c - 1]
+                m = (_up(a0, a1, b0) | _up(a0, a1, b1) | _up(a0, a1, b2) | _up(a0, a1, b3)
+                     | _up(a0, a1, b4))  # fmt: skip
+            x = m & ~reach[c - PAD]
+            fit[new, c] = x
+            reach[c - PAD] |= x
+            count += popcount(x)
+        grew = _ZERO
+        for c in range(PAD, end):
+            # Cells (n + 1) and (n - 1) after each new cell, from the word and its
+            # neighbours (the shifts are under a word: n is at most 20).
+            x, lo, hi = fit[new, c], fit[new, c - 1], fit[new, c + 1]
+            lw, rw = x & not_first[c], x & not_last[c]
+            near = (_dn(lw, hi & not_first[c + 1], plus) | _up(lw, lo & not_first[c - 1], minus)
+                    | _dn(rw, hi & not_last[c + 1], minus)
+                    | _up(rw, lo & not_last[c - 1], plus))  # fmt: skip
+            f = near & fit[usable, c] & ~fit[queue, c]
+            fit[fresh, c] = f
+            grew |= f
+        if grew != _ZERO:
+            for c in range(PAD, end):
+                fit[queue, c] |= fit[fresh, c]
+            since = 0
         o = o + 1 if o + 1 < count_o else 0
     return count
 
@@ -212,29 +211,26 @@ def _lowest(x):  # pragma: no cover - compiled
     return popcount((x & (~x + _ONE)) - _ONE)
 
 
-@njit(cache=True, _nrt=False)
-def _prepare(orient, fit):  # pragma: no cover - compiled
+@njit(cache=True, inline="always")
+def _prepare(orient, fit, words, wide):  # pragma: no cover - compiled
     """The usable and attach boards (``fit``'s last two rows) shifted by each distinct
     offset, into ``fit``'s first rows: usable from 0, attach from the number of offsets."""
-    distinct = orient[6]
+    dist_bs, dist_ws = orient[8], orient[9]
     rows = fit.shape[0]
-    _shift_rows(fit, rows - 2, distinct, 0)
-    _shift_rows(fit, rows - 1, distinct, distinct.shape[0])
+    _shift_rows(fit, rows - 2, dist_ws, dist_bs, 0, words, wide)
+    _shift_rows(fit, rows - 1, dist_ws, dist_bs, dist_bs.shape[0], words, wide)
 
 
 @njit(cache=True, inline="always")
-def _anchors(valid, rows, fit, count_d, o, w):  # pragma: no cover - compiled
-    """Word ``w`` of the anchors where orientation ``o`` has every cell free and one
-    attaching (``fit``'s rows from :func:`_prepare`). Inlined into functions compiled
-    without reference counting, so binding its arrays costs nothing."""
-    inside = valid[o, w]
-    near = _ZERO
-    for j in range(rows.shape[1]):
-        r = rows[o, j]
-        if r < 0:
-            break
-        inside &= fit[r, w]
-        near |= fit[count_d + r, w]
+def _anchors(row5, valid, fit, count_d, o, c):  # pragma: no cover - compiled
+    """Word ``c`` (a column of ``fit``) of the anchors where orientation ``o`` has every
+    cell free and one attaching (``fit``'s rows from :func:`_prepare`). Inlined into
+    functions compiled without reference counting, so binding its arrays costs nothing."""
+    r0, r1, r2, r3, r4 = row5[o, 0], row5[o, 1], row5[o, 2], row5[o, 3], row5[o, 4]
+    inside = valid[o, c] & fit[r0, c] & fit[r1, c] & fit[r2, c] & fit[r3, c] & fit[r4, c]
+    d = count_d
+    near = (fit[d + r0, c] | fit[d + r1, c] | fit[d + r2, c] | fit[d + r3, c]
+            | fit[d + r4, c])  # fmt: skip
     return inside & near
 
 
@@ -244,24 +240,31 @@ def bit_generate(orient, occupied, edge, corner, hand, fit, out):  # pragma: no 
     holding ``hand`` into ``out``, by orientation and then anchor; how many. The same set
     as :func:`._compiled.generate`, in another order. ``fit`` is :func:`bit_reach`'s
     scratch."""
-    piece, valid, board, rows, placement = orient[0], orient[2], orient[3], orient[7], orient[8]
-    words = occupied.shape[0]
+    if occupied.shape[0] == 4 and orient[9][orient[9].shape[0] - 1] == 0:
+        return _generate(orient, occupied, edge, corner, hand, fit, out, 4, False)
+    return _generate(orient, occupied, edge, corner, hand, fit, out, occupied.shape[0], True)
+
+
+@njit(cache=True, inline="always")
+def _generate(orient, occupied, edge, corner, hand, fit, out, words, wide):  # pragma: no cover
+    """:func:`bit_generate` over ``words`` words."""
+    piece, row5, valid, board, placement = orient[0], orient[3], orient[4], orient[5], orient[10]
     count_o = piece.shape[0]
-    count_d = orient[6].shape[0]
+    count_d = orient[8].shape[0]
     usable, attach = fit.shape[0] - 2, fit.shape[0] - 1  # scratch, as in bit_reach
-    for w in range(words):
-        u = board[w] & ~occupied[w] & ~edge[w]
-        fit[usable, w] = u
-        fit[attach, w] = corner[w] & u
-    _prepare(orient, fit)
+    for c in range(PAD, PAD + words):
+        u = board[c] & ~occupied[c - PAD] & ~edge[c - PAD]
+        fit[usable, c] = u
+        fit[attach, c] = corner[c - PAD] & u
+    _prepare(orient, fit, words, wide)
     cnt = 0
     for o in range(count_o):
         if hand[piece[o]] == 0:
             continue
-        for w in range(words):
-            anchors = _anchors(valid, rows, fit, count_d, o, w)
+        for c in range(PAD, PAD + words):
+            anchors = _anchors(row5, valid, fit, count_d, o, c)
             while anchors != _ZERO:
-                out[cnt] = placement[o, w * 64 + _lowest(anchors)]
+                out[cnt] = placement[o, (c - PAD) * 64 + _lowest(anchors)]
                 cnt += 1
                 anchors &= anchors - _ONE
     return cnt
@@ -272,23 +275,30 @@ def biggest_fit(orient, sizes, usable, attach, hand, fit):  # pragma: no cover -
     """A placement of the biggest piece in ``hand`` (``sizes`` per piece) with every cell
     in the board ``usable`` and one on ``attach``: of equal pieces the first orientation,
     at its lowest anchor; -1 if none. ``fit`` is :func:`bit_reach`'s scratch."""
-    piece, valid, rows, placement = orient[0], orient[2], orient[7], orient[8]
-    words = usable.shape[0]
-    count_d = orient[6].shape[0]
+    if usable.shape[0] == 4 and orient[9][orient[9].shape[0] - 1] == 0:
+        return _biggest(orient, sizes, usable, attach, hand, fit, 4, False)
+    return _biggest(orient, sizes, usable, attach, hand, fit, usable.shape[0], True)
+
+
+@njit(cache=True, inline="always")
+def _biggest(orient, sizes, usable, attach, hand, fit, words, wide):  # pragma: no cover
+    """:func:`biggest_fit` over ``words`` words."""
+    piece, row5, valid, placement = orient[0], orient[3], orient[4], orient[10]
+    count_d = orient[8].shape[0]
     last = fit.shape[0] - 1
-    for w in range(words):
-        fit[last - 1, w] = usable[w]
-        fit[last, w] = attach[w]
-    _prepare(orient, fit)
+    for c in range(PAD, PAD + words):
+        fit[last - 1, c] = usable[c - PAD]
+        fit[last, c] = attach[c - PAD]
+    _prepare(orient, fit, words, wide)
     best, best_size = -1, 0
     for o in range(piece.shape[0]):
         q = piece[o]
         if hand[q] == 0 or sizes[q] <= best_size:
             continue
-        for w in range(words):
-            anchors = _anchors(valid, rows, fit, count_d, o, w)
+        for c in range(PAD, PAD + words):
+            anchors = _anchors(row5, valid, fit, count_d, o, c)
             if anchors != _ZERO:
-                best, best_size = placement[o, w * 64 + _lowest(anchors)], sizes[q]
+                best, best_size = placement[o, (c - PAD) * 64 + _lowest(anchors)], sizes[q]
                 break
     return best
 

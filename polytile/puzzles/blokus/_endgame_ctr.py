@@ -1,10 +1,13 @@
 """The counters the compiled Blokus endgame search shares with its wrapper (``ctr`` fields),
-and its infinity: a module of their own, so the wrapper reads them without loading numba."""
+its infinity and the shape of its bitboard scratch: a module of their own, so the wrapper
+reads them without loading numba."""
 
 __all__ = [
+    "CELLS",
     "INF",
     "LIMIT",
     "NODES",
+    "PAD",
     "REQUEST",
     "ROOT_HI",
     "ROOT_LO",
@@ -30,3 +33,7 @@ NODES, LIMIT, STATUS, REQUEST, SOLO, SOLO_GAP = 0, 1, 2, 3, 4, 5
 ROOT_LO, ROOT_HI, ROOT_MOVE, ROOT_PLY = 6, 7, 8, 9
 #: Counters per thread.
 SIZE = 10
+
+#: Zero words before and after the words of a bitboard in the search's scratch
+#: (:mod:`._bitboard`), and cell offsets per orientation (the most cells of a piece).
+PAD, CELLS = 2, 5

@@ -40,6 +40,7 @@ import numpy as np
 
 from polytile.errors import SolverError
 from polytile.puzzles.blokus import _endgame_ctr as ks
+from polytile.puzzles.blokus._endgame_ctr import CELLS, PAD
 from polytile.puzzles.blokus.moves import COLOR_NAMES, pack_cells, placement_table
 from polytile.puzzles.blokus.rules import PIECE_NAMES, Blokus, Move
 
@@ -67,11 +68,14 @@ SOLO_GAP = 13
 @cache
 def orientations(n: int) -> tuple[np.ndarray, ...]:
     """The orientations of the pieces on the ``n`` x ``n`` board, for
-    :func:`._bitboard.bit_reach`: (piece per orientation, cell offsets from the anchor
-    (top-left corner of its bounding box; -1 padded), the anchors where it stays on the
-    board (a board per orientation), the board's cells, the cells off its first column,
-    those off its last, the distinct offsets, each orientation's offsets as indices into
-    them (-1 padded), and the placement of each orientation at each anchor (-1: none))."""
+    :mod:`._bitboard`: (piece per orientation; per orientation its five cell offsets from
+    the anchor (top-left corner of its bounding box; a piece of fewer cells repeats its
+    first), each as a bit shift (under 64) and a word shift, and as an index into the
+    distinct offsets; the anchors where it stays on the board (a board per orientation);
+    the board's cells; the cells off its first column; those off its last; the distinct
+    offsets as bit shifts and word shifts, ascending; and the placement of each
+    orientation at each anchor (-1: none)). Boards are padded with
+    :data:`._bitboard.PAD` zero words on each side, as the scratch boards are."""
     t = placement_table(n)
     flat = t.flat.astype(np.int64)
     live = flat >= 0
@@ -85,26 +89,37 @@ def orientations(n: int) -> tuple[np.ndarray, ...]:
     which = which.reshape(-1)
     piece = t.piece[first].astype(np.int64)
     offsets = np.where(offs[first] == far, -1, offs[first])
+    if offsets.shape[1] > CELLS:
+        raise ValueError(f"pieces of more than {CELLS} cells")
+    offsets = np.pad(offsets, ((0, 0), (0, CELLS - offsets.shape[1])), constant_values=-1)
+    offsets = np.where(offsets >= 0, offsets, offsets[:, :1])  # repeat the first offset
     height = np.where(live, r, -1).max(axis=1)[first] - r.min(axis=1)[first] + 1
     width = np.where(live, c, -1).max(axis=1)[first] - c.min(axis=1)[first] + 1
     rr, cc = np.indices((n, n))
-    valid = pack_cells((rr <= n - height[:, None, None]) & (cc <= n - width[:, None, None]),
-                       t.words)  # fmt: skip
-    board = pack_cells(np.ones((n, n), dtype=bool), t.words)
-    not_first = pack_cells(cc != 0, t.words)
-    not_last = pack_cells(cc != n - 1, t.words)
-    distinct = np.unique(offsets[offsets >= 0])
-    rows = np.where(offsets >= 0, np.searchsorted(distinct, offsets), -1)
+
+    def padded(board: np.ndarray) -> np.ndarray:
+        packed = pack_cells(board, t.words)
+        return np.pad(packed, [(0, 0)] * (packed.ndim - 1) + [(PAD, PAD)])
+
+    valid = padded((rr <= n - height[:, None, None]) & (cc <= n - width[:, None, None]))
+    board = padded(np.ones((n, n), dtype=bool))
+    not_first = padded(cc != 0)
+    not_last = padded(cc != n - 1)
+    distinct = np.unique(offsets)
+    rows = np.searchsorted(distinct, offsets).astype(np.int64)
     placement = np.full((len(piece), n * n), -1, dtype=np.int64)
     placement[which, anchor] = np.arange(len(t.piece))
-    return piece, offsets, valid, board, not_first, not_last, distinct, rows, placement
+    bits, word = (offsets & 63).astype(np.uint64), (offsets >> 6).astype(np.int64)
+    return (piece, bits, word, rows, valid, board, not_first, not_last,
+            (distinct & 63).astype(np.uint64), (distinct >> 6).astype(np.int64), placement)
 
 
 def bitboard_scratch(n: int) -> np.ndarray:
     """The scratch of :mod:`._bitboard`'s functions on the ``n`` x ``n`` board: a board per
-    orientation, one per distinct offset, and 7 more."""
+    orientation, one per distinct offset, and 7 more, each padded with
+    :data:`._bitboard.PAD` zero words on each side."""
     orient = orientations(n)
-    return np.zeros((len(orient[0]) + len(orient[6]) + 7, placement_table(n).words),
+    return np.zeros((len(orient[0]) + len(orient[8]) + 7, placement_table(n).words + 2 * PAD),
                     dtype=np.uint64)  # fmt: skip
 
 
