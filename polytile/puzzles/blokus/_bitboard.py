@@ -97,7 +97,7 @@ def _reach(orient, n, occupied, edge, corner, hand, fit, reach, pieces, words,
     the same round. It stops once every live orientation has been visited since the queue
     last grew: the closure of the rounds of the breadth-first version, with about one
     visit per orientation taken instead of a visit of every orientation per round."""
-    piece, bs5, ws5, row5, valid, board, not_first, not_last, dist_bs, dist_ws, _ = orient
+    piece, bs5, ws5, row5, valid, board, not_first, not_last, dist_bs, dist_ws, _, first = orient
     count_o = piece.shape[0]
     sh = count_o  # rows sh + i: the usable board shifted by the i-th distinct offset
     top = count_o + dist_bs.shape[0]
@@ -115,31 +115,31 @@ def _reach(orient, n, occupied, edge, corner, hand, fit, reach, pieces, words,
     if seeds == _ZERO:
         return 0
     _shift_rows(fit, usable, dist_ws, dist_bs, sh, words, wide)
-    for c in range(PAD, PAD + 2):
-        fit[live, c] = _ZERO
+    width = words + 2 * PAD  # the live orientations, in order: scratch rows from `live`
     nlive = 0
-    for o in range(count_o):
-        if hand[piece[o]] == 0:
+    for q in range(first.shape[0] - 1):
+        if hand[q] == 0:
             continue
-        r0, r1, r2, r3, r4 = sh + row5[o, 0], sh + row5[o, 1], sh + row5[o, 2], sh + row5[
-            o, 3], sh + row5[o, 4]  # fmt: skip
-        found = _ZERO
-        for c in range(PAD, end):
-            m = (valid[o, c] & fit[r0, c] & fit[r1, c] & fit[r2, c] & fit[r3, c]
-                 & fit[r4, c])  # fmt: skip
-            fit[o, c] = m
-            found |= m
-        if found != _ZERO:
-            fit[live, PAD + (o >> 6)] |= _ONE << np.uint64(o & 63)
-            nlive += 1
+        for o in range(first[q], first[q + 1]):
+            r0, r1, r2, r3, r4 = sh + row5[o, 0], sh + row5[o, 1], sh + row5[o, 2], sh + row5[
+                o, 3], sh + row5[o, 4]  # fmt: skip
+            found = _ZERO
+            for c in range(PAD, end):
+                m = (valid[o, c] & fit[r0, c] & fit[r1, c] & fit[r2, c] & fit[r3, c]
+                     & fit[r4, c])  # fmt: skip
+                fit[o, c] = m
+                found |= m
+            if found != _ZERO:
+                fit[live + nlive // width, nlive % width] = np.uint64(o)
+                nlive += 1
     count = 0
     minus, plus = np.uint64(n - 1), np.uint64(n + 1)
     since = 0  # live orientations visited since the queue last grew
-    o = 0
+    i = 0
     while since < nlive:
-        if not (fit[live, PAD + (o >> 6)] >> np.uint64(o & 63)) & _ONE:
-            o = o + 1 if o + 1 < count_o else 0
-            continue
+        if i >= nlive:
+            i = 0
+        o = np.int64(fit[live + i // width, i % width])
         since += 1
         b0, b1, b2, b3, b4 = bs5[o, 0], bs5[o, 1], bs5[o, 2], bs5[o, 3], bs5[o, 4]
         hits = _ZERO
@@ -158,7 +158,7 @@ def _reach(orient, n, occupied, edge, corner, hand, fit, reach, pieces, words,
             fit[hit, c] = a
             hits |= a
         if hits == _ZERO:
-            o = o + 1 if o + 1 < count_o else 0
+            i += 1
             continue
         pieces[piece[o]] = 1
         left = _ZERO
@@ -166,10 +166,12 @@ def _reach(orient, n, occupied, edge, corner, hand, fit, reach, pieces, words,
             x = fit[o, c] & ~fit[hit, c]
             fit[o, c] = x
             left |= x
-        if left == _ZERO:  # no anchor left: it needs no more visits
-            fit[live, PAD + (o >> 6)] &= ~(_ONE << np.uint64(o & 63))
+        if left == _ZERO:  # no anchor left: it needs no more visits (the order stays)
             nlive -= 1
+            for j in range(i, nlive):
+                fit[live + j // width, j % width] = fit[live + (j + 1) // width, (j + 1) % width]
             since -= 1
+            i -= 1
         for c in range(PAD, end):  # the cells of those placements; the new ones
             if wide:
                 m = (_up(fit[hit, c - ws5[o, 0]], fit[hit, c - ws5[o, 0] - 1], b0)
@@ -201,7 +203,7 @@ def _reach(orient, n, occupied, edge, corner, hand, fit, reach, pieces, words,
             for c in range(PAD, end):
                 fit[queue, c] |= fit[fresh, c]
             since = 0
-        o = o + 1 if o + 1 < count_o else 0
+        i += 1
     return count
 
 
@@ -248,8 +250,7 @@ def bit_generate(orient, occupied, edge, corner, hand, fit, out):  # pragma: no 
 @njit(cache=True, inline="always")
 def _generate(orient, occupied, edge, corner, hand, fit, out, words, wide):  # pragma: no cover
     """:func:`bit_generate` over ``words`` words."""
-    piece, row5, valid, board, placement = orient[0], orient[3], orient[4], orient[5], orient[10]
-    count_o = piece.shape[0]
+    row5, valid, board, placement = orient[3], orient[4], orient[5], orient[10]
     count_d = orient[8].shape[0]
     usable, attach = fit.shape[0] - 2, fit.shape[0] - 1  # scratch, as in bit_reach
     for c in range(PAD, PAD + words):
@@ -257,16 +258,18 @@ def _generate(orient, occupied, edge, corner, hand, fit, out, words, wide):  # p
         fit[usable, c] = u
         fit[attach, c] = corner[c - PAD] & u
     _prepare(orient, fit, words, wide)
+    first = orient[11]
     cnt = 0
-    for o in range(count_o):
-        if hand[piece[o]] == 0:
+    for q in range(first.shape[0] - 1):
+        if hand[q] == 0:
             continue
-        for c in range(PAD, PAD + words):
-            anchors = _anchors(row5, valid, fit, count_d, o, c)
-            while anchors != _ZERO:
-                out[cnt] = placement[o, (c - PAD) * 64 + _lowest(anchors)]
-                cnt += 1
-                anchors &= anchors - _ONE
+        for o in range(first[q], first[q + 1]):
+            for c in range(PAD, PAD + words):
+                anchors = _anchors(row5, valid, fit, count_d, o, c)
+                while anchors != _ZERO:
+                    out[cnt] = placement[o, (c - PAD) * 64 + _lowest(anchors)]
+                    cnt += 1
+                    anchors &= anchors - _ONE
     return cnt
 
 

@@ -39,7 +39,8 @@ _A2 = {t: types.Array(t, 2, "C") for t in (types.int64, types.uint64, types.uint
                                             types.boolean)}  # fmt: skip
 _A3U = types.Array(types.uint64, 3, "C")
 ORIENT = types.Tuple((_A1[_I64], _A2[_U64], _A2[_I64], _A2[_I64], _A2[_U64], _A1[_U64],
-                      _A1[_U64], _A1[_U64], _A1[_U64], _A1[_I64], _A2[_I64]))  # fmt: skip
+                      _A1[_U64], _A1[_U64], _A1[_U64], _A1[_I64], _A2[_I64],
+                      _A1[_I64]))  # fmt: skip
 TAB = types.Tuple((_A2[_U64], _A2[_U64], _A2[_U64], _A1[types.int32], _A2[types.int32],
                    _A1[_I64], _A1[_I64], ORIENT))  # fmt: skip
 GAME = types.Tuple((_I64, _I64, _A1[_I64], _A1[_I64]))

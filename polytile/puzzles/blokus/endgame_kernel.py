@@ -110,8 +110,10 @@ def orientations(n: int) -> tuple[np.ndarray, ...]:
     placement = np.full((len(piece), n * n), -1, dtype=np.int64)
     placement[which, anchor] = np.arange(len(t.piece))
     bits, word = (offsets & 63).astype(np.uint64), (offsets >> 6).astype(np.int64)
+    first = np.searchsorted(piece, np.arange(len(PIECE_NAMES) + 1)).astype(np.int64)
     return (piece, bits, word, rows, valid, board, not_first, not_last,
-            (distinct & 63).astype(np.uint64), (distinct >> 6).astype(np.int64), placement)
+            (distinct & 63).astype(np.uint64), (distinct >> 6).astype(np.int64), placement,
+            first)
 
 
 def bitboard_scratch(n: int) -> np.ndarray:
@@ -119,8 +121,9 @@ def bitboard_scratch(n: int) -> np.ndarray:
     orientation, one per distinct offset, and 7 more, each padded with
     :data:`._bitboard.PAD` zero words on each side."""
     orient = orientations(n)
-    return np.zeros((len(orient[0]) + len(orient[8]) + 7, placement_table(n).words + 2 * PAD),
-                    dtype=np.uint64)  # fmt: skip
+    width = placement_table(n).words + 2 * PAD
+    rows = len(orient[0]) + len(orient[8]) + 7 + -(-len(orient[0]) // width)
+    return np.zeros((rows, width), dtype=np.uint64)
 
 
 class KernelStopped(Exception):
