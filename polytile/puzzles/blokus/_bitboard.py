@@ -29,7 +29,7 @@ import numpy as np
 from polytile._jit import njit
 from polytile.puzzles.blokus._endgame_ctr import CELLS, PAD
 
-__all__ = ["CELLS", "PAD", "biggest_fit", "bit_generate", "bit_reach", "popcount"]
+__all__ = ["CELLS", "PAD", "biggest_fit", "biggest_legal", "bit_generate", "bit_reach", "popcount"]
 
 _ZERO = np.uint64(0)
 _ONE = np.uint64(1)
@@ -275,35 +275,57 @@ def _generate(orient, occupied, edge, corner, hand, fit, out, words, wide):  # p
 
 @njit(cache=True, _nrt=False)
 def biggest_fit(orient, sizes, usable, attach, hand, fit):  # pragma: no cover - compiled
-    """A placement of the biggest piece in ``hand`` (``sizes`` per piece) with every cell
-    in the board ``usable`` and one on ``attach``: of equal pieces the first orientation,
-    at its lowest anchor; -1 if none. ``fit`` is :func:`bit_reach`'s scratch."""
+    """A placement of the biggest piece in ``hand`` (``sizes`` per piece, never falling
+    with the piece index) with every cell in the board ``usable`` and one on ``attach``:
+    of equal pieces the first orientation, at its lowest anchor; -1 if none. ``fit`` is
+    :func:`bit_reach`'s scratch."""
+    last = fit.shape[0] - 1
+    for c in range(PAD, PAD + usable.shape[0]):
+        fit[last - 1, c] = usable[c - PAD]
+        fit[last, c] = attach[c - PAD]
     if usable.shape[0] == 4 and orient[9][orient[9].shape[0] - 1] == 0:
-        return _biggest(orient, sizes, usable, attach, hand, fit, 4, False)
-    return _biggest(orient, sizes, usable, attach, hand, fit, usable.shape[0], True)
+        return _biggest(orient, sizes, hand, fit, 4, False)
+    return _biggest(orient, sizes, hand, fit, usable.shape[0], True)
+
+
+@njit(cache=True, _nrt=False)
+def biggest_legal(orient, sizes, occupied, edge, corner, hand, fit):  # pragma: no cover
+    """:func:`biggest_fit` among the legal placements of the colour with neighbourhoods
+    ``edge`` and ``corner``: the biggest it can place now, or -1 when it cannot place
+    (cheaper than :func:`bit_generate`: it stops at the first fit of the biggest pieces)."""
+    last = fit.shape[0] - 1
+    for c in range(PAD, PAD + occupied.shape[0]):
+        u = orient[5][c] & ~occupied[c - PAD] & ~edge[c - PAD]
+        fit[last - 1, c] = u
+        fit[last, c] = corner[c - PAD] & u
+    if occupied.shape[0] == 4 and orient[9][orient[9].shape[0] - 1] == 0:
+        return _biggest(orient, sizes, hand, fit, 4, False)
+    return _biggest(orient, sizes, hand, fit, occupied.shape[0], True)
 
 
 @njit(cache=True, inline="always")
-def _biggest(orient, sizes, usable, attach, hand, fit, words, wide):  # pragma: no cover
-    """:func:`biggest_fit` over ``words`` words."""
-    piece, row5, valid, placement = orient[0], orient[3], orient[4], orient[10]
+def _biggest(orient, sizes, hand, fit, words, wide):  # pragma: no cover - compiled
+    """:func:`biggest_fit` over ``words`` words, the usable and attach boards in
+    ``fit``'s last two rows: the pieces by size, biggest first, each size's in order, so
+    that the first fit found is the answer."""
+    row5, valid, placement, first = orient[3], orient[4], orient[10], orient[11]
     count_d = orient[8].shape[0]
-    last = fit.shape[0] - 1
-    for c in range(PAD, PAD + words):
-        fit[last - 1, c] = usable[c - PAD]
-        fit[last, c] = attach[c - PAD]
     _prepare(orient, fit, words, wide)
-    best, best_size = -1, 0
-    for o in range(piece.shape[0]):
-        q = piece[o]
-        if hand[q] == 0 or sizes[q] <= best_size:
-            continue
-        for c in range(PAD, PAD + words):
-            anchors = _anchors(row5, valid, fit, count_d, o, c)
-            if anchors != _ZERO:
-                best, best_size = placement[o, (c - PAD) * 64 + _lowest(anchors)], sizes[q]
-                break
-    return best
+    q = sizes.shape[0] - 1
+    while q >= 0:
+        low = q  # the pieces of q's size: low..q
+        while low > 0 and sizes[low - 1] == sizes[q]:
+            low -= 1
+        for p in range(low, q + 1):
+            if hand[p] == 0:
+                continue
+            for o in range(first[p], first[p + 1]):
+                for c in range(PAD, PAD + words):
+                    anchors = _anchors(row5, valid, fit, count_d, o, c)
+                    if anchors != _ZERO:
+                        return placement[o, (c - PAD) * 64 + _lowest(anchors)]
+        q = low - 1
+    return -1
 
 
 @njit(cache=True, inline="always")

@@ -53,7 +53,7 @@ from __future__ import annotations
 import numpy as np
 
 from polytile._jit import njit
-from polytile.puzzles.blokus._bitboard import bit_generate, popcount
+from polytile.puzzles.blokus._bitboard import biggest_legal, bit_generate, popcount
 from polytile.puzzles.blokus._compiled import place
 from polytile.puzzles.blokus._endgame_ctr import (
     INF,
@@ -154,7 +154,8 @@ def _game_over(tab, k, bits, hand, turn, fit, out):  # pragma: no cover - compil
     """True when no colour after ``turn`` can place (``turn`` itself cannot)."""
     for j in range(1, k):
         cj = (turn + j) % k
-        if bit_generate(tab[7], bits[0], bits[1 + cj], bits[1 + k + cj], hand[cj], fit, out) > 0:
+        if biggest_legal(tab[7], _SIZES, bits[0], bits[1 + cj], bits[1 + k + cj], hand[cj],
+                         fit) >= 0:  # fmt: skip
             return False
     return True
 
@@ -302,16 +303,17 @@ def _etc(tab, z, tt, hand, lasti1, turn, nxt, h, moves, cnt, maxing, a, bb):  # 
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _bounds(tab, g, st, z, memo, buf, ctr, ply, turn, cnt, alpha, beta, lo, hi):  # pragma: no cover
+def _bounds(tab, g, st, z, memo, buf, ctr, ply, turn, biggest, alpha, beta, lo,
+            hi):  # fmt: skip  # pragma: no cover
     """The node's bounds (``lo``, ``hi``, from the table) narrowed by every colour's facts
-    (the module notes); they are left in ``facts[ply]``. The caller checks ``ctr[STATUS]``."""
+    (the module notes), ``biggest`` the size of the biggest piece the colour to move can
+    place now; they are left in ``facts[ply]``. The caller checks ``ctr[STATUS]``."""
     n, k, weight = g[0], g[1], g[2]
     bits, hand, lasti1 = st
-    mbuf, rbuf, pbuf, work, contested, fit = buf[0], buf[2], buf[3], buf[6], buf[7], buf[8]
+    rbuf, pbuf, work, contested, fit = buf[2], buf[3], buf[6], buf[7], buf[8]
     kept, facts = buf[10], buf[11]
     words = bits.shape[2]
     b = bits[ply]
-    moves = mbuf[ply]
     # Each colour's score now, the most it can become, and what it can make sure of.
     nows, bests, sure, solo = facts[ply, 0], facts[ply, 1], facts[ply, 2], facts[ply, 3]
     shared = facts[ply, 4]  # whose reach meets another live colour's
@@ -335,9 +337,6 @@ def _bounds(tab, g, st, z, memo, buf, ctr, ply, turn, cnt, alpha, beta, lo, hi):
         if not shared[ci]:
             solo[ci] = PENDING
         if ci == turn:  # it can place its biggest piece now
-            biggest = 0
-            for j in range(cnt):
-                biggest = max(biggest, _SIZES[tab[3][moves[j]]])
             sure[ci] = nows[ci] + biggest
     blo, bhi = _range(k, weight, sure, bests)
     lo, hi = max(lo, blo), min(hi, bhi)
@@ -504,9 +503,11 @@ def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pra
             return hi
     b = bits[ply]
     moves = mbuf[ply]
-    cnt = bit_generate(tab[7], b[0], b[1 + turn], b[1 + k + turn], hand[turn], fit, moves)
+    # The biggest placement first: the bounds need no more, and the moves are generated
+    # only where they do not settle the node.
+    big = biggest_legal(tab[7], _SIZES, b[0], b[1 + turn], b[1 + k + turn], hand[turn], fit)
     nxt = (turn + 1) % k
-    if cnt == 0:
+    if big < 0:
         if _game_over(tab, k, b, hand, turn, fit, out):
             return _final(k, weight, hand, lasti1)
         _copy_ply(bits, ply)
@@ -515,7 +516,8 @@ def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pra
             ctr[ROOT_PLY] = ply + 1
         return search(tab, g, st, z, tt, memo, buf, ctr, ply + 1, nxt,
                       h ^ z[1][turn] ^ z[1][nxt], alpha, beta)  # fmt: skip
-    lo, hi = _bounds(tab, g, st, z, memo, buf, ctr, ply, turn, cnt, alpha, beta, lo, hi)
+    lo, hi = _bounds(tab, g, st, z, memo, buf, ctr, ply, turn, _SIZES[tab[3][big]], alpha, beta,
+                     lo, hi)  # fmt: skip
     if ctr[STATUS] != 0:
         return 0
     solo = facts[ply, 3]  # an independent colour's first solitaire move, or none
@@ -538,6 +540,7 @@ def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pra
         moves[0] = solo[turn]
         cnt = 1
     else:
+        cnt = bit_generate(tab[7], b[0], b[1 + turn], b[1 + k + turn], hand[turn], fit, moves)
         _order(tab, g, st, buf, ply, turn, cnt, hint)
     maxing = maxer[turn] == 1
     if cnt > 1 and not root:
