@@ -70,21 +70,30 @@ def _shift_rows(fit, src, dist_ws, dist_bs, base, words, wide):  # pragma: no co
 
 
 @njit(cache=True, _nrt=False)
-def bit_reach(orient, n, occupied, edge, corner, hand, fit, reach, pieces):  # pragma: no cover
+def bit_reach(orient, n, occupied, edge, corner, hand, within, fit, reach,
+              pieces):  # fmt: skip  # pragma: no cover
     """The reach of the colour with neighbourhoods ``edge`` and ``corner`` (before its
     first piece, ``corner`` holds its start cell) holding ``hand`` on an ``n`` x ``n``
     board: its cells into the board ``reach``, its pieces into ``pieces`` (per piece
-    index); the number of cells. ``fit`` is scratch (:func:`scratch_rows` rows of
-    ``words + 2 * PAD`` words)."""
+    index); the number of cells.
+
+    ``hand`` may leave out pieces known not to be reachable, and ``within`` (a board) be
+    a set of cells known to hold the reach: the reach of an earlier position of the game
+    and its pieces, say. A reach only shrinks as the game goes on (cells are taken, the
+    colour's own pieces forbid their neighbours, pieces leave the hand, and every new
+    attach point lies diagonal to a placement the earlier reach took), so the answer is
+    the same, found with fewer orientations. ``fit`` is scratch (the rows of
+    :func:`.endgame_kernel.bitboard_scratch`)."""
     if occupied.shape[0] == 4 and orient[9][orient[9].shape[0] - 1] == 0:
         # Duo: four words and every offset under a word, so the loops get constant bounds
-        return _reach(orient, n, occupied, edge, corner, hand, fit, reach, pieces, 4, False)
-    return _reach(orient, n, occupied, edge, corner, hand, fit, reach, pieces,
+        return _reach(orient, n, occupied, edge, corner, hand, within, fit, reach, pieces, 4,
+                      False)  # fmt: skip
+    return _reach(orient, n, occupied, edge, corner, hand, within, fit, reach, pieces,
                   occupied.shape[0], True)  # fmt: skip
 
 
 @njit(cache=True, inline="always")
-def _reach(orient, n, occupied, edge, corner, hand, fit, reach, pieces, words,
+def _reach(orient, n, occupied, edge, corner, hand, within, fit, reach, pieces, words,
            wide):  # fmt: skip  # pragma: no cover
     """:func:`bit_reach` over ``words`` words (``wide``: offsets may reach past a word).
 
@@ -106,7 +115,7 @@ def _reach(orient, n, occupied, edge, corner, hand, fit, reach, pieces, words,
     pieces[:] = 0
     seeds = _ZERO
     for c in range(PAD, end):
-        u = board[c] & ~occupied[c - PAD] & ~edge[c - PAD]
+        u = board[c] & within[c - PAD] & ~occupied[c - PAD] & ~edge[c - PAD]
         q = corner[c - PAD] & u
         fit[usable, c] = u
         fit[queue, c] = q

@@ -98,9 +98,9 @@ __all__ = ["principal_variation", "search"]
 
 
 @njit(cache=True, _nrt=False)
-def _solo_root(tab, g, st, z, memo, buf, ctr, ply, ci, floor, roof):  # pragma: no cover
+def _solo_root(tab, g, st, z, memo, buf, ctr, ply, ci, floor, roof, known):  # pragma: no cover
     """:func:`_solo` of colour ``ci`` from ``bits[ply]`` (exact between ``floor`` and
-    ``roof``)."""
+    ``roof``); ``known``: ``rbuf[ci]`` and ``pbuf[ci]`` hold the colour's reach there."""
     n, k = g[0], g[1]
     bits, hand, lasti1 = st
     rbuf, pbuf, sbits, smb, fit, scr = buf[2], buf[3], buf[4], buf[5], buf[8], buf[12]
@@ -111,13 +111,18 @@ def _solo_root(tab, g, st, z, memo, buf, ctr, ply, ci, floor, roof):  # pragma: 
         sbits[0, 2, w] = b[1 + k + ci, w]
     key = _solo_key(ci * 2 + lasti1[ci] + 1, hand[ci], rbuf[ci], sbits[0, 0], sbits[0, 1],
                     sbits[0, 2])  # fmt: skip
+    sreach, spieces = buf[14], buf[15]
+    for w in range(b.shape[1]):  # its reach lies within the node's
+        sreach[0, w] = rbuf[ci, w] if known else ~np.uint64(0)
+    for q in range(_NP):
+        spieces[0, q] = pbuf[ci, q] if known else hand[ci, q]
     return _solo(tab, fit, n, k, sbits, hand, lasti1, ci, floor, roof, 0, rbuf, pbuf, smb,
-                 buf[13], scr, memo, ctr, z[0], key)  # fmt: skip
+                 buf[13], scr, memo, ctr, z[0], key, sreach, spieces)  # fmt: skip
 
 
 @njit(cache=True, _nrt=False)
-def _all_facts(tab, fit, n, k, bits, hand, lasti1, rbuf, pbuf, kept, ply, turn, nows,
-               bests):  # fmt: skip  # pragma: no cover - compiled
+def _all_facts(tab, fit, n, k, bits, hand, lasti1, rbuf, pbuf, kept, ply, turn, nows, bests,
+               sreach, spieces):  # fmt: skip  # pragma: no cover - compiled
     """:func:`_facts` of every colour at ``bits[ply]`` into ``nows``, ``bests``, ``rbuf`` and
     ``pbuf``, kept for the next ply. A colour that did not just move keeps the previous
     ply's facts when the placement made there missed its reach: cells taken outside a reach
@@ -139,8 +144,18 @@ def _all_facts(tab, fit, n, k, bits, hand, lasti1, rbuf, pbuf, kept, ply, turn, 
             for q in range(pbuf.shape[1]):
                 pbuf[ci, q] = pieces[ply - 1, ci, q]
             nows[ci], bests[ci] = scores[ply - 1, ci, 0], scores[ply - 1, ci, 1]
-        else:
-            nows[ci], bests[ci], _ = _facts(tab, fit, n, k, b, hand, lasti1, rbuf, pbuf, ci)
+        else:  # within the previous ply's reach, when there is one (a reach only shrinks)
+            last = spieces.shape[0] - 1
+            cand, within = spieces[last], sreach[last]  # all pieces and cells
+            if ply > 0 and valid[ply - 1] == 1:
+                for q in range(_NP):
+                    cand[q] = pieces[ply - 1, ci, q] & hand[ci, q]
+                within = reach[ply - 1, ci]
+            else:
+                for q in range(_NP):
+                    cand[q] = hand[ci, q]
+            nows[ci], bests[ci], _ = _facts(tab, fit, n, k, b, hand, lasti1, rbuf, pbuf, ci,
+                                            cand, within)  # fmt: skip
         for w in range(words):
             reach[ply, ci, w] = rbuf[ci, w]
         for q in range(pbuf.shape[1]):
@@ -317,7 +332,8 @@ def _bounds(tab, g, st, z, memo, buf, ctr, ply, turn, biggest, alpha, beta, lo,
     # Each colour's score now, the most it can become, and what it can make sure of.
     nows, bests, sure, solo = facts[ply, 0], facts[ply, 1], facts[ply, 2], facts[ply, 3]
     shared = facts[ply, 4]  # whose reach meets another live colour's
-    _all_facts(tab, fit, n, k, bits, hand, lasti1, rbuf, pbuf, kept, ply, turn, nows, bests)
+    _all_facts(tab, fit, n, k, bits, hand, lasti1, rbuf, pbuf, kept, ply, turn, nows, bests,
+               buf[14], buf[15])
     for ci in range(k):
         sure[ci] = nows[ci]
         solo[ci] = NOT_SOLO
@@ -397,7 +413,7 @@ def _bounds(tab, g, st, z, memo, buf, ctr, ply, turn, biggest, alpha, beta, lo,
                     floor, roof = restlo - beta, resthi - alpha
                 floor = max(floor, sure[ci] - 1)
                 roof = max(min(roof, bests[ci] + 1), floor + 1)
-            value, first = _solo_root(tab, g, st, z, memo, buf, ctr, ply, ci, floor, roof)
+            value, first = _solo_root(tab, g, st, z, memo, buf, ctr, ply, ci, floor, roof, True)
             if ctr[STATUS] != 0:
                 return lo, hi
             if value <= floor:
@@ -424,7 +440,7 @@ def _bounds(tab, g, st, z, memo, buf, ctr, ply, turn, biggest, alpha, beta, lo,
             floor = alpha - (bhi - w * bests[ci]) if w > 0 else blo - w * bests[ci] - beta
             if floor < sure[ci] or floor >= bests[ci] or bests[ci] - floor > ctr[SOLO_GAP]:
                 continue  # it cannot be, it already is, or it is too far to be worth asking
-            value, _ = _solo_root(tab, g, st, z, memo, buf, ctr, ply, ci, floor, floor + 1)
+            value, _ = _solo_root(tab, g, st, z, memo, buf, ctr, ply, ci, floor, floor + 1, True)
             if ctr[STATUS] != 0:
                 return lo, hi
             if value <= floor:
@@ -441,7 +457,7 @@ def _order(tab, g, st, buf, ply, turn, cnt, hint):  # pragma: no cover
     then bigger pieces."""
     k = g[1]
     bits = st[0]
-    mbuf, _, rbuf, _, _, _, work, contested, _, killers, _, facts, scr, _ = buf
+    mbuf, rbuf, work, contested, killers, facts, scr = buf[0], buf[2], buf[6], buf[7], buf[9], buf[11], buf[12]
     words = bits.shape[2]
     b = bits[ply]
     moves = mbuf[ply]
@@ -532,7 +548,7 @@ def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pra
     # table's first, then those covering more contested cells and attach points of the
     # others, then bigger pieces.
     if solo[turn] == PENDING:
-        _, first = _solo_root(tab, g, st, z, memo, buf, ctr, ply, turn, -INF, INF)
+        _, first = _solo_root(tab, g, st, z, memo, buf, ctr, ply, turn, -INF, INF, True)
         if ctr[STATUS] != 0:
             return 0
         solo[turn] = first

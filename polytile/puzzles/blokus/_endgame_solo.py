@@ -52,7 +52,8 @@ KEPT = types.Tuple((_A3U, types.Array(types.uint8, 3, "C"), types.Array(_I64, 3,
                    _A1[types.uint8]))  # fmt: skip
 BUF = types.Tuple((_A2[_I64], _A1[_I64], _A2[_U64], _A2[types.uint8], _A3U, _A2[_I64],
                    _A2[_U64], _A1[_U64], _A2[_U64], _A2[_I64], KEPT,
-                   types.Array(_I64, 3, "C"), _A1[_I64], _A2[_I64]))  # fmt: skip
+                   types.Array(_I64, 3, "C"), _A1[_I64], _A2[_I64], _A2[_U64],
+                   _A2[types.uint8]))  # fmt: skip
 
 
 @njit(cache=True, inline="always")
@@ -127,17 +128,19 @@ def _copy_ply(bits, ply):  # pragma: no cover - compiled
 
 
 @njit(cache=True, _nrt=False)
-def _facts(tab, fit, n, k, bits, hand, lasti1, rbuf, pbuf, ci):  # pragma: no cover
+def _facts(tab, fit, n, k, bits, hand, lasti1, rbuf, pbuf, ci, cand,
+           within):  # fmt: skip  # pragma: no cover
     """(score now, the most it can become, reach cells) of colour ``ci`` in the state
     ``bits`` (the search's rows); its reach in ``rbuf[ci]`` and its reachable pieces in
-    ``pbuf[ci]``. ``fit`` is :func:`._bitboard.bit_reach`'s scratch."""
+    ``pbuf[ci]``: among the pieces ``cand`` and within the cells ``within``
+    (:func:`._bitboard.bit_reach`), its scratch ``fit``."""
     held, _ = _held(hand[ci])
     if held == 0:
         rbuf[ci, :] = 0
         pbuf[ci, :] = 0
         now = _ALL_PLACED + _I1_LAST * lasti1[ci]
         return now, now, 0
-    count = bit_reach(tab[7], n, bits[0], bits[1 + ci], bits[1 + k + ci], hand[ci], fit,
+    count = bit_reach(tab[7], n, bits[0], bits[1 + ci], bits[1 + k + ci], cand, within, fit,
                       rbuf[ci], pbuf[ci])  # fmt: skip
     return -held, _ceiling(held, hand[ci], pbuf[ci], count), count
 
@@ -276,10 +279,11 @@ def _cell_key(w, bit):  # pragma: no cover - compiled
 
 @njit(types.UniTuple(_I64, 2)(TAB, _A2[_U64], _I64, _I64, _A3U, _A2[types.uint8], _A1[_I64],
                               _I64, _I64, _I64, _I64, _A2[_U64], _A2[types.uint8], _A2[_I64],
-                              _A2[_I64], _A1[_I64], MEMO, _A1[_I64], _A2[_U64], _U64),
+                              _A2[_I64], _A1[_I64], MEMO, _A1[_I64], _A2[_U64], _U64,
+                              _A2[_U64], _A2[types.uint8]),
       cache=True, nogil=True, _nrt=False)  # fmt: skip
 def _solo(tab, fit, n, k, sbits, hand, lasti1, ci, floor, roof, depth, rbuf, pbuf, smb, wide,
-          scr, memo, ctr, zob, quick):  # fmt: skip  # pragma: no cover
+          scr, memo, ctr, zob, quick, sreach, spieces):  # fmt: skip  # pragma: no cover
     """(best final score, first placement) of colour ``ci`` playing alone from the state
     ``sbits[depth]`` (rows: occupied, its edge cells, its corner cells): exact when
     between ``floor`` and ``roof`` (``floor < roof``); at most ``floor``, a bound at least
@@ -324,7 +328,17 @@ def _solo(tab, fit, n, k, sbits, hand, lasti1, ci, floor, roof, depth, rbuf, pbu
     if found and _settles(exact, value, floor, roof):
         return value, first
     state = sbits[depth]
-    cells = bit_reach(tab[7], n, state[0], state[1], state[2], hand[ci], fit, rbuf[k], pbuf[k])
+    # Its reach lies within its parent's (row ``depth`` of ``sreach`` and ``spieces``, the
+    # caller's for the first call): fewer orientations to visit.
+    cand = pbuf[k + 1]
+    for q in range(_NP):
+        cand[q] = spieces[depth, q] & hand[ci, q]
+    cells = bit_reach(tab[7], n, state[0], state[1], state[2], cand, sreach[depth], fit,
+                      rbuf[k], pbuf[k])  # fmt: skip
+    for w in range(rbuf.shape[1]):
+        sreach[depth + 1, w] = rbuf[k, w]
+    for q in range(_NP):
+        spieces[depth + 1, q] = pbuf[k, q]
     key = _solo_key(ci * 2 + lasti1[ci] + 1, hand[ci], rbuf[k], state[0], state[1], state[2])
     found, value, first, exact = _recall(memo[0], key)
     if found and _settles(exact, value, floor, roof):
@@ -368,7 +382,7 @@ def _solo(tab, fit, n, k, sbits, hand, lasti1, ci, floor, roof, depth, rbuf, pbu
             sbits[depth + 1, 0, aw] |= abit
             value, first = _solo(tab, fit, n, k, sbits, hand, lasti1, ci, max(floor, best),
                                  roof, depth + 1, rbuf, pbuf, smb, wide, scr, memo, ctr, zob,
-                                 quick ^ _cell_key(aw, abit))  # fmt: skip
+                                 quick ^ _cell_key(aw, abit), sreach, spieces)  # fmt: skip
             p = first
         else:
             p = moves[j]
@@ -379,7 +393,7 @@ def _solo(tab, fit, n, k, sbits, hand, lasti1, ci, floor, roof, depth, rbuf, pbu
             lasti1[ci] = 1 if pc == _I1 else 0
             value, _ = _solo(tab, fit, n, k, sbits, hand, lasti1, ci, max(floor, best), roof,
                              depth + 1, rbuf, pbuf, smb, wide, scr, memo, ctr, zob,
-                             quick ^ zob[p, ci])  # fmt: skip
+                             quick ^ zob[p, ci], sreach, spieces)  # fmt: skip
             lasti1[ci] = old
             hand[ci, pc] = 1
         if ctr[STATUS] != 0:

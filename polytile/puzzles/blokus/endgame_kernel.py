@@ -249,6 +249,10 @@ def _thread_state(game: Blokus, t: Any, hand: np.ndarray, lasti1: np.ndarray, li
         np.full(2 * places + 128, _NO_MOVE, dtype=np.int64),  # moves, keys, their sort
         # solitaire moves per ply where I1's bonus is still possible (every placement)
         np.full((pieces + 2, places), _NO_MOVE, dtype=np.int64),
+        # per solitaire ply, the reach and the pieces of the ply before (its reach lies
+        # within them); the last rows: every cell, and scratch
+        np.full((solo_depth + 3, t.words), np.iinfo(np.uint64).max, dtype=np.uint64),
+        np.zeros((solo_depth + 3, 21), dtype=np.uint8),
     )
     ctr = np.zeros(ks.SIZE, dtype=np.int64)
     ctr[ks.LIMIT] = limit
@@ -318,7 +322,7 @@ def solitaire(game: Blokus, color: str, floor: int = -ks.INF,
     memo = _memos()
     from polytile.puzzles.blokus import _endgame_search as search
 
-    value, first = search._solo_root(tab, g, st, z, memo, buf, ctr, 0, ci, floor, roof)
+    value, first = search._solo_root(tab, g, st, z, memo, buf, ctr, 0, ci, floor, roof, False)
     return int(value), None if first < 0 else game._move(ci, int(first))
 
 

@@ -149,6 +149,7 @@ def test_the_bitboard_reach_matches_the_shared_one() -> None:
         t = placement_table(game.size)
         orient = orientations(game.size)
         fit = bitboard_scratch(game.size)
+        everywhere = np.full(t.words, np.iinfo(np.uint64).max, dtype=np.uint64)
         k = len(game.colors)
         checked = 0
         while not game.is_game_over():
@@ -164,7 +165,7 @@ def test_the_bitboard_reach_matches_the_shared_one() -> None:
                                         want_pieces)  # fmt: skip
                 got, got_pieces = np.empty(t.words, np.uint64), np.empty(21, np.uint8)
                 assert bit_reach(orient, game.size, bits[0], bits[1 + ci], bits[1 + k + ci],
-                                 hand, fit, got, got_pieces) == count  # fmt: skip
+                                 hand, everywhere, fit, got, got_pieces) == count  # fmt: skip
                 cells = np.unpackbits(got.view(np.uint8), bitorder="little")[: grid.size]
                 assert (cells.astype(bool) == want).all()
                 assert (got_pieces == want_pieces).all()
