@@ -13,6 +13,7 @@ __all__ = [
     "ROOT_LO",
     "ROOT_MOVE",
     "ROOT_PLY",
+    "SALT",
     "SIZE",
     "SOLO",
     "SOLO_GAP",
@@ -31,8 +32,11 @@ NODES, LIMIT, STATUS, REQUEST, SOLO, SOLO_GAP = 0, 1, 2, 3, 4, 5
 #: ``ROOT_LO`` when the mover raises the objective, at most ``ROOT_HI`` when it lowers it).
 #: ``ROOT_PLY`` is the root's ply: 0, or 1 after a forced pass.
 ROOT_LO, ROOT_HI, ROOT_MOVE, ROOT_PLY = 6, 7, 8, 9
+#: A search's salt: XORed into its keys of positions (above their slot bits), so that a
+#: table kept from other searches reads their entries as empty slots.
+SALT = 10
 #: Counters per thread.
-SIZE = 10
+SIZE = 11
 
 #: Zero words before and after the words of a bitboard in the search's scratch
 #: (:mod:`._bitboard`), and cell offsets per orientation (the most cells of a piece).

@@ -64,6 +64,7 @@ from polytile.puzzles.blokus._endgame_ctr import (
     ROOT_LO,
     ROOT_MOVE,
     ROOT_PLY,
+    SALT,
     SOLO_GAP,
     STATUS,
 )
@@ -110,7 +111,7 @@ def _solo_root(tab, g, st, z, memo, buf, ctr, ply, ci, floor, roof, known):  # p
         sbits[0, 1, w] = b[1 + ci, w]
         sbits[0, 2, w] = b[1 + k + ci, w]
     key = _solo_key(ci * 2 + lasti1[ci] + 1, hand[ci], rbuf[ci], sbits[0, 0], sbits[0, 1],
-                    sbits[0, 2])  # fmt: skip
+                    sbits[0, 2], np.uint64(ctr[SALT]))  # fmt: skip
     sreach, spieces = buf[14], buf[15]
     for w in range(b.shape[1]):  # its reach lies within the node's
         sreach[0, w] = rbuf[ci, w] if known else ~np.uint64(0)
@@ -383,7 +384,7 @@ def _bounds(tab, g, st, z, memo, buf, ctr, ply, turn, biggest, alpha, beta, lo,
         if any_cell:
             # The layout depends only on the board inside the territory (memo[2]).
             key = _solo_key(ci * 2 + lasti1[ci] + 1, hand[ci], inside, b[0], b[1 + ci],
-                            b[1 + k + ci])  # fmt: skip
+                            b[1 + k + ci], np.uint64(ctr[SALT]))  # fmt: skip
             found, layout, _, _ = _recall(memo[2], key)
             if not found:
                 layout = _greedy(tab, k, b, ci, hand, lasti1, inside, work, fit, pbuf[k + 1])

@@ -14,7 +14,7 @@ from numba import types
 from polytile._jit import njit
 from polytile.puzzles.blokus._bitboard import _lowest, biggest_fit, bit_generate, bit_reach
 from polytile.puzzles.blokus._compiled import place
-from polytile.puzzles.blokus._endgame_ctr import INF, LIMIT, NODES, REQUEST, SOLO, STATUS
+from polytile.puzzles.blokus._endgame_ctr import INF, LIMIT, NODES, REQUEST, SALT, SOLO, STATUS
 from polytile.puzzles.blokus.rules import PIECE_NAMES, PIECE_SIZES
 
 _SIZES = np.array(PIECE_SIZES, dtype=np.int64)
@@ -176,11 +176,11 @@ def _greedy(tab, k, bits, ci, hand, lasti1, inside, work, fit, h):  # pragma: no
 
 
 @njit(cache=True, _nrt=False)
-def _solo_key(tag, hand, inside, occupied, edge, corner):  # pragma: no cover - compiled
+def _solo_key(tag, hand, inside, occupied, edge, corner, salt):  # pragma: no cover - compiled
     """The solitaire memo key: ``tag`` (the colour and its ``I1`` flag), its ``hand`` row,
     the cells of its reach (the board ``inside``) and the board there (the occupied cells,
-    its edge cells, its corner cells). Also the greedy memo's key, with the colour's
-    territory as ``inside``."""
+    its edge cells, its corner cells), XOR the search's ``salt``. Also the greedy memo's
+    key, with the colour's territory as ``inside``."""
     h = _mix(np.uint64(tag), np.uint64(0))
     word = np.uint64(0)
     for p in range(_NP):
@@ -193,7 +193,7 @@ def _solo_key(tag, hand, inside, occupied, edge, corner):  # pragma: no cover - 
         h = _mix(h, occupied[w] & m)
         h = _mix(h, edge[w] & m)
         h = _mix(h, corner[w] & m)
-    return h
+    return h ^ salt
 
 
 @njit(cache=True, inline="always")
@@ -339,7 +339,8 @@ def _solo(tab, fit, n, k, sbits, hand, lasti1, ci, floor, roof, depth, rbuf, pbu
         sreach[depth + 1, w] = rbuf[k, w]
     for q in range(_NP):
         spieces[depth + 1, q] = pbuf[k, q]
-    key = _solo_key(ci * 2 + lasti1[ci] + 1, hand[ci], rbuf[k], state[0], state[1], state[2])
+    key = _solo_key(ci * 2 + lasti1[ci] + 1, hand[ci], rbuf[k], state[0], state[1], state[2],
+                    np.uint64(ctr[SALT]))  # fmt: skip
     found, value, first, exact = _recall(memo[0], key)
     if found and _settles(exact, value, floor, roof):
         _keep(memo[1], quick, value, first, exact)

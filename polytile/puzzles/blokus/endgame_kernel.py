@@ -29,6 +29,7 @@ Examples
 from __future__ import annotations
 
 import os
+import secrets
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -203,6 +204,27 @@ class KernelTables:
             found[0][1][:] = 0
         self._sets[what] = found
         return found
+
+
+# The table set of the last search with none of its own (no ``tables``), kept for the next
+# one of the same board in this process: allocating and zeroing a new set (about 100 MB)
+# costs 10-20 ms a search, more than many searches take. Each search XORs a salt of its
+# own into its keys, above their slot bits, so that it reads the entries of earlier
+# searches as empty slots and searches exactly as with a new set (the slots are the same).
+_SPARE: dict[int, tuple[Any, Any]] = {}
+_SPARE_LOCK = threading.Lock()
+
+
+def _borrow(n: int) -> tuple[tuple[Any, Any], int]:
+    """(table set, salt) for a search of the ``n`` x ``n`` board with no tables of its own:
+    the set kept from an earlier search when no other search is using it, else a new one."""
+    with _SPARE_LOCK:
+        found = _SPARE.pop(n, None)
+    if found is None:
+        found = (_table(), _memos())
+    else:
+        found[0][1][:] = 0  # no mark of an earlier search (one that raised, say) outlives it
+    return found, secrets.randbits(63 - _TABLE_BITS) << _TABLE_BITS
 
 
 def _table() -> tuple[np.ndarray, np.ndarray]:
@@ -384,14 +406,20 @@ def kernel_line(
         When no move follows the value found (a search bug; never silently).
     """
     t, tab, g, hand, lasti1, z, turn, h = _arrays(game, weights, maxer)
+    borrowed = None
+    salt = 0
     if tables is None:
-        tt, memo = _table(), _memos()
+        borrowed, salt = _borrow(game.size)
+        tt, memo = borrowed
+        h ^= np.uint64(salt)
     else:
         tt, memo = tables.get(game.size, weights, maxer)
     if threads is None:
         threads = 1 if node_limit is not None else min(2, os.cpu_count() or 1)
     limit = np.iinfo(np.int64).max if node_limit is None else int(node_limit)
     each = [_thread_state(game, t, hand, lasti1, limit, solo_gap) for _ in range(threads)]
+    for _, _, ctr, _ in each:
+        ctr[ks.SALT] = salt
     alpha = -ks.INF if known[0] is None else known[0] - 1
     beta = ks.INF if known[1] is None else known[1] + 1
     results: list[tuple[int, int, np.ndarray] | None] = [None] * threads
@@ -461,6 +489,9 @@ def kernel_line(
             raise KernelStopped("interrupt", 0, preparing=True) from None
         for thread in pool:
             thread.join()
+    if borrowed is not None:  # every thread has ended: the set is free for the next search
+        with _SPARE_LOCK:
+            _SPARE[game.size] = borrowed
     if failure:
         raise failure[0]
     nodes = counted()
