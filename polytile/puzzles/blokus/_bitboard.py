@@ -29,7 +29,16 @@ import numpy as np
 from polytile._jit import njit
 from polytile.puzzles.blokus._endgame_ctr import CELLS, PAD
 
-__all__ = ["CELLS", "PAD", "biggest_fit", "biggest_legal", "bit_generate", "bit_reach", "popcount"]
+__all__ = [
+    "CELLS",
+    "PAD",
+    "biggest_fit",
+    "biggest_legal",
+    "bit_generate",
+    "bit_reach",
+    "bit_reach_moves",
+    "popcount",
+]
 
 _ZERO = np.uint64(0)
 _ONE = np.uint64(1)
@@ -87,15 +96,30 @@ def bit_reach(orient, n, occupied, edge, corner, hand, within, fit, reach,
     if occupied.shape[0] == 4 and orient[9][orient[9].shape[0] - 1] == 0:
         # Duo: four words and every offset under a word, so the loops get constant bounds
         return _reach(orient, n, occupied, edge, corner, hand, within, fit, reach, pieces, 4,
-                      False)  # fmt: skip
+                      False, False, orient[0])[0]  # fmt: skip
     return _reach(orient, n, occupied, edge, corner, hand, within, fit, reach, pieces,
-                  occupied.shape[0], True)  # fmt: skip
+                  occupied.shape[0], True, False, orient[0])[0]  # fmt: skip
+
+
+@njit(cache=True, _nrt=False)
+def bit_reach_moves(orient, n, occupied, edge, corner, hand, within, fit, reach, pieces,
+                    out):  # fmt: skip  # pragma: no cover
+    """:func:`bit_reach`, and the colour's legal placements into ``out`` as
+    :func:`bit_generate` writes them (the same ones, in the same order: every legal
+    placement lies in the reach): (reach cells, placements). The placements cost little
+    more here, where the anchors that fit are found anyway."""
+    if occupied.shape[0] == 4 and orient[9][orient[9].shape[0] - 1] == 0:
+        return _reach(orient, n, occupied, edge, corner, hand, within, fit, reach, pieces, 4,
+                      False, True, out)  # fmt: skip
+    return _reach(orient, n, occupied, edge, corner, hand, within, fit, reach, pieces,
+                  occupied.shape[0], True, True, out)  # fmt: skip
 
 
 @njit(cache=True, inline="always")
-def _reach(orient, n, occupied, edge, corner, hand, within, fit, reach, pieces, words,
-           wide):  # fmt: skip  # pragma: no cover
-    """:func:`bit_reach` over ``words`` words (``wide``: offsets may reach past a word).
+def _reach(orient, n, occupied, edge, corner, hand, within, fit, reach, pieces, words, wide,
+           gen, out):  # fmt: skip  # pragma: no cover
+    """:func:`bit_reach` over ``words`` words (``wide``: offsets may reach past a word);
+    with ``gen``, also the legal placements into ``out``: (cells, placements).
 
     First the anchors where each orientation of a held piece fits in the usable cells
     (``fit``'s first rows), and the orientations with any (the live ones, bits of a
@@ -112,6 +136,9 @@ def _reach(orient, n, occupied, edge, corner, hand, within, fit, reach, pieces, 
     top = count_o + dist_bs.shape[0]
     usable, queue, fresh, new, hit, live = top, top + 1, top + 2, top + 3, top + 4, top + 5
     end = PAD + words
+    attach = fit.shape[0] - 1  # the attach points (bit_generate's row)
+    placement = orient[10]
+    moves = 0
     pieces[:] = 0
     seeds = _ZERO
     for c in range(PAD, end):
@@ -119,10 +146,12 @@ def _reach(orient, n, occupied, edge, corner, hand, within, fit, reach, pieces, 
         q = corner[c - PAD] & u
         fit[usable, c] = u
         fit[queue, c] = q
+        if gen:
+            fit[attach, c] = q
         reach[c - PAD] = _ZERO
         seeds |= q
     if seeds == _ZERO:
-        return 0
+        return 0, 0
     _shift_rows(fit, usable, dist_ws, dist_bs, sh, words, wide)
     width = words + 2 * PAD  # the live orientations, in order: scratch rows from `live`
     nlive = 0
@@ -141,6 +170,24 @@ def _reach(orient, n, occupied, edge, corner, hand, within, fit, reach, pieces, 
             if found != _ZERO:
                 fit[live + nlive // width, nlive % width] = np.uint64(o)
                 nlive += 1
+                if gen:  # the anchors that fit and cover an attach point: legal
+                    b0, b1, b2, b3, b4 = bs5[o, 0], bs5[o, 1], bs5[o, 2], bs5[o, 3], bs5[o, 4]
+                    for c in range(PAD, end):
+                        if wide:
+                            m = (_dn(fit[attach, c + ws5[o, 0]], fit[attach, c + ws5[o, 0] + 1], b0)
+                                 | _dn(fit[attach, c + ws5[o, 1]], fit[attach, c + ws5[o, 1] + 1], b1)
+                                 | _dn(fit[attach, c + ws5[o, 2]], fit[attach, c + ws5[o, 2] + 1], b2)
+                                 | _dn(fit[attach, c + ws5[o, 3]], fit[attach, c + ws5[o, 3] + 1], b3)
+                                 | _dn(fit[attach, c + ws5[o, 4]], fit[attach, c + ws5[o, 4] + 1], b4))
+                        else:
+                            q0, q1 = fit[attach, c], fit[attach, c + 1]
+                            m = (_dn(q0, q1, b0) | _dn(q0, q1, b1) | _dn(q0, q1, b2) | _dn(q0, q1, b3)
+                                 | _dn(q0, q1, b4))  # fmt: skip
+                        legal = fit[o, c] & m
+                        while legal != _ZERO:
+                            out[moves] = placement[o, (c - PAD) * 64 + _lowest(legal)]
+                            moves += 1
+                            legal &= legal - _ONE
     count = 0
     minus, plus = np.uint64(n - 1), np.uint64(n + 1)
     since = 0  # live orientations visited since the queue last grew
@@ -213,7 +260,7 @@ def _reach(orient, n, occupied, edge, corner, hand, within, fit, reach, pieces, 
                 fit[queue, c] |= fit[fresh, c]
             since = 0
         i += 1
-    return count
+    return count, moves
 
 
 @njit(cache=True, inline="always")

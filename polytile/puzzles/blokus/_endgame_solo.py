@@ -12,7 +12,7 @@ import numpy as np
 from numba import types
 
 from polytile._jit import njit
-from polytile.puzzles.blokus._bitboard import _lowest, biggest_fit, bit_generate, bit_reach
+from polytile.puzzles.blokus._bitboard import _lowest, biggest_fit, bit_reach, bit_reach_moves
 from polytile.puzzles.blokus._compiled import place
 from polytile.puzzles.blokus._endgame_ctr import INF, LIMIT, NODES, REQUEST, SALT, SOLO, STATUS
 from polytile.puzzles.blokus.rules import PIECE_NAMES, PIECE_SIZES
@@ -333,8 +333,9 @@ def _solo(tab, fit, n, k, sbits, hand, lasti1, ci, floor, roof, depth, rbuf, pbu
     cand = pbuf[k + 1]
     for q in range(_NP):
         cand[q] = spieces[depth, q] & hand[ci, q]
-    cells = bit_reach(tab[7], n, state[0], state[1], state[2], cand, sreach[depth], fit,
-                      rbuf[k], pbuf[k])  # fmt: skip
+    every = scr  # all placements; then the cells' counts in scr[base:]
+    cells, cnt = bit_reach_moves(tab[7], n, state[0], state[1], state[2], cand, sreach[depth],
+                                 fit, rbuf[k], pbuf[k], every)  # fmt: skip
     for w in range(rbuf.shape[1]):
         sreach[depth + 1, w] = rbuf[k, w]
     for q in range(_NP):
@@ -351,8 +352,6 @@ def _solo(tab, fit, n, k, sbits, hand, lasti1, ci, floor, roof, depth, rbuf, pbu
         _remember(memo, key, ceiling, -1, 0, quick)
         return ceiling, -1
     # Branch on one attach cell: each placement covering it, or it stays empty.
-    every = scr  # all placements; then the cells' counts in scr[base:]
-    cnt = bit_generate(tab[7], state[0], state[1], state[2], hand[ci], fit, every)
     if cnt == 0:
         _remember(memo, key, now, -1, 1, quick)
         return now, -1
