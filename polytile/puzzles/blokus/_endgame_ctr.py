@@ -18,6 +18,7 @@ __all__ = [
     "SOLO",
     "SOLO_GAP",
     "STATUS",
+    "TOUCH",
 ]
 
 INF = 1 << 20
@@ -35,8 +36,10 @@ ROOT_LO, ROOT_HI, ROOT_MOVE, ROOT_PLY = 6, 7, 8, 9
 #: A search's salt: XORed into its keys of positions (above their slot bits), so that a
 #: table kept from other searches reads their entries as empty slots.
 SALT = 10
+#: Where the search keeps a bit of the memory it reads ahead (so that the reads stay).
+TOUCH = 11
 #: Counters per thread.
-SIZE = 11
+SIZE = 12
 
 #: Zero words before and after the words of a bitboard in the search's scratch
 #: (:mod:`._bitboard`), and cell offsets per orientation (the most cells of a piece).

@@ -14,7 +14,7 @@ from numba import types
 from polytile._jit import njit
 from polytile.puzzles.blokus._bitboard import _lowest, biggest_fit, bit_reach, bit_reach_moves
 from polytile.puzzles.blokus._compiled import place
-from polytile.puzzles.blokus._endgame_ctr import INF, LIMIT, NODES, REQUEST, SALT, SOLO, STATUS
+from polytile.puzzles.blokus._endgame_ctr import INF, LIMIT, NODES, REQUEST, SALT, SOLO, STATUS, TOUCH
 from polytile.puzzles.blokus.rules import PIECE_NAMES, PIECE_SIZES
 
 _SIZES = np.array(PIECE_SIZES, dtype=np.int64)
@@ -29,6 +29,7 @@ _M2 = np.uint64(0x94D049BB133111EB)
 _GOLD = np.uint64(0x9E3779B97F4A7C15)
 _S30, _S27, _S31 = np.uint64(30), np.uint64(27), np.uint64(31)
 _ONE = np.uint64(1)
+_ZERO = np.uint64(0)
 
 # Explicit signatures for the recursive functions: numba's cache of a recursive function
 # whose types it infers does not load back safely.
@@ -375,6 +376,15 @@ def _solo(tab, fit, n, k, sbits, hand, lasti1, ci, floor, roof, depth, rbuf, pbu
     for j in range(m):
         scr[j] = _SIZES[tab[3][moves[j]]]
     _ordered(moves, m, 6, scr)  # bigger pieces first
+    # Read the children's memo slots now, all at once, so that each child finds its slot
+    # in the cache: the memo is far bigger than the caches, and these reads overlap.
+    mask = np.uint64(memo[1].shape[0] - 1)
+    touched = _ZERO
+    for j in range(m):
+        touched |= memo[1][(quick ^ zob[moves[j], ci]) & mask, 1]
+    if aw >= 0:
+        touched |= memo[1][(quick ^ _cell_key(aw, abit)) & mask, 1]
+    ctr[TOUCH] ^= np.int64(touched & _ONE)  # keeps the reads
     best, best_p = -INF, -1
     for j in range(m + 1 if aw >= 0 else m):
         _copy_ply(sbits, depth)
