@@ -36,7 +36,8 @@ __all__ = [
     "biggest_legal",
     "bit_generate",
     "bit_reach",
-    "bit_reach_moves",
+    "bit_reach_keep",
+    "kept_moves",
     "popcount",
 ]
 
@@ -96,30 +97,72 @@ def bit_reach(orient, n, occupied, edge, corner, hand, within, fit, reach,
     if occupied.shape[0] == 4 and orient[9][orient[9].shape[0] - 1] == 0:
         # Duo: four words and every offset under a word, so the loops get constant bounds
         return _reach(orient, n, occupied, edge, corner, hand, within, fit, reach, pieces, 4,
-                      False, False, orient[0])[0]  # fmt: skip
+                      False, False)  # fmt: skip
     return _reach(orient, n, occupied, edge, corner, hand, within, fit, reach, pieces,
-                  occupied.shape[0], True, False, orient[0])[0]  # fmt: skip
+                  occupied.shape[0], True, False)  # fmt: skip
 
 
 @njit(cache=True, _nrt=False)
-def bit_reach_moves(orient, n, occupied, edge, corner, hand, within, fit, reach, pieces,
-                    out):  # fmt: skip  # pragma: no cover
-    """:func:`bit_reach`, and the colour's legal placements into ``out`` as
-    :func:`bit_generate` writes them (the same ones, in the same order: every legal
-    placement lies in the reach): (reach cells, placements). The placements cost little
-    more here, where the anchors that fit are found anyway."""
+def bit_reach_keep(orient, n, occupied, edge, corner, hand, within, fit, reach,
+                   pieces):  # fmt: skip  # pragma: no cover
+    """:func:`bit_reach`, keeping in ``fit`` what :func:`kept_moves` needs to list the
+    colour's legal placements afterwards (every legal placement lies in the reach, and
+    the anchors that fit are found here anyway)."""
     if occupied.shape[0] == 4 and orient[9][orient[9].shape[0] - 1] == 0:
         return _reach(orient, n, occupied, edge, corner, hand, within, fit, reach, pieces, 4,
-                      False, True, out)  # fmt: skip
+                      False, True)  # fmt: skip
     return _reach(orient, n, occupied, edge, corner, hand, within, fit, reach, pieces,
-                  occupied.shape[0], True, True, out)  # fmt: skip
+                  occupied.shape[0], True, True)  # fmt: skip
+
+
+@njit(cache=True, _nrt=False)
+def kept_moves(orient, fit, out):  # pragma: no cover - compiled
+    """The legal placements of the colour of the last :func:`bit_reach_keep` with this
+    ``fit``, into ``out`` as :func:`bit_generate` writes them (the same ones, in the same
+    order); how many."""
+    if fit.shape[1] == 4 + 2 * PAD and orient[9][orient[9].shape[0] - 1] == 0:
+        return _kept_moves(orient, fit, out, 4, False)
+    return _kept_moves(orient, fit, out, fit.shape[1] - 2 * PAD, True)
+
+
+@njit(cache=True, inline="always")
+def _kept_moves(orient, fit, out, words, wide):  # pragma: no cover - compiled
+    """:func:`kept_moves` over ``words`` words."""
+    bs5, ws5, placement = orient[1], orient[2], orient[10]
+    count_o = bs5.shape[0]
+    attach, mask = fit.shape[0] - 1, fit.shape[0] - 3
+    saved = mask - count_o
+    moves = 0
+    for x in range(PAD, PAD + 2):
+        live = fit[mask, x]
+        while live != _ZERO:
+            o = (x - PAD) * 64 + _lowest(live)
+            live &= live - _ONE
+            b0, b1, b2, b3, b4 = bs5[o, 0], bs5[o, 1], bs5[o, 2], bs5[o, 3], bs5[o, 4]
+            for c in range(PAD, PAD + words):
+                if wide:
+                    m = (_dn(fit[attach, c + ws5[o, 0]], fit[attach, c + ws5[o, 0] + 1], b0)
+                         | _dn(fit[attach, c + ws5[o, 1]], fit[attach, c + ws5[o, 1] + 1], b1)
+                         | _dn(fit[attach, c + ws5[o, 2]], fit[attach, c + ws5[o, 2] + 1], b2)
+                         | _dn(fit[attach, c + ws5[o, 3]], fit[attach, c + ws5[o, 3] + 1], b3)
+                         | _dn(fit[attach, c + ws5[o, 4]], fit[attach, c + ws5[o, 4] + 1], b4))
+                else:
+                    q0, q1 = fit[attach, c], fit[attach, c + 1]
+                    m = (_dn(q0, q1, b0) | _dn(q0, q1, b1) | _dn(q0, q1, b2) | _dn(q0, q1, b3)
+                         | _dn(q0, q1, b4))  # fmt: skip
+                legal = fit[saved + o, c] & m
+                while legal != _ZERO:
+                    out[moves] = placement[o, (c - PAD) * 64 + _lowest(legal)]
+                    moves += 1
+                    legal &= legal - _ONE
+    return moves
 
 
 @njit(cache=True, inline="always")
 def _reach(orient, n, occupied, edge, corner, hand, within, fit, reach, pieces, words, wide,
-           gen, out):  # fmt: skip  # pragma: no cover
+           keep):  # fmt: skip  # pragma: no cover
     """:func:`bit_reach` over ``words`` words (``wide``: offsets may reach past a word);
-    with ``gen``, also the legal placements into ``out``: (cells, placements).
+    with ``keep``, :func:`bit_reach_keep`.
 
     First the anchors where each orientation of a held piece fits in the usable cells
     (``fit``'s first rows), and the orientations with any (the live ones, bits of a
@@ -136,9 +179,10 @@ def _reach(orient, n, occupied, edge, corner, hand, within, fit, reach, pieces, 
     top = count_o + dist_bs.shape[0]
     usable, queue, fresh, new, hit, live = top, top + 1, top + 2, top + 3, top + 4, top + 5
     end = PAD + words
-    attach = fit.shape[0] - 1  # the attach points (bit_generate's row)
-    placement = orient[10]
-    moves = 0
+    # What kept_moves needs: the attach points (bit_generate's row), the live orientations
+    # (a row of bits) and the anchors where each fits (a row each, before that one).
+    attach, mask = fit.shape[0] - 1, fit.shape[0] - 3
+    saved = mask - count_o
     pieces[:] = 0
     seeds = _ZERO
     for c in range(PAD, end):
@@ -146,12 +190,14 @@ def _reach(orient, n, occupied, edge, corner, hand, within, fit, reach, pieces, 
         q = corner[c - PAD] & u
         fit[usable, c] = u
         fit[queue, c] = q
-        if gen:
+        if keep:
             fit[attach, c] = q
         reach[c - PAD] = _ZERO
         seeds |= q
+    if keep:
+        fit[mask, PAD] = fit[mask, PAD + 1] = _ZERO
     if seeds == _ZERO:
-        return 0, 0
+        return 0
     _shift_rows(fit, usable, dist_ws, dist_bs, sh, words, wide)
     width = words + 2 * PAD  # the live orientations, in order: scratch rows from `live`
     nlive = 0
@@ -170,24 +216,10 @@ def _reach(orient, n, occupied, edge, corner, hand, within, fit, reach, pieces, 
             if found != _ZERO:
                 fit[live + nlive // width, nlive % width] = np.uint64(o)
                 nlive += 1
-                if gen:  # the anchors that fit and cover an attach point: legal
-                    b0, b1, b2, b3, b4 = bs5[o, 0], bs5[o, 1], bs5[o, 2], bs5[o, 3], bs5[o, 4]
+                if keep:
+                    fit[mask, PAD + (o >> 6)] |= _ONE << np.uint64(o & 63)
                     for c in range(PAD, end):
-                        if wide:
-                            m = (_dn(fit[attach, c + ws5[o, 0]], fit[attach, c + ws5[o, 0] + 1], b0)
-                                 | _dn(fit[attach, c + ws5[o, 1]], fit[attach, c + ws5[o, 1] + 1], b1)
-                                 | _dn(fit[attach, c + ws5[o, 2]], fit[attach, c + ws5[o, 2] + 1], b2)
-                                 | _dn(fit[attach, c + ws5[o, 3]], fit[attach, c + ws5[o, 3] + 1], b3)
-                                 | _dn(fit[attach, c + ws5[o, 4]], fit[attach, c + ws5[o, 4] + 1], b4))
-                        else:
-                            q0, q1 = fit[attach, c], fit[attach, c + 1]
-                            m = (_dn(q0, q1, b0) | _dn(q0, q1, b1) | _dn(q0, q1, b2) | _dn(q0, q1, b3)
-                                 | _dn(q0, q1, b4))  # fmt: skip
-                        legal = fit[o, c] & m
-                        while legal != _ZERO:
-                            out[moves] = placement[o, (c - PAD) * 64 + _lowest(legal)]
-                            moves += 1
-                            legal &= legal - _ONE
+                        fit[saved + o, c] = fit[o, c]
     count = 0
     minus, plus = np.uint64(n - 1), np.uint64(n + 1)
     since = 0  # live orientations visited since the queue last grew
@@ -260,7 +292,7 @@ def _reach(orient, n, occupied, edge, corner, hand, within, fit, reach, pieces, 
                 fit[queue, c] |= fit[fresh, c]
             since = 0
         i += 1
-    return count, moves
+    return count
 
 
 @njit(cache=True, inline="always")

@@ -12,7 +12,13 @@ import numpy as np
 from numba import types
 
 from polytile._jit import njit
-from polytile.puzzles.blokus._bitboard import _lowest, biggest_fit, bit_reach, bit_reach_moves
+from polytile.puzzles.blokus._bitboard import (
+    _lowest,
+    biggest_fit,
+    bit_reach,
+    bit_reach_keep,
+    kept_moves,
+)
 from polytile.puzzles.blokus._compiled import place
 from polytile.puzzles.blokus._endgame_ctr import INF, LIMIT, NODES, REQUEST, SALT, SOLO, STATUS, TOUCH
 from polytile.puzzles.blokus.rules import PIECE_NAMES, PIECE_SIZES
@@ -334,9 +340,8 @@ def _solo(tab, fit, n, k, sbits, hand, lasti1, ci, floor, roof, depth, rbuf, pbu
     cand = pbuf[k + 1]
     for q in range(_NP):
         cand[q] = spieces[depth, q] & hand[ci, q]
-    every = scr  # all placements; then the cells' counts in scr[base:]
-    cells, cnt = bit_reach_moves(tab[7], n, state[0], state[1], state[2], cand, sreach[depth],
-                                 fit, rbuf[k], pbuf[k], every)  # fmt: skip
+    cells = bit_reach_keep(tab[7], n, state[0], state[1], state[2], cand, sreach[depth], fit,
+                           rbuf[k], pbuf[k])  # fmt: skip
     for w in range(rbuf.shape[1]):
         sreach[depth + 1, w] = rbuf[k, w]
     for q in range(_NP):
@@ -353,6 +358,8 @@ def _solo(tab, fit, n, k, sbits, hand, lasti1, ci, floor, roof, depth, rbuf, pbu
         _remember(memo, key, ceiling, -1, 0, quick)
         return ceiling, -1
     # Branch on one attach cell: each placement covering it, or it stays empty.
+    every = scr  # all placements; then the cells' counts in scr[base:]
+    cnt = kept_moves(tab[7], fit, every)
     if cnt == 0:
         _remember(memo, key, now, -1, 1, quick)
         return now, -1

@@ -123,7 +123,8 @@ def bitboard_scratch(n: int) -> np.ndarray:
     :data:`._bitboard.PAD` zero words on each side."""
     orient = orientations(n)
     width = placement_table(n).words + 2 * PAD
-    rows = len(orient[0]) + len(orient[8]) + 7 + -(-len(orient[0]) // width)
+    count_o = len(orient[0])
+    rows = 2 * count_o + len(orient[8]) + 8 + -(-count_o // width)
     return np.zeros((rows, width), dtype=np.uint64)
 
 
