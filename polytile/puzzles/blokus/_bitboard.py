@@ -79,6 +79,46 @@ def _shift_rows(fit, src, dist_ws, dist_bs, base, words, wide):  # pragma: no co
             fit[base + i, c] = _dn(fit[src, c + ws], fit[src, c + ws + 1], bs)
 
 
+@njit(cache=True, inline="always")
+def _offsets(orient, o):  # pragma: no cover - compiled
+    """Orientation ``o``'s five cell offsets: (bit shifts, word shifts), two tuples."""
+    bs5, ws5 = orient[1], orient[2]
+    return ((bs5[o, 0], bs5[o, 1], bs5[o, 2], bs5[o, 3], bs5[o, 4]),
+            (ws5[o, 0], ws5[o, 1], ws5[o, 2], ws5[o, 3], ws5[o, 4]))  # fmt: skip
+
+
+@njit(cache=True, inline="always")
+def _covers(fit, row, c, b, ws, wide):  # pragma: no cover - compiled
+    """Word ``c`` of the anchors of an orientation (offsets ``b``, ``ws``: see
+    :func:`_offsets`) whose placement covers a cell of ``fit``'s row ``row``: the row
+    shifted towards lower cells by each offset, ORed."""
+    if wide:
+        return (_dn(fit[row, c + ws[0]], fit[row, c + ws[0] + 1], b[0])
+                | _dn(fit[row, c + ws[1]], fit[row, c + ws[1] + 1], b[1])
+                | _dn(fit[row, c + ws[2]], fit[row, c + ws[2] + 1], b[2])
+                | _dn(fit[row, c + ws[3]], fit[row, c + ws[3] + 1], b[3])
+                | _dn(fit[row, c + ws[4]], fit[row, c + ws[4] + 1], b[4]))  # fmt: skip
+    x0, x1 = fit[row, c], fit[row, c + 1]
+    return _dn(x0, x1, b[0]) | _dn(x0, x1, b[1]) | _dn(x0, x1, b[2]) | _dn(x0, x1, b[3]) | _dn(
+        x0, x1, b[4])  # fmt: skip
+
+
+@njit(cache=True, inline="always")
+def _cells(fit, row, c, b, ws, wide):  # pragma: no cover - compiled
+    """Word ``c`` of the cells of an orientation's placements at the anchors of ``fit``'s
+    row ``row`` (offsets ``b``, ``ws``): the row shifted towards higher cells by each
+    offset, ORed."""
+    if wide:
+        return (_up(fit[row, c - ws[0]], fit[row, c - ws[0] - 1], b[0])
+                | _up(fit[row, c - ws[1]], fit[row, c - ws[1] - 1], b[1])
+                | _up(fit[row, c - ws[2]], fit[row, c - ws[2] - 1], b[2])
+                | _up(fit[row, c - ws[3]], fit[row, c - ws[3] - 1], b[3])
+                | _up(fit[row, c - ws[4]], fit[row, c - ws[4] - 1], b[4]))  # fmt: skip
+    x0, x1 = fit[row, c], fit[row, c - 1]
+    return _up(x0, x1, b[0]) | _up(x0, x1, b[1]) | _up(x0, x1, b[2]) | _up(x0, x1, b[3]) | _up(
+        x0, x1, b[4])  # fmt: skip
+
+
 @njit(cache=True, _nrt=False)
 def bit_reach(orient, n, occupied, edge, corner, hand, within, fit, reach,
               pieces):  # fmt: skip  # pragma: no cover
@@ -94,12 +134,7 @@ def bit_reach(orient, n, occupied, edge, corner, hand, within, fit, reach,
     attach point lies diagonal to a placement the earlier reach took), so the answer is
     the same, found with fewer orientations. ``fit`` is scratch (the rows of
     :func:`.endgame_kernel.bitboard_scratch`)."""
-    if occupied.shape[0] == 4 and orient[9][orient[9].shape[0] - 1] == 0:
-        # Duo: four words and every offset under a word, so the loops get constant bounds
-        return _reach(orient, n, occupied, edge, corner, hand, within, fit, reach, pieces, 4,
-                      False, False)  # fmt: skip
-    return _reach(orient, n, occupied, edge, corner, hand, within, fit, reach, pieces,
-                  occupied.shape[0], True, False)  # fmt: skip
+    return _any_reach(orient, n, occupied, edge, corner, hand, within, fit, reach, pieces, False)
 
 
 @njit(cache=True, _nrt=False)
@@ -108,11 +143,26 @@ def bit_reach_keep(orient, n, occupied, edge, corner, hand, within, fit, reach,
     """:func:`bit_reach`, keeping in ``fit`` what :func:`kept_moves` needs to list the
     colour's legal placements afterwards (every legal placement lies in the reach, and
     the anchors that fit are found here anyway)."""
-    if occupied.shape[0] == 4 and orient[9][orient[9].shape[0] - 1] == 0:
+    return _any_reach(orient, n, occupied, edge, corner, hand, within, fit, reach, pieces, True)
+
+
+@njit(cache=True, inline="always")
+def _narrow(orient, words):  # pragma: no cover - compiled
+    """Whether a board of ``words`` words is the Duo board's four with every offset under a
+    word: then the loops below get constant bounds (the callers pass 4 and ``wide``
+    False as constants)."""
+    return words == 4 and orient[9][orient[9].shape[0] - 1] == 0
+
+
+@njit(cache=True, inline="always")
+def _any_reach(orient, n, occupied, edge, corner, hand, within, fit, reach, pieces,
+               keep):  # fmt: skip  # pragma: no cover
+    """:func:`_reach` with constant bounds on the Duo board."""
+    if _narrow(orient, occupied.shape[0]):
         return _reach(orient, n, occupied, edge, corner, hand, within, fit, reach, pieces, 4,
-                      False, True)  # fmt: skip
+                      False, keep)  # fmt: skip
     return _reach(orient, n, occupied, edge, corner, hand, within, fit, reach, pieces,
-                  occupied.shape[0], True, True)  # fmt: skip
+                  occupied.shape[0], True, keep)  # fmt: skip
 
 
 @njit(cache=True, _nrt=False)
@@ -120,7 +170,7 @@ def kept_moves(orient, fit, out):  # pragma: no cover - compiled
     """The legal placements of the colour of the last :func:`bit_reach_keep` with this
     ``fit``, into ``out`` as :func:`bit_generate` writes them (the same ones, in the same
     order); how many."""
-    if fit.shape[1] == 4 + 2 * PAD and orient[9][orient[9].shape[0] - 1] == 0:
+    if _narrow(orient, fit.shape[1] - 2 * PAD):
         return _kept_moves(orient, fit, out, 4, False)
     return _kept_moves(orient, fit, out, fit.shape[1] - 2 * PAD, True)
 
@@ -128,8 +178,8 @@ def kept_moves(orient, fit, out):  # pragma: no cover - compiled
 @njit(cache=True, inline="always")
 def _kept_moves(orient, fit, out, words, wide):  # pragma: no cover - compiled
     """:func:`kept_moves` over ``words`` words."""
-    bs5, ws5, placement = orient[1], orient[2], orient[10]
-    count_o = bs5.shape[0]
+    placement = orient[10]
+    count_o = placement.shape[0]
     attach, mask = fit.shape[0] - 1, fit.shape[0] - 3
     saved = mask - count_o
     moves = 0
@@ -138,18 +188,9 @@ def _kept_moves(orient, fit, out, words, wide):  # pragma: no cover - compiled
         while live != _ZERO:
             o = (x - PAD) * 64 + _lowest(live)
             live &= live - _ONE
-            b0, b1, b2, b3, b4 = bs5[o, 0], bs5[o, 1], bs5[o, 2], bs5[o, 3], bs5[o, 4]
+            b, ws = _offsets(orient, o)
             for c in range(PAD, PAD + words):
-                if wide:
-                    m = (_dn(fit[attach, c + ws5[o, 0]], fit[attach, c + ws5[o, 0] + 1], b0)
-                         | _dn(fit[attach, c + ws5[o, 1]], fit[attach, c + ws5[o, 1] + 1], b1)
-                         | _dn(fit[attach, c + ws5[o, 2]], fit[attach, c + ws5[o, 2] + 1], b2)
-                         | _dn(fit[attach, c + ws5[o, 3]], fit[attach, c + ws5[o, 3] + 1], b3)
-                         | _dn(fit[attach, c + ws5[o, 4]], fit[attach, c + ws5[o, 4] + 1], b4))
-                else:
-                    q0, q1 = fit[attach, c], fit[attach, c + 1]
-                    m = (_dn(q0, q1, b0) | _dn(q0, q1, b1) | _dn(q0, q1, b2) | _dn(q0, q1, b3)
-                         | _dn(q0, q1, b4))  # fmt: skip
+                m = _covers(fit, attach, c, b, ws, wide)
                 legal = fit[saved + o, c] & m
                 while legal != _ZERO:
                     out[moves] = placement[o, (c - PAD) * 64 + _lowest(legal)]
@@ -165,15 +206,15 @@ def _reach(orient, n, occupied, edge, corner, hand, within, fit, reach, pieces, 
     with ``keep``, :func:`bit_reach_keep`.
 
     First the anchors where each orientation of a held piece fits in the usable cells
-    (``fit``'s first rows), and the orientations with any (the live ones, bits of a
-    scratch row). Then the live orientations are visited in turn, round and round: each
+    (``fit``'s first rows), and the orientations with any (the live ones, listed in order
+    in scratch rows). Then the live orientations are visited in turn, round and round: each
     takes the anchors whose placement covers a queued cell (they leave ``fit``: each
     placement is taken once), adds their cells to the reach and queues at once the usable
     diagonal neighbours of the new cells, so that the orientations after it see them in
     the same round. It stops once every live orientation has been visited since the queue
     last grew: the closure of the rounds of the breadth-first version, with about one
     visit per orientation taken instead of a visit of every orientation per round."""
-    piece, bs5, ws5, row5, valid, board, not_first, not_last, dist_bs, dist_ws, _, first = orient
+    piece, _, _, row5, valid, board, not_first, not_last, dist_bs, dist_ws, _, first = orient
     count_o = piece.shape[0]
     sh = count_o  # rows sh + i: the usable board shifted by the i-th distinct offset
     top = count_o + dist_bs.shape[0]
@@ -229,19 +270,10 @@ def _reach(orient, n, occupied, edge, corner, hand, within, fit, reach, pieces, 
             i = 0
         o = np.int64(fit[live + i // width, i % width])
         since += 1
-        b0, b1, b2, b3, b4 = bs5[o, 0], bs5[o, 1], bs5[o, 2], bs5[o, 3], bs5[o, 4]
+        b, ws = _offsets(orient, o)
         hits = _ZERO
         for c in range(PAD, end):  # the anchors whose placement covers a queued cell
-            if wide:
-                m = (_dn(fit[queue, c + ws5[o, 0]], fit[queue, c + ws5[o, 0] + 1], b0)
-                     | _dn(fit[queue, c + ws5[o, 1]], fit[queue, c + ws5[o, 1] + 1], b1)
-                     | _dn(fit[queue, c + ws5[o, 2]], fit[queue, c + ws5[o, 2] + 1], b2)
-                     | _dn(fit[queue, c + ws5[o, 3]], fit[queue, c + ws5[o, 3] + 1], b3)
-                     | _dn(fit[queue, c + ws5[o, 4]], fit[queue, c + ws5[o, 4] + 1], b4))
-            else:
-                q0, q1 = fit[queue, c], fit[queue, c + 1]
-                m = (_dn(q0, q1, b0) | _dn(q0, q1, b1) | _dn(q0, q1, b2) | _dn(q0, q1, b3)
-                     | _dn(q0, q1, b4))  # fmt: skip
+            m = _covers(fit, queue, c, b, ws, wide)
             a = fit[o, c] & m
             fit[hit, c] = a
             hits |= a
@@ -261,16 +293,7 @@ def _reach(orient, n, occupied, edge, corner, hand, within, fit, reach, pieces, 
             since -= 1
             i -= 1
         for c in range(PAD, end):  # the cells of those placements; the new ones
-            if wide:
-                m = (_up(fit[hit, c - ws5[o, 0]], fit[hit, c - ws5[o, 0] - 1], b0)
-                     | _up(fit[hit, c - ws5[o, 1]], fit[hit, c - ws5[o, 1] - 1], b1)
-                     | _up(fit[hit, c - ws5[o, 2]], fit[hit, c - ws5[o, 2] - 1], b2)
-                     | _up(fit[hit, c - ws5[o, 3]], fit[hit, c - ws5[o, 3] - 1], b3)
-                     | _up(fit[hit, c - ws5[o, 4]], fit[hit, c - ws5[o, 4] - 1], b4))
-            else:
-                a0, a1 = fit[hit, c], fit[hit, c - 1]
-                m = (_up(a0, a1, b0) | _up(a0, a1, b1) | _up(a0, a1, b2) | _up(a0, a1, b3)
-                     | _up(a0, a1, b4))  # fmt: skip
+            m = _cells(fit, hit, c, b, ws, wide)
             x = m & ~reach[c - PAD]
             fit[new, c] = x
             reach[c - PAD] |= x
@@ -324,13 +347,24 @@ def _anchors(row5, valid, fit, count_d, o, c):  # pragma: no cover - compiled
     return inside & near
 
 
+@njit(cache=True, inline="always")
+def _legal_rows(orient, occupied, edge, corner, fit, words):  # pragma: no cover - compiled
+    """The colour's usable cells (on the board, empty, not beside its own) and attach
+    points into ``fit``'s last two rows."""
+    board, usable, attach = orient[5], fit.shape[0] - 2, fit.shape[0] - 1
+    for c in range(PAD, PAD + words):
+        u = board[c] & ~occupied[c - PAD] & ~edge[c - PAD]
+        fit[usable, c] = u
+        fit[attach, c] = corner[c - PAD] & u
+
+
 @njit(cache=True, _nrt=False)
 def bit_generate(orient, occupied, edge, corner, hand, fit, out):  # pragma: no cover
     """The legal placements of the colour with neighbourhoods ``edge`` and ``corner``
     holding ``hand`` into ``out``, by orientation and then anchor; how many. The same set
     as :func:`._compiled.generate`, in another order. ``fit`` is :func:`bit_reach`'s
     scratch."""
-    if occupied.shape[0] == 4 and orient[9][orient[9].shape[0] - 1] == 0:
+    if _narrow(orient, occupied.shape[0]):
         return _generate(orient, occupied, edge, corner, hand, fit, out, 4, False)
     return _generate(orient, occupied, edge, corner, hand, fit, out, occupied.shape[0], True)
 
@@ -338,13 +372,9 @@ def bit_generate(orient, occupied, edge, corner, hand, fit, out):  # pragma: no 
 @njit(cache=True, inline="always")
 def _generate(orient, occupied, edge, corner, hand, fit, out, words, wide):  # pragma: no cover
     """:func:`bit_generate` over ``words`` words."""
-    row5, valid, board, placement = orient[3], orient[4], orient[5], orient[10]
+    row5, valid, placement = orient[3], orient[4], orient[10]
     count_d = orient[8].shape[0]
-    usable, attach = fit.shape[0] - 2, fit.shape[0] - 1  # scratch, as in bit_reach
-    for c in range(PAD, PAD + words):
-        u = board[c] & ~occupied[c - PAD] & ~edge[c - PAD]
-        fit[usable, c] = u
-        fit[attach, c] = corner[c - PAD] & u
+    _legal_rows(orient, occupied, edge, corner, fit, words)
     _prepare(orient, fit, words, wide)
     first = orient[11]
     cnt = 0
@@ -371,7 +401,7 @@ def biggest_fit(orient, sizes, usable, attach, hand, fit):  # pragma: no cover -
     for c in range(PAD, PAD + usable.shape[0]):
         fit[last - 1, c] = usable[c - PAD]
         fit[last, c] = attach[c - PAD]
-    if usable.shape[0] == 4 and orient[9][orient[9].shape[0] - 1] == 0:
+    if _narrow(orient, usable.shape[0]):
         return _biggest(orient, sizes, hand, fit, 4, False)
     return _biggest(orient, sizes, hand, fit, usable.shape[0], True)
 
@@ -381,12 +411,8 @@ def biggest_legal(orient, sizes, occupied, edge, corner, hand, fit):  # pragma: 
     """:func:`biggest_fit` among the legal placements of the colour with neighbourhoods
     ``edge`` and ``corner``: the biggest it can place now, or -1 when it cannot place
     (cheaper than :func:`bit_generate`: it stops at the first fit of the biggest pieces)."""
-    last = fit.shape[0] - 1
-    for c in range(PAD, PAD + occupied.shape[0]):
-        u = orient[5][c] & ~occupied[c - PAD] & ~edge[c - PAD]
-        fit[last - 1, c] = u
-        fit[last, c] = corner[c - PAD] & u
-    if occupied.shape[0] == 4 and orient[9][orient[9].shape[0] - 1] == 0:
+    _legal_rows(orient, occupied, edge, corner, fit, occupied.shape[0])
+    if _narrow(orient, occupied.shape[0]):
         return _biggest(orient, sizes, hand, fit, 4, False)
     return _biggest(orient, sizes, hand, fit, occupied.shape[0], True)
 

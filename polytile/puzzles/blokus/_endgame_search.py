@@ -12,12 +12,17 @@ position costs microseconds instead of a millisecond of Python:
 * **bounds** at every node from each colour's reach (:func:`._bitboard.bit_reach`): the score
   now, the most it can become, and what it can make sure of (a greedy layout inside its
   territory, or its biggest placement now when it is to move; the greedy layout only where
-  it could settle the node);
+  it could settle the node). A reach only shrinks from one ply to the next, so each is
+  found among the previous ply's reach and its pieces (fewer orientations to visit), and
+  kept when the move missed it. The colour to move's biggest placement comes first
+  (:func:`._bitboard.biggest_legal`); the node's moves are generated only where the bounds
+  do not settle it;
 * **independent colours** (reach disjoint from every other live colour's) play their best
   solitaire layout (:func:`_solo`, a branch and bound on one attach cell at a time: each
   placement covering it, or none ever, so that each layout is searched once, except while
   ``I1`` last may still earn its bonus; its memo is keyed by the board inside the
-  colour's reach), searched only when the bounds without it do not settle the node, and
+  colour's reach, and a node reads its children's slots ahead, together), searched only
+  when the bounds without it do not settle the node, and
   exactly only between the values that fail low and those that fail high (a layout
   reaching the upper one ends its search);
 * a **solitaire bound** for the other colours (whose reach meets another's): a colour
@@ -43,9 +48,11 @@ position costs microseconds instead of a millisecond of Python:
 
 ``ctr`` holds the counters the wrapper reads and writes: positions searched, the node
 limit, the stop reason (0 none, 1 node limit, 2 stop request), the stop request itself
-(set by the wrapper's thread at a deadline or on Ctrl-C; the functions are ``nogil``), and
+(set by the wrapper's thread at a deadline or on Ctrl-C; the functions are ``nogil``),
 the solitaire bound's setting (``SOLO_GAP``: how far above the settling score a reach
-bound may be for the solitaire to be asked; 0 or below, never).
+bound may be for the solitaire to be asked; 0 or below, never), and the search's salt
+(``SALT``), XORed into every key above its slot bits so that tables kept from other
+searches read as empty (:func:`.endgame_kernel.kernel_line`).
 """
 
 from __future__ import annotations
@@ -104,7 +111,7 @@ def _solo_root(tab, g, st, z, memo, buf, ctr, ply, ci, floor, roof, known):  # p
     ``roof``); ``known``: ``rbuf[ci]`` and ``pbuf[ci]`` hold the colour's reach there."""
     n, k = g[0], g[1]
     bits, hand, lasti1 = st
-    rbuf, pbuf, sbits, smb, fit, scr = buf[2], buf[3], buf[4], buf[5], buf[8], buf[12]
+    rbuf, pbuf, sbits, smb, fit, scr = buf[1], buf[2], buf[3], buf[4], buf[7], buf[11]
     b = bits[ply]
     for w in range(b.shape[1]):
         sbits[0, 0, w] = b[0, w]
@@ -112,13 +119,13 @@ def _solo_root(tab, g, st, z, memo, buf, ctr, ply, ci, floor, roof, known):  # p
         sbits[0, 2, w] = b[1 + k + ci, w]
     key = _solo_key(ci * 2 + lasti1[ci] + 1, hand[ci], rbuf[ci], sbits[0, 0], sbits[0, 1],
                     sbits[0, 2], np.uint64(ctr[SALT]))  # fmt: skip
-    sreach, spieces = buf[14], buf[15]
+    sreach, spieces = buf[13], buf[14]
     for w in range(b.shape[1]):  # its reach lies within the node's
         sreach[0, w] = rbuf[ci, w] if known else ~np.uint64(0)
     for q in range(_NP):
         spieces[0, q] = pbuf[ci, q] if known else hand[ci, q]
     return _solo(tab, fit, n, k, sbits, hand, lasti1, ci, floor, roof, 0, rbuf, pbuf, smb,
-                 buf[13], scr, memo, ctr, z[0], key, sreach, spieces)  # fmt: skip
+                 buf[12], scr, memo, ctr, z[0], key, sreach, spieces)  # fmt: skip
 
 
 @njit(cache=True, _nrt=False)
@@ -166,7 +173,7 @@ def _all_facts(tab, fit, n, k, bits, hand, lasti1, rbuf, pbuf, kept, ply, turn, 
 
 
 @njit(cache=True, _nrt=False)
-def _game_over(tab, k, bits, hand, turn, fit, out):  # pragma: no cover - compiled
+def _game_over(tab, k, bits, hand, turn, fit):  # pragma: no cover - compiled
     """True when no colour after ``turn`` can place (``turn`` itself cannot)."""
     for j in range(1, k):
         cj = (turn + j) % k
@@ -326,15 +333,15 @@ def _bounds(tab, g, st, z, memo, buf, ctr, ply, turn, biggest, alpha, beta, lo,
     place now; they are left in ``facts[ply]``. The caller checks ``ctr[STATUS]``."""
     n, k, weight = g[0], g[1], g[2]
     bits, hand, lasti1 = st
-    rbuf, pbuf, work, contested, fit = buf[2], buf[3], buf[6], buf[7], buf[8]
-    kept, facts = buf[10], buf[11]
+    rbuf, pbuf, work, contested, fit = buf[1], buf[2], buf[5], buf[6], buf[7]
+    kept, facts = buf[9], buf[10]
     words = bits.shape[2]
     b = bits[ply]
     # Each colour's score now, the most it can become, and what it can make sure of.
     nows, bests, sure, solo = facts[ply, 0], facts[ply, 1], facts[ply, 2], facts[ply, 3]
     shared = facts[ply, 4]  # whose reach meets another live colour's
     _all_facts(tab, fit, n, k, bits, hand, lasti1, rbuf, pbuf, kept, ply, turn, nows, bests,
-               buf[14], buf[15])
+               buf[13], buf[14])
     for ci in range(k):
         sure[ci] = nows[ci]
         solo[ci] = NOT_SOLO
@@ -458,7 +465,8 @@ def _order(tab, g, st, buf, ply, turn, cnt, hint):  # pragma: no cover
     then bigger pieces."""
     k = g[1]
     bits = st[0]
-    mbuf, rbuf, work, contested, killers, facts, scr = buf[0], buf[2], buf[6], buf[7], buf[9], buf[11], buf[12]
+    mbuf, rbuf, work, contested, killers = buf[0], buf[1], buf[5], buf[6], buf[8]
+    facts, scr = buf[10], buf[11]
     words = bits.shape[2]
     b = bits[ply]
     moves = mbuf[ply]
@@ -505,7 +513,7 @@ def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pra
     within ``(alpha, beta)``; 0 once stopped (``ctr[STATUS]``)."""
     k, weight, maxer = g[1], g[2], g[3]
     bits, hand, lasti1 = st
-    mbuf, out, fit, killers, kept, facts = buf[0], buf[1], buf[8], buf[9], buf[10], buf[11]
+    mbuf, fit, killers, kept, facts = buf[0], buf[7], buf[8], buf[9], buf[10]
     ctr[NODES] += 1
     if ctr[REQUEST] != 0 or ctr[NODES] >= ctr[LIMIT]:
         ctr[STATUS] = 2 if ctr[REQUEST] != 0 else 1
@@ -525,7 +533,7 @@ def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pra
     big = biggest_legal(tab[7], _SIZES, b[0], b[1 + turn], b[1 + k + turn], hand[turn], fit)
     nxt = (turn + 1) % k
     if big < 0:
-        if _game_over(tab, k, b, hand, turn, fit, out):
+        if _game_over(tab, k, b, hand, turn, fit):
             return _final(k, weight, hand, lasti1)
         _copy_ply(bits, ply)
         kept[3][ply] = 0  # a pass: no facts at this ply for the next to reuse
@@ -640,7 +648,7 @@ def principal_variation(tab, g, st, z, tt, memo, buf, ctr, turn, h, value, out):
     which the wrapper reports)."""
     k = g[1]
     bits, hand = st[0], st[1]
-    mbuf, scratch, fit, kept = buf[0], buf[1], buf[8], buf[10]
+    mbuf, fit, kept = buf[0], buf[7], buf[9]
     ply = 0
     length = 0
     while True:
@@ -649,7 +657,7 @@ def principal_variation(tab, g, st, z, tt, memo, buf, ctr, turn, h, value, out):
         cnt = bit_generate(tab[7], b[0], b[1 + turn], b[1 + k + turn], hand[turn], fit, moves)
         nxt = (turn + 1) % k
         if cnt == 0:
-            if _game_over(tab, k, b, hand, turn, fit, scratch):
+            if _game_over(tab, k, b, hand, turn, fit):
                 return length
             out[length] = -1
             length += 1

@@ -20,7 +20,16 @@ from polytile.puzzles.blokus._bitboard import (
     kept_moves,
 )
 from polytile.puzzles.blokus._compiled import place
-from polytile.puzzles.blokus._endgame_ctr import INF, LIMIT, NODES, REQUEST, SALT, SOLO, STATUS, TOUCH
+from polytile.puzzles.blokus._endgame_ctr import (
+    INF,
+    LIMIT,
+    NODES,
+    REQUEST,
+    SALT,
+    SOLO,
+    STATUS,
+    TOUCH,
+)
 from polytile.puzzles.blokus.rules import PIECE_NAMES, PIECE_SIZES
 
 _SIZES = np.array(PIECE_SIZES, dtype=np.int64)
@@ -57,7 +66,7 @@ TABLE = types.Tuple((_A2[_U64], _A1[_U64]))
 MEMO = types.UniTuple(_A2[_U64], 3)
 KEPT = types.Tuple((_A3U, types.Array(types.uint8, 3, "C"), types.Array(_I64, 3, "C"),
                    _A1[types.uint8]))  # fmt: skip
-BUF = types.Tuple((_A2[_I64], _A1[_I64], _A2[_U64], _A2[types.uint8], _A3U, _A2[_I64],
+BUF = types.Tuple((_A2[_I64], _A2[_U64], _A2[types.uint8], _A3U, _A2[_I64],
                    _A2[_U64], _A1[_U64], _A2[_U64], _A2[_I64], KEPT,
                    types.Array(_I64, 3, "C"), _A1[_I64], _A2[_I64], _A2[_U64],
                    _A2[types.uint8]))  # fmt: skip

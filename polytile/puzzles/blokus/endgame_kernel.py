@@ -252,7 +252,6 @@ def _thread_state(game: Blokus, t: Any, hand: np.ndarray, lasti1: np.ndarray, li
     covering = int(np.diff(t.cell_ptr).max())  # the most placements covering one cell
     buf = (
         np.full((plies + 1, places), _NO_MOVE, dtype=np.int64),  # moves per ply
-        np.full(places, _NO_MOVE, dtype=np.int64),  # scratch moves
         np.zeros((k + 1, t.words), dtype=np.uint64),  # reach per colour (+ the solitaire's)
         np.zeros((k + 2, 21), dtype=np.uint8),  # reachable pieces per colour (+ 2 scratch)
         np.zeros((solo_depth + 1, 3, t.words), dtype=np.uint64),  # solitaire states
@@ -389,7 +388,9 @@ def kernel_line(
         only how many positions are searched, never a value.
     tables
         Keep the transposition table and the solitaire memos here for the next search
-        (:class:`KernelTables`); default: this search's own.
+        (:class:`KernelTables`). Default: the set this process's last such search used
+        (a new one if another search has it), read as empty: the search XORs a salt of its
+        own into its keys, so its count of positions is that of a new set.
     known
         What the caller has proven of the value: at least ``known[0]`` and at most
         ``known[1]`` (None: nothing), say from a move already solved. The search's window

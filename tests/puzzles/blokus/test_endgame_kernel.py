@@ -174,6 +174,105 @@ def test_the_bitboard_reach_matches_the_shared_one() -> None:
         assert checked > 40
 
 
+def _random_plies(variant: str, seed: int) -> Any:
+    """(game, its previous position) after each move of a random game of ``variant``."""
+    rng = random.Random(seed)
+    game = Blokus(variant)
+    while not game.is_game_over():
+        before = game.copy()
+        game.push(rng.choice(game.legal_moves()))
+        yield game, before
+
+
+@pytest.mark.parametrize("variant", ["duo", "classic"])
+def test_a_reach_found_within_the_last_one_is_the_same(variant: str) -> None:
+    """The search finds each reach among the previous position's reach cells and pieces (a
+    reach only shrinks): the same cells and pieces as found from scratch, for the colour
+    that moved and for the others, over whole random games."""
+    from polytile.puzzles.blokus._bitboard import bit_reach
+
+    n = Blokus(variant).size
+    t = placement_table(n)
+    orient, fit = orientations(n), bitboard_scratch(n)
+    everywhere = np.full(t.words, np.iinfo(np.uint64).max, dtype=np.uint64)
+
+    def reach(game: Blokus, ci: int, cand: np.ndarray, within: np.ndarray) -> tuple[Any, ...]:
+        k, bits = len(game.colors), game._bits
+        cells, pieces = np.zeros(t.words, np.uint64), np.zeros(21, np.uint8)
+        count = bit_reach(orient, n, bits[0], bits[1 + ci], bits[1 + k + ci], cand, within,
+                          fit, cells, pieces)  # fmt: skip
+        return count, cells, pieces
+
+    checked = shrank = 0
+    for game, before in _random_plies(variant, 11):
+        for ci, color in enumerate(game.colors):
+            hand = game.hand_mask(color).astype(np.uint8)
+            _, old_cells, old_pieces = reach(before, ci, before.hand_mask(color).astype(np.uint8),
+                                             everywhere)  # fmt: skip
+            count, cells, pieces = reach(game, ci, hand, everywhere)
+            got = reach(game, ci, old_pieces & hand, old_cells)
+            assert got[0] == count and (got[1] == cells).all() and (got[2] == pieces).all()
+            checked += 1
+            shrank += count < int(np.unpackbits(old_cells.view(np.uint8)).sum())
+    assert checked > 40 and shrank > 10
+
+
+@pytest.mark.parametrize("variant", ["duo", "classic"])
+def test_the_moves_kept_from_a_reach_and_the_biggest_are_the_generated_ones(
+    variant: str,
+) -> None:
+    """The solitaire lists a colour's legal placements from its reach (the same ones in
+    the same order as generating them), and the search asks first for its biggest (a
+    placement of the biggest size, of equal pieces the first, or none)."""
+    from polytile.puzzles.blokus._bitboard import (
+        biggest_legal,
+        bit_generate,
+        bit_reach_keep,
+        kept_moves,
+    )
+    from polytile.puzzles.blokus.rules import PIECE_SIZES
+
+    n = Blokus(variant).size
+    t = placement_table(n)
+    orient, fit = orientations(n), bitboard_scratch(n)
+    everywhere = np.full(t.words, np.iinfo(np.uint64).max, dtype=np.uint64)
+    sizes = np.array(PIECE_SIZES, dtype=np.int64)
+    want, got = np.empty(len(t.piece), np.int64), np.empty(len(t.piece), np.int64)
+    cells, pieces = np.zeros(t.words, np.uint64), np.zeros(21, np.uint8)
+    none = checked = 0
+    for game, _ in _random_plies(variant, 12):
+        k, bits = len(game.colors), game._bits
+        for ci, color in enumerate(game.colors):
+            hand = game.hand_mask(color).astype(np.uint8)
+            state = (bits[0], bits[1 + ci], bits[1 + k + ci])
+            count = bit_generate(orient, *state, hand, fit, want)
+            bit_reach_keep(orient, n, *state, hand, everywhere, fit, cells, pieces)
+            assert kept_moves(orient, fit, got) == count
+            assert (got[:count] == want[:count]).all()
+            big = biggest_legal(orient, sizes, *state, hand, fit)
+            if count == 0:
+                assert big == -1
+                none += 1
+                continue
+            size = sizes[t.piece[want[:count]]]
+            assert big == want[:count][size == size.max()][0]
+            checked += 1
+    assert checked > 40 and none > 0
+
+
+def test_a_search_after_others_searches_as_with_new_tables() -> None:
+    """A search with no tables of its own takes the set the last one used, reading its
+    entries as empty (a salt of its own in its keys): the same value and the same count
+    of positions as the first time, after searches of another objective and position."""
+    first = _ending("duo", 2, 4, 8)
+    other = _ending("duo", 2, 5, 9)
+    want = kernel_line(first, [1, -1], [True, False], threads=1)
+    kernel_line(other, [1, 0], [True, True], threads=1)
+    kernel_line(other, [1, -1], [True, False], threads=1)
+    again = kernel_line(first, [1, -1], [True, False], threads=1)
+    assert again[0] == want[0] and again[2] == want[2]
+
+
 def test_limits_stop_the_compiled_search() -> None:
     game = _ending("duo", 2, 0, 14)  # far too big to finish in these limits
     with pytest.raises(KernelStopped) as stop:
