@@ -59,7 +59,8 @@ def _run(tree: Path, code: str, cache: str) -> float:
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                           cwd=tempfile.gettempdir(), timeout=1800)  # fmt: skip
     seconds = time.perf_counter() - start
-    if done.returncode not in (0, 1):  # 1: a search not proven in its limit still compiled
+    # 1: a search not proven in its limit still compiled; but an uncaught error exits 1 too
+    if done.returncode not in (0, 1) or b"Traceback (most recent call last)" in done.stderr:
         raise SystemExit(f"{tree}: {code!r} failed:\n{done.stderr.decode()[-2000:]}")
     return seconds
 
@@ -71,7 +72,7 @@ def measure(tree: Path, code: str) -> tuple[float, float]:
 
 
 def _extract(rev: str, into: Path) -> Path:
-    data = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "polytile"],
+    data = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "polytile", "seeds"],
                           capture_output=True, check=True).stdout  # fmt: skip
     with tarfile.open(fileobj=io.BytesIO(data)) as tar:
         tar.extractall(into, filter="data")
