@@ -36,7 +36,6 @@ __all__ = [
     "biggest_legal",
     "bit_generate",
     "bit_reach",
-    "bit_reach_keep",
     "kept_moves",
     "popcount",
 ]
@@ -120,12 +119,14 @@ def _cells(fit, row, c, b, ws, wide):  # pragma: no cover - compiled
 
 
 @njit(cache=True, _nrt=False)
-def bit_reach(orient, n, occupied, edge, corner, hand, within, fit, reach,
-              pieces):  # fmt: skip  # pragma: no cover
+def bit_reach(orient, n, occupied, edge, corner, hand, within, fit, reach, pieces,
+              keep):  # fmt: skip  # pragma: no cover
     """The reach of the colour with neighbourhoods ``edge`` and ``corner`` (before its
     first piece, ``corner`` holds its start cell) holding ``hand`` on an ``n`` x ``n``
     board: its cells into the board ``reach``, its pieces into ``pieces`` (per piece
-    index); the number of cells.
+    index); the number of cells. With ``keep``, ``fit`` keeps what :func:`kept_moves`
+    needs to list the colour's legal placements afterwards (every legal placement lies in
+    the reach, and the anchors that fit are found here anyway).
 
     ``hand`` may leave out pieces known not to be reachable, and ``within`` (a board) be
     a set of cells known to hold the reach: the reach of an earlier position of the game
@@ -134,16 +135,11 @@ def bit_reach(orient, n, occupied, edge, corner, hand, within, fit, reach,
     attach point lies diagonal to a placement the earlier reach took), so the answer is
     the same, found with fewer orientations. ``fit`` is scratch (the rows of
     :func:`.endgame_kernel.bitboard_scratch`)."""
-    return _any_reach(orient, n, occupied, edge, corner, hand, within, fit, reach, pieces, False)
-
-
-@njit(cache=True, _nrt=False)
-def bit_reach_keep(orient, n, occupied, edge, corner, hand, within, fit, reach,
-                   pieces):  # fmt: skip  # pragma: no cover
-    """:func:`bit_reach`, keeping in ``fit`` what :func:`kept_moves` needs to list the
-    colour's legal placements afterwards (every legal placement lies in the reach, and
-    the anchors that fit are found here anyway)."""
-    return _any_reach(orient, n, occupied, edge, corner, hand, within, fit, reach, pieces, True)
+    if _narrow(orient, occupied.shape[0]):
+        return _reach(orient, n, occupied, edge, corner, hand, within, fit, reach, pieces, 4,
+                      False, keep)  # fmt: skip
+    return _reach(orient, n, occupied, edge, corner, hand, within, fit, reach, pieces,
+                  occupied.shape[0], True, keep)  # fmt: skip
 
 
 @njit(cache=True, inline="always")
@@ -154,21 +150,10 @@ def _narrow(orient, words):  # pragma: no cover - compiled
     return words == 4 and orient[9][orient[9].shape[0] - 1] == 0
 
 
-@njit(cache=True, inline="always")
-def _any_reach(orient, n, occupied, edge, corner, hand, within, fit, reach, pieces,
-               keep):  # fmt: skip  # pragma: no cover
-    """:func:`_reach` with constant bounds on the Duo board."""
-    if _narrow(orient, occupied.shape[0]):
-        return _reach(orient, n, occupied, edge, corner, hand, within, fit, reach, pieces, 4,
-                      False, keep)  # fmt: skip
-    return _reach(orient, n, occupied, edge, corner, hand, within, fit, reach, pieces,
-                  occupied.shape[0], True, keep)  # fmt: skip
-
-
 @njit(cache=True, _nrt=False)
 def kept_moves(orient, fit, out):  # pragma: no cover - compiled
-    """The legal placements of the colour of the last :func:`bit_reach_keep` with this
-    ``fit``, into ``out`` as :func:`bit_generate` writes them (the same ones, in the same
+    """The legal placements of the colour of the last :func:`bit_reach` with ``keep`` and
+    this ``fit``, into ``out`` as :func:`bit_generate` writes them (the same ones, in the same
     order); how many."""
     if _narrow(orient, fit.shape[1] - 2 * PAD):
         return _kept_moves(orient, fit, out, 4, False)
@@ -202,8 +187,7 @@ def _kept_moves(orient, fit, out, words, wide):  # pragma: no cover - compiled
 @njit(cache=True, inline="always")
 def _reach(orient, n, occupied, edge, corner, hand, within, fit, reach, pieces, words, wide,
            keep):  # fmt: skip  # pragma: no cover
-    """:func:`bit_reach` over ``words`` words (``wide``: offsets may reach past a word);
-    with ``keep``, :func:`bit_reach_keep`.
+    """:func:`bit_reach` over ``words`` words (``wide``: offsets may reach past a word).
 
     First the anchors where each orientation of a held piece fits in the usable cells
     (``fit``'s first rows), and the orientations with any (the live ones, listed in order
@@ -401,9 +385,7 @@ def biggest_fit(orient, sizes, usable, attach, hand, fit):  # pragma: no cover -
     for c in range(PAD, PAD + usable.shape[0]):
         fit[last - 1, c] = usable[c - PAD]
         fit[last, c] = attach[c - PAD]
-    if _narrow(orient, usable.shape[0]):
-        return _biggest(orient, sizes, hand, fit, 4, False)
-    return _biggest(orient, sizes, hand, fit, usable.shape[0], True)
+    return _biggest_in_rows(orient, sizes, hand, fit)
 
 
 @njit(cache=True, _nrt=False)
@@ -412,9 +394,16 @@ def biggest_legal(orient, sizes, occupied, edge, corner, hand, fit):  # pragma: 
     ``edge`` and ``corner``: the biggest it can place now, or -1 when it cannot place
     (cheaper than :func:`bit_generate`: it stops at the first fit of the biggest pieces)."""
     _legal_rows(orient, occupied, edge, corner, fit, occupied.shape[0])
-    if _narrow(orient, occupied.shape[0]):
+    return _biggest_in_rows(orient, sizes, hand, fit)
+
+
+@njit(cache=True, _nrt=False)
+def _biggest_in_rows(orient, sizes, hand, fit):  # pragma: no cover - compiled
+    """:func:`_biggest` with constant bounds on the Duo board."""
+    words = fit.shape[1] - 2 * PAD
+    if _narrow(orient, words):
         return _biggest(orient, sizes, hand, fit, 4, False)
-    return _biggest(orient, sizes, hand, fit, occupied.shape[0], True)
+    return _biggest(orient, sizes, hand, fit, words, True)
 
 
 @njit(cache=True, inline="always")

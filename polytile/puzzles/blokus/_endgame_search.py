@@ -598,17 +598,22 @@ def search(tab, g, st, z, tt, memo, buf, ctr, ply, turn, h, alpha, beta):  # pra
             continue
         if defer:
             _mark(tt, h2, True)
-        if j == 0 or bb - a <= 1:
-            v = search(tab, g, st, z, tt, memo, buf, ctr, ply + 1, nxt, h2, a, bb)
-        else:  # principal variation search: can this move beat the best so far at all?
-            if maxing:
-                v = search(tab, g, st, z, tt, memo, buf, ctr, ply + 1, nxt, h2, a, a + 1)
-            else:
-                v = search(tab, g, st, z, tt, memo, buf, ctr, ply + 1, nxt, h2, bb - 1, bb)
-            if root and ctr[STATUS] == 0:  # a bound proven before the search below
+        # The whole window for the first move; for the others first a null window (can
+        # this move beat the best so far at all?), then the whole one where it can
+        # (principal variation search). One call written once: numba types the body of a
+        # recursive function again for each call of itself in it.
+        full = j == 0 or bb - a <= 1
+        wlo, whi = (a, bb) if full else ((a, a + 1) if maxing else (bb - 1, bb))
+        while True:
+            v = search(tab, g, st, z, tt, memo, buf, ctr, ply + 1, nxt, h2, wlo, whi)
+            if full or ctr[STATUS] != 0:
+                break
+            if root:  # a bound proven before the search below
                 _root_bound(ctr, maxing, v, p, a, bb)
-            if a < v < bb and ctr[STATUS] == 0:
-                v = search(tab, g, st, z, tt, memo, buf, ctr, ply + 1, nxt, h2, a, bb)
+            if not a < v < bb:
+                break
+            full = True
+            wlo, whi = a, bb
         if root and ctr[STATUS] == 0:
             _root_bound(ctr, maxing, v, p, a, bb)
         if defer:

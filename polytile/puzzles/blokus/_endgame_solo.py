@@ -16,7 +16,6 @@ from polytile.puzzles.blokus._bitboard import (
     _lowest,
     biggest_fit,
     bit_reach,
-    bit_reach_keep,
     kept_moves,
 )
 from polytile.puzzles.blokus._compiled import place
@@ -157,7 +156,7 @@ def _facts(tab, fit, n, k, bits, hand, lasti1, rbuf, pbuf, ci, cand,
         now = _ALL_PLACED + _I1_LAST * lasti1[ci]
         return now, now, 0
     count = bit_reach(tab[7], n, bits[0], bits[1 + ci], bits[1 + k + ci], cand, within, fit,
-                      rbuf[ci], pbuf[ci])  # fmt: skip
+                      rbuf[ci], pbuf[ci], False)  # fmt: skip
     return -held, _ceiling(held, hand[ci], pbuf[ci], count), count
 
 
@@ -349,8 +348,8 @@ def _solo(tab, fit, n, k, sbits, hand, lasti1, ci, floor, roof, depth, rbuf, pbu
     cand = pbuf[k + 1]
     for q in range(_NP):
         cand[q] = spieces[depth, q] & hand[ci, q]
-    cells = bit_reach_keep(tab[7], n, state[0], state[1], state[2], cand, sreach[depth], fit,
-                           rbuf[k], pbuf[k])  # fmt: skip
+    cells = bit_reach(tab[7], n, state[0], state[1], state[2], cand, sreach[depth], fit,
+                      rbuf[k], pbuf[k], True)  # fmt: skip
     for w in range(rbuf.shape[1]):
         sreach[depth + 1, w] = rbuf[k, w]
     for q in range(_NP):
@@ -404,12 +403,11 @@ def _solo(tab, fit, n, k, sbits, hand, lasti1, ci, floor, roof, depth, rbuf, pbu
     best, best_p = -INF, -1
     for j in range(m + 1 if aw >= 0 else m):
         _copy_ply(sbits, depth)
-        if j == m:  # the cell stays empty: the layouts without it
+        empty = j == m  # the cell stays empty: the layouts without it
+        if empty:
             sbits[depth + 1, 0, aw] |= abit
-            value, first = _solo(tab, fit, n, k, sbits, hand, lasti1, ci, max(floor, best),
-                                 roof, depth + 1, rbuf, pbuf, smb, wide, scr, memo, ctr, zob,
-                                 quick ^ _cell_key(aw, abit), sreach, spieces)  # fmt: skip
-            p = first
+            child = quick ^ _cell_key(aw, abit)
+            p, pc, old = -1, 0, lasti1[ci]
         else:
             p = moves[j]
             place(sbits[depth + 1], 0, 1, p, tab[0], tab[1], tab[2])
@@ -417,9 +415,14 @@ def _solo(tab, fit, n, k, sbits, hand, lasti1, ci, floor, roof, depth, rbuf, pbu
             hand[ci, pc] = 0
             old = lasti1[ci]
             lasti1[ci] = 1 if pc == _I1 else 0
-            value, _ = _solo(tab, fit, n, k, sbits, hand, lasti1, ci, max(floor, best), roof,
-                             depth + 1, rbuf, pbuf, smb, wide, scr, memo, ctr, zob,
-                             quick ^ zob[p, ci], sreach, spieces)  # fmt: skip
+            child = quick ^ zob[p, ci]
+        # One call of itself written once: numba types the body again for each.
+        value, first = _solo(tab, fit, n, k, sbits, hand, lasti1, ci, max(floor, best), roof,
+                             depth + 1, rbuf, pbuf, smb, wide, scr, memo, ctr, zob, child,
+                             sreach, spieces)  # fmt: skip
+        if empty:
+            p = first
+        else:
             lasti1[ci] = old
             hand[ci, pc] = 1
         if ctr[STATUS] != 0:

@@ -165,7 +165,7 @@ def test_the_bitboard_reach_matches_the_shared_one() -> None:
                                         want_pieces)  # fmt: skip
                 got, got_pieces = np.empty(t.words, np.uint64), np.empty(21, np.uint8)
                 assert bit_reach(orient, game.size, bits[0], bits[1 + ci], bits[1 + k + ci],
-                                 hand, everywhere, fit, got, got_pieces) == count  # fmt: skip
+                                 hand, everywhere, fit, got, got_pieces, False) == count
                 cells = np.unpackbits(got.view(np.uint8), bitorder="little")[: grid.size]
                 assert (cells.astype(bool) == want).all()
                 assert (got_pieces == want_pieces).all()
@@ -200,7 +200,7 @@ def test_a_reach_found_within_the_last_one_is_the_same(variant: str) -> None:
         k, bits = len(game.colors), game._bits
         cells, pieces = np.zeros(t.words, np.uint64), np.zeros(21, np.uint8)
         count = bit_reach(orient, n, bits[0], bits[1 + ci], bits[1 + k + ci], cand, within,
-                          fit, cells, pieces)  # fmt: skip
+                          fit, cells, pieces, False)  # fmt: skip
         return count, cells, pieces
 
     checked = shrank = 0
@@ -227,7 +227,7 @@ def test_the_moves_kept_from_a_reach_and_the_biggest_are_the_generated_ones(
     from polytile.puzzles.blokus._bitboard import (
         biggest_legal,
         bit_generate,
-        bit_reach_keep,
+        bit_reach,
         kept_moves,
     )
     from polytile.puzzles.blokus.rules import PIECE_SIZES
@@ -246,7 +246,7 @@ def test_the_moves_kept_from_a_reach_and_the_biggest_are_the_generated_ones(
             hand = game.hand_mask(color).astype(np.uint8)
             state = (bits[0], bits[1 + ci], bits[1 + k + ci])
             count = bit_generate(orient, *state, hand, fit, want)
-            bit_reach_keep(orient, n, *state, hand, everywhere, fit, cells, pieces)
+            bit_reach(orient, n, *state, hand, everywhere, fit, cells, pieces, True)
             assert kept_moves(orient, fit, got) == count
             assert (got[:count] == want[:count]).all()
             big = biggest_legal(orient, sizes, *state, hand, fit)
