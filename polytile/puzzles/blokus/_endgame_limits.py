@@ -8,8 +8,10 @@ __all__ = ["COMPILED_MODULE", "DEFAULT_MAX_PIECES", "PYTHON_FIRST", "PYTHON_FIRS
 #: Refuse an exact endgame when a player can still place more pieces than this
 #: (:func:`polytile.puzzles.blokus.endgame.endgame_size`). On the Duo positions 10 and 14
 #: plies before the end of self-play games (``benchmarks/bench_blokus_deep.py``) the
-#: compiled search solved every one with up to 12 pieces per player (14 positions), in at
-#: most 31 s on two cores; with 13, two of four did not finish in 60 s.
+#: compiled search solves every one with up to 12 pieces per player (14 positions) in at
+#: most 2.4 s on two cores, and those with 13 in 0.1 s to about a minute (4 positions):
+#: 12 keeps every search the command starts within seconds (``analyse`` runs one a move);
+#: ``--max-pieces 13`` asks for more.
 DEFAULT_MAX_PIECES = 12
 
 #: Seconds the Python search gets before the compiled one takes over: loading the compiled
