@@ -92,6 +92,8 @@ def orientations(n: int) -> tuple[np.ndarray, ...]:
     offsets = np.where(offs[first] == far, -1, offs[first])
     if offsets.shape[1] > CELLS:
         raise ValueError(f"pieces of more than {CELLS} cells")
+    if len(piece) > 128 or offsets.max() >> 6 >= PAD:  # kept_moves' mask; the padding
+        raise ValueError(f"a board of {n} x {n} is beyond the compiled search's scratch")
     offsets = np.pad(offsets, ((0, 0), (0, CELLS - offsets.shape[1])), constant_values=-1)
     offsets = np.where(offsets >= 0, offsets, offsets[:, :1])  # repeat the first offset
     height = np.where(live, r, -1).max(axis=1)[first] - r.min(axis=1)[first] + 1
@@ -118,9 +120,12 @@ def orientations(n: int) -> tuple[np.ndarray, ...]:
 
 
 def bitboard_scratch(n: int) -> np.ndarray:
-    """The scratch of :mod:`._bitboard`'s functions on the ``n`` x ``n`` board: a board per
-    orientation, one per distinct offset, and 7 more, each padded with
-    :data:`._bitboard.PAD` zero words on each side."""
+    """The scratch of :mod:`._bitboard`'s functions on the ``n`` x ``n`` board, each row a
+    board padded with :data:`._bitboard.PAD` zero words on each side: a row per
+    orientation, one per distinct offset, six for the reach's queue and the like, the
+    reach's list of live orientations (an index per word), and for :func:`._bitboard.kept_moves`
+    a row per orientation, a mask of them, and the attach points (the last two rows are also
+    move generation's usable and attach rows)."""
     orient = orientations(n)
     width = placement_table(n).words + 2 * PAD
     count_o = len(orient[0])
@@ -491,6 +496,9 @@ def kernel_line(
             raise KernelStopped("interrupt", 0, preparing=True) from None
         for thread in pool:
             thread.join()
+    except BaseException:  # the progress callback failed, say: no search runs on unheard
+        request_stop()
+        raise
     if borrowed is not None:  # every thread has ended: the set is free for the next search
         with _SPARE_LOCK:
             _SPARE[game.size] = borrowed

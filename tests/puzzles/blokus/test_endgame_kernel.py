@@ -292,6 +292,26 @@ def test_limits_stop_the_compiled_search() -> None:
     assert stop.value.reason == "interrupt"
 
 
+def test_a_failing_progress_callback_stops_the_search_threads() -> None:
+    """An error raised by the caller's progress callback reaches the caller, and the search
+    threads stop instead of running on unheard."""
+    import threading
+
+    game = _ending("duo", 2, 0, 14)  # far too big to finish
+
+    def broken(nodes: int) -> None:
+        raise RuntimeError("the progress display failed")
+
+    with pytest.raises(RuntimeError, match="progress display"):
+        kernel_line(game, [1, -1], [True, False], progress=broken)
+    deadline = time.perf_counter() + 5
+    while time.perf_counter() < deadline and any(
+        t.name.startswith("polytile-blokus-endgame") for t in threading.enumerate()
+    ):
+        time.sleep(0.05)
+    assert not [t.name for t in threading.enumerate() if t.name.startswith("polytile-blokus")]
+
+
 def test_solve_endgame_switches_to_the_compiled_search(monkeypatch: pytest.MonkeyPatch) -> None:
     game = _ending("duo", 2, 4, 8)  # a few thousand positions
     want = solve_endgame(game, max_pieces=None, use_compiled=False)
