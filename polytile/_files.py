@@ -24,6 +24,7 @@ from polytile.errors import FormatError
 from polytile.geometry import Cell
 
 __all__ = [
+    "MAX_DEPTH",
     "decode_text",
     "get_cell",
     "get_list",
@@ -38,6 +39,7 @@ __all__ = [
     "require_in",
     "short",
     "sniff",
+    "too_deep",
     "write_atomic",
 ]
 
@@ -146,7 +148,7 @@ def parse_json(text: str, source: str) -> Any:
     if marked:
         where, problem = _find_marker(doc)
         raise FormatError(problem, source, where)
-    deep = _too_deep(doc)
+    deep = too_deep(doc)
     if deep is not None:
         raise FormatError(f"nested more than {MAX_DEPTH} levels deep", source, deep)
     return doc
@@ -157,7 +159,7 @@ def parse_json(text: str, source: str) -> Any:
 MAX_DEPTH = 64
 
 
-def _too_deep(doc: Any) -> str | None:
+def too_deep(doc: Any) -> str | None:
     """The path of a value nested deeper than :data:`MAX_DEPTH` in ``doc``, or None
     (iterative: the check itself must not recurse)."""
     stack: list[tuple[Any, str, int]] = [(doc, "", 0)]

@@ -37,6 +37,7 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
+from polytile._files import MAX_DEPTH, too_deep
 from polytile.errors import PolytileError
 from polytile.serve.board import MAX_UPLOAD_BYTES, UPLOAD_SUFFIXES, Board, BoardError
 from polytile.serve.store import Shelf
@@ -220,10 +221,15 @@ def _index(request: web.Request) -> int:
 
 
 async def _json(request: web.Request) -> dict[str, Any]:
+    deep = BoardError(f"the request's body is nested more than {MAX_DEPTH} levels deep")
     try:
         body = await request.json()
     except (json.JSONDecodeError, UnicodeDecodeError):
         raise BoardError("the request's body is not JSON") from None
+    except RecursionError:  # the decoder recursed through a body nested thousands deep
+        raise deep from None
+    if too_deep(body) is not None:
+        raise deep
     if not isinstance(body, dict):
         raise BoardError("the request's body must be a JSON object")
     return body

@@ -155,6 +155,12 @@ def test_malformed_bodies_and_unknown_puzzles(hand_store: Path, store_file: Path
 
         assert "not JSON" in await error("{", raw=True)
         assert "JSON object" in await error([1, 2])
+        assert "JSON object" in await error("null", raw=True)
+        for depth in (100, 100_000):  # the decoder recursed past the stack: a 500, before
+            deep = "[" * depth + "]" * depth
+            assert "nested more than 64 levels deep" in await error(deep, raw=True)
+            assert "nested more than 64 levels deep" in await error(
+                '{"placed": ' + deep + "}", raw=True)  # fmt: skip
         for body in ({}, {"placed": "I4"}, {"placed": {"piece": piece}}):
             assert '"placed" must be a list' in await error(body)
         assert "placement 1" in await error({"placed": [5]})
