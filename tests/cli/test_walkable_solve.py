@@ -70,6 +70,9 @@ def test_one_round_fallback_is_labelled(invoke: Invoke, tmp_path: Path) -> None:
     doc = json.loads(r.stdout)
     assert doc["exact"] is False and doc["kind"] == "one-round-horizon"
     assert doc["label"] == ONE_ROUND and doc["selection"]["red"]
+    # its value is this round's payoff, and its lead says so, not the game's end
+    assert "if the game ended after this round" in doc["lead"]
+    assert "at the end" not in doc["lead"]
 
 
 def test_record_with_move(invoke: Invoke, tmp_path: Path) -> None:

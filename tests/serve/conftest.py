@@ -19,8 +19,9 @@ RECORDS = (
 
 @pytest.fixture(scope="session")
 def game_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """Each game's file by game name: the self-played records of :data:`RECORDS` (seed 3)
-    and a new City Blocks (Ritchie) position."""
+    """Each game's file by game name: the self-played records of :data:`RECORDS` (seed 3),
+    a new City Blocks (Ritchie) position and a two-player Gridblock record with the split
+    deal (``"gridblock-split"``)."""
     from polytile.puzzles.faces import face
 
     folder = tmp_path_factory.mktemp("records")
@@ -31,6 +32,10 @@ def game_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         files[game].write_text(text)
     files["cityblocks"] = folder / "cityblocks.json"
     files["cityblocks"].write_text(face("cityblocks").new(0, {}))
+    # two players, split deal: in rounds 2, 4 and 6 every hand is known to every player
+    text, _ = face("gridblock").selfplay(3, 0, {"players": 2, "deal": "split"})  # type: ignore[attr-defined]
+    files["gridblock-split"] = folder / "grid-split.json"
+    files["gridblock-split"].write_text(text)
     return files
 
 

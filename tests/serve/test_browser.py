@@ -63,7 +63,7 @@ def browser() -> Iterator[Any]:
 def server(game_files: dict[str, Path], store_file: Path, hand_store: Path) -> Iterator[str]:
     """``polytile serve`` on every game's file and two puzzle sets; its URL with the
     token."""
-    order = ["henning", "blokus", "gridblock", "walkable", "cityblocks"]
+    order = ["henning", "blokus", "gridblock", "walkable", "cityblocks", "gridblock-split"]
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
     process = subprocess.Popen([sys.executable, "-m", "polytile", "serve", "--port", "0",
                                 *(str(game_files[g]) for g in order), str(store_file),
@@ -78,7 +78,8 @@ def server(game_files: dict[str, Path], store_file: Path, hand_store: Path) -> I
         process.wait(30)
 
 
-INDEX = {"henning": 0, "blokus": 1, "gridblock": 2, "walkable": 3, "cityblocks": 4}
+INDEX = {"henning": 0, "blokus": 1, "gridblock": 2, "walkable": 3, "cityblocks": 4,
+         "gridblock-split": 5}
 
 
 @pytest.fixture
@@ -453,6 +454,37 @@ def test_analysis_of_every_game(page: Any, game: str, back: int, mode: str,
         else:
             assert "exact" in state
             assert not driver.find_elements("css selector", "#best .show-best")
+
+    shot_on_failure(driver, tmp_path, check)
+
+
+def test_an_answer_is_labelled_as_what_it_is(page: Any, tmp_path: Path) -> None:
+    """A view analysis whose every hand is known (Gridblock's split deal, round 2) is
+    exact, not an estimate; Walkable Cities' one-round horizon (too many drops at the game's
+    start) is labelled as that and not as the game's value, its summary included."""
+    from selenium.webdriver.support.ui import Select
+
+    driver = page
+
+    def answer(game: str, move: int, mode: str) -> tuple[str, str]:
+        _open(driver, game)
+        driver.execute_script(f"show(state.index, {move})")
+        _step_to(driver, move, f"move {move}")
+        Select(driver.find_element("id", "mode")).select_by_value(mode)
+        _ask(driver, "analyse", 30, "#analysis-summary p", "the answer")
+        return _text(driver, "analysis-state"), _text(driver, "analysis-summary")
+
+    def check() -> None:
+        state, summary = answer("gridblock-split", 20, "view")
+        assert "answered" in state and state.endswith(" — exact"), state
+        assert "estimate" not in state + summary, summary
+        assert "estimate" not in driver.find_element("id", "analysis-state").get_attribute(
+            "class")  # fmt: skip
+        assert _text(driver, "best").startswith("best move"), _text(driver, "best")
+        state, summary = answer("walkable", 0, "exact")
+        assert "one-round horizon" in state and "not the game's value" in state, state
+        assert "if the game ended after this round" in summary, summary
+        assert "at the end" not in summary, summary
 
     shot_on_failure(driver, tmp_path, check)
 

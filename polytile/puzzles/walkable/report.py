@@ -183,13 +183,17 @@ def _where(g: Any) -> dict[str, Any]:
     }
 
 
-def _objective(g: Any) -> str:
+def _objective(g: Any, horizon: bool = False) -> str:
+    """What a value is: red's lead at the game's end, or (``horizon``) at the end of this
+    round as if the game ended there."""
+    when = "if the game ended after this round" if horizon else "at the end"
+    play = "this round's equilibrium" if horizon else "the equilibrium"
     if g.options.tiebreak == "none":
-        return "red's boards won minus blue's at the end, both playing the equilibrium"
+        return f"red's boards won minus blue's {when}, both playing {play}"
     holder = "red" if g.options.tiebreak == "R" else "blue"
     return (
-        "red's boards won minus blue's at the end, an equal count worth half a board to "
-        f"{holder} (the tiebreak holder), both playing the equilibrium"
+        f"red's boards won minus blue's {when}, an equal count worth half a board to "
+        f"{holder} (the tiebreak holder), both playing {play}"
     )
 
 
@@ -295,7 +299,7 @@ def _one_round(
                     "reason": reason,
                     **_where(g),
                     "value": value,
-                    "lead": _objective(g),
+                    "lead": _objective(g, horizon=True),
                     "selection": sel,
                     "drop_phases": [d.as_dict() for d in games],
                     "gap": gap,

@@ -553,6 +553,7 @@ async function analyse(whole) {
   $("analysis-summary").replaceChildren();
   $("best").replaceChildren();
   $("analysis-details").hidden = true;
+  $("analysis-state").classList.remove("estimate");
   try {
     const body = await api(`/api/records/${view.index}/analysis`, {
       method: "POST", headers: { "Content-Type": "application/json" },
@@ -599,13 +600,19 @@ function showAnswer(r, job, where) {
     showBounds(r, where);
     return;
   }
-  const estimated = job.mode === "view" || (a && /estimate/.test(String(a.kind || "") + String(a.note || "")));
-  const label = estimated ? " — an estimate, not the game's value" :
+  // an answer says what it is: one that is not the game's value names what it is instead
+  // (Walkable Cities' one-round horizon), and a view with every hand known is exact
+  const horizon = Boolean(a && a.exact === false && typeof a.label === "string");
+  const estimated = !horizon && (a ? a.kind !== "exact" &&
+    (job.mode === "view" || /estimate/.test(String(a.kind || "") + String(a.note || ""))) :
+    job.mode === "view");
+  const label = horizon ? ` — ${a.label}, not the game's value` :
+    estimated ? " — an estimate, not the game's value" :
     job.mode === "open" ? " — exact for the hidden tiles or cards as dealt, only" :
     r.code === 0 ? " — exact" : "";
   const stateLine = $("analysis-state");
   stateLine.textContent = r.state === "done" ? `the ${where}: ${r.outcome}${label}` : `${r.why}`;
-  stateLine.classList.toggle("estimate", Boolean(estimated));
+  stateLine.classList.toggle("estimate", estimated || horizon);
   const summary = $("analysis-summary");
   summary.replaceChildren();
   const line = (text) => summary.append(element("p", text));
@@ -614,7 +621,7 @@ function showAnswer(r, job, where) {
     if (a.values && typeof a.values === "object") {
       line("values: " + Object.entries(a.values).map(([k, v]) => `${k} ${v}`).join(", "));
     }
-    for (const key of ["outcome", "kind", "note", "meaning"]) {
+    for (const key of ["outcome", "kind", "label", "reason", "note", "meaning"]) {
       if (typeof a[key] === "string" && a[key] !== a.lead) line(`${key}: ${a[key]}`);
     }
     if (a.over) line("the game is over");
