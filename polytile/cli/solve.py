@@ -194,9 +194,9 @@ def count(
     "--output",
     type=click.Path(dir_okay=False),
     default=None,
-    help=_noted("output", "Also save the solution: .json (read back by validate, render and "
-                "score), or a picture (.svg, .png, .txt) for people only: no command reads a "
-                "picture back."),
+    help=_noted("output", "Also save the solution: .json (read back by validate, which "
+                "checks it by the rules, and render), or a picture (.svg, .png, .txt) for "
+                "people only: no command reads a picture back."),
 )  # fmt: skip
 @click.option(
     "--color",

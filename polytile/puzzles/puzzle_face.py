@@ -171,8 +171,8 @@ class PuzzleSolver(ABC):
     options: ClassVar[tuple[Option, ...]] = ()
     notes: ClassVar[Mapping[str, str]] = {}
     outputs: ClassVar[tuple[str, ...]] = PICTURE_OUTPUTS
-    output_note: ClassVar[str] = (" (.json: the solution, read back by validate, render and "
-                                  "score; the others: a picture)")  # fmt: skip
+    output_note: ClassVar[str] = (" (.json: the solution, read back by validate and render; "
+                                  "the others: a picture)")  # fmt: skip
     #: Why ``-o`` is refused, for a puzzle that saves no file.
     no_output: ClassVar[str] = ""
     #: The options that make the puzzle (with ``--seed``), which a puzzle read from a file

@@ -52,6 +52,7 @@ from polytile.board import Board, placements
 from polytile.errors import (
     IllegalMoveError,
     SolverError,
+    UnknownNameError,
 )
 from polytile.formats import COLORS, PlacedPiece, Position, Solution
 from polytile.geometry import piece
@@ -238,7 +239,7 @@ def replay_layout(
             while color not in check.colors_to_move():
                 check.push(Move.pass_turn(check.to_move))
             check.push(Move(color, p.piece, p.cells))
-    except IllegalMoveError as exc:
+    except (IllegalMoveError, UnknownNameError) as exc:  # UnknownNameError: no such piece
         raise SolverError(f"the layout of {color} is not legal: {exc}") from exc
     return check
 

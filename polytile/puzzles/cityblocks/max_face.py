@@ -11,12 +11,12 @@ from polytile.puzzles.face import Console, Option
 from polytile.puzzles.puzzle_face import (
     TIME_NOTE,
     WORKERS_OPTION,
-    PuzzleSolver,
+    AnswerCheck,
     SolveRequest,
     save_solution,
 )
 
-__all__ = ["MAX", "CityBlocksMax"]
+__all__ = ["MAX", "CityBlocksMax", "check_layout"]
 
 _COLORS = ("blue", "yellow", "red", "green")
 
@@ -30,7 +30,7 @@ class _Shown:
         self.nodes = "-" if bound is None else f"{bound:g}"
 
 
-class CityBlocksMax(PuzzleSolver):
+class CityBlocksMax(AnswerCheck):
     """One City Blocks colour's 20 pieces laid out for the best score, area or free cells."""
 
     name = "cityblocks-max"
@@ -51,6 +51,17 @@ class CityBlocksMax(PuzzleSolver):
         "seed": "{name}: searched with CP-SAT.",
         "time_limit": TIME_NOTE,
     }
+    output_note: ClassVar[str] = (" (.json: the layout, read back by render and by validate, "
+                                  "which replays it by the rules on the board it was laid out "
+                                  "on and checks its score; the others: a picture)")  # fmt: skip
+
+    def check_answer(self, solution: Any, against: str,
+                     recorded: bool) -> tuple[str, list[str]] | None:  # fmt: skip
+        """A layout replayed by the rules engine on the board it was laid out on, its
+        recorded score, area, free cells and board checked against the engine's."""
+        if against != self.name:
+            return None
+        return f"{self.name} (replayed by the rules)", check_layout(solution)
 
     def solve(self, console: Console, request: SolveRequest) -> None:
         """Lay out the colour's pieces for the best objective; print the result checked by
@@ -117,9 +128,78 @@ def _start(start_from: str | None) -> Any:
     return CityBlocks.from_position(doc, source=start_from)
 
 
+def check_layout(solution: Any) -> list[str]:
+    """Every way a ``cityblocks-max`` answer (a :class:`~polytile.formats.Solution`) breaks
+    the rules or misstates itself; empty when valid.
+
+    Its placements are replayed by the rules engine as ``"color"``'s moves, the others
+    passing, on the position recorded as ``"start"`` (a layout made ``--from`` one) or else
+    the starting board: every piece must be one the colour holds, the first must cover its
+    start cell, none may overlap another or a centre square. The recorded ``"score"``,
+    ``"area"``, ``"free"``, ``"value"`` (of ``"objective"``) and ``"board"`` must be what the
+    engine finds, and an ``"optimal"`` layout's ``"bound"`` its value. Optimality itself is
+    not re-proven here (that takes the search).
+    """
+    import json
+
+    from polytile import formats
+    from polytile._files import short
+    from polytile.errors import FormatError
+    from polytile.puzzles.cityblocks.bounds import replay_layout
+    from polytile.puzzles.cityblocks.rules import CityBlocks
+
+    extra = solution.extra
+    color = extra.get("color")
+    if color not in _COLORS:
+        return [f'"color" must be the colour laid out, one of {", ".join(_COLORS)}']
+    others = sorted({str(p.color) for p in solution.placements if p.color != color})
+    if others:
+        return [f"placements of {', '.join(others)}: a {color} layout places {color}'s pieces "
+                "only"]  # fmt: skip
+    game = CityBlocks()
+    if extra.get("start") is not None:
+        try:
+            start = formats.loads(json.dumps(extra["start"]), "its \"start\"")
+            if not isinstance(start, formats.Position) or start.game != "cityblocks":
+                return ['"start" must be the City Blocks position the layout was made on']
+            game = CityBlocks.from_position(start, source='its "start"')
+        except FormatError as exc:
+            return [f'"start" is not a City Blocks position: {exc}']
+    rows = game.board_rows()
+    if (solution.rows, solution.cols) != (len(rows), len(rows[0])):
+        return [f"the board is {solution.rows}x{solution.cols}, City Blocks' is "
+                f"{len(rows)}x{len(rows[0])}"]  # fmt: skip
+    try:
+        check = replay_layout(game, color, solution.placements)
+    except SolverError as exc:
+        return [str(exc)]
+    got = check.score().colors[color]
+    measured = {"score": got.total, "area": got.area, "free": got.free}
+    reasons = [f'"{key}" is {short(extra[key])}, the rules engine scores the layout '
+               f"{value}" for key, value in measured.items()
+               if key in extra and extra[key] != value]  # fmt: skip
+    objective = extra.get("objective", "score")
+    if objective not in measured:
+        reasons.append(f'"objective" must be one of {", ".join(measured)}')
+    elif "value" in extra and extra["value"] != measured[objective]:
+        reasons.append(f'"value" is {short(extra["value"])}, the layout\'s {objective} '
+                       f"is {measured[objective]} by the rules engine")  # fmt: skip
+    board = extra.get("board")
+    if board is not None and list(board) != check.board_rows():
+        reasons.append('"board" is not the board the layout makes (replayed by the rules)')
+    bound = extra.get("bound")
+    if (solution.status == "optimal" and objective in measured and bound is not None
+            and bound != measured[objective]):  # fmt: skip
+        reasons.append(f'an "optimal" layout\'s "bound" is its {objective} '
+                       f"{measured[objective]}, the file says {short(bound)}")  # fmt: skip
+    return reasons
+
+
 def _report(console: Console, request: SolveRequest, game: Any, player: str, objective: str,
             result: Any) -> None:  # fmt: skip
     """Replay and score the layout by the rules engine, then save and print it."""
+    import json
+
     from polytile import formats
     from polytile.puzzles.cityblocks.bounds import replay_layout
     from polytile.puzzles.cityblocks.picture import save_score_picture, score_text
@@ -130,14 +210,20 @@ def _report(console: Console, request: SolveRequest, game: Any, player: str, obj
     if measured[objective] != result.value:
         raise SolverError(f"the layout's {objective} is {measured[objective]} by the rules "
                           f"engine, the model said {result.value}")  # fmt: skip
+    # a layout made --from a position records it, so that validate replays it there
+    start = ({} if request.option("start_from") is None else
+             {"start": json.loads(formats.dumps(game.to_position()))})  # fmt: skip
     sol = formats.Solution(
         puzzle="cityblocks-max", rows=result.solution.rows, cols=result.solution.cols,
         placements=result.solution.placements, status=result.status,
         extra={"color": player, "objective": objective, "value": result.value,
                "bound": result.bound, "proof": result.proof,
                "theoretical_bound": result.theoretical.of(objective), **measured,
-               "board": list(check.board_rows())},
+               "board": list(check.board_rows()), **start},
     )  # fmt: skip
+    reasons = check_layout(sol)  # what validate will say of the file
+    if reasons:
+        raise SolverError(f"the layout failed its own check: {'; '.join(reasons)}")
     rows, score = check.board_rows(), check.score()
     save_solution(console, sol, request.output, lambda path: save_score_picture(rows, score, path))
     if request.as_json:
