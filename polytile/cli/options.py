@@ -38,13 +38,19 @@ RECORD_MOVE = click.option(
 PICTURES = (".svg", ".png", ".txt")
 
 
+#: The longest time limit taken: 30 days. The clocks behind a limit cannot be set much
+#: beyond it (an alarm of 1e11 s ended in an OverflowError), and no run lasts that long.
+MAX_SECONDS = 30 * 86400
+
+
 class Seconds(click.FloatRange):
-    """A positive, finite number of seconds (``nan`` and ``inf`` are refused)."""
+    """A positive, finite number of seconds, at most :data:`MAX_SECONDS` (``nan`` and
+    ``inf`` are refused)."""
 
     name = "seconds"
 
     def __init__(self) -> None:
-        super().__init__(min=0, min_open=True)
+        super().__init__(min=0, min_open=True, max=MAX_SECONDS)
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         try:

@@ -235,9 +235,11 @@ def test_bad_input(invoke: Invoke, tmp_path: Path) -> None:
     assert_clean_failure(invoke("solve-endgame", str(RECORD), "--move", "999"))
     assert_clean_failure(invoke("solve-endgame", str(RECORD), "--player", "red"))
     assert_clean_failure(invoke("solve-endgame", str(RECORD), "-o", str(tmp_path / "x.pdf")))
-    for seconds in ("nan", "inf", "0"):
+    for seconds in ("nan", "inf", "0", "1e11"):  # 1e11: an OverflowError setting the alarm
         assert_clean_failure(invoke("solve-endgame", str(RECORD), "--time-limit", seconds))
-    assert_clean_failure(invoke("bounds", str(RECORD), "--time-limit", "nan"))
+    for seconds in ("nan", "1e11"):
+        assert_clean_failure(invoke("bounds", str(RECORD), "--time-limit", seconds))
+    assert_clean_failure(invoke("solve", "cityblocks-max", "--time-limit", "1e11"))
 
 
 def test_colour_names_ignore_case(invoke: Invoke) -> None:
