@@ -32,6 +32,19 @@ def test_play_writes_a_position_and_draws_it_with_points(invoke: Invoke, tmp_pat
     assert "attach points of blue (to move)" in result.stdout
 
 
+def test_new_refuses_a_player_count_the_variant_does_not_take(invoke: Invoke,
+                                                               tmp_path: Path) -> None:  # fmt: skip
+    """Exit 2 naming --players, and an existing file kept (an internal error, before)."""
+    path = tmp_path / "duo.json"
+    invoke("new", "blokus", "--variant", "duo", "-o", str(path))
+    before = path.read_bytes()
+    for players in ("3", "4", "teams"):
+        bad = invoke("new", "blokus", "--variant", "duo", "--players", players, "-o", str(path))
+        assert_clean_failure(bad)
+        assert "--players" in bad.stderr and "duo Blokus is played with" in bad.stderr
+        assert path.read_bytes() == before
+
+
 def test_an_illegal_move_writes_nothing(invoke: Invoke, tmp_path: Path) -> None:
     path = tmp_path / "duo.json"
     invoke("new", "blokus", "--variant", "duo", "-o", str(path))

@@ -39,10 +39,6 @@ _RULES = (
 )  # fmt: skip
 
 
-def _count(players: str | None) -> int | str | None:
-    return None if players is None else (players if players == "teams" else int(players))
-
-
 class BlokusFace(SelfplayFace, EndgameFace, BoundsFace, OwnAnalysisFace):
     """The face of Blokus (Pentobi records and polytile positions)."""
 
@@ -136,10 +132,10 @@ main line, a position becomes the new position."""
 
     def new(self, seed: int, options: dict[str, Any]) -> str:
         from polytile.formats import dumps
-        from polytile.puzzles.blokus.rules import Blokus
+        from polytile.puzzles.blokus.players import new_game
 
-        return dumps(Blokus(options.get("variant") or "classic",
-                            _count(options.get("players"))).to_position())  # fmt: skip
+        game = new_game(options.get("variant") or "classic", options.get("players"))
+        return dumps(game.to_position())
 
     def legal(self, doc: Any) -> Legal:
         from polytile.puzzles.blokus.verbs import legal_texts

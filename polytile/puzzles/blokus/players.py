@@ -8,11 +8,14 @@ green's moves are made by the player whose turn with green it is.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from polytile.errors import OptionError
 
-__all__ = ["greedy", "self_play", "selfplay", "take_back"]
+if TYPE_CHECKING:
+    from polytile.puzzles.blokus.rules import Blokus
+
+__all__ = ["greedy", "new_game", "self_play", "selfplay", "take_back"]
 
 
 def greedy(game: Any, moves: list[Any], rng: Any) -> Any:
@@ -54,6 +57,25 @@ def take_back(game: Any, placements: int) -> None:
         game.pop()
 
 
+def new_game(variant: str, players: str | None) -> Blokus:
+    """A new game of ``variant`` with ``players`` (``"2"``, ``"3"``, ``"4"``, ``"teams"``;
+    None: the variant's), as ``new`` and ``selfplay`` set one up.
+
+    Raises
+    ------
+    OptionError
+        For a player count the variant does not take (``--players``).
+    """
+    from polytile.puzzles.blokus.rules import Blokus
+
+    count: int | str | None = None if players is None else (
+        players if players == "teams" else int(players))  # fmt: skip
+    try:
+        return Blokus(variant, count)
+    except ValueError as e:
+        raise OptionError(str(e), "--players") from None
+
+
 def selfplay(variant: str, players: str | None, engines: dict[str, str | None], seed: int,
              stop_before_end: int) -> tuple[str, str]:  # fmt: skip
     """One game of ``variant`` with ``players`` (None: the variant's), ``engines`` by colour
@@ -66,15 +88,9 @@ def selfplay(variant: str, players: str | None, engines: dict[str, str | None], 
         For a player count the variant does not take, or an engine given to a colour with
         no player of its own.
     """
-    from polytile.puzzles.blokus.rules import Blokus
     from polytile.puzzles.blokus.sgf import write_blksgf
 
-    count: int | str | None = None if players is None else (
-        players if players == "teams" else int(players))  # fmt: skip
-    try:
-        game = Blokus(variant, count)
-    except ValueError as e:
-        raise OptionError(str(e), "--players") from None
+    game = new_game(variant, players)
     given = [c for c, e in engines.items() if e is not None]
     outside = [c for c in given if c not in game.colors]
     if game.players == 3 and "green" in given:
