@@ -431,3 +431,27 @@ def test_ctrl_c_while_the_compiled_search_is_set_up(invoke: Invoke, monkeypatch:
     assert result.exit_code == 130
     doc = json.loads(result.stdout)
     assert doc["game"] == "blokus" and doc["exact"] is False and "interrupt" in doc["reason"]
+
+
+def test_ctrl_c_that_leaves_numba_half_loaded(invoke: Invoke, monkeypatch: Any) -> None:
+    """A Ctrl-C inside numba's first load of compiled code leaves it unusable for the rest
+    of the process (AttributeError: module 'numba' has no attribute 'core', seen at about
+    0.9 s): the stop is still reported, in JSON too (exit 130), without the score ranges
+    numba would have computed, where it ended in an internal error and printed nothing."""
+    from polytile.puzzles.blokus import endgame
+    from polytile.puzzles.blokus.endgame import EndgameStopped
+
+    def interrupted(*args: Any, **kwargs: Any) -> Any:
+        raise EndgameStopped("interrupt", 384, 0.9)
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise AttributeError("module 'numba' has no attribute 'core'")
+
+    monkeypatch.setattr(endgame, "solve_endgame", interrupted)
+    monkeypatch.setattr(endgame, "score_ranges", broken)
+    for extra in ([], ["--json"]):
+        result = invoke("solve-endgame", str(RECORD), *extra)
+        assert result.exit_code == 130, result.stderr
+        assert "interrupted:" in result.stderr and "score ranges" not in result.stderr
+    doc = json.loads(result.stdout)
+    assert doc["exact"] is False and "after 384 positions" in doc["reason"]

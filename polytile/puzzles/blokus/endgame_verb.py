@@ -58,7 +58,6 @@ def solve_endgame(console: Console, file: str, request: EndgameRequest) -> None:
     from polytile.puzzles.blokus.endgame import (
         EndgameRefused,
         EndgameStopped,
-        score_ranges,
     )
     from polytile.puzzles.blokus.endgame import solve_endgame as search
     from polytile.puzzles.blokus.files import read_blokus
@@ -110,11 +109,9 @@ def solve_endgame(console: Console, file: str, request: EndgameRequest) -> None:
     except EndgameStopped as stopped:
         found = _found_so_far(stopped, game)
         if stopped.reason == "interrupt":
-            ranges = score_ranges(game)
+            ranges = _ranges_after_a_stop(game)
             console.err(f"interrupted: {stopped}")
-            console.err("score ranges from the pieces each colour can still reach: "
-                        + ", ".join(f"{c} {lo}..{hi}"
-                                    for c, (lo, hi) in ranges.items()))  # fmt: skip
+            _say_ranges(console, ranges, "")
             extra = _say_found(console, found, as_json)
             if as_json:
                 console.out(json.dumps({"game": "blokus", "exact": False,
@@ -264,20 +261,37 @@ def _cheap_ranges(console: Console, game: Any, reason: str, as_json: bool,
                   found: Found | None = None) -> NoReturn:  # fmt: skip
     """The limit is (nearly) spent: print the cheap bounds (from the pieces each colour can
     still reach) instead of CP-SAT searches that would overrun it, and exit 1."""
-    from polytile.puzzles.blokus.endgame import score_ranges
-
-    ranges = score_ranges(game)
+    ranges = _ranges_after_a_stop(game)
     console.err(f"no exact value: {reason}")
-    console.err("score ranges from the pieces each colour can still reach (no time left for "
-                "the CP-SAT bounds): " + ", ".join(f"{c} {lo}..{hi}"
-                                                   for c, (lo, hi) in ranges.items()))  # fmt: skip
+    _say_ranges(console, ranges, " (no time left for the CP-SAT bounds)")
     extra = _say_found(console, found, as_json)
     if as_json:
-        doc = {"game": "blokus", "exact": False, "reason": reason,
-               "colors": {c: {"score_lower": lo, "score_can_ensure": lo, "score_upper": hi}
-                          for c, (lo, hi) in ranges.items()}, **extra}  # fmt: skip
-        console.out(json.dumps(doc))
+        colors = {} if ranges is None else {"colors": {
+            c: {"score_lower": lo, "score_can_ensure": lo, "score_upper": hi}
+            for c, (lo, hi) in ranges.items()}}  # fmt: skip
+        console.out(json.dumps({"game": "blokus", "exact": False, "reason": reason, **colors,
+                                **extra}))  # fmt: skip
     raise SystemExit(1)
+
+
+def _say_ranges(console: Console, ranges: dict[str, tuple[int, int]] | None, note: str) -> None:
+    if ranges is not None:
+        console.err(f"score ranges from the pieces each colour can still reach{note}: "
+                    + ", ".join(f"{c} {lo}..{hi}" for c, (lo, hi) in ranges.items()))
+
+
+def _ranges_after_a_stop(game: Any) -> dict[str, tuple[int, int]] | None:
+    """Each colour's score range from the pieces it can still reach, or None when numba,
+    which computes them, cannot run: a Ctrl-C or the time limit's alarm that lands while
+    numba first loads compiled code (the search's, a second or two after start-up) leaves
+    it half initialised for the rest of the process ("module 'numba' has no attribute
+    'core'"), which ended the command in an internal error and lost what it had found."""
+    from polytile.puzzles.blokus.endgame import score_ranges
+
+    try:
+        return score_ranges(game)
+    except (AttributeError, ImportError):
+        return None
 
 
 class _Bounds:
