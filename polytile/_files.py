@@ -26,6 +26,7 @@ from polytile.geometry import Cell
 __all__ = [
     "MAX_DEPTH",
     "decode_text",
+    "explain_unread",
     "get_cell",
     "get_list",
     "get_side",
@@ -421,6 +422,21 @@ def read_input(path: str | os.PathLike[str], limit: int) -> tuple[bytes, str]:
     if len(data) > limit:
         raise FormatError(f"larger than {limit // 1_000_000} MB", source)
     return data, source
+
+
+def explain_unread(path: str | os.PathLike[str]) -> None:
+    """Raise what keeps ``path`` (``-``: standard input) from being read as any document at
+    all: no such file or one that cannot be read (OSError), larger than
+    :data:`MAX_GAME_FILE_BYTES`, empty, not UTF-8, or JSON that does not parse
+    (FormatError, naming the line and column); return when it reads, so that the caller
+    says what it is not. For commands that found no game's reader for a file: "not a file
+    of a game" alone hid why."""
+    data, source = read_input(path, MAX_GAME_FILE_BYTES)
+    text = decode_text(data, source)
+    if not text.strip():
+        raise FormatError("the file is empty", source, "line 1")
+    if text.lstrip()[:1] in ("{", "["):
+        parse_json(text, source)
 
 
 #: How much of a file that does not parse is looked at for a ``format`` tag.

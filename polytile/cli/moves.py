@@ -62,6 +62,9 @@ def moves_command(file: str, move: int | None, limit: int, as_json: bool) -> Non
 
     found = face_of_file(file)
     if found is None:
+        from polytile._files import explain_unread
+
+        explain_unread(file)  # names what is wrong: no such file, empty, not JSON, ...
         titles = ", ".join(face(name).title for name in FACES)
         source = "<stdin>" if file == "-" else file
         raise FormatError(f"not a file of a game with moves; 'polytile moves' reads {titles} "

@@ -335,7 +335,9 @@ class Face(ABC):
 
     @abstractmethod
     def dumps(self, doc: Any) -> str:
-        """The text of the record ``doc`` as its game writes it, moves played included."""
+        """The text of the record ``doc`` as its game writes it, moves played included (of
+        a position with moves played on it, as the web board plays them: the position they
+        reach)."""
 
     def move_cells(self, doc: Any, cell: int = 24) -> MoveCells | None:
         """Where the legal moves of ``doc``'s position fall in its SVG picture drawn with

@@ -158,6 +158,9 @@ class Board:
 
         found = face_of_file(file)
         if found is None:
+            from polytile._files import explain_unread
+
+            explain_unread(file)  # names what is wrong: empty, not UTF-8, not JSON, ...
             raise FormatError("not a record or position of a game polytile plays (Blokus, City "
                               "Blocks, Gridblock, Walkable Cities)", file)  # fmt: skip
         doc = found.read(file)
@@ -315,7 +318,10 @@ class Board:
     def download(self, index: int) -> tuple[str, str]:
         """Record ``index`` as its game writes it (every move) and a file name for it."""
         rec = self.record(index)
-        text = rec.face.dumps(rec.doc(len(rec.moves)))
+        if rec.kind == "view":  # no moves are played on a view: it is the file as it was read
+            text = Path(rec.file).read_text(encoding="utf-8")
+        else:
+            text = rec.face.dumps(rec.doc(len(rec.moves)))
         stem = Path(self.records[rec.parent if rec.parent is not None else index].title).stem
         name = f"{stem}-variation-{index}" if rec.parent is not None else stem
         return text, _safe_name(name) + _suffix(rec.file)

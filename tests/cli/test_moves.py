@@ -100,8 +100,22 @@ def test_moves_of_a_finished_game(invoke, henning_record):
     assert _moves(invoke, henning_record)["to_move"] is None
 
 
-def test_moves_refuses_a_file_of_no_game_with_moves(invoke, examples):
-    assert_clean_failure(invoke("moves", str(examples / "pentomino-6x10.json")))
+def test_moves_refuses_a_file_of_no_game_with_moves(invoke, examples, tmp_path):
+    bad = invoke("moves", str(examples / "pentomino-6x10.json"))
+    assert_clean_failure(bad)
+    assert "not a file of a game with moves" in bad.stderr
+    # what is wrong with a file no game reads is named, as validate and render name it
+    # (all four said only "not a file of a game with moves" before)
+    (tmp_path / "empty.json").write_text("")
+    (tmp_path / "cut.json").write_text('{"format": "polytile/position@1", "game": "blokus"')
+    for name, said in [("missing.json", "No such file"), ("empty.json", "the file is empty"),
+                       ("cut.json", "not valid JSON")]:  # fmt: skip
+        bad = invoke("moves", str(tmp_path / name))
+        assert_clean_failure(bad)
+        assert said in bad.stderr, bad.stderr
+    bad = invoke("analyse", str(tmp_path / "cut.json"))  # not "a position: no moves", before
+    assert_clean_failure(bad)
+    assert "not valid JSON" in bad.stderr, bad.stderr
 
 
 def test_blokus_moves_are_the_rules_engines(invoke, tmp_path):

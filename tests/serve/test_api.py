@@ -269,6 +269,43 @@ def test_download_reads_back_in_the_cli(game_files: dict[str, Path], game: str,
     assert result.exit_code == 0, result.output
 
 
+@pytest.mark.parametrize("game", ["henning", "gridblock", "walkable"])
+def test_a_variation_on_a_position_downloads_as_a_position(game_files: dict[str, Path],
+                                                          game: str, tmp_path: Path) -> None:  # fmt: skip
+    """Moves played on a position (a game loaded mid-game) download as the position they
+    reach, which the CLI reads back; the server refused before ('loaded mid-game: it has no
+    set-up to record'), and an analysis of such a variation failed the same way."""
+    from importlib import import_module
+
+    from click.testing import CliRunner
+
+    from polytile.cli import cli
+
+    f = face(game)
+    record = f.read(str(game_files[game]), 8)
+    files = import_module(f"polytile.puzzles.{game}.files")
+    position = tmp_path / "position.json"
+    position.write_text(files.dumps_position(record.state))
+    move = f.record_moves(f.read(str(game_files[game])))[8]  # the record's next move
+    saved = tmp_path / "saved.json"
+
+    async def scenario(client: TestClient[Any, Any]) -> None:
+        r = await client.post("/api/records/0/play", json={"move": 0, "text": move},
+                              headers=AUTH)  # fmt: skip
+        assert r.status == 200, await r.text()
+        r = await client.get("/api/records/1/download", headers=AUTH)
+        assert r.status == 200, await r.text()
+        saved.write_bytes(await r.read())
+
+    run([position], scenario)
+    f.play_move(record, move)
+    doc = f.read(str(saved))
+    assert doc.kind == "position"
+    assert f.score_doc(doc) == f.score_doc(record)
+    result = CliRunner().invoke(cli, ["validate", str(saved)])
+    assert result.exit_code == 0, result.output
+
+
 def test_uploads(game_files: dict[str, Path]) -> None:
     async def scenario(client: TestClient[Any, Any]) -> None:
         up = {"token": TOKEN, "name": "mine.blksgf"}

@@ -193,6 +193,9 @@ def _what_it_is(file: str) -> str:
         return ("an SGF game record whose first 4 kB name no Blokus game (no GM[Blokus...]; "
                 "a file named *.blksgf is always read as a record)")  # fmt: skip
     if b'"polytile/position@1"' in head:
+        from polytile._files import explain_unread
+
+        explain_unread(file)  # a position that does not load: say why (a truncated file, ...)
         return ("a position: it has no moves to analyse (its exact value: 'polytile "
                 "solve-endgame')")  # fmt: skip
     found = re.search(rb'"format"\s*:\s*"([^"]{1,60})"', head)

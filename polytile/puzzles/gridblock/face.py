@@ -250,8 +250,10 @@ A Gridblock move may be given as one quoted word or as several: a new move start
         return tuple(move_text(m) for m in doc.moves) if doc.kind == "record" else ()
 
     def dumps(self, doc: Any) -> str:
-        from polytile.puzzles.gridblock.files import dumps_record
+        from polytile.puzzles.gridblock.files import dumps_position, dumps_record
 
+        if doc.kind == "position":  # moves played on a position: the position they reach
+            return dumps_position(doc.state)
         return dumps_record(doc.state, doc.extra)
 
     def split_moves(self, words: tuple[str, ...]) -> list[str]:

@@ -165,8 +165,10 @@ Tiles: H1-H5, S2-S6, F3-F7, SC (school, also PK or park), PP, MA, CH."""
         return tuple(str(m) for m in doc.moves) if doc.kind == "record" else ()
 
     def dumps(self, doc: Any) -> str:
-        from polytile.puzzles.henning.files import dumps_record
+        from polytile.puzzles.henning.files import dumps_position, dumps_record
 
+        if doc.kind == "position":  # moves played on a position: the position they reach
+            return dumps_position(doc.state)
         return dumps_record(doc.state, doc.extra)
 
 

@@ -136,7 +136,7 @@ def read_henning(
     known = {"format", "game", "kind"}
     if kind == "record":
         state, moves = _read_record(doc, source, move)
-        known |= {"setup", "moves", "seed"}
+        known |= {"setup", "moves"}  # "seed" is kept, and written back
         return HenningDoc(kind, state, None, moves, _extra(doc, known))
     player = None
     if kind == "view":

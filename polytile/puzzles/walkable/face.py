@@ -241,8 +241,10 @@ Cells are a column a-j and a row 1-10 from the top; each board named once."""
         return " | ".join(parts[p].strip() for p in self.at_once_players)
 
     def dumps(self, doc: Any) -> str:
-        from polytile.puzzles.walkable.files import dumps_record
+        from polytile.puzzles.walkable.files import dumps_position, dumps_record
 
+        if doc.kind == "position":  # moves played on a position: the position they reach
+            return dumps_position(doc.state)
         return dumps_record(doc.state, doc.setup, doc.extra)
 
     def move_place(self, doc: Any) -> str:
