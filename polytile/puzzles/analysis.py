@@ -176,6 +176,10 @@ class AnalyseFace(Face):
         if result.stopped is not None:
             console.err(f"{file}: {result.why}")
             raise SystemExit(130 if result.stopped == "interrupt" else 1)
+        if result.total and not result.reviews:  # exit 1, as --help says (it was 0)
+            console.err(f"{file}: no {self.move_word} analysed: the solver settles none of "
+                        "its positions")  # fmt: skip
+            raise SystemExit(1)
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -64,6 +65,19 @@ def test_json_shape(invoke: Invoke, finished: Path) -> None:
         best = m["best_move"]
         assert best["color"] == played.color and best["piece"] and best["cells"]
     assert [m["loss"] for m in moves] == [7, 3, 0, 1]
+
+
+def test_no_position_small_enough(invoke: Invoke, finished: Path) -> None:
+    """--json prints its object with "refused" saying why (exit 1), as formats.md says; it
+    printed nothing."""
+    opening = finished.with_name("opening.blksgf")  # six moves in: far too large to solve
+    opening.write_text(write_blksgf(replace(read_blksgf(finished), moves=read_blksgf(
+        finished).moves[:6])))  # fmt: skip
+    result = invoke("analyse", str(opening), "--json")
+    assert result.exit_code == 1 and "no exact analysis" in result.stderr
+    doc = json.loads(result.stdout)
+    assert doc["first_solvable"] is None and doc["moves"] == []
+    assert "the limit is 12" in doc["refused"]
 
 
 def test_annotated_record_round_trips(invoke: Invoke, finished: Path, tmp_path: Path) -> None:

@@ -123,3 +123,17 @@ def test_a_stored_answers_value_says_whose_lead_it_is(invoke):
     packing = json.loads(invoke("puzzles", "show", "1", "--db", str(db), "--solution",
                                 "--json").stdout)  # fmt: skip
     assert "solution_lead" not in packing  # a packing has no lead to speak of
+
+
+def test_nothing_analysed_exits_1(invoke, tmp_path):
+    """A record none of whose positions the solver settles (Walkable Cities after its
+    first round: more drops than --max-drops) is reported with exit 1, as --help says: it
+    exited 0 saying "no move analysed"."""
+    path = tmp_path / "walk.json"
+    assert invoke("new", "walkable", "--seed", "3", "-o", str(path)).exit_code == 0
+    assert invoke("play", str(path), "I4 pass | O4 pass").exit_code == 0
+    for extra in ([], ["--json"]):
+        result = invoke("analyse", str(path), *extra)
+        assert result.exit_code == 1, result.stderr
+        assert "no round analysed: the solver settles none of its positions" in result.stderr
+    assert json.loads(result.stdout)["moves"] == []
