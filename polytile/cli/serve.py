@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import click
 
 __all__ = ["COMMANDS", "serve_command"]
@@ -74,9 +76,25 @@ def serve_command(files: tuple[str, ...], host: str, port: int, open_browser: bo
     import asyncio
     import contextlib
 
+    logging.getLogger("aiohttp.server").addFilter(_one_line)
+
     with contextlib.suppress(KeyboardInterrupt, SystemExit):  # Ctrl-C: the runner stopped
         asyncio.run(_serve(app, host, port, open_browser))
     click.echo("polytile serve: stopped", err=True)
+
+
+def _one_line(record: logging.LogRecord) -> bool:
+    """aiohttp logs a request it cannot parse (no Host header, a bad request line) with its
+    parser's traceback, which read as a crash on the server's terminal: one line says it.
+    The client gets its 400 either way."""
+    from aiohttp.http_exceptions import HttpProcessingError
+
+    exc = record.exc_info[1] if record.exc_info else None
+    if isinstance(exc, HttpProcessingError):
+        why = " ".join(str(exc.message).split())
+        record.msg, record.args = f"polytile serve: refused a malformed request: {why}", ()
+        record.exc_info, record.exc_text = None, None
+    return True
 
 
 async def _serve(app: object, host: str, port: int, open_browser: bool) -> None:
@@ -95,9 +113,16 @@ async def _serve(app: object, host: str, port: int, open_browser: bool) -> None:
         try:
             await site.start()
         except OSError as exc:
-            why = "is in use" if exc.errno == errno.EADDRINUSE else f"cannot be used ({exc})"
-            raise click.BadParameter(f"{host}:{port} {why}; choose another with --port (0: "
-                                     "any free one)", param_hint="--port") from None  # fmt: skip
+            why = exc.strerror or str(exc)
+            if exc.errno in (errno.EADDRINUSE, errno.EACCES):  # the port's fault
+                why = "is in use" if exc.errno == errno.EADDRINUSE else f"cannot be used: {why}"
+                raise click.BadParameter(f"{host}:{port} {why}; choose another with --port "
+                                         "(0: any free one)", param_hint="--port") from None
+            # a name that does not resolve (getaddrinfo's negative errno), an address of no
+            # interface here: the host's fault, not the port's
+            raise click.BadParameter(f"{host}:{port} cannot be used: {why}; --host takes an "
+                                     "address of this machine or a name that resolves to "
+                                     "one (127.0.0.1 by default)", param_hint="--host") from None
         bound = runner.addresses[0][1]
         name = f"[{host}]" if ":" in host else host
         if host in ("", "0.0.0.0", "::"):

@@ -43,7 +43,15 @@ def test_a_port_in_use_exits_2(game_files: dict[str, Path]) -> None:
         result = CliRunner().invoke(cli, ["serve", str(game_files["henning"]), "--port",
                                           str(port)])  # fmt: skip
     assert result.exit_code == 2
-    assert "in use" in result.output
+    assert "in use" in result.output and "--port" in result.output
+
+
+def test_a_host_that_cannot_be_used_names_host(game_files: dict[str, Path]) -> None:
+    """Not --port, as it did: a name that does not resolve is the host's fault."""
+    result = CliRunner().invoke(cli, ["serve", str(game_files["henning"]), "--host",
+                                      "999.1.1.1", "--port", "0"])  # fmt: skip
+    assert result.exit_code == 2
+    assert "Invalid value for --host" in result.output and "--port" not in result.output
 
 
 def _below(pid: int) -> set[int]:
@@ -132,3 +140,26 @@ def test_a_killed_server_leaves_no_analysis(game_files: dict[str, Path]) -> None
         server.kill()
         server.wait()
         _none_left(below)
+
+
+def test_a_malformed_request_is_logged_in_one_line() -> None:
+    """aiohttp logs a request it cannot parse (an empty Host header, say) with its parser's
+    traceback; the server's terminal gets one line instead (the client its 400)."""
+    import logging
+    import sys
+
+    from aiohttp.http_exceptions import BadHttpMessage
+
+    from polytile.cli.serve import _one_line
+
+    try:
+        raise BadHttpMessage("Missing 'Host' header in request.")
+    except BadHttpMessage:
+        record = logging.LogRecord("aiohttp.server", logging.ERROR, __file__, 1,
+                                   "Error handling request from %s", ("127.0.0.1",),
+                                   sys.exc_info())  # fmt: skip
+    assert _one_line(record) and record.exc_info is None
+    assert record.getMessage() == ("polytile serve: refused a malformed request: Missing 'Host' "
+                                   "header in request.")  # fmt: skip
+    other = logging.LogRecord("aiohttp.server", logging.ERROR, __file__, 1, "other", (), None)
+    assert _one_line(other) and other.getMessage() == "other"
