@@ -33,6 +33,7 @@ from polytile.puzzles.walkable.board import (
     BLUE,
     BOARDS,
     CELLS,
+    DEAD,
     PIECES,
     RED,
     SIDE,
@@ -127,8 +128,11 @@ class PathPuzzle:
             for side in (BLUE, RED):
                 if not left[side]:
                     continue
-                rows = legal_drops(cells, PIECES[int(rng.integers(len(PIECES)))])
-                if len(rows) == 0:
+                drawn = PIECES[int(rng.integers(len(PIECES)))]
+                rows = legal_drops(cells, drawn)
+                for other in (p for p in PIECES if p != drawn and len(rows) == 0):
+                    rows = legal_drops(cells, other)  # the drawn piece fits nowhere: another
+                if len(rows) == 0:  # (it gave up at the first piece that fit nowhere)
                     raise BoardError("the boards filled up before every cell was placed")
                 row = rows[int(rng.integers(len(rows)))][: left[side]]
                 cells[row] = side
@@ -309,8 +313,11 @@ def replay(puzzle: PathPuzzle, drops: Sequence[Drop | None]) -> npt.NDArray[np.i
         if len(row) != 4 or not (table == row).all(axis=1).any():
             raise IllegalMoveError(f"{_named(drop)} is not a drop of {name}")
         if (cells[row] != UNCLAIMED).any():
-            taken = [int(g) for g in row if cells[g] != UNCLAIMED]
-            raise IllegalMoveError(f"{name} drops on claimed cells {_named(taken)}")
+            dead = [int(g) for g in row if cells[g] == DEAD]
+            taken = [int(g) for g in row if cells[g] not in (UNCLAIMED, DEAD)]
+            said = [f"dead cells {_named(dead)}"] * bool(dead) + [
+                f"claimed cells {_named(taken)}"] * bool(taken)  # fmt: skip
+            raise IllegalMoveError(f"{name} drops on {' and '.join(said)}, not unclaimed ones")
         cells[row] = RED
     return largest_regions(cells)[0]
 

@@ -48,7 +48,8 @@ def _crowding(given: dict[str, Any]) -> str:
                       + ("" if given.get(k) is not None else " (the default)")
                       for k, v in values.items())  # fmt: skip
     lower = " or ".join(f"--{k.replace('_', '-')}" for k in named)
-    return f"{shown} do not fit on {BOARDS} boards of {SIDE}x{SIDE} cells; lower {lower}"
+    return (f"{shown} did not fit on {BOARDS} boards of {SIDE}x{SIDE} cells (the random "
+            f"drops that placed them left no piece a legal drop); lower {lower}")
 
 
 def _ints(text: str, what: str) -> list[int]:

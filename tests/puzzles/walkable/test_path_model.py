@@ -224,7 +224,13 @@ def test_an_illegal_drop_names_its_cells_as_the_rules_write_them() -> None:
     drop = (3, 4, 113, 114)  # board 1 d1 e1, board 2 d2 e2
     with pytest.raises(IllegalMoveError) as claimed:
         replay(puzzle, [drop, drop])
-    assert str(claimed.value) == "O4 drops on claimed cells 1:d1, 1:e1, 2:d2, 2:e2"
+    assert str(claimed.value) == ("O4 drops on claimed cells 1:d1, 1:e1, 2:d2, 2:e2, not "
+                                  "unclaimed ones")  # fmt: skip
+    cells = joining()  # dead cells are not called claimed
+    cells[[113, 114]] = DEAD  # board 2 d2 e2
+    with pytest.raises(IllegalMoveError) as dead:
+        replay(PathPuzzle(cells, ("O4",)), [drop])
+    assert str(dead.value) == "O4 drops on dead cells 2:d2, 2:e2, not unclaimed ones"
     with pytest.raises(IllegalMoveError) as shape:
         replay(puzzle, [(3, 4, 13, 14), None])
     assert str(shape.value) == "1:d1, 1:e1, 1:d2, 1:e2 is not a drop of O4"
