@@ -51,7 +51,9 @@ def bounds(console: Console, file: str, request: BoundsRequest) -> None:
     else:
         missing = []
     if request.as_json:
-        doc: dict[str, Any] = {"game": "blokus",
+        doc: dict[str, Any] = {"game": "blokus",  # to_move, players: as --help says
+                               "to_move": None if game.is_game_over() else game.to_move,
+                               "players": game.players,
                                "colors": {b.color: bounds_json(b) for b in results}}  # fmt: skip
         console.out(json.dumps(doc | incomplete(missing, deadline.fired)))
         end_incomplete(console, missing, deadline.fired)
