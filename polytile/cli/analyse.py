@@ -125,6 +125,10 @@ def analyse_command(
         return
     if not isinstance(faced, OwnAnalysisFace):  # no game's face analyses it: one that
         # analyses its records its own way says what analyse needs, and what this is
+        if not record.lower().endswith(".blksgf"):
+            from polytile._files import explain_unread
+
+            explain_unread(record)  # no such file, empty, not JSON: said as such
         own = [f for f in map(face, FACES) if isinstance(f, OwnAnalysisFace)]
         if not own:
             raise click.UsageError("no game analyses this file")

@@ -57,7 +57,12 @@ def test_selfplay_writes_finished_records(invoke: Invoke, tmp_path: Path) -> Non
     assert len(files) == 3
     assert all(load_henning(f).state.is_over() for f in files)
     short = invoke("selfplay", "henning", "--stop-before-end", "4")
-    assert not load_henning_text(short.stdout).is_over()
+    state = load_henning_text(short.stdout)
+    assert not state.is_over()
+    # its summary is the record's money so far, not the finished game's result
+    told = invoke("selfplay", "henning", "--stop-before-end", "4", "-o", str(tmp_path / "s.json"))
+    assert (f"not finished (so far blue ${state.money_of(0)}, red ${state.money_of(1)})"
+            in told.stderr), told.stderr  # fmt: skip
 
 
 def load_henning_text(text: str):  # type: ignore[no-untyped-def]

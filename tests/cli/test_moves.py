@@ -116,6 +116,10 @@ def test_moves_refuses_a_file_of_no_game_with_moves(invoke, examples, tmp_path):
     bad = invoke("analyse", str(tmp_path / "cut.json"))  # not "a position: no moves", before
     assert_clean_failure(bad)
     assert "not valid JSON" in bad.stderr, bad.stderr
+    for name, said in [("missing.json", "No such file"), ("empty.json", "the file is empty")]:
+        bad = invoke("analyse", str(tmp_path / name))  # not "needs a Blokus game record"
+        assert_clean_failure(bad)
+        assert said in bad.stderr, bad.stderr
 
 
 def test_blokus_moves_are_the_rules_engines(invoke, tmp_path):
