@@ -236,3 +236,26 @@ def test_a_best_move_failing_its_replay_is_an_internal_error(
         assert out.stdout == ""
     monkeypatch.undo()
     assert run(str(split_record)).exit_code == 0
+
+
+def test_an_instant_win_is_a_win_whatever_the_points(invoke: Invoke, tmp_path: Path) -> None:
+    """Option 7.4: a side that can win at once wins, and every winning move is a best move
+    with nothing lost. The value carried the winner's points (-997 here, 'green 1008' with
+    4 players) and preferred a later win with more points: the move played, which won at
+    once, was missing from the best moves and 'lost 1' in analyse (found by a tester)."""
+    path = tmp_path / "win.json"
+    made = invoke("selfplay", "gridblock", "--instant-win", "--players", "2", "--deal", "split",
+                  "--seed", "43", "--yellow", "random", "--blue", "random", "-o", str(path))  # fmt: skip
+    assert made.exit_code == 0, made.stderr
+    moves = json.loads(path.read_text())["moves"]
+    assert len(moves) == 68  # the last move wins at once
+    result = invoke("solve-endgame", str(path), "--move", "67", "--json")
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    assert doc["value"] == -1000 and doc["wins_at_once"] == "yellow+green"
+    assert moves[-1] in doc["best_moves"]
+    text = invoke("solve-endgame", str(path), "--move", "67").stdout
+    assert "yellow+green win at once (option 7.4), whatever the points" in text
+    review = json.loads(invoke("analyse", str(path), "--json", "--time-limit", "30").stdout)
+    last = next(m for m in review["moves"] if m["number"] == 68)
+    assert last["loss"] == 0

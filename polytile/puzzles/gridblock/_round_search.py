@@ -86,8 +86,12 @@ class RoundObjective:
     ``mode`` is ``"margin"`` (2 players, sum: blue+red minus yellow+green), ``"weaker"``
     (2 players: the lower of blue and red minus the lower of yellow and green) or
     ``"guaranteed"`` (3-4 players: ``player``'s score, everyone else lowering it). An instant
-    win (option 7.4) adds :data:`~polytile.puzzles.gridblock.rules.INSTANT_WIN` for the winner,
-    as :meth:`Gridblock.returns` does.
+    win (option 7.4) ends the game with a winner whatever the points: it is worth
+    :data:`~polytile.puzzles.gridblock.rules.INSTANT_WIN` to the winning side and
+    -:data:`~polytile.puzzles.gridblock.rules.INSTANT_WIN` to the other with 2 players, and
+    :data:`~polytile.puzzles.gridblock.rules.INSTANT_WIN` to ``player`` winning with 3-4 (a
+    win by another leaves its points); no points are added to it, so every win is as good
+    as another (:meth:`Gridblock.returns` adds the points, and :meth:`of_board` reads it so).
     """
 
     def __init__(self, k: int, players: int, two_player_score: str, player: int = 0) -> None:
@@ -121,20 +125,30 @@ class RoundObjective:
 
     def of_codes(self, codes: Sequence[int], winner: int | None) -> int:
         """The objective of tile codes ``codes`` and an instant winner (a player) or None."""
+        won = self.win_value(winner)
+        if won is not None:
+            return won
         if self.mode == "weaker":
             per = [sum(self.points[c][s] for c in codes) for s in range(self.k)]
-            v = min(per[0], per[2]) - min(per[1], per[3])
-        else:
-            v = sum(self.m[c] for c in codes)
-        if winner is not None:
-            if self.mode == "guaranteed":
-                v += INSTANT_WIN if winner == self.player else 0
-            else:
-                v += INSTANT_WIN if winner == 0 else -INSTANT_WIN
-        return v
+            return min(per[0], per[2]) - min(per[1], per[3])
+        return sum(self.m[c] for c in codes)
 
-    def of_returns(self, returns: Sequence[float]) -> float:
-        """The same value from the engine's :meth:`Gridblock.returns`."""
+    def win_value(self, winner: int | None) -> int | None:
+        """The value of a game won at once by ``winner`` (a player), or None when it is
+        not decided so (no winner, or another player's win with 3-4 players: its points)."""
+        if winner is None:
+            return None
+        if self.mode != "guaranteed":
+            return INSTANT_WIN if winner == 0 else -INSTANT_WIN
+        return INSTANT_WIN if winner == self.player else None
+
+    def of_board(self, board: Gridblock) -> float:
+        """The same value of the engine's state ``board``, from :meth:`Gridblock.returns`
+        (which adds the points to a win: left out here)."""
+        won = self.win_value(board.winner)
+        if won is not None:
+            return won
+        returns = board.returns()
         if self.mode == "guaranteed":
             return returns[self.player]
         return returns[0] - returns[1]
@@ -146,7 +160,7 @@ class RoundObjective:
                  "guaranteed": f"the score player {self.player} can make sure of"}  # fmt: skip
         # The search reads final values from RoundHooks.final (tile codes); this one, which
         # replays of the lines use, asks the engine.
-        return Objective(lambda s: float(self.of_returns(s.board.returns())),  # type: ignore[attr-defined]
+        return Objective(lambda s: float(self.of_board(s.board)),  # type: ignore[attr-defined]
                          lambda s: self.maximizers[s.board.to_move_slot],  # type: ignore[attr-defined]
                          names[self.mode])  # fmt: skip
 

@@ -22,8 +22,10 @@ dealt hands taken as given), and the result says so. The value is
   when every other player plays to lower them (the paranoid reading: well defined where
   "each maximises its own" is not).
 
-An instant win (option 7.4) adds :data:`~polytile.puzzles.gridblock.rules.INSTANT_WIN` to the
-winner, as :meth:`~polytile.puzzles.gridblock.rules.Gridblock.returns` does. The search is the
+An instant win (option 7.4) is a win whatever the points: worth
+:data:`~polytile.puzzles.gridblock.rules.INSTANT_WIN` to its side (minus that against it with
+2 players), every win as good as another
+(:class:`~polytile.puzzles.gridblock._round_search.RoundObjective`). The search is the
 generic alpha-beta with a transposition table (:mod:`polytile.solvers.alphabeta`) and this
 game's hooks (:mod:`polytile.puzzles.gridblock._round_search`): corners are interchangeable;
 bounds from the tiles each colour alone can still reach decide most positions a few turns
@@ -413,7 +415,7 @@ def replay_line(g: Gridblock, line: Sequence[Move], obj: RoundObjective, value: 
     if end.step != stop and end.winner is None:
         raise SolverError(f"the line ends after {end.step - g.step} turns, not with the round "
                           f"({stop - g.step} turns)")  # fmt: skip
-    got = obj.of_returns(end.returns())
+    got = obj.of_board(end)
     if got != value:
         raise SolverError(f"the line ends at {got} by the engine, not at the value {value}")
     return end

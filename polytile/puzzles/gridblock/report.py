@@ -243,6 +243,8 @@ def _solve_exact(
         if g.options.players > 2:
             doc["guaranteed"] = {COLOR_NAMES[g.colors[r.player]]: r.value for r in results}
         doc["round"] = g.round + 1
+        if g.options.instant_win:  # who wins at once with best play (a value of +-1000)
+            doc["wins_at_once"] = _winner(g, main.value, main.player)
         console.out(json.dumps(doc))
         return
     who = COLOR_NAMES[g.to_move_color]
@@ -253,14 +255,19 @@ def _solve_exact(
         f"{left} colour-turn{'s' if left != 1 else ''} left in the round."
     )
     if g.options.players == 2:
-        console.out(f"Value ({head}): {main.value:+d}, {main.describe()}.")
+        won = _winner(g, main.value, main.player)
+        said = f"{main.value:+d}, {main.describe()}" if won is None else (
+            f"{won} win at once (option 7.4), whatever the points")  # fmt: skip
+        console.out(f"Value ({head}): {said}.")
     else:
         console.out(
             f"Points each player can make sure of at the end of the round, every other "
             f"player against it ({head}):"
         )
         for r in results:
-            console.out(f"  {player_label(g, r.player):<8}{r.value:>5}")
+            won = _winner(g, r.value, r.player)
+            console.out(f"  {player_label(g, r.player):<8}" + (f"{r.value:>5}" if won is None
+                        else "  wins at once (option 7.4), whatever the points"))  # fmt: skip
     if main.best_moves:
         shown = ", ".join(str(m) for m in main.best_moves[:_SHOWN])
         more = len(main.best_moves) - _SHOWN
@@ -275,6 +282,19 @@ def _solve_exact(
         console.out(picture, color="\x1b[" in picture)
     nodes = sum(r.nodes for r in results)
     console.out(f"Searched {nodes:,} positions in {sum(r.seconds for r in results):.2f} s.")
+
+
+def _winner(g: Any, value: int, player: int) -> str | None:
+    """Who wins at once when a round's value is a win's (:class:`RoundObjective`: +-1000,
+    whatever the points), else None."""
+    from polytile.puzzles.gridblock.endgame import player_label
+    from polytile.puzzles.gridblock.rules import INSTANT_WIN
+
+    if abs(value) != INSTANT_WIN:
+        return None
+    if g.options.players != 2:
+        return player_label(g, player)
+    return player_label(g, 0 if value > 0 else 1)
 
 
 def _picture(g: Any, last: Any) -> str | None:
@@ -379,7 +399,7 @@ def review_move(face: Any, file: str, index: int, time_limit: float, cache: dict
     before, best = cache[key]
     after_state = face.read(file, index + 1).state
     if after_state.step >= round_end(g) or after_state.is_over():  # the round is over
-        after = round_objective(g, player).of_returns(after_state.returns())
+        after = round_objective(g, player).of_board(after_state)
     else:
         nxt = (index + 1, player)
         if nxt not in cache:

@@ -53,9 +53,13 @@ def late(seed: int, options: Options, left: int, rnd: int | None = None) -> Grid
 
 
 def value_of(g: Gridblock, player: int) -> float:
-    """The objective of the engine's returns: the 2-player margin or ``player``'s return."""
+    """The objective of the engine's returns: the 2-player margin or ``player``'s return;
+    a game won at once (option 7.4) is a win whatever the points (the returns add them)."""
     r = g.returns()
-    return r[0] - r[1] if g.options.players == 2 else r[player]
+    two = g.options.players == 2
+    if g.winner is not None and (two or g.winner == player):
+        return INSTANT_WIN if g.winner == (0 if two else player) else -INSTANT_WIN
+    return r[0] - r[1] if two else r[player]
 
 
 def minimax(g: Gridblock, player: int, key: Callable[[Gridblock], object] | None = None,
