@@ -137,3 +137,14 @@ def test_nothing_analysed_exits_1(invoke, tmp_path):
         assert result.exit_code == 1, result.stderr
         assert "no round analysed: the solver settles none of its positions" in result.stderr
     assert json.loads(result.stdout)["moves"] == []
+
+
+def test_a_view_that_hides_nothing_gives_exact_values(invoke, tmp_path):
+    """City Blocks (Henning): where one deal agrees with the mover's view (move 30 of this
+    record: red knows blue's hand by elimination), its values are exact and marked so,
+    equal to solve-endgame's; they were marked '~' as estimates (found by a tester)."""
+    path = _record(invoke, tmp_path, "henning", "--seed", "112", "--blue", "random", "--red",
+                   "random")  # fmt: skip
+    doc = _analysis(invoke, path, "--time-limit", "12")  # from the end: move 30 comes early
+    row = next(m for m in doc["moves"] if m["number"] == 30)
+    assert row["kind"] == "exact" and row["value_after"] == _solved(invoke, path, 30)

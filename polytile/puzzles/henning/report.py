@@ -200,7 +200,10 @@ def review_move(face: Any, file: str, index: int, time_limit: float, cache: dict
         return None
     best_mean = ev.moves[ev.best_move].mean
     other = PLAYER_NAMES[1 - me]
-    return Review(index + 1, PLAYER_NAMES[me], str(move), sign * best_mean, sign * played.mean,
-                  best_mean - played.mean, str(ev.best_move), exact=False,
-                  note=f"averaged over the deals {PLAYER_NAMES[me]} cannot rule out, "
-                       f"{other}'s hand and the reserves")  # fmt: skip
+    # one state agrees with the view (the rest known by elimination): exact values
+    exact = a.exact_values
+    note = "" if exact else (f"averaged over the deals {PLAYER_NAMES[me]} cannot rule out, "
+                             f"{other}'s hand and the reserves")  # fmt: skip
+    return Review(index + 1, PLAYER_NAMES[me], str(move), sign * best_mean + 0.0,
+                  sign * played.mean + 0.0, best_mean - played.mean + 0.0, str(ev.best_move),
+                  exact=exact, note=note)  # fmt: skip  (+ 0.0: no -0.0)
