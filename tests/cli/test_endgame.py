@@ -320,6 +320,9 @@ def test_henning_view_file_and_bad_view_options(invoke: Invoke, tmp_path: Path) 
     assert_clean_failure(invoke("solve-endgame", str(path), "--move", str(n), "--view", "green"))
     assert_clean_failure(invoke("solve-endgame", str(path), "--move", str(n), "--samples", "5"))
     assert_clean_failure(invoke("solve-endgame", str(path), "--view", "--open", "--move", str(n)))
+    opened = invoke("solve-endgame", str(view), "--open")  # --view was not given: not named
+    assert_clean_failure(opened)
+    assert "is a player's view" in opened.stderr and "--view" not in opened.stderr
     assert_clean_failure(invoke("solve-endgame", str(RECORD), "--view"))
     assert_clean_failure(invoke("solve-endgame", str(path), "--view"))  # the game is over
 

@@ -33,6 +33,11 @@ def solve_report(console: Console, file: str, r: EndgameRequest) -> None:
     doc = load_henning(file, r.move)
     as_json, time_limit = r.as_json, r.time_limit
     if r.view is not None or doc.kind == "view":
+        if r.open_analysis and r.view is None:  # a view file: its hidden tiles are not in it
+            raise OptionError(f"{file} is a player's view: the tiles it hides are not in it, "
+                              "so --open (which takes them as dealt) needs the full record "
+                              "or position; without --open the view's moves are scored "
+                              "over every deal it cannot rule out")  # fmt: skip
         if r.open_analysis:
             raise OptionError(
                 "--open solves one deal as if it were known; --view "
