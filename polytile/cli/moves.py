@@ -51,7 +51,8 @@ Examples:
     "--json",
     "as_json",
     is_flag=True,
-    help='Print {"game", "to_move", "sees": {...}, "moves": [...], "count"}; in Walkable '
+    help='Print {"game", "to_move", "sees": {...}, "moves_known", "moves": [...], "count"} '
+    "(moves_known false: a view that hides the mover's hand); in Walkable "
     "Cities between a round's picks and drops, \"moves\" has each player's own list.",
 )
 def moves_command(file: str, move: int | None, limit: int, as_json: bool) -> None:

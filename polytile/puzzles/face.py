@@ -206,6 +206,9 @@ class Legal:
         A line saying how to enter a move, or why there is none.
     at_once
         True when the players named in :attr:`to_move` move at the same time.
+    known
+        False in a view that hides the hand of the player to move: its moves are not
+        known (:attr:`moves` is then empty, not a list of none).
     """
 
     to_move: str | None
@@ -214,11 +217,12 @@ class Legal:
     groups: dict[str, tuple[str, ...]] = field(default_factory=dict)
     note: str = ""
     at_once: bool = False
+    known: bool = True
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON form ``moves --json`` prints."""
         doc: dict[str, Any] = {"to_move": self.to_move, "at_once": self.at_once,
-                               "sees": self.sees}  # fmt: skip
+                               "sees": self.sees, "moves_known": self.known}  # fmt: skip
         if self.groups:
             doc["moves"] = {name: list(moves) for name, moves in self.groups.items()}
         else:
@@ -478,6 +482,8 @@ class Face(ABC):
             for name, moves in legal.groups.items():
                 console.out(f"{name}'s moves ({len(moves):,}):")
                 _columns(console, moves, limit)
+        elif not legal.known:
+            console.out("legal moves: not known (the hand they come from is hidden)")
         else:
             console.out(f"legal moves ({len(legal.moves):,}):")
             _columns(console, legal.moves, limit)

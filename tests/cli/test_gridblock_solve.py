@@ -245,7 +245,8 @@ def test_an_instant_win_is_a_win_whatever_the_points(invoke: Invoke, tmp_path: P
     once, was missing from the best moves and 'lost 1' in analyse (found by a tester)."""
     path = tmp_path / "win.json"
     made = invoke("selfplay", "gridblock", "--instant-win", "--players", "2", "--deal", "split",
-                  "--seed", "43", "--yellow", "random", "--blue", "random", "-o", str(path))  # fmt: skip
+                  "--seed", "43", "--yellow", "random", "--blue", "random",
+                  "-o", str(path))  # fmt: skip
     assert made.exit_code == 0, made.stderr
     moves = json.loads(path.read_text())["moves"]
     assert len(moves) == 68  # the last move wins at once

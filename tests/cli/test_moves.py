@@ -52,9 +52,13 @@ def test_henning_view_of_the_other_player_lists_no_moves(invoke, tmp_path):
     view.write_text(dumps_view(g, 1 - g.to_move))
     doc = _moves(invoke, view)
     assert doc["moves"] == [] and doc["sees"]["hand"].startswith("hidden")
+    assert doc["moves_known"] is False  # not "no legal move" (found by a tester)
+    text = invoke("moves", str(view)).stdout
+    assert "legal moves: not known" in text and "legal moves (0)" not in text
     mine = tmp_path / "mine.json"
     mine.write_text(dumps_view(g, g.to_move))
     assert _moves(invoke, mine)["count"] == len(g.legal_moves())
+    assert _moves(invoke, mine)["moves_known"] is True
 
 
 def test_gridblock_moves_are_the_rules_engines(invoke, tmp_path):

@@ -270,8 +270,8 @@ def test_download_reads_back_in_the_cli(game_files: dict[str, Path], game: str,
 
 
 @pytest.mark.parametrize("game", ["henning", "gridblock", "walkable"])
-def test_a_variation_on_a_position_downloads_as_a_position(game_files: dict[str, Path],
-                                                          game: str, tmp_path: Path) -> None:  # fmt: skip
+def test_a_variation_on_a_position_downloads_as_a_position(
+        game_files: dict[str, Path], game: str, tmp_path: Path) -> None:  # fmt: skip
     """Moves played on a position (a game loaded mid-game) download as the position they
     reach, which the CLI reads back; the server refused before ('loaded mid-game: it has no
     set-up to record'), and an analysis of such a variation failed the same way."""

@@ -58,8 +58,8 @@ def analyse(console: Console, file: str, request: AnalyseRequest) -> None:
     if analysis.first_solvable is None:
         console.err(f"no exact analysis: {analysis.refused} (--max-pieces)")
         if as_json:  # the object formats.md describes, its "refused" saying why
-            console.out(json.dumps({"game": "blokus", "variant": game.variant,
-                                    "players_option": game.players, **analysis.as_dict()}))  # fmt: skip
+            doc = {"game": "blokus", "variant": game.variant, "players_option": game.players}
+            console.out(json.dumps(doc | analysis.as_dict()))
         raise SystemExit(1)
     if output is not None and analysis.moves:
         _write(console, game, analysis, output)

@@ -180,7 +180,7 @@ A Gridblock move may be given as one quoted word or as several: a new move start
         colour = COLOR_NAMES[g.to_move_color]
         if doc.kind == "view" and seat in doc.hidden_hands():
             hidden = f"this view does not show {colour}'s cards, so not its moves"
-            return Legal(colour, {"hand": "hidden in this view"}, note=hidden)
+            return Legal(colour, {"hand": "hidden in this view"}, note=hidden, known=False)
 
         def hand(slot: int) -> str:
             return " ".join(card_name(c) for c in g.hand(slot)) or "(none: set-up)"

@@ -118,7 +118,8 @@ Tiles: H1-H5, S2-S6, F3-F7, SC (school, also PK or park), PP, MA, CH."""
         if doc.kind == "view" and doc.player != me:
             return Legal(PLAYER_NAMES[me], {"hand": f"hidden, {_tiles(len(g.hand(me)))}"},
                          note=f"this is {PLAYER_NAMES[doc.player]}'s view: the moves of "
-                              f"{PLAYER_NAMES[me]} depend on a hand it cannot see")  # fmt: skip
+                              f"{PLAYER_NAMES[me]} depend on a hand it cannot see",
+                         known=False)  # fmt: skip
         moves = tuple(str(m) for m in g.legal_moves())
         return Legal(PLAYER_NAMES[me], sees, moves,
                      note="a move is played as 'polytile play FILE MOVE' (quote one that "
