@@ -206,9 +206,9 @@ def review_move(face: Any, file: str, index: int, time_limit: float, cache: dict
     best_mean = ev.moves[ev.best_move].mean
     other = PLAYER_NAMES[1 - me]
     # one state agrees with the view (the rest known by elimination): exact values
-    exact = a.exact_values
-    note = "" if exact else (f"averaged over the deals {PLAYER_NAMES[me]} cannot rule out, "
+    known = a.exact_values
+    note = "" if known else (f"averaged over the deals {PLAYER_NAMES[me]} cannot rule out, "
                              f"{other}'s hand and the reserves")  # fmt: skip
     return Review(index + 1, PLAYER_NAMES[me], str(move), sign * best_mean + 0.0,
                   sign * played.mean + 0.0, best_mean - played.mean + 0.0, str(ev.best_move),
-                  exact=exact, note=note)  # fmt: skip  (+ 0.0: no -0.0)
+                  exact=known, note=note)  # fmt: skip  (+ 0.0: no -0.0)
