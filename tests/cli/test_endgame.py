@@ -458,3 +458,16 @@ def test_ctrl_c_that_leaves_numba_half_loaded(invoke: Invoke, monkeypatch: Any) 
         assert "interrupted:" in result.stderr and "score ranges" not in result.stderr
     doc = json.loads(result.stdout)
     assert doc["exact"] is False and "after 384 positions" in doc["reason"]
+
+
+def test_a_finished_blokus_game_has_no_player_to_move(invoke: Invoke, tmp_path: Path) -> None:
+    """--json gives to_move null once the game is over, as score and moves do (it named the
+    colour the engine would turn to); a game still going names its player."""
+    game = end_of_record()
+    game.play_random(0)
+    path = tmp_path / "over.json"
+    save(game.to_position(), path)
+    doc = json.loads(invoke("solve-endgame", str(path), "--json").stdout)
+    assert doc["to_move"] is None and doc["best_move"] is None
+    going = json.loads(invoke("solve-endgame", str(RECORD), "--json").stdout)
+    assert going["to_move"] == end_of_record().player_to_move

@@ -237,12 +237,18 @@ class Endgame:
         line = self.best_line
         return line.pv[0] if line is not None and line.pv else None
 
+    @property
+    def over(self) -> bool:
+        """True when the game was over at the position: no line has a move, not even a
+        pass."""
+        return all(not line.pv for line in self.lines.values())
+
     def as_dict(self) -> dict[str, Any]:
         """The JSON document of ``polytile solve-endgame --json`` (without the position)."""
         return {
             "mode": self.mode,
             "players": list(self.players),
-            "to_move": self.to_move,
+            "to_move": None if self.over else self.to_move,  # as score and moves say
             "value": self.value,
             "lead": self.lead,
             "values": {name: line.value for name, line in self.lines.items()},
