@@ -59,7 +59,9 @@ def test_json_shape(invoke: Invoke, game_file: Path) -> None:
     result = invoke("score", str(game_file), "--json")
     assert result.exit_code == 0, result.stderr
     doc = json.loads(result.stdout)
-    assert list(doc) == ["game", "colors", "players"] and doc["game"] == "cityblocks"
+    # "over": whether the game is over (the table names a winner only then)
+    assert list(doc) == ["game", "colors", "players", "over"] and doc["game"] == "cityblocks"
+    assert doc.pop("over") is True
     assert list(doc["colors"]) == ["blue", "yellow", "red", "green"]
     for entry in doc["colors"].values():
         assert list(entry) == ["area", "free", "total"]
@@ -166,6 +168,7 @@ def test_library_and_command_agree_on_a_hand_built_board(invoke: Invoke, tmp_pat
     path = tmp_path / "b.json"
     save(Position("cityblocks", tuple(rows)), path)
     doc = json.loads(invoke("score", str(path), "--json").stdout)
+    assert doc.pop("over") is None  # a board the rules refuse: not known
     assert doc == score(rows).as_dict()
 
 

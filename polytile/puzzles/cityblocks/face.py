@@ -104,7 +104,8 @@ class CityBlocksFace(BoundsFace):
         from polytile.puzzles.cityblocks.picture import score_table, score_text
 
         sheet = self._sheet(doc, None)
-        return score_text(doc.obj.board, sheet, color=color) + "\n" + score_table(sheet)
+        return (score_text(doc.obj.board, sheet, color=color) + "\n"
+                + score_table(sheet, _over(doc)))  # fmt: skip
 
     def describe(self, doc: Any) -> str:
         return "position"
@@ -194,14 +195,15 @@ class CityBlocksFace(BoundsFace):
         if output is not None:
             save_score_picture(rows, sheet, output, cell=cell)
             console.err(wrote(output))
+        over = _over(doc)
         if as_json:
-            console.out(json.dumps(sheet.as_dict()))
+            console.out(json.dumps(sheet.as_dict() | {"over": over}))
             return
         if output is None:
             picture = score_text(rows, sheet, color=color)
             console.out(picture, nl=False, color="\x1b[" in picture)
             console.out()
-        console.out(score_table(sheet))
+        console.out(score_table(sheet, over))
 
     def validate(self, console: Console, file: str, as_json: bool) -> None:
         """The position checked by the rules engine, each problem said (exit 1)."""
@@ -228,3 +230,14 @@ class CityBlocksFace(BoundsFace):
 
 #: The face the registry finds (:mod:`polytile.puzzles.faces`).
 FACE = CityBlocksFace()
+
+
+def _over(doc: Any) -> bool | None:
+    """Whether the game of a position is over (no colour can place a piece); None when
+    its position breaks the rules (score reads it all the same)."""
+    from polytile.errors import PolytileError
+
+    try:
+        return bool(doc.game.is_game_over())
+    except PolytileError:
+        return None

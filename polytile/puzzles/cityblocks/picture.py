@@ -51,11 +51,12 @@ _STRIPE = 0.16  # depth of a free-edge stripe, in cells
 _INSET = 0.2  # gap at both ends of a stripe, so neighbouring stripes stay apart
 
 
-def score_table(sheet: ScoreSheet) -> str:
+def score_table(sheet: ScoreSheet, over: bool | None = None) -> str:
     """The scores as a text table: one line per colour, then the players and the winner.
 
     With 2 or 3 players a second table gives each player's total; green's line is marked
-    "(ignored)" with 3 players.
+    "(ignored)" with 3 players. ``over`` False (a game still going): the leader, not a
+    winner; None (not known, a layout) names the winner of the board as it stands.
     """
     lines = [f"{'colour':<8}{'area':>5}{'free':>6}{'total':>7}"]
     for name, s in sheet.colors.items():
@@ -68,7 +69,10 @@ def score_table(sheet: ScoreSheet) -> str:
         lines.append(f"{'player':<{width}}{'total':>7}")
         lines += [f"{name:<{width}}{t:>7}" for name, t in totals.items()]
     best = sheet.winners()
-    label = "winner" if len(best) == 1 else "draw between"
+    if over is False:
+        label = "leads so far" if len(best) == 1 else "level so far"
+    else:
+        label = "winner" if len(best) == 1 else "draw between"
     lines.append(f"{label}: {', '.join(best)} ({totals[best[0]]})")
     return "\n".join(lines)
 
