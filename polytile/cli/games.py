@@ -255,6 +255,9 @@ def selfplay(game: str, seed: int, games: int, stop_before_end: int, output: Pat
         with facing():
             face.check_record_name(output)
     if games > 1 and output is not None:
+        if output.exists() and not output.is_dir():
+            raise click.BadParameter(f"{output} is a file: --games N writes N records into a "
+                                     "folder", param_hint="-o/--output")  # fmt: skip
         output.mkdir(parents=True, exist_ok=True)
     for i in range(games):
         with facing():

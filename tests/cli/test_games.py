@@ -56,6 +56,12 @@ def test_selfplay_writes_finished_records(invoke: Invoke, tmp_path: Path) -> Non
     files = sorted((tmp_path / "recs").glob("henning-*.json"))
     assert len(files) == 3
     assert all(load_henning(f).state.is_over() for f in files)
+    kept = tmp_path / "keep.json"
+    kept.write_text("mine")
+    onto = invoke("selfplay", "henning", "--games", "2", "-o", str(kept))  # a file, not a folder
+    assert_clean_failure(onto)
+    assert "--games N writes N records into a folder" in onto.stderr  # not "File exists"
+    assert kept.read_text() == "mine"
     short = invoke("selfplay", "henning", "--stop-before-end", "4")
     state = load_henning_text(short.stdout)
     assert not state.is_over()
