@@ -100,6 +100,15 @@ position at the line's end), and -o .svg/.png/.txt the picture at the line's end
 score --json'; "next_round" is the round the line starts with (see docs/formats.md).
 
 \b
+Exit codes:
+  0  solved: an exact value (or the bounds settled it, or the game is over)
+  1  no exact value: too large (--max-pieces, --max-drops) or out of time
+     (--time-limit); what could be said instead is printed, labelled
+  2  unreadable or illegal file, a position the game cannot solve, or bad usage
+  3  internal error: an answer failed its check by the rules engine
+  130  interrupted (Ctrl-C); what the search proved before it is printed
+
+\b
 Examples:
   polytile solve-endgame late.json
   polytile solve-endgame game.blksgf --move 30 --json

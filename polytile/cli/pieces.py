@@ -54,6 +54,11 @@ Sets:
 {_SETS_HELP}
 
 \b
+Exit codes:
+  0  listed
+  2  an unknown set, or bad usage
+
+\b
 Examples:
   polytile pieces                  the 21 Blokus pieces
   polytile pieces pentominoes --json

@@ -35,6 +35,11 @@ With a store made by 'polytile generate':
   polytile puzzles show 3 --db puzzles.db --solution
   polytile puzzles export --db puzzles.db -o set.jsonl
   polytile puzzles export --db puzzles.db -o sheet.svg   (and sheet-solutions.svg)
+
+\b
+Exit codes:
+  0  listed, shown or exported
+  2  no such store or puzzle, a store this version cannot read, or bad usage
 """,
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the catalogue as a JSON list.")

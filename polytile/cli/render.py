@@ -97,6 +97,11 @@ in plain text, a thick black and white border in pictures). A line under a text 
 says what the marks are.
 
 \b
+Exit codes:
+  0  drawn (to the terminal, or the file -o names)
+  2  unreadable file, a file of nothing polytile draws, or bad usage
+
+\b
 Examples:
   polytile render examples/pentomino-6x10.json
   polytile render examples/blokus-opening.json -o opening.png --cell 32
