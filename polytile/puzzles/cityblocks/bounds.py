@@ -457,7 +457,7 @@ def bounds(
         X: ``"blue"``, ``"yellow"``, ``"red"`` or ``"green"``.
     time_limit, workers, seed
         For each of the two CP-SAT searches (seconds, workers, random seed); the exact search
-        gets ``time_limit`` too.
+        gets what they left of three times ``time_limit`` (at least ``time_limit``).
     exact_pieces
         Run :func:`exact_endgame` when at most this many pieces can still be placed (0: never).
     node_limit
@@ -491,14 +491,19 @@ def bounds(
         report = progress
         return lambda obj, bnd, sec: report(name, obj, bnd, sec)
 
+    started = time.perf_counter()
     upper = upper_bound(game, color, progress=stage("upper"), **kw)
     lower = lower_bound(game, color, progress=stage("lower"), **kw)
     now = _total(game, color)
     exact, note = None, None
     if exact_pieces > 0:
+        # what the two searches left of three shares: a CP-SAT search that proves its bound
+        # early leaves its time to the exact one (it got one share, and gave up with time left)
+        left = None if time_limit is None else max(
+            3 * time_limit - (time.perf_counter() - started), time_limit)  # fmt: skip
         try:
             exact = exact_endgame(game, color, max_pieces=exact_pieces, node_limit=node_limit,
-                                  time_limit=time_limit)  # fmt: skip
+                                  time_limit=left)  # fmt: skip
         except ExactSearchRefused as exc:
             note = str(exc)
     low = exact.value if exact is not None else now
