@@ -191,7 +191,8 @@ A Gridblock move may be given as one quoted word or as several: a new move start
             if slot != seat and g.options.player_of(c) == me:
                 sees[f"{COLOR_NAMES[c]}'s hand"] = hand(slot)
         moves = tuple(move_text(m) for m in g.legal_moves())
-        how = "a move is played as 'polytile play FILE MOVE' (CARD END CORNER)"
+        how = ("a move is played as 'polytile play FILE MOVE': CARD@TILE CORNER, the tile "
+               "its walk ends on, or CARD@TILE to discard the cube")  # fmt: skip
         return Legal(colour, sees, moves, note=how)
 
     def solve_endgame(self, console: Console, file: str, request: EndgameRequest) -> None:

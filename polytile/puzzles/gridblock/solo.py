@@ -160,7 +160,8 @@ class SoloTurn:
     def __str__(self) -> str:
         via = ",".join(tile_name(t) for t in self.path)
         what = f"cube on {CORNERS[self.corner]}" if self.corner is not None else "discard"
-        return f"{card_name(self.card)}@{tile_name(self.tile)} {what} (via {via})"
+        walk = f" (via {via})" if via else ""  # an answer may leave its walks out
+        return f"{card_name(self.card)}@{tile_name(self.tile)} {what}{walk}"
 
 
 @dataclass(frozen=True)
