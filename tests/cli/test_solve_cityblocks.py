@@ -48,6 +48,9 @@ def check_validate(invoke: Invoke, tmp_path: Path, doc: dict[str, Any]) -> None:
     shifted = [{**p, "cells": [[r + 1, c] for r, c in p["cells"]]} if i == first else p
                for i, p in enumerate(doc["placements"])]  # fmt: skip
     centre = {"piece": "I2", "color": "blue", "cells": [[9, 9], [9, 10]]}
+    first_cell = doc["placements"][0]["cells"][0]
+    repeated = [{**doc["placements"][0], "cells": [first_cell, first_cell]},
+                *doc["placements"][1:]]  # fmt: skip
     for changed, reason in [
         ({**doc, "score": doc["score"] + 39}, f'"score" is {doc["score"] + 39}'),
         ({**doc, "board": doc["board"][::-1]}, '"board" is not the board'),
@@ -55,6 +58,11 @@ def check_validate(invoke: Invoke, tmp_path: Path, doc: dict[str, Any]) -> None:
         ({**doc, "color": "red"}, "placements of blue"),
         ({**doc, "placements": shifted}, "must cover its start cell"),
         ({**doc, "placements": [*doc["placements"], centre]}, "not legal"),
+        # malformed fields are reasons (exit 1), not internal errors (exit 3)
+        ({**doc, "board": 5}, '"board" is not the board'),
+        ({**doc, "objective": ["score"]}, '"objective" must be one of'),
+        ({**doc, "placements": repeated}, "repeat a cell"),
+        ({**doc, "board": ["Y" * 20, *doc["board"][1:]]}, "does not record"),
     ]:
         code, said = verdict(changed)
         assert code == 1 and reason in said, said

@@ -51,6 +51,7 @@ import numpy as np
 from polytile.board import Board, placements
 from polytile.errors import (
     IllegalMoveError,
+    ShapeError,
     SolverError,
     UnknownNameError,
 )
@@ -239,7 +240,7 @@ def replay_layout(
             while color not in check.colors_to_move():
                 check.push(Move.pass_turn(check.to_move))
             check.push(Move(color, p.piece, p.cells))
-    except (IllegalMoveError, UnknownNameError) as exc:  # UnknownNameError: no such piece
+    except (IllegalMoveError, UnknownNameError, ShapeError) as exc:  # no such piece, cells
         raise SolverError(f"the layout of {color} is not legal: {exc}") from exc
     return check
 

@@ -157,6 +157,9 @@ def check_layout(solution: Any) -> list[str]:
         return [f"placements of {', '.join(others)}: a {color} layout places {color}'s pieces "
                 "only"]  # fmt: skip
     game = CityBlocks()
+    if extra.get("start") is None and _others_placed(extra.get("board"), color):
+        return ['the layout was made on a position the file does not record (made --from '
+                'one before polytile recorded it as "start"): it cannot be replayed']
     if extra.get("start") is not None:
         try:
             start = formats.loads(json.dumps(extra["start"]), "its \"start\"")
@@ -179,20 +182,30 @@ def check_layout(solution: Any) -> list[str]:
                f"{value}" for key, value in measured.items()
                if key in extra and extra[key] != value]  # fmt: skip
     objective = extra.get("objective", "score")
-    if objective not in measured:
+    if not isinstance(objective, str) or objective not in measured:
         reasons.append(f'"objective" must be one of {", ".join(measured)}')
+        objective = None
     elif "value" in extra and extra["value"] != measured[objective]:
         reasons.append(f'"value" is {short(extra["value"])}, the layout\'s {objective} '
                        f"is {measured[objective]} by the rules engine")  # fmt: skip
     board = extra.get("board")
-    if board is not None and list(board) != check.board_rows():
+    if board is not None and board != check.board_rows():
         reasons.append('"board" is not the board the layout makes (replayed by the rules)')
     bound = extra.get("bound")
-    if (solution.status == "optimal" and objective in measured and bound is not None
+    if (solution.status == "optimal" and objective is not None and bound is not None
             and bound != measured[objective]):  # fmt: skip
         reasons.append(f'an "optimal" layout\'s "bound" is its {objective} '
                        f"{measured[objective]}, the file says {short(bound)}")  # fmt: skip
     return reasons
+
+
+def _others_placed(board: Any, color: str) -> bool:
+    """Whether a recorded ``board`` (rows of letters) shows pieces of colours other than
+    ``color`` beyond their centre squares: a layout made on a position."""
+    if not isinstance(board, list) or not all(isinstance(row, str) for row in board):
+        return False
+    mine = color[0].upper()
+    return sum(ch in "BYRG" and ch != mine for row in board for ch in row) > 3
 
 
 def _report(console: Console, request: SolveRequest, game: Any, player: str, objective: str,
