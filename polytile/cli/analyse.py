@@ -64,7 +64,8 @@ cells as [row, column] counted from 0 at the top left.
 \b
 Exit codes:
   0  analysed to the end
-  1  incomplete (--time-limit), or no position small enough (--max-pieces)
+  1  incomplete (--time-limit), no position small enough (--max-pieces), or no
+     move the solver could settle (hidden hands, positions too large)
   2  unreadable or illegal record, not a record, or bad usage
   3  internal error: an answer failed its check
   130  interrupted (Ctrl-C); the moves analysed before it are printed

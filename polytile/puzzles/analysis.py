@@ -178,7 +178,8 @@ class AnalyseFace(Face):
             raise SystemExit(130 if result.stopped == "interrupt" else 1)
         if result.total and not result.reviews:  # exit 1, as --help says (it was 0)
             console.err(f"{file}: no {self.move_word} analysed: the solver settles none of "
-                        "its positions")  # fmt: skip
+                        "its positions (hidden hands or cards it cannot solve, or positions "
+                        "too large for it)")  # fmt: skip
             raise SystemExit(1)
 
 

@@ -318,8 +318,11 @@ class Board:
     def download(self, index: int) -> tuple[str, str]:
         """Record ``index`` as its game writes it (every move) and a file name for it."""
         rec = self.record(index)
-        if rec.kind == "view":  # no moves are played on a view: it is the file as it was read
-            text = Path(rec.file).read_text(encoding="utf-8")
+        if rec.kind == "view":  # no moves are played on a view: it is the file as read
+            try:
+                text = Path(rec.file).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                raise BoardError(f"{rec.title} can no longer be read: {exc}") from None
         else:
             text = rec.face.dumps(rec.doc(len(rec.moves)))
         stem = Path(self.records[rec.parent if rec.parent is not None else index].title).stem

@@ -290,7 +290,9 @@ def _ranges_after_a_stop(game: Any) -> dict[str, tuple[int, int]] | None:
 
     try:
         return score_ranges(game)
-    except (AttributeError, ImportError):
+    except (AttributeError, ImportError) as exc:
+        if "numba" not in str(exc):  # only numba's half-loaded state, not a bug of ours
+            raise
         return None
 
 

@@ -192,10 +192,10 @@ class CityBlocksFace(BoundsFace):
         doc = self.read(file, move)
         sheet = self._sheet(doc, (options or {}).get("players"))
         rows = doc.obj.board
-        if output is not None:
-            save_score_picture(rows, sheet, output, cell=cell)
-            console.err(wrote(output))
         over = _over(doc)
+        if output is not None:
+            save_score_picture(rows, sheet, output, cell=cell, over=over)
+            console.err(wrote(output))
         if as_json:
             console.out(json.dumps(sheet.as_dict() | {"over": over}))
             return
@@ -233,8 +233,9 @@ FACE = CityBlocksFace()
 
 
 def _over(doc: Any) -> bool | None:
-    """Whether the game of a position is over (no colour can place a piece); None when
-    its position breaks the rules (score reads it all the same)."""
+    """Whether the game of a position has ended, as the rules engine says (every seat
+    passed in turn); None when its position breaks the rules (score reads it all the
+    same)."""
     from polytile.errors import PolytileError
 
     try:

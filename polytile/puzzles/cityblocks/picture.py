@@ -237,6 +237,7 @@ def save_score_picture(
     path: str | os.PathLike[str],
     cell: int = 24,
     title: str | None = None,
+    over: bool | None = None,
 ) -> None:
     """Write the picture, of the kind the suffix names: ``.svg``, ``.png`` or ``.txt``.
 
@@ -255,7 +256,8 @@ def save_score_picture(
     elif suffix == ".png":
         write_atomic(path, score_png(rows, sheet, cell, title))
     elif suffix == ".txt":
-        write_atomic(path, score_text(rows, sheet, color=False) + "\n" + score_table(sheet) + "\n")
+        table = score_table(sheet, over)  # over: as score_table (a winner only once over)
+        write_atomic(path, score_text(rows, sheet, color=False) + "\n" + table + "\n")
     else:
         raise FormatError(
             f"cannot tell the picture kind from suffix {suffix or '(none)'!r}; "
