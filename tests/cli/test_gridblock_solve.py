@@ -159,7 +159,7 @@ def test_plan_text_and_json(run: Invoke, split_record: Path) -> None:
     assert "Value (exact)" not in text and "Best moves" not in text
     doc = json.loads(run(str(split_record), "--plan", "--json").stdout)
     assert doc["kind"] == "plan-others-held-still" and doc["game"] == "gridblock"
-    assert doc["score"] == want.score and doc["now"] == want.now
+    assert doc["score"] == want.points and doc["now"] == want.now
     assert doc["plan"] == [str(m) for m in want.plan]
     assert doc["plan_with_walks"] == [move_text(m) for m in want.plan]
     assert doc["plans"] == want.plans and doc["best_plans"] == want.best_plans
@@ -178,7 +178,7 @@ def test_plan_with_hidden_hands_and_from_a_view(run: Invoke, tmp_path: Path) -> 
     path.write_text(dumps_position(g))
     doc = json.loads(run(str(path), "--plan", "--json").stdout)
     want = best_plan(g)
-    assert doc["score"] == want.score and doc["plan"] == [str(m) for m in want.plan]
+    assert doc["score"] == want.points and doc["plan"] == [str(m) for m in want.plan]
     view = tmp_path / "view.json"
     view.write_text(dumps_view(g, g.to_move))
     mine = json.loads(run(str(view), "--plan", "--json").stdout)
@@ -197,7 +197,7 @@ def test_plan_three_players(run: Invoke, tmp_path: Path) -> None:
     path = tmp_path / "three.json"
     path.write_text(dumps_position(g))
     doc = json.loads(run(str(path), "--plan", "--json").stdout)
-    assert doc["score"] == best_plan(g).score and doc["scored_as"].endswith("'s points")
+    assert doc["score"] == best_plan(g).points and doc["scored_as"].endswith("'s points")
 
 
 def test_plan_refusals(run: Invoke, invoke: Invoke, split_record: Path, tmp_path: Path) -> None:
@@ -257,6 +257,9 @@ def test_an_instant_win_is_a_win_whatever_the_points(invoke: Invoke, tmp_path: P
     assert moves[-1] in doc["best_moves"]
     text = invoke("solve-endgame", str(path), "--move", "67").stdout
     assert "yellow+green win at once (option 7.4), whatever the points" in text
+    plan = json.loads(invoke("solve-endgame", str(path), "--move", "67", "--plan",
+                             "--json").stdout)  # fmt: skip
+    assert plan["instant_win"] and plan["score"] < 100  # its points, not 1000 more
     review = json.loads(invoke("analyse", str(path), "--json", "--time-limit", "30").stdout)
     last = next(m for m in review["moves"] if m["number"] == 68)
     assert last["loss"] == 0

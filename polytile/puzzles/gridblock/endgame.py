@@ -432,7 +432,9 @@ class PlanResult:
         The colour (0 blue, 1 yellow, 2 red, 3 green).
     score
         The best plan's score at the end of the round: the colour's points, or with 2 players
-        its side's (summed or the weaker colour, as the options say).
+        its side's (summed or the weaker colour, as the options say); plus
+        :data:`~polytile.puzzles.gridblock.rules.INSTANT_WIN` for a plan that wins at once,
+        so that a winning plan comes first (:attr:`won`, :attr:`points` tell them apart).
     now
         That score now.
     plan
@@ -450,9 +452,19 @@ class PlanResult:
     plans: int
     best_plans: int
 
+    @property
+    def won(self) -> bool:
+        """True when the plan wins at once (option 7.4)."""
+        return self.score >= INSTANT_WIN
+
+    @property
+    def points(self) -> int:
+        """The points the plan reaches, a win's bonus left out."""
+        return self.score - INSTANT_WIN if self.won else self.score
+
     def as_dict(self) -> dict[str, Any]:
-        """As JSON."""
-        return {"analysis": "plan", "color": COLOR_NAMES[self.color], "score": self.score,
+        """As JSON (``score``: the points, without a win's bonus)."""
+        return {"analysis": "plan", "color": COLOR_NAMES[self.color], "score": self.points,
                 "now": self.now, "plan": [str(m) for m in self.plan], "plans": self.plans,
                 "best_plans": self.best_plans,
                 "note": "the other colours held where they are (they do not move)"}  # fmt: skip

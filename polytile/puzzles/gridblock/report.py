@@ -116,7 +116,7 @@ def _solve_plan(console: Console, file: str, doc: Any, as_json: bool) -> None:
     from polytile.puzzles.gridblock.endgame import best_plan, player_label
     from polytile.puzzles.gridblock.files import move_text
     from polytile.puzzles.gridblock.grid import card_name
-    from polytile.puzzles.gridblock.rules import COLOR_NAMES, INSTANT_WIN
+    from polytile.puzzles.gridblock.rules import COLOR_NAMES
 
     g = doc.state
     if doc.kind == "view" and doc.player != g.to_move:
@@ -136,7 +136,7 @@ def _solve_plan(console: Console, file: str, doc: Any, as_json: bool) -> None:
         scored = f"{side}'s points, the weaker of its two colours"
     else:
         scored = f"{side}'s points, its two colours summed"
-    won = p.score >= INSTANT_WIN
+    won = p.won
     if as_json:
         doc_out = {
             "game": "gridblock",
@@ -166,12 +166,13 @@ def _solve_plan(console: Console, file: str, doc: Any, as_json: bool) -> None:
         console.out(f"  {i}. {move_text(m)}")
     end = " (it ends the game at once: an instant win)" if won else ""
     console.out(
-        f"Points it reaches at the end of the round, others held still: {p.score}, "
+        f"Points it reaches at the end of the round, others held still: {p.points}, "
         f"now {p.now} ({scored}){end}."
     )
     console.out(
         f"Plans compared: {p.plans:,} (every order of its cards, every end tile of "
-        f"each; one corner per tile); {p.best_plans:,} reach {p.score}."
+        f"each; one corner per tile); {p.best_plans:,} reach {p.points}"
+        + (" with a win." if won else ".")
     )
     first = p.plan[0]
     start = g.mover[g.to_move_slot]
@@ -243,8 +244,14 @@ def _solve_exact(
         if g.options.players > 2:
             doc["guaranteed"] = {COLOR_NAMES[g.colors[r.player]]: r.value for r in results}
         doc["round"] = g.round + 1
-        if g.options.instant_win:  # who wins at once with best play (a value of +-1000)
-            doc["wins_at_once"] = _winner(g, main.value, main.player)
+        if g.options.instant_win:  # who wins at once at the end of the best line, if any
+            end = g.copy()
+            for m in main.pv:
+                end.push(m)
+            doc["wins_at_once"] = None if end.winner is None else player_label(g, end.winner)
+            doc["lead"] = doc["meaning"] = (f"{main.describe()}; a game won at once (option "
+                                            "7.4) is worth 1000 to the winner's side, whatever "
+                                            "the points")  # fmt: skip
         console.out(json.dumps(doc))
         return
     who = COLOR_NAMES[g.to_move_color]
