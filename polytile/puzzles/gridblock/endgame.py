@@ -170,6 +170,8 @@ class RoundSolution:
         True when not every player knows every hand (open analysis: exact for this deal).
     nodes, seconds
         Positions searched and time spent.
+    winner
+        The player who wins at once (option 7.4) at the end of :attr:`pv`, or None.
     """
 
     value: int
@@ -183,6 +185,7 @@ class RoundSolution:
     open: bool
     nodes: int
     seconds: float
+    winner: int | None = None
 
     def describe(self) -> str:
         """What :attr:`value` is, in words."""
@@ -294,7 +297,7 @@ def solve_round(
     _check_best_moves(g, obj, best, tuple(found.pv), value, limits)
     return RoundSolution(value, obj.mode, obj.player, g.to_move_color, best, tuple(found.pv),
                          value, end.scores(), hidden, limits.nodes,
-                         time.perf_counter() - started)  # fmt: skip
+                         time.perf_counter() - started, end.winner)  # fmt: skip
 
 
 @dataclass

@@ -245,10 +245,7 @@ def _solve_exact(
             doc["guaranteed"] = {COLOR_NAMES[g.colors[r.player]]: r.value for r in results}
         doc["round"] = g.round + 1
         if g.options.instant_win:  # who wins at once at the end of the best line, if any
-            end = g.copy()
-            for m in main.pv:
-                end.push(m)
-            doc["wins_at_once"] = None if end.winner is None else player_label(g, end.winner)
+            doc["wins_at_once"] = None if main.winner is None else player_label(g, main.winner)
             doc["lead"] = doc["meaning"] = (f"{main.describe()}; a game won at once (option "
                                             "7.4) is worth 1000 to the winner's side, whatever "
                                             "the points")  # fmt: skip
@@ -262,9 +259,9 @@ def _solve_exact(
         f"{left} colour-turn{'s' if left != 1 else ''} left in the round."
     )
     if g.options.players == 2:
-        won = _winner(g, main.value, main.player)
-        said = f"{main.value:+d}, {main.describe()}" if won is None else (
-            f"{won} win at once (option 7.4), whatever the points")  # fmt: skip
+        won = "win at once (option 7.4), whatever the points"
+        said = (f"{main.value:+d}, {main.describe()}" if main.winner is None
+                else f"{player_label(g, main.winner)} {won}")  # fmt: skip
         console.out(f"Value ({head}): {said}.")
     else:
         console.out(
@@ -272,9 +269,9 @@ def _solve_exact(
             f"player against it ({head}):"
         )
         for r in results:
-            won = _winner(g, r.value, r.player)
-            console.out(f"  {player_label(g, r.player):<8}" + (f"{r.value:>5}" if won is None
-                        else "  wins at once (option 7.4), whatever the points"))  # fmt: skip
+            said = (f"{r.value:>5}" if r.winner != r.player
+                    else "  wins at once (option 7.4), whatever the points")  # fmt: skip
+            console.out(f"  {player_label(g, r.player):<8}{said}")
     if main.best_moves:
         shown = ", ".join(str(m) for m in main.best_moves[:_SHOWN])
         more = len(main.best_moves) - _SHOWN
@@ -289,19 +286,6 @@ def _solve_exact(
         console.out(picture, color="\x1b[" in picture)
     nodes = sum(r.nodes for r in results)
     console.out(f"Searched {nodes:,} positions in {sum(r.seconds for r in results):.2f} s.")
-
-
-def _winner(g: Any, value: int, player: int) -> str | None:
-    """Who wins at once when a round's value is a win's (:class:`RoundObjective`: +-1000,
-    whatever the points), else None."""
-    from polytile.puzzles.gridblock.endgame import player_label
-    from polytile.puzzles.gridblock.rules import INSTANT_WIN
-
-    if abs(value) != INSTANT_WIN:
-        return None
-    if g.options.players != 2:
-        return player_label(g, player)
-    return player_label(g, 0 if value > 0 else 1)
 
 
 def _picture(g: Any, last: Any) -> str | None:

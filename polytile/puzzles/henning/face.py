@@ -150,8 +150,10 @@ Tiles: H1-H5, S2-S6, F3-F7, SC (school, also PK or park), PP, MA, CH."""
         m = g.margin()
         if not g.is_over():  # --stop-before-end: the record's money so far, not a result
             result = f"not finished (so far blue ${g.money_of(0)}, red ${g.money_of(1)})"
+        elif m == 0:
+            result = "draw"
         else:
-            result = "draw" if m == 0 else f"{'blue' if m > 0 else 'red'} by ${abs(m)}"
+            result = f"{'blue' if m > 0 else 'red'} by ${abs(m)}"
         return text, f"{len(g.move_stack)} moves, {result}"
 
     def review(self, file: str, index: int, time_limit: float, cache: dict[Any, Any],
