@@ -438,58 +438,67 @@ def test_o_dash_leaves_standard_output_to_the_file(args: tuple[str, ...]) -> Non
 def test_a_first_ctrl_c_asks_a_stop_and_a_second_interrupts() -> None:
     """A first Ctrl-C only sets the flag the work polls (a KeyboardInterrupt raised by the
     signal could land in the process pool's own callbacks, which print a traceback and lose
-    it); a second one interrupts at once; afterwards Ctrl-C is as it was."""
-    import os
+    it); a second one interrupts at once; afterwards Ctrl-C is as it was.
+
+    The signals are raised in this thread (``raise_signal``), whose handler runs before the
+    call returns: a signal sent to the process may be taken by another thread (one a test
+    before left running), and then the main thread hears of it only when it next wakes. And
+    Ctrl-C starts at its default here, whatever a test before left it at."""
     import signal
 
     from polytile.solvers.parallel import ctrl_c_asks_stop
 
-    before = signal.getsignal(signal.SIGINT)
-    with ctrl_c_asks_stop() as asked:
-        assert not asked.is_set()
-        os.kill(os.getpid(), signal.SIGINT)
-        assert asked.wait(5)
-        with pytest.raises(KeyboardInterrupt):
-            os.kill(os.getpid(), signal.SIGINT)
-            signal.sigtimedwait([], 0.5)  # a moment for the handler to run
-            for _ in range(10**7):
-                pass
-    assert signal.getsignal(signal.SIGINT) is before
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with ctrl_c_asks_stop() as asked:
+            assert not asked.is_set()
+            signal.raise_signal(signal.SIGINT)
+            assert asked.is_set()
+            with pytest.raises(KeyboardInterrupt):
+                signal.raise_signal(signal.SIGINT)
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def test_ctrl_c_of_a_view_analysis_keeps_what_it_solved(gridblock_split: Path) -> None:
     """Ctrl-C in the middle of a Gridblock view on its workers: exit 130, the combinations
-    solved so far reported as stopped by Ctrl-C, and no traceback."""
+    solved so far reported as stopped by Ctrl-C, and no traceback.
+
+    The Ctrl-C is sent once the command's progress line says a first combination is solved
+    (``POLYTILE_LOG_EVERY=0``: a line at every step), however long that takes; 200 of them
+    take minutes, so the analysis is still under way."""
     import os
+    import re
     import signal
     import subprocess
     import sys
-    import time
 
     cmd = [sys.executable, "-m", "polytile", "solve-endgame", str(gridblock_split), "--move",
            "5", "--view", "--workers", "2", "--json"]  # fmt: skip
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])}
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1]), "POLYTILE_LOG_EVERY": "0"}
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env=env)  # fmt: skip
+    seen = []
     try:
-        time.sleep(1.0)
-        deadline = time.monotonic() + 120
-        while proc.poll() is None and time.monotonic() < deadline:
-            # wait for the workers (the analysis under way), then Ctrl-C the command alone
-            kids = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True,
-                                  text=True).stdout.split()  # fmt: skip
-            if len(kids) >= 2:
-                time.sleep(2.0)
+        assert proc.stderr is not None
+        for line in proc.stderr:  # blocks until the next line: an event, not a time
+            seen.append(line)
+            if re.match(r"solving hands: [1-9][\d,]* of 200 ", line):
                 break
-            time.sleep(0.2)
+        else:
+            pytest.fail(f"the analysis ended before solving a combination: {seen}")
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
+        out, err = proc.communicate()
     finally:
         proc.kill()
+        proc.wait()
+    err = "".join(seen) + err
     assert proc.returncode == 130, err
     assert "Traceback" not in err and "Exception ignored" not in err, err
     answer = json.loads(out)
     assert answer["complete"] is False and answer["stopped_by"] == "interrupt", answer
+    assert 1 <= answer["states"] < 200, answer
 
 
 def test_a_sample_larger_than_the_states_says_it_repeats() -> None:

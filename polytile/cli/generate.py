@@ -188,7 +188,7 @@ def _generate(
         late = Deadline(_budget(time_limit, reserve=0.2, floor=0.25) if ex.workers == 1
                         and scheduler is None else None)  # fmt: skip
         try:
-            with progress_bar("generating", not as_json, _note) as update, late:
+            with progress_bar("generating", True, _note) as update, late:
                 report = _build(
                     late,
                     store,

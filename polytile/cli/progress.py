@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -9,7 +10,7 @@ from contextlib import contextmanager
 from types import SimpleNamespace
 from typing import Any
 
-__all__ = ["LOG_EVERY", "progress_bar", "search_progress"]
+__all__ = ["LOG_EVERY", "log_every", "progress_bar", "search_progress"]
 
 
 @contextmanager
@@ -68,19 +69,32 @@ def progress_bar(
         bar.stop()
 
 
-#: Seconds between two progress lines when stderr is not a terminal.
+#: Seconds between two progress lines when stderr is not a terminal; the environment
+#: variable ``POLYTILE_LOG_EVERY`` sets another (0: a line at every update).
 LOG_EVERY = 5.0
 
 
+def log_every() -> float:
+    """Seconds between two progress lines in a log: ``POLYTILE_LOG_EVERY`` when it is a
+    number of seconds (0 or more), else :data:`LOG_EVERY`."""
+    try:
+        every = float(os.environ.get("POLYTILE_LOG_EVERY", LOG_EVERY))
+    except ValueError:
+        return LOG_EVERY
+    return every if every >= 0 else LOG_EVERY
+
+
 def _log_lines(label: str, describe: Callable[[Any], str]) -> Callable[[Any], None]:
-    """An update callback printing a line now and then (every :data:`LOG_EVERY` seconds)."""
+    """An update callback printing a line now and then (every :func:`log_every` seconds;
+    the first after that long too, so quick work prints nothing)."""
     started = time.perf_counter()
     last = started
+    every = log_every()
 
     def update(p: Any) -> None:
         nonlocal last
         now = time.perf_counter()
-        if now - last < LOG_EVERY:
+        if now - last < every:
             return
         last = now
         # a bar shows done of total itself; a note that does not say it gets it here

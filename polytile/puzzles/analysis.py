@@ -154,7 +154,7 @@ class AnalyseFace(Face):
 
             raise OptionError(f"{file} is a {doc.kind}; analyse goes through a game record",
                               "RECORD")  # fmt: skip
-        with console.progress("analysis", not as_json,
+        with console.progress("analysis", True,
                               lambda p: f"{p.done:,} moves reviewed") as update:  # fmt: skip
             result = analyse(self, file, time_limit, update)
         if output is not None and result.reviews:

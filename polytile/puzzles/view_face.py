@@ -55,7 +55,7 @@ def run_view_analysis(
     note = SimpleNamespace(done=0, total=1, seconds=0.0)
     with (
         executor as ex,
-        console.progress(label, not request.as_json,
+        console.progress(label, True,
                          lambda p: f"{p.done:,} of {p.total:,} {unit}s") as update,
     ):  # fmt: skip
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import signal
 import sqlite3
 import subprocess
@@ -158,35 +159,43 @@ def test_a_second_ctrl_c_stops_at_once_and_keeps_the_store(tmp_path: Path, worke
 # --- #17 items 7-9: whole-command time limits, Ctrl-C keeping partial work, loose ends ---
 
 
-def _interrupt_after(seconds: float, *args: str) -> tuple[int, str, str]:
-    """Run ``polytile ARGS``, send Ctrl-C after ``seconds``; (status, stdout, stderr)."""
+def _interrupt_when(said: str, *args: str) -> tuple[int, str, str]:
+    """Run ``polytile ARGS``, send Ctrl-C once a line of its standard error matches the
+    regular expression ``said`` (progress lines come at every step: ``POLYTILE_LOG_EVERY``
+    is 0), however long that takes; (status, stdout, stderr)."""
     # The child gets the default Ctrl-C handling even when the tests run as a background
     # job, which starts with SIGINT ignored (and a shell's Ctrl-C never reaches it).
     proc = subprocess.Popen(
         _polytile(*args),
-        env=ENV,
+        env={**ENV, "POLYTILE_LOG_EVERY": "0"},
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        text=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
-    time.sleep(seconds)
-    assert proc.poll() is None, "the command ended before it could be interrupted"
-    proc.send_signal(signal.SIGINT)
+    seen = []
     try:
-        out, err = proc.communicate(timeout=60)
-    except subprocess.TimeoutExpired:
+        assert proc.stderr is not None
+        for line in proc.stderr:  # blocks until the next line: an event, not a time
+            seen.append(line)
+            if re.search(said, line):
+                break
+        else:
+            pytest.fail(f"the command ended before it could be interrupted: {seen}")
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate()
+    finally:
         proc.kill()
-        proc.communicate()
-        pytest.fail("no stop within 60 s of Ctrl-C")
-    return proc.returncode, out.decode(), err.decode()
+        proc.wait()
+    return proc.returncode, out, "".join(seen) + err
 
 
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_ctrl_c_during_count_keeps_what_was_counted(workers: str) -> None:
     """Ctrl-C stops a count like a time limit: the solutions counted so far are reported,
     marked incomplete (one worker used to report 0)."""
-    status, out, err = _interrupt_after(
-        15, "count", "four-square", "--workers", workers, "--json", "--no-progress"
+    status, out, err = _interrupt_when(
+        r"[1-9][\d,]* found", "count", "four-square", "--workers", workers, "--json"
     )
     assert "Traceback" not in err, err
     assert status == 130, err
@@ -204,11 +213,10 @@ def test_ctrl_c_during_bounds_keeps_the_colours_bounded(tmp_path: Path) -> None:
         game.push(rng.choice(moves) if moves else Move.pass_turn(game.to_move))
     path = tmp_path / "mid.json"
     save(game.to_position(), path)
-    # 120 s shared by 4 colours of 2 searches (none proven): blue is done after about 30 s,
-    # yellow after about 60 s; start-up on a busy machine takes some of the margin
-    status, out, err = _interrupt_after(
-        48, "bounds", str(path), "--color", "all", "--time-limit", "120", "--exact-pieces", "0",
-        "--json",
+    # 120 s shared by 4 colours of 2 searches (none proven): Ctrl-C once yellow's began
+    status, out, err = _interrupt_when(
+        r"^bounds: yellow ", "bounds", str(path), "--color", "all", "--time-limit", "120",
+        "--exact-pieces", "0", "--json",
     )  # fmt: skip
     assert "Traceback" not in err, err
     assert status == 130, err

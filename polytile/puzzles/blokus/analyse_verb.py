@@ -46,7 +46,7 @@ def analyse(console: Console, file: str, request: AnalyseRequest) -> None:
     def describe(p: Any) -> str:
         return f"positions solved; {p.nodes:,} searched"
 
-    with console.progress("exact analysis", not as_json, describe) as update:
+    with console.progress("exact analysis", True, describe) as update:
 
         def progress(done: int, total: int, nodes: int, seconds: float) -> None:
             if update is not None:

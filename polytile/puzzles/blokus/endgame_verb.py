@@ -94,7 +94,7 @@ def solve_endgame(console: Console, file: str, request: EndgameRequest) -> None:
     max_pieces = DEFAULT_MAX_PIECES if request.max_pieces is None else request.max_pieces
     bounds = _Bounds(console, game, as_json, source, clock, limit, request.bounds_time)
     try:
-        with console.search_progress("exact search", not as_json) as progress:
+        with console.search_progress("exact search", True) as progress:
             result = search(game, players=players or None, max_pieces=max_pieces,
                             time_limit=clock.left(limit, 0.25) or limit,
                             progress=progress)  # fmt: skip

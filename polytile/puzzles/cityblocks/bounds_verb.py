@@ -45,7 +45,7 @@ def bounds(console: Console, obj: Any, source: str, request: BoundsRequest) -> N
     def describe(p: Any) -> str:
         return str(p.note)
 
-    with console.progress("bounds", not request.as_json, describe) as update:
+    with console.progress("bounds", True, describe) as update:
 
         def report(stage: str, obj: float | None, bnd: float | None, sec: float) -> None:
             if update is not None:

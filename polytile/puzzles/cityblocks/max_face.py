@@ -89,7 +89,7 @@ class CityBlocksMax(AnswerCheck):
         # not watch it, so a deadline stops that too, as a Ctrl-C would (CP-SAT keeps its best
         # layout).
         deadline = request.clock.deadline(whole)
-        progress = console.progress(f"cityblocks-max {player}", not request.as_json, describe)
+        progress = console.progress(f"cityblocks-max {player}", True, describe)
         with progress as update:
             report = None if update is None else (lambda o, b, s: update(_Shown(o, b, s)))
             try:

@@ -222,7 +222,7 @@ def _solve_exact(
     deadline = time.perf_counter() + time_limit
     results = []
     try:
-        with console.search_progress("exact search", not as_json) as progress:
+        with console.search_progress("exact search", True) as progress:
             for p in players:
                 left = max(deadline - time.perf_counter(), 1e-3)
                 results.append(

@@ -53,7 +53,7 @@ def solve_report(console: Console, file: str, r: EndgameRequest) -> None:
             option="POSITION",
         )
     try:
-        with console.search_progress("backward induction", not as_json) as progress:
+        with console.search_progress("backward induction", True) as progress:
             sol = solve_endgame(g, max_drops=max_drops, time_limit=time_limit, progress=progress)
     except EndgameRefused as refused:
         reason = f"{refused} (--max-drops)"
