@@ -31,8 +31,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from polytile._jit import MARK_PREFIX, cache_place
-
 if TYPE_CHECKING:
     from polytile.puzzles.face import Console
 
@@ -117,6 +115,10 @@ def _mark(engine: str, target: str | None = None) -> Path | None:
     spec = importlib.util.find_spec(module)
     if spec is None or spec.origin is None:
         return None
+    # numba's cache places, read from numba itself: imported here, when a compiled engine is
+    # wanted, not by every command that imports this module (numba takes 0.2-0.4 s to import)
+    from polytile._jit import MARK_PREFIX, cache_place
+
     place = cache_place(Path(spec.origin).parent)
     return None if place is None else place / f"{MARK_PREFIX}{engine}"
 

@@ -477,8 +477,11 @@ def test_ctrl_c_of_a_view_analysis_keeps_what_it_solved(gridblock_split: Path) -
     cmd = [sys.executable, "-m", "polytile", "solve-endgame", str(gridblock_split), "--move",
            "5", "--view", "--workers", "2", "--json"]  # fmt: skip
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1]), "POLYTILE_LOG_EVERY": "0"}
+    # Ctrl-C at its default in the command, even when the tests run as a background job,
+    # which starts with SIGINT ignored (then the command would take itself for a worker)
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=env)  # fmt: skip
+                            env=env, preexec_fn=lambda: signal.signal(signal.SIGINT,
+                                                                      signal.SIG_DFL))  # fmt: skip
     seen = []
     try:
         assert proc.stderr is not None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import click
 
@@ -65,6 +65,33 @@ class Seconds(click.FloatRange):
 
 #: The type of every time limit option.
 SECONDS = Seconds()
+
+
+class ByteSize(click.ParamType):
+    """An amount of memory: bytes, or a number with K, M, G or T (powers of 1024; a
+    trailing B and lower case are taken too): ``500M``, ``2.5G``."""
+
+    name = "size"
+    _UNITS: ClassVar[dict[str, int]] = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30,
+                                        "T": 1 << 40}  # fmt: skip
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, int):
+            return value
+        text = str(value).strip().upper().removesuffix("B")
+        unit = text[-1:] if text[-1:] in "KMGT" and text[-1:] else ""
+        number = text[: len(text) - len(unit)]
+        try:
+            amount = float(number) * self._UNITS[unit]
+        except ValueError:
+            self.fail(f"{value!r} is not an amount of memory (say 500M or 4G)", param, ctx)
+        if not math.isfinite(amount) or amount < 1 << 20:
+            self.fail(f"{value!r} is less than a megabyte, or not a finite amount", param, ctx)
+        return int(amount)
+
+
+#: The type of ``--memory``.
+BYTES = ByteSize()
 
 
 class Finite(click.FloatRange):

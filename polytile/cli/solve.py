@@ -16,6 +16,7 @@ import click
 
 from polytile.cli.clock import CLOCK
 from polytile.cli.options import (
+    BYTES,
     SECONDS,
     Declared,
     Workers,
@@ -129,12 +130,50 @@ def _color_help() -> str:
     is_flag=True,
     help="Plain search: no symmetry breaking, no count up to symmetry.",
 )
+@click.option(
+    "--engine",
+    type=click.Choice(["auto", "search", "frontier"]),
+    default="auto",
+    show_default=True,
+    help="search: visit every solution (fastest where the pieces differ; splits over "
+    "--workers and --scheduler). frontier: merge partial solutions that leave the rest of "
+    "the board alike (fastest where shapes repeat; up to 2 threads on this machine, no "
+    "colour rules). auto: choose by the two engines' estimates, and say which ran.",
+)
+@click.option(
+    "--memory",
+    type=BYTES,
+    default=None,
+    metavar="SIZE",
+    help="Memory the frontier engine may hold (500M, 4G) [default: half the memory "
+    "available]; past it the count goes on with the search, saying so.",
+)
+@click.option(
+    "--estimate",
+    is_flag=True,
+    help="Do not count: estimate the number of solutions (random paths down the search "
+    "tree, with their spread) and each engine's time and memory.",
+)
+@click.option(
+    "--probes",
+    type=click.IntRange(10, 10_000_000),
+    default=20_000,
+    show_default=True,
+    help="Random paths of --estimate: more for a tighter estimate.",
+)
+@click.option(
+    "--seed",
+    type=click.IntRange(0, 2**63 - 1),
+    default=0,
+    show_default=True,
+    help="Seed of the random paths of --estimate.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON object instead of text.")
 @click.option(
     "--progress/--no-progress",
     default=True,
     show_default=True,
-    help="Progress bar on stderr (only when it is a terminal).",
+    help="Progress on stderr: a bar on a terminal, a line every few seconds in a log.",
 )
 @variant_options
 def count(
@@ -143,6 +182,11 @@ def count(
     scheduler: str | None,
     time_limit: float | None,
     no_symmetry: bool,
+    engine: str,
+    memory: int | None,
+    estimate: bool,
+    probes: int,
+    seed: int,
     as_json: bool,
     progress: bool,
     **variants: Any,
@@ -155,31 +199,46 @@ def count(
     symmetry identifies solutions that a symmetry of the board maps onto each other
     (Burnside's lemma, exact on any board); for teasers, renaming the colours too.
 
-    The search is split into independent subtrees run on worker processes (or a Dask
-    cluster with --scheduler); the total does not depend on how it was split. Ctrl-C or
-    --time-limit stops early and reports the solutions found so far, marked incomplete.
+    Two engines count. The search visits every solution; it is split into independent
+    subtrees run on worker processes (or a Dask cluster with --scheduler), and the total
+    does not depend on how it was split. The frontier engine fills the board cell by cell
+    and counts alike partial solutions once (those that cover the same cells ahead and use
+    the same copies), so where a few shapes repeat it counts billions of solutions in
+    seconds. --engine auto picks one from their estimates and says which ran and why.
+
+    Ctrl-C or --time-limit stops early: the search reports the solutions found so far,
+    marked incomplete; the frontier engine counts only at its end, so it reports how far
+    it got and no count.
 
     \b
     Exit codes:
-      0    counted; also a count stopped by --time-limit, printed as a lower bound and
-           marked incomplete ('--json': "complete": false)
-      2    bad input: an unknown puzzle name or piece, an unreadable puzzle file
-      130  interrupted (Ctrl-C), after printing the solutions counted so far
+      0    counted or estimated; also a count stopped by --time-limit, marked incomplete
+           ('--json': "complete": false)
+      2    bad input: an unknown puzzle name or piece, an unreadable puzzle file, an
+           engine that cannot take the puzzle
+      130  interrupted (Ctrl-C), after printing what was counted so far
 
     \b
     Examples:
       polytile count pentomino-6x10
       polytile count pentomino-8x8-hole --workers 2 --json
-      polytile count my-puzzle.json --time-limit 60
+      polytile count tetromino-8x10 --estimate
+      polytile count my-puzzle.json --time-limit 60 --engine frontier --memory 8G
       polytile count four-square --touch connected
     """
     from polytile.cli.console import CONSOLE, facing
     from polytile.puzzles.faces import catalogue
     from polytile.puzzles.puzzle_face import CountRequest
 
+    ctx = click.get_current_context()
+    if not estimate:
+        for name in ("probes", "seed"):
+            if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE:
+                raise click.UsageError(f"--{name} goes with --estimate (the random paths)")
     given = {name: value for name, value in variants.items() if value is not None}
     request = CountRequest(puzzle, CLOCK, given, workers, scheduler, time_limit,
-                           not no_symmetry, as_json, progress)  # fmt: skip
+                           not no_symmetry, as_json, progress, engine, memory,
+                           probes if estimate else None, seed)  # fmt: skip
     with facing():
         catalogue().count(CONSOLE, request)
 

@@ -135,6 +135,14 @@ class CountRequest:
     symmetry: bool = True
     as_json: bool = False
     progress: bool = True
+    #: "auto", "search" or "frontier" (:func:`polytile.solvers.counting.count_tiling`).
+    engine: str = "auto"
+    #: Bytes the frontier engine may hold (None: its default).
+    memory: int | None = None
+    #: Estimate only: random paths (this many) instead of a count.
+    estimate: int | None = None
+    #: Seed of the estimate's random paths.
+    seed: int = 0
 
 
 class PuzzleSolver(ABC):

@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from polytile.errors import SolverError
 from polytile.solvers.parallel import Executor, LocalExecutor, SerialExecutor
 from polytile.solvers.tiling import (
     CountPlan,
@@ -29,7 +30,7 @@ from polytile.solvers.tiling import (
     split_task,
 )
 
-__all__ = ["CountResult", "Progress", "count_tiling"]
+__all__ = ["ENGINES", "CountResult", "Progress", "choose_engine", "count_tiling", "memory_limit"]
 
 
 @dataclass
@@ -41,6 +42,8 @@ class Progress:
     count: int
     nodes: int
     seconds: float
+    #: What the work is when it is not a search's (the frontier engine's keys and memory).
+    note: str | None = None
 
 
 @dataclass
@@ -62,6 +65,10 @@ class CountResult:
     symmetry_broken_by: str | None
     stopped_by: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    #: "search" or "frontier": the engine that counted the raw tilings.
+    engine: str = "search"
+    #: Why that engine: the estimates compared, or what ruled the other one out.
+    engine_reason: str | None = None
 
 
 #: Set by the first Ctrl-C during :func:`count_tiling` in this process. Worker processes
@@ -151,6 +158,9 @@ def count_tiling(
     time_limit: float | None = None,
     progress: Callable[[Progress], None] | None = None,
     trial_seconds: float = 1.0,
+    engine: str = "auto",
+    memory: int | None = None,
+    prepare: Callable[[], None] | None = None,
 ) -> CountResult:
     """Count every tiling of ``problem``, raw and up to the board's symmetries.
 
@@ -174,19 +184,240 @@ def count_tiling(
         time is spent twice). A second: below about that, starting the workers and
         splitting the tree cost more than they save (pentomino-6x10 counts in 0.33 s
         alone, and took 2.1 s on two workers when a 0.3 s trial just missed it).
+    engine
+        "search" (every tiling visited, on the executor), "frontier" (equal partial tilings
+        merged: :mod:`polytile.solvers.frontier`, on up to two threads here, the Fix(g)
+        counts of Burnside's lemma by the search) or "auto" (:func:`choose_engine`).
+    memory
+        Bytes the frontier engine's tables may hold (default: half the memory available);
+        past it, the count goes on with the search, said in ``extra["fallback"]``.
+    prepare
+        Called once before the first compiled (numba) code runs, if any does: a small
+        frontier count runs in numpy and never starts numba (which takes about a second in
+        a new process). The command line waits there for the engines' first compile.
 
     Returns
     -------
     CountResult
 
+    Raises
+    ------
+    ValueError
+        For an unknown ``engine``.
+    FrontierUnsupported
+        For ``engine="frontier"`` on a problem it cannot take (colour rules, too wide a key).
+
     Notes
     -----
     Ctrl-C stops the count like a time limit: the partial result is returned with
-    ``stopped_by="interrupt"``. Memory is constant in the number of solutions.
+    ``stopped_by="interrupt"``. The search's memory is constant in the number of solutions;
+    a frontier count stopped early has no partial count (``count`` 0, ``complete`` False).
     """
     executor = executor or SerialExecutor()
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+    began = time.perf_counter()
     with _catch_ctrl_c():
-        return _count(problem, executor, symmetry, time_limit, progress, trial_seconds)
+        reason = None
+        once = _once(prepare)
+        quick = None
+        if engine == "auto":
+            quick = _quick_frontier(problem)
+            if quick is not None:
+                engine, reason = "frontier", "small enough for the frontier engine in numpy"
+            else:
+                engine, reason = choose_engine(problem, once)
+        if engine == "frontier":
+            left = None if time_limit is None else time_limit - (time.perf_counter() - began)
+            result = _count_frontier(problem, executor, symmetry, left, progress, memory, once,
+                                     quick)  # fmt: skip
+            if result.stopped_by != "memory":
+                result.engine_reason = reason
+                result.seconds = time.perf_counter() - began
+                return result
+            fallback = (f"the frontier engine needed more than {_gb(memory_limit(memory))} "
+                        "of memory (--memory); counted by the search instead")  # fmt: skip
+            if time_limit is not None:
+                time_limit = max(time_limit - (time.perf_counter() - began), 0.0)
+            once()
+            result = _count(problem, executor, symmetry, time_limit, progress, trial_seconds)
+            result.extra["fallback"] = fallback
+            result.engine_reason = fallback
+            result.seconds = time.perf_counter() - began
+            return result
+        once()
+        result = _count(problem, executor, symmetry, time_limit, progress, trial_seconds)
+        result.engine_reason = reason
+        return result
+
+
+def _once(prepare: Callable[[], None] | None) -> Callable[[], None]:
+    """``prepare``, called at most once however often this is."""
+    done = threading.Event()
+
+    def call() -> None:
+        if prepare is not None and not done.is_set():
+            done.set()
+            prepare()
+
+    return call
+
+
+#: The engines :func:`count_tiling` takes.
+ENGINES = ("auto", "search", "frontier")
+
+
+def _gb(n: int) -> str:
+    return f"{n / 2**30:.1f} GB" if n >= 2**30 else f"{n / 2**20:.0f} MB"
+
+
+def memory_limit(memory: int | None) -> int:
+    """The frontier engine's memory limit: ``memory``, or half the memory available now
+    (``MemAvailable``; half of all memory where that cannot be read)."""
+    if memory is not None:
+        return memory
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024 // 2
+    except OSError:
+        pass
+    try:
+        import os
+
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2
+    except (ValueError, OSError, AttributeError):  # pragma: no cover - not POSIX
+        return 4 << 30
+
+
+def _quick_frontier(problem: TilingProblem) -> Any:
+    """The raw count by the frontier engine if every layer stays small enough for numpy
+    (no compiler started: tens of milliseconds where numba takes a second to start),
+    else None; None too where the engine cannot take the problem."""
+    from polytile.solvers.frontier import FrontierUnsupported, count_frontier
+
+    try:
+        front = count_frontier(problem, compiled=False, should_stop=_stopping)
+    except FrontierUnsupported:
+        return None
+    return front if front.complete else None
+
+
+def choose_engine(problem: TilingProblem,
+                  prepare: Callable[[], None] | None = None) -> tuple[str, str]:  # fmt: skip
+    """The engine that should count ``problem`` fastest, and why (a sentence).
+
+    The frontier engine cannot take colour rules or keys wider than 63 bits; it gains
+    nothing where every piece differs (no two partial tilings use the same copies unless
+    they use the same pieces). Otherwise the two engines' estimates are compared
+    (:mod:`polytile.solvers.estimate`): the frontier's upper estimate of its own time,
+    and, unless that is small, the search's random-path estimate (``prepare`` is called
+    before that, which runs compiled code).
+    """
+    from polytile.solvers.estimate import estimate_frontier, estimate_search
+    from polytile.solvers.frontier import FrontierUnsupported, frontier_layout
+
+    try:
+        frontier_layout(problem)
+    except FrontierUnsupported as no:
+        return "search", str(no)
+    if all(c == 1 for c in problem.counts):
+        return "search", "every piece differs: the frontier engine would merge nothing"
+    front = estimate_frontier(problem)
+    if front.seconds < 0.5:
+        return "frontier", f"the frontier engine's estimate is {front.seconds:.2g} s"
+    if prepare is not None:
+        prepare()
+    search = estimate_search(problem, probes=2000, rate_seconds=0.05)
+    said = (f"estimated {search.seconds:.2g} s for the search, at most {front.seconds:.2g} s "
+            "for the frontier engine")  # fmt: skip
+    return ("frontier" if front.seconds < search.seconds else "search"), said
+
+
+def _fixed_counts(problem: TilingProblem, fixes: list[Task], deadline: float | None,
+                  memory: int | None, prepare: Callable[[], None] | None,
+                  ) -> tuple[int, int, str | None]:  # fmt: skip
+    """The sum of the Fix(g) counts of Burnside's lemma, the search's nodes, and what
+    stopped them (None: nothing). Each is counted by the frontier engine on the board
+    folded by g (:func:`~polytile.solvers.frontier.fixed_layout`) where that keeps its
+    window narrow, else by the search."""
+    from polytile.solvers.frontier import FrontierUnsupported, count_frontier, fixed_layout
+
+    total = nodes = 0
+    for task in fixes:
+        try:
+            layout = fixed_layout(problem, task.symmetry)
+        except FrontierUnsupported:
+            if prepare is not None:
+                prepare()
+            result = _run((task, deadline))
+            total, nodes = total + result.count, nodes + result.nodes
+            if not result.complete:
+                return total, nodes, "interrupt" if _interrupted.is_set() else "time limit"
+            continue
+        left = None if deadline is None else max(deadline - time.time(), 0.0)
+        front = count_frontier(layout, time_limit=left, memory=memory_limit(memory),
+                               should_stop=_stopping, prepare=prepare)  # fmt: skip
+        if not front.complete:
+            return total, nodes, front.stopped_by
+        total += front.count or 0
+    return total, nodes, None
+
+
+def _count_frontier(
+    problem: TilingProblem,
+    executor: Executor,
+    symmetry: bool,
+    time_limit: float | None,
+    progress: Callable[[Progress], None] | None,
+    memory: int | None,
+    prepare: Callable[[], None] | None,
+    quick: Any = None,
+) -> CountResult:
+    """The raw count (``quick`` when already counted) and the Fix(g) counts by the
+    frontier engine (a Fix(g) whose folded board it cannot take by the search)."""
+    from polytile.solvers.frontier import FrontierProgress, count_frontier
+
+    start = time.perf_counter()
+    deadline = None if time_limit is None else time.time() + time_limit
+    group = problem.group() if symmetry else (0,)
+    fixes = [Task(problem, k, ()) for k in group if k != 0]
+    total = problem.board.size + len(fixes)
+
+    def report(p: FrontierProgress) -> None:
+        if progress is not None:
+            note = f"cell {p.done:,} of {p.total:,}, {p.states:,} keys, {_gb(p.peak_bytes)} at most"
+            progress(Progress(p.done, total, 0, 0, p.seconds, note))
+
+    threads = min(2, executor.workers)
+    front = quick or count_frontier(problem, threads=threads, time_limit=time_limit,
+                                    memory=memory_limit(memory), should_stop=_stopping,
+                                    progress=report, prepare=prepare)  # fmt: skip
+    extra: dict[str, Any] = {"peak_states": front.peak_states, "peak_bytes": front.peak_bytes,
+                             "cells": front.cells, "cells_done": front.cells_done,
+                             "threads": front.threads}  # fmt: skip
+    base = dict(nodes=0, workers=front.threads, tasks=len(fixes) + 1, group_order=len(group),
+                symmetry_broken_by=None, extra=extra, engine="frontier")  # fmt: skip
+    if not front.complete:
+        return CountResult(count=0, count_up_to_symmetry=None, complete=False,
+                           stopped_by=front.stopped_by, seconds=time.perf_counter() - start,
+                           **base)  # type: ignore[arg-type]  # fmt: skip
+    raw = front.count or 0
+    fixed, nodes, stopped = _fixed_counts(problem, fixes, deadline, memory, prepare)
+    base["nodes"] = nodes
+    up = None
+    if stopped is None and symmetry:
+        if (raw + fixed) % len(group):
+            raise SolverError(
+                f"Burnside sum {raw + fixed} is not divisible by the group order {len(group)}"
+            )
+        up = (raw + fixed) // len(group)
+    if progress is not None:
+        progress(Progress(total, total, raw, nodes, time.perf_counter() - start, None))
+    return CountResult(count=raw, count_up_to_symmetry=up, complete=stopped is None,
+                       stopped_by=stopped, seconds=time.perf_counter() - start,
+                       **base)  # type: ignore[arg-type]  # fmt: skip
 
 
 def _count(
@@ -312,4 +543,5 @@ def _result(
         group_order=len(plan.group),
         symmetry_broken_by=plan.broken_by,
         stopped_by=stopped_by,
+        extra={"tasks_done": sum(r.complete for r in results)},
     )

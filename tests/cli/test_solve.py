@@ -31,12 +31,49 @@ def test_root_help_and_version(invoke: Invoke) -> None:
 
 
 def test_count_json(invoke: Invoke) -> None:
-    result = invoke("count", "pentomino-3x20", "--json", "--workers", "1")
+    result = invoke("count", "pentomino-3x20", "--json", "--workers", "1", "--engine", "search")
     assert result.exit_code == 0, result.stderr
     doc = json.loads(result.stdout)
     assert doc["puzzle"] == "pentomino-3x20"
     assert (doc["count"], doc["count_up_to_symmetry"], doc["complete"]) == (8, 2, True)
-    assert doc["nodes"] > 0 and doc["seconds"] >= 0
+    assert doc["nodes"] > 0 and doc["seconds"] >= 0 and doc["engine"] == "search"
+    assert doc["up_to"] == "the 4 symmetries of the board"
+    assert doc["work"] == {"done": doc["subproblems"], "total": doc["subproblems"],
+                           "unit": "subproblems"}  # fmt: skip
+
+
+def test_count_says_which_engine_ran_and_why(invoke: Invoke) -> None:
+    doc = json.loads(invoke("count", "t-tetromino-8x20", "--json").stdout)
+    assert (doc["count"], doc["count_up_to_symmetry"]) == (234_390, 58_851)
+    assert doc["engine"] == "frontier" and "frontier" in doc["engine_reason"]
+    assert doc["peak_keys"] > 0 and doc["work"]["unit"] == "cells"
+    text = invoke("count", "pentomino-6x10", "--workers", "1")
+    assert "search:" in text.stderr and "every piece differs" in text.stderr
+    forced = invoke("count", "four-square", "--engine", "frontier")
+    assert forced.exit_code == 2 and "colour rules" in forced.stderr
+
+
+def test_count_estimate_is_labelled(invoke: Invoke) -> None:
+    result = invoke("count", "t-tetromino-8x20", "--estimate", "--probes", "4000")
+    assert result.exit_code == 0, result.stderr
+    first = result.stdout.splitlines()[0]
+    assert first.startswith("t-tetromino-8x20: about ") and "an estimate: 95% between" in first
+    doc = json.loads(invoke("count", "four-square", "--estimate", "--probes", "800",
+                            "--json").stdout)  # fmt: skip
+    assert doc["estimate"] is True and doc["frontier"] is None
+    assert "colour" in doc["frontier_refused"]
+    assert invoke("count", "pentomino-3x20", "--probes", "100").exit_code == 2
+
+
+def test_a_frontier_count_stopped_early_prints_no_count(invoke: Invoke) -> None:
+    result = invoke("count", "tetromino-8x10", "--time-limit", "1", "--engine", "frontier",
+                    "--json")  # fmt: skip
+    doc = json.loads(result.stdout)
+    assert doc["count"] is None and doc["complete"] is False
+    assert doc["stopped_by"] == "time limit" and doc["work"]["unit"] == "cells"
+    assert doc["work"]["done"] < doc["work"]["total"]
+    text = invoke("count", "tetromino-8x10", "--time-limit", "1", "--engine", "frontier")
+    assert "no count (stopped by time limit at cell" in text.stdout
 
 
 def test_count_text_and_no_symmetry(invoke: Invoke) -> None:

@@ -27,7 +27,7 @@ def test_serial_and_two_workers_agree():
 
 def test_progress_reports_every_subproblem():
     seen = []
-    count_tiling(TilingProblem(Board(3, 20), PENT), progress=seen.append)
+    count_tiling(TilingProblem(Board(3, 20), PENT), progress=seen.append, engine="search")
     assert [p.done for p in seen] == list(range(1, len(seen) + 1))
     assert seen[-1].done == seen[-1].total
     assert seen[-1].count == 8

@@ -205,49 +205,86 @@ class TilingPuzzles(CataloguePuzzles):
     # -- count ----------------------------------------------------------------------------------
 
     def count(self, console: Console, request: CountRequest) -> None:
-        """Every solution, raw and up to symmetry, on local workers or a Dask cluster; a
-        puzzle with a published count is checked against it."""
+        """Every solution, raw and up to symmetry, by the engine asked for or chosen, on
+        local workers or a Dask cluster; a puzzle with a published count is checked against
+        it. With ``request.estimate``, an estimate instead of the count."""
         import json
 
         from polytile._warm import NotCompiled, compiled
+        from polytile.puzzles.tiling import count_report as report
         from polytile.solvers.counting import count_tiling
+        from polytile.solvers.frontier import FrontierUnsupported
         from polytile.solvers.parallel import make_executor
 
         spec = self._resolve(request.puzzle, request.options)
-        if request.scheduler is None:  # a cluster's workers compile in their own places
-            left = request.clock.left(request.time_limit, reserve=0.15)
-            try:
+
+        def prepare() -> None:
+            """Before compiled code first runs: wait for the engines' first compile (a
+            small frontier count runs in numpy and never gets here)."""
+            if request.scheduler is None:  # a cluster's workers compile in their own places
+                left = request.clock.left(request.time_limit, reserve=0.15)
                 compiled(console, "tiling", None if left is None else time.perf_counter() + left,
                          request.progress and not request.as_json)  # fmt: skip
+
+        if request.estimate is not None:
+            try:
+                prepare()
             except NotCompiled as waiting:
                 self._not_counted(console, request, spec, str(waiting))
+            self._estimate(console, request, spec)
+            return
+
+        def note(p: Any) -> str:
+            rate = p.nodes / max(p.seconds, 1e-9) / 1e6
+            return p.note or f"{p.count:,} found, {rate:.1f}M nodes/s"
+
         with (
             make_executor(request.workers, request.scheduler) as ex,
-            console.progress("counting", request.progress) as update,
+            console.progress("counting", request.progress, note) as update,
         ):
             # what is left of the limit once started; stopping the workers takes a moment
             left = request.clock.left(request.time_limit, reserve=0.15 if ex.workers > 1
                                       else 0.05)  # fmt: skip
-            result = count_tiling(spec.problem, ex, symmetry=request.symmetry, time_limit=left,
-                                  progress=update)  # fmt: skip
+            try:
+                result = count_tiling(spec.problem, ex, symmetry=request.symmetry,
+                                      time_limit=left, progress=update, engine=request.engine,
+                                      memory=request.memory, prepare=prepare)  # fmt: skip
+            except FrontierUnsupported as no:
+                raise OptionError(f"{printable(spec.name)}: {no}", "--engine") from None
+            except NotCompiled as waiting:
+                self._not_counted(console, request, spec, str(waiting))
         _check_published(spec, result, request.symmetry)
         up = result.count_up_to_symmetry if request.symmetry else None
         if request.as_json:
-            doc = {"puzzle": spec.name, "count": result.count, "count_up_to_symmetry": up,
-                   "complete": result.complete, "nodes": result.nodes,
-                   "seconds": round(result.seconds, 4), "workers": result.workers,
-                   "subproblems": result.tasks, "symmetries": result.group_order,
-                   "symmetry_broken_by": result.symmetry_broken_by}  # fmt: skip
-            if result.stopped_by:
-                doc["stopped_by"] = result.stopped_by
-            console.out(json.dumps(doc))
+            console.out(json.dumps(report.count_doc(spec, result, up)))
         else:
-            console.out(_count_line(spec, result, up))
-            workers = f"{result.workers} worker" + ("s" if result.workers > 1 else "")
-            console.err(f"  {result.nodes:,} nodes, {result.seconds:.2f} s, {workers}, "
-                        f"{result.tasks} subproblems")  # fmt: skip
+            console.out(report.count_line(spec, result, up))
+            console.err(report.stats_line(result))
         if not result.complete:
             raise SystemExit(130 if result.stopped_by == "interrupt" else 0)
+
+    @staticmethod
+    def _estimate(console: Console, request: CountRequest, spec: Any) -> None:
+        """``count --estimate``: the random paths' estimate of the solutions and of the
+        search's time, and the frontier engine's upper estimate, labelled as estimates."""
+        import json
+
+        from polytile.puzzles.tiling import count_report as report
+        from polytile.solvers.estimate import estimate_frontier, estimate_search
+        from polytile.solvers.frontier import FrontierUnsupported
+
+        search = estimate_search(spec.problem, probes=request.estimate or 20_000,
+                                 seed=request.seed)  # fmt: skip
+        front, refused = None, None
+        try:
+            front = estimate_frontier(spec.problem)
+        except FrontierUnsupported as no:
+            refused = str(no)
+        if request.as_json:
+            console.out(json.dumps(report.estimate_doc(spec, search, front, refused)))
+        else:
+            for line in report.estimate_lines(spec, search, front, refused):
+                console.out(line)
 
     @staticmethod
     def _not_counted(console: Console, request: CountRequest, spec: Any, waiting: str) -> None:
@@ -314,32 +351,6 @@ def _check_published(spec: Any, result: Any, symmetry: bool) -> None:
         raise SolverError(f"{spec.name}: counted {result.count} / {up} but the published "
                           f"count is {known}")  # fmt: skip
 
-
-def _count_line(spec: Any, result: Any, up: int | None) -> str:
-    """The count for people: complete (with the symmetries it was reduced by) or not."""
-    name = printable(spec.name)
-    if result.complete:
-        line = f"{name}: {_many(result.count, 'solution')}"
-        if up is not None:
-            renaming = spec.problem.color_factor
-            parts = [f"the {result.group_order} symmetries of the board"] * (
-                result.group_order > 1
-            ) + [f"the {renaming} colour renamings"] * (renaming > 1)
-            if parts:
-                line += f" ({up:,} up to {' and '.join(parts)})"
-            else:
-                line += " (the board has no symmetry)"
-        return line
-    if result.nodes == 0 and result.stopped_by == "time limit":
-        return (f"{name}: the time limit was reached during start-up, before the search "
-                "began: nothing was counted (the count is incomplete)")  # fmt: skip
-    return (f"{name}: at least {result.count:,} solutions (stopped by {result.stopped_by}; "
-            "the count is incomplete)")  # fmt: skip
-
-
-def _many(n: int, word: str) -> str:
-    """``"1 solution"``, ``"2,339 solutions"``."""
-    return f"{n:,} {word}" + ("" if n == 1 else "s")
 
 
 #: The tiling catalogue's puzzles, as :data:`polytile.puzzles.faces.CATALOGUE` names them.

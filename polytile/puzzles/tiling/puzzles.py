@@ -150,6 +150,21 @@ def _catalogue() -> dict[str, TilingPuzzle]:
             None,
             "the 20 Blokus tetrominoes (4 each of I4 O4 T4 L4 Z4) in 8x10, colours ignored",
         ),
+        # Repeated shapes, where the frontier engine counts what the search must visit one by
+        # one. Raw counts as published (T-tetrominoes: OEIS A174249; dominoes: A004003);
+        # every count here equals both engines' (tests/solvers/test_frontier.py).
+        ("tetromino-pairs-5x8", Board(5, 8), tet, (2,) * 5, 3106, 783,
+         "two of each Blokus tetromino (I4 O4 T4 L4 Z4) in 5x8"),
+        ("t-tetromino-8x20", Board(8, 20), (piece("T4"),), (40,), 234_390, 58_851,
+         "40 T-tetrominoes in 8x20"),
+        ("t-tetromino-8x24", Board(8, 24), (piece("T4"),), (48,), 3_300_852, 826_245,
+         "48 T-tetrominoes in 8x24"),
+        ("t-tetromino-12x16", Board(12, 16), (piece("T4"),), (48,), 5_253_822, 1_314_780,
+         "48 T-tetrominoes in 12x16"),
+        ("l-tetromino-4x20", Board(4, 20), (piece("L4"),), (20,), 1_224_182, 306_751,
+         "20 L-tetrominoes in 4x20"),
+        ("domino-8x8", Board(8, 8), (piece("I2"),), (32,), 12_988_816, 1_629_189,
+         "32 dominoes on the 8x8 chessboard"),
     ]
     return {
         name: TilingPuzzle(name, TilingProblem(board, pieces, counts), desc, raw, up)
