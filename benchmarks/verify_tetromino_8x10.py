@@ -91,9 +91,12 @@ def main() -> int:
     for _ in range(args.sample * 4):
         if len(compared) >= args.sample:
             break
-        leaf = Task(problem, 0, ())  # a random subtree: one random step down at a time
+        # a random subtree with tilings in it: one random step down at a time, among the
+        # subtrees the frontier engine finds tilings in (most random ones have none)
+        leaf = Task(problem, 0, ())
         for _ in range(args.sample_depth):
-            below = split_task(leaf, 1)
+            below = [t for t in split_task(leaf, 1)
+                     if count_frontier(subproblem(problem, t.forced)).count]  # fmt: skip
             if not below:
                 break
             leaf = rng.choice(below)

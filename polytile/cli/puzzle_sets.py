@@ -60,13 +60,17 @@ def _catalogue(as_json: bool) -> None:
         click.echo(json.dumps(rows, indent=2))
         return
     width = max(len(r["name"]) for r in rows)
-    for r in rows:
-        known = (
-            f"{r['known_count']:,} / {r['known_count_up_to_symmetry']:,}"
-            if r["known_count"] is not None
-            else "? / ?"
-        )
-        click.echo(f"{r['name']:<{width}}  {r['board']:>5}  {known:>14}  {r['description']}")
+    knowns = [
+        f"{r['known_count']:,} / {r['known_count_up_to_symmetry']:,}"
+        if r["known_count"] is not None
+        else "? / ?"
+        for r in rows
+    ]
+    wide = max(len(k) for k in knowns)
+    boards = max(len(r["board"]) for r in rows)
+    for r, known in zip(rows, knowns, strict=True):
+        click.echo(f"{r['name']:<{width}}  {r['board']:>{boards}}  {known:>{wide}}  "
+                   f"{r['description']}")  # fmt: skip
 
 
 def _open(db: Path) -> Any:

@@ -141,13 +141,16 @@ def _catalogue() -> dict[str, TilingPuzzle]:
             65,
             "the 12 pentominoes in an 8x8 square without its centre 2x2",
         ),
+        # Counted by the frontier engine along the short side and along the long side, and
+        # as the sum of the 13 subtrees of the search's first piece; Burnside's Fix(g) by
+        # the search and by folding (benchmarks/verify_tetromino_8x10.py, docs/counting.md).
         (
             "tetromino-8x10",
             Board(8, 10),
             tet,
             (4,) * 5,
-            None,
-            None,
+            6_818_063_454,
+            1_704_534_200,
             "the 20 Blokus tetrominoes (4 each of I4 O4 T4 L4 Z4) in 8x10, colours ignored",
         ),
         # Repeated shapes, where the frontier engine counts what the search must visit one by
