@@ -275,6 +275,9 @@ def _exit(code: object) -> NoReturn:
     else:  # SystemExit("message"): printed, status 1, as the interpreter does
         print(code, file=sys.stderr)
         status = 1
+    parallel = sys.modules.get("polytile.solvers.parallel")
+    if parallel is not None:  # worker pools left open: their manager threads end with them
+        parallel.close_all()
     if any(t is not threading.current_thread() and not t.daemon for t in threading.enumerate()):
         sys.exit(status)
     atexit._run_exitfuncs()

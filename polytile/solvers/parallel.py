@@ -24,6 +24,7 @@ import multiprocessing
 import os
 import signal
 import threading
+import weakref
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
@@ -161,6 +162,7 @@ class LocalExecutor:
         self._pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_ignore_sigint,
                                          initargs=(os.getpid(),))  # fmt: skip
         self._abandoned = False
+        _LIVE.add(self)
 
     def imap_unordered(
         self,
@@ -199,14 +201,37 @@ class LocalExecutor:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        # On an error, Ctrl-C or abandoned work, drop queued work and stop the workers at
-        # once. Take the processes first: shutdown forgets them.
+        self.close(stop=exc[0] is not None or self._abandoned)
+
+    def close(self, stop: bool = True) -> None:
+        """Shut the pool down: with ``stop`` (an error, Ctrl-C, abandoned work) drop the
+        queued work and stop the workers at once, else wait for them.
+
+        Then wait for the pool's manager thread to end: one still running when Python exits
+        meets the interpreter's own exit hook, which in Python 3.11 may write to the
+        thread's wake-up pipe as the thread closes it (a BrokenPipeError traceback after a
+        command's normal report, seen on a busy machine).
+        """
+        # Take the processes and the manager first: shutdown forgets them.
         processes = list((getattr(self._pool, "_processes", None) or {}).values())
-        stop = exc[0] is not None or self._abandoned
+        manager = getattr(self._pool, "_executor_manager_thread", None)
         self._pool.shutdown(wait=not stop, cancel_futures=True)
         if stop:
             for proc in processes:
                 proc.terminate()
+        if manager is not None and manager is not threading.current_thread():
+            manager.join(timeout=10)
+        _LIVE.discard(self)
+
+
+#: Local pools not closed yet (one kept for a whole command, say): closed at its end.
+_LIVE: weakref.WeakSet[LocalExecutor] = weakref.WeakSet()
+
+
+def close_all() -> None:
+    """Close every local pool still open (:meth:`LocalExecutor.close`), as a command ends."""
+    for pool in list(_LIVE):
+        pool.close()
 
 
 class DaskExecutor:

@@ -100,3 +100,21 @@ def test_quick_counts_skip_the_workers():
     with LocalExecutor(2) as ex:
         result = count_tiling(TilingProblem(Board(3, 20), PENT), ex, trial_seconds=5)
     assert result.complete and result.workers == 1 and result.count == 8
+
+
+def test_pools_left_open_are_closed_with_their_manager_threads():
+    """A pool a command kept open is closed as it ends (issue 48, item 2): no manager thread
+    is left for Python's own exit hook, which in 3.11 may write to the thread's closing
+    wake-up pipe and print a BrokenPipeError traceback after the report."""
+    import threading
+
+    from polytile.solvers import parallel
+
+    pool = LocalExecutor(2)
+    assert sorted(r for _, r in pool.imap_unordered(abs, [-1, -2, -3])) == [1, 2, 3]
+    manager = pool._pool._executor_manager_thread
+    assert manager is not None and manager.is_alive() and not manager.daemon
+    parallel.close_all()
+    assert not manager.is_alive()
+    assert pool not in parallel._LIVE
+    assert not [t for t in threading.enumerate() if t is manager]
