@@ -160,10 +160,16 @@ def compiled_or_started(engine: str) -> bool:
 
 
 def ensure_compiled(engine: str, deadline: float | None = None,
-                    progress: Callable[[float], None] | None = None) -> None:  # fmt: skip
+                    progress: Callable[[float], None] | None = None) -> float:  # fmt: skip
     """Return once ``engine`` is compiled and cached, compiling it in a background process
     if it is not (:func:`start_compile`); ``deadline`` is a :func:`time.perf_counter` time,
-    ``progress`` is called about once a second with the seconds waited.
+    ``progress`` is called about once a second with the seconds waited. Returns the seconds
+    waited: a caller holding a deadline of its own moves it on by as much.
+
+    The wait is a pause of the command's clock (:func:`polytile._pause.pausing`): a
+    whole-command time limit is for the work asked for, and the first compile after
+    installing is not that work. So a command's ``deadline`` is moved on while it waits too;
+    only a caller's own deadline (a test's, say) can end the wait.
 
     Where no mark can be written (a read-only install without a user cache), nothing is
     started and the caller compiles as numba always does; so too when the helper fails
@@ -178,41 +184,50 @@ def ensure_compiled(engine: str, deadline: float | None = None,
     """
     mark = _mark(engine)
     if mark is None or mark.exists():
-        return
+        return 0.0
     start_compile(engine)
     helper = _helpers[engine]
     started = last = time.perf_counter()
-    while not mark.exists():
-        now = time.perf_counter()
-        if helper.poll() is not None and not mark.exists():
-            error = (helper.stderr.read() if helper.stderr else b"").decode(errors="replace")
-            if error.strip():
-                print(f"note: the background compile failed:\n{error.strip()}", file=sys.stderr)
-            return
-        if deadline is not None and now >= deadline:
-            raise NotCompiled(engine, now - started)
-        if progress is not None and now - last >= 1.0:
-            progress(now - started)
-            last = now
-        time.sleep(0.1)
+    from polytile._pause import pausing
+
+    with pausing():
+        while not mark.exists():
+            now = time.perf_counter()
+            if helper.poll() is not None and not mark.exists():
+                error = (helper.stderr.read() if helper.stderr else b"").decode(
+                    errors="replace")  # fmt: skip
+                if error.strip():
+                    print(f"note: the background compile failed:\n{error.strip()}",
+                          file=sys.stderr)  # fmt: skip
+                break
+            if deadline is not None and now >= deadline:
+                raise NotCompiled(engine, now - started)
+            if progress is not None and now - last >= 1.0:
+                progress(now - started)
+                last = now
+            time.sleep(0.1)
+    return time.perf_counter() - started
 
 
-def compiled(console: Console, engine: str, deadline: float | None, show: bool = True) -> None:
+def compiled(console: Console, engine: str, deadline: float | None = None,
+             show: bool = True) -> float:  # fmt: skip
     """Return once numba has compiled ``engine`` (a name of :data:`polytile._warm.ENGINES`),
     showing a progress bar while it compiles: once after installing, in a process of its own
-    that goes on when this command ends, so that a time limit never throws a compile away.
+    that goes on when this command ends (Ctrl-C does not throw it away). The command's clock
+    stands still meanwhile (:func:`ensure_compiled`): its time limit is for its search.
 
-    ``deadline`` is a :func:`time.perf_counter` time; ``show`` False hides the bar (--json).
+    ``deadline`` (a :func:`time.perf_counter` time) ends the wait early, for callers other
+    than a command; ``show`` False hides the bar. Returns the seconds waited.
 
     Raises
     ------
     NotCompiled
-        At the deadline, the compile still going (its message says so).
+        At ``deadline``, the compile still going (its message says so).
     """
     from types import SimpleNamespace
 
     if is_compiled(engine):
-        return
+        return 0.0
     usual, title = USUAL_SECONDS.get(engine, 60), TITLES.get(engine, engine)
     with console.progress("compiling", show, lambda p: f"{title} (numba, once after "
                           "installing)") as update:  # fmt: skip
@@ -222,7 +237,7 @@ def compiled(console: Console, engine: str, deadline: float | None, show: bool =
                 update(SimpleNamespace(done=min(int(seconds), usual - 1), total=usual,
                                        seconds=seconds))  # fmt: skip
 
-        ensure_compiled(engine, deadline, waited)
+        return ensure_compiled(engine, deadline, waited)
 
 
 def _compile(engine: str, target: str) -> int:

@@ -13,7 +13,10 @@ import os
 import signal
 import threading
 import time
+import weakref
 from types import TracebackType
+
+from polytile import _pause
 
 __all__ = [
     "CLOCK",
@@ -67,8 +70,9 @@ def start_command(whole_process: bool) -> None:
 
 
 def elapsed() -> float:
-    """Seconds since this process started."""
-    return time.time() - _START
+    """Seconds since this process started, less those it waited for numba's first compile
+    (:mod:`polytile._pause`): a time limit is for the work asked for."""
+    return time.time() - _START - _pause.paused
 
 
 def budget(limit: float | None, reserve: float = 0.0, floor: float = 0.01) -> float | None:
@@ -135,6 +139,7 @@ class Deadline:
         signal.setitimer(signal.ITIMER_REAL, max(self.seconds + self.grace, 0.001))
         self._armed = True
         self._ends = time.monotonic() + self.seconds + self.grace
+        _ARMED.add(self)
         return self
 
     def check(self) -> None:
@@ -144,6 +149,10 @@ class Deadline:
         if self._ends is not None and time.monotonic() >= self._ends:
             self.fired = True
             raise DeadlineReached
+
+    def _shift(self, seconds: float) -> None:
+        if self._ends is not None:
+            self._ends += seconds
 
     def _fire(self, signum: int, frame: object) -> None:
         self.fired = True
@@ -155,12 +164,36 @@ class Deadline:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, self._old)  # type: ignore[arg-type]
             self._armed = False
+            _ARMED.discard(self)
         if self.fired and kind is not None and issubclass(kind, ImportError):
             # The alarm went off inside an extension module's import (OR-tools, numba's
             # compiled code), which then fails as "ImportError: initialization failed": it
             # was the clock, and the command says so as it does for any deadline (it ended
             # as an internal error, found by bench_time_limits at --time-limit 0.5).
             raise DeadlineReached from exc
+
+
+#: The deadlines armed now: held still while the clock is paused.
+_ARMED: weakref.WeakSet[Deadline] = weakref.WeakSet()
+
+
+def _hold_alarm() -> float:
+    """A pause starts: stop the alarm, keeping what was left of it."""
+    if not _ARMED or threading.current_thread() is not threading.main_thread():
+        return 0.0
+    left, _ = signal.setitimer(signal.ITIMER_REAL, 0)
+    return left
+
+
+def _release_alarm(left: float, seconds: float) -> None:
+    """A pause of ``seconds`` ends: the alarm goes on with what was left of it."""
+    for deadline in list(_ARMED):
+        deadline._shift(seconds)
+    if left > 0 and threading.current_thread() is threading.main_thread():
+        signal.setitimer(signal.ITIMER_REAL, left)
+
+
+_pause.add_hook(_hold_alarm, _release_alarm)
 
 
 class StopFlag:

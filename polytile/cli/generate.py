@@ -179,7 +179,7 @@ def _generate(
         )
     params = chosen.parse_params(values)
     if scheduler is None:  # the kind's compiled engines, once after installing
-        _compiled(chosen.engines, _budget(time_limit, reserve=0.3), as_json)
+        _compiled(chosen.engines, as_json)
     stop = StopFlag(terminate=True)
     with PuzzleStore(db, on_wait=say) as store, _executor(workers, scheduler) as ex, stop:
         # A candidate can run for seconds: on one worker (this process) the deadline cuts
@@ -258,21 +258,15 @@ def _generate(
         raise SystemExit(1)
 
 
-def _compiled(engines: tuple[str, ...], limit: float | None, as_json: bool) -> None:
-    """Wait for numba's first compile of ``engines`` (in a process of its own, which goes on
-    should the limit end first: then exit 1, nothing made, as a run stopped early)."""
-    import time
-
-    from polytile._warm import NotCompiled, compiled
+def _compiled(engines: tuple[str, ...], as_json: bool) -> None:
+    """Wait for numba's first compile of ``engines`` (in a process of its own, which Ctrl-C
+    does not throw away); the command's clock stands still meanwhile, so its time limit is
+    for making puzzles."""
+    from polytile._warm import compiled
     from polytile.cli.console import CONSOLE
 
-    deadline = None if limit is None else time.perf_counter() + limit
     for engine in engines:
-        try:
-            compiled(CONSOLE, engine, deadline, not as_json)
-        except NotCompiled as waiting:
-            click.echo(f"stopped by time limit before the first candidate: {waiting}", err=True)
-            raise SystemExit(1) from None
+        compiled(CONSOLE, engine, None, not as_json)
 
 
 def _build(late: Deadline, *args: Any, **kwargs: Any) -> Any:

@@ -571,18 +571,18 @@ def _compiled_line(game: Blokus, weights: Sequence[int], maxer: Sequence[bool],
     """One search by the compiled kernel after ``done`` positions: (value, line, positions
     it searched), or EndgameStopped with what it proved (``whose``: the objective's player,
     whether the game has two players, the colours)."""
-    from polytile._warm import NotCompiled, ensure_compiled
+    from polytile._warm import ensure_compiled
 
     try:  # Ctrl-C while numba loads (half a second) or the search is set up: a stop too
-        # Compiled once after installing, in a process that outlives this one's deadline.
-        ensure_compiled("blokus-endgame", deadline,
-                        lambda _: progress(done, time.perf_counter() - started)
-                        if progress is not None else None)  # fmt: skip
+        # Compiled once after installing, in a process that outlives this command; the
+        # command's clock stands still meanwhile, and the search's deadline moves on by as
+        # much: a time limit is for the search.
+        waited = ensure_compiled("blokus-endgame", None,
+                                 lambda _: progress(done, time.perf_counter() - started)
+                                 if progress is not None else None)  # fmt: skip
+        if deadline is not None:
+            deadline += waited
         from polytile.puzzles.blokus.endgame_kernel import KernelStopped, kernel_line
-    except NotCompiled as waiting:
-        error = EndgameStopped("time", done, time.perf_counter() - started)
-        error.args = (f"{error}: {waiting}",)
-        raise error from None
     except KeyboardInterrupt:
         raise EndgameStopped("interrupt", done, time.perf_counter() - started) from None
 

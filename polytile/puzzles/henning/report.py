@@ -15,6 +15,7 @@ from polytile.puzzles.face import (
     EndgameRequest,
     check_view_player,
     print_view_moves,
+    proven_line,
     run_view_analysis,
     view_plan,
 )
@@ -54,6 +55,15 @@ def solve_report(console: Console, file: str, r: EndgameRequest) -> None:
         res = solve_endgame(doc.state, open_analysis=r.open_analysis, time_limit=time_limit)
     except EndgameStopped as stop:
         console.err(f"{file}: {stop}")
+        mover = "blue" if doc.state.to_move == 0 else "red"
+        if stop.proven is not None:
+            console.err(proven_line(stop.proven, "blue's final margin (blue's money minus "
+                                    "red's)", mover))  # fmt: skip
+        if as_json:
+            console.out(json.dumps({"game": "henning", "exact": False, "complete": False,
+                                    "stopped_by": stop.reason, "nodes": stop.nodes,
+                                    "to_move": mover, "proven": None if stop.proven is None
+                                    else stop.proven.as_dict()}))  # fmt: skip
         raise SystemExit(130 if stop.reason == "interrupt" else 1) from None
     if as_json:
         console.out(json.dumps(res.as_dict()))
@@ -121,23 +131,13 @@ def _solve_view(console: Console, file: str, doc: Any, r: EndgameRequest) -> Non
 
 
 def _compiled_first(console: Console, file: str, r: EndgameRequest) -> EndgameRequest:
-    """Wait, within the time limit, for the compiled search the workers load (compiled in a
-    process of its own the first time after installing, which a time limit never throws
-    away); the request with the time left."""
-    import dataclasses
-    import time
+    """Wait for the compiled search the workers load (compiled in a process of its own the
+    first time after installing, which Ctrl-C never throws away). The command's clock stands
+    still meanwhile: its time limit is for the search. The request, unchanged."""
+    from polytile._warm import compiled
 
-    from polytile._warm import NotCompiled, compiled
-
-    started = time.perf_counter()
-    try:
-        compiled(console, "henning-kernel", started + r.time_limit, not r.as_json)
-    except NotCompiled as waiting:
-        console.err(f"{file}: out of time (--time-limit) before a single state was solved "
-                    f"exactly: {waiting}")  # fmt: skip
-        raise SystemExit(1) from None
-    left = r.time_limit - (time.perf_counter() - started)
-    return r if left >= r.time_limit - 0.5 else dataclasses.replace(r, time_limit=left)
+    compiled(console, "henning-kernel", None, not r.as_json)
+    return r
 
 
 def _print_view(console: Console, a: Any, mover: str, workers: int) -> None:

@@ -92,7 +92,7 @@ class TilingPuzzles(CataloguePuzzles):
     def solve(self, console: Console, request: SolveRequest) -> None:
         """One solution of a catalogue puzzle, a teaser or a puzzle file (``--fit``: the most
         squares of a teaser's pieces; ``--engine cpsat``: a teaser by CP-SAT)."""
-        from polytile._warm import NotCompiled, compiled
+        from polytile._warm import compiled
         from polytile.solvers.symmetric import first_solution
         from polytile.solvers.tiling import compile_problem
 
@@ -105,18 +105,15 @@ class TilingPuzzles(CataloguePuzzles):
             return
         name, as_json, time_limit = spec.name, request.as_json, request.time_limit
         start = time.perf_counter()
-        left = request.clock.left(time_limit, reserve=0.25)
-        deadline = None if left is None else start + left
-        stop = None if deadline is None else (lambda: time.perf_counter() >= deadline)
         try:
-            compiled(console, "tiling", deadline, not as_json)
+            compiled(console, "tiling", None, not as_json)  # the clock stands still meanwhile
+            left = request.clock.left(time_limit, reserve=0.25)
+            deadline = None if left is None else time.perf_counter() + left
+            stop = None if deadline is None else (lambda: time.perf_counter() >= deadline)
             first = first_solution(spec.problem, seed=request.seed, should_stop=stop)
         except KeyboardInterrupt:
             give_up(console, name, "interrupted", "interrupted before a solution was found",
                     as_json)  # fmt: skip
-        except NotCompiled as waiting:
-            give_up(console, name, "unknown", f"no solution found in {time_limit:g} s (unknown): "
-                    f"{waiting}", as_json)  # fmt: skip
         seconds = time.perf_counter() - start
         if first is None:
             if deadline is not None and time.perf_counter() >= deadline:
@@ -210,7 +207,7 @@ class TilingPuzzles(CataloguePuzzles):
         it. With ``request.estimate``, an estimate instead of the count."""
         import json
 
-        from polytile._warm import NotCompiled, compiled
+        from polytile._warm import compiled
         from polytile.puzzles.tiling import count_report as report
         from polytile.solvers.counting import count_tiling
         from polytile.solvers.frontier import FrontierUnsupported
@@ -222,15 +219,11 @@ class TilingPuzzles(CataloguePuzzles):
             """Before compiled code first runs: wait for the engines' first compile (a
             small frontier count runs in numpy and never gets here)."""
             if request.scheduler is None:  # a cluster's workers compile in their own places
-                left = request.clock.left(request.time_limit, reserve=0.15)
-                compiled(console, "tiling", None if left is None else time.perf_counter() + left,
-                         request.progress and not request.as_json)  # fmt: skip
+                # the clock stands still meanwhile: the limit is for the count
+                compiled(console, "tiling", None, request.progress and not request.as_json)
 
         if request.estimate is not None:
-            try:
-                prepare()
-            except NotCompiled as waiting:
-                self._not_counted(console, request, spec, str(waiting))
+            prepare()
             self._estimate(console, request, spec)
             return
 
@@ -251,8 +244,6 @@ class TilingPuzzles(CataloguePuzzles):
                                       memory=request.memory, prepare=prepare)  # fmt: skip
             except FrontierUnsupported as no:
                 raise OptionError(f"{printable(spec.name)}: {no}", "--engine") from None
-            except NotCompiled as waiting:
-                self._not_counted(console, request, spec, str(waiting))
         _check_published(spec, result, request.symmetry)
         up = result.count_up_to_symmetry if request.symmetry else None
         if request.as_json:
@@ -285,22 +276,6 @@ class TilingPuzzles(CataloguePuzzles):
         else:
             for line in report.estimate_lines(spec, search, front, refused):
                 console.out(line)
-
-    @staticmethod
-    def _not_counted(console: Console, request: CountRequest, spec: Any, waiting: str) -> None:
-        """The time limit ran out while numba compiled the search: nothing counted (an
-        incomplete count, as one stopped by the limit; exit 0 as for those)."""
-        import json
-
-        if request.as_json:
-            console.out(json.dumps({"puzzle": spec.name, "count": 0, "count_up_to_symmetry": None,
-                                    "complete": False, "nodes": 0, "stopped_by": "time limit",
-                                    "message": waiting}))  # fmt: skip
-        else:
-            console.out(f"{printable(spec.name)}: the time limit was reached before the search "
-                        "began: nothing was counted (the count is incomplete)")  # fmt: skip
-            console.err(waiting)
-        raise SystemExit(0)
 
     # -- validate -------------------------------------------------------------------------------
 

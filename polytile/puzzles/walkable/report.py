@@ -235,23 +235,15 @@ def _one_round(
     console: Console, file: str, g: Any, as_json: bool, reason: str, seconds: float
 ) -> None:
     """The current round's matrix game with the one-round horizon payoff (phase.py)."""
-    from polytile._warm import NotCompiled, compiled
+    from polytile._warm import compiled
     from polytile.errors import SolverError
     from polytile.puzzles.walkable.endgame import DropGame
     from polytile.puzzles.walkable.rules import PASS, Drop
 
     console.err(f"{file}: no exact value: {reason}")
     console.err(f"solving this round's matrix game instead: {ONE_ROUND}, not the game's value")
+    compiled(console, "walkable-phase", None, not as_json)  # the clock stands still meanwhile
     started = time.perf_counter()
-    try:
-        compiled(console, "walkable-phase", started + seconds, not as_json)
-    except NotCompiled as waiting:
-        console.err(f"{file}: out of time (--time-limit) before the matrix game was solved: "
-                    f"{waiting}")  # fmt: skip
-        if as_json:
-            console.out(_dumps({"game": "walkable", "exact": False, "reason": reason}))
-        return
-    seconds -= time.perf_counter() - started
     from polytile.puzzles.walkable.phase import solve_drop_phase, solve_round  # compiled now
 
     try:
