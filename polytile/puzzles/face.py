@@ -25,6 +25,7 @@ of a game's description from its state, as :mod:`polytile.puzzles.game` does for
 from __future__ import annotations
 
 import json
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from contextlib import AbstractContextManager
@@ -61,6 +62,7 @@ __all__ = [
     "check_view_player",
     "engine_option",
     "print_view_moves",
+    "proven_line",
     "report_problems",
     "run_view_analysis",
     "view_plan",
@@ -599,3 +601,21 @@ def _columns(console: Console, moves: tuple[str, ...], limit: int, width: int = 
     if len(shown) < len(moves):
         console.out(f"  ... {len(moves) - len(shown):,} more (--limit 0 lists them all, "
                     "--json too)")  # fmt: skip
+
+
+def proven_line(proven: Any, subject: str, side: str) -> str:
+    """What an exact search stopped early had proven (a
+    :class:`~polytile.solvers.alphabeta.ProvenBounds`), for people: ``subject`` names the
+    value ("blue's final margin"), ``side`` the player to move. Values are whole numbers."""
+    parts = []
+    if math.isfinite(proven.low):
+        parts.append(f"at least {proven.low:+.0f}")
+    if math.isfinite(proven.high):
+        parts.append(f"at most {proven.high:+.0f}")
+    bound = " and ".join(parts) or "not bounded yet"
+    keeps = "makes sure of at least" if proven.maximizing else "holds it to at most"
+    mine = proven.low if proven.maximizing else proven.high
+    move = (f"; {side}'s best move so far, {proven.move}, {keeps} {mine:+.0f}"
+            if proven.move is not None and math.isfinite(mine) else "")
+    return (f"proven before the stop: {subject} is {bound}{move} ({proven.moves_done} of "
+            f"{proven.moves} moves searched to the end)")

@@ -35,6 +35,7 @@ move ordering; the table costs one entry per distinct key visited.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
@@ -46,6 +47,7 @@ from polytile.puzzles.game import State, require
 __all__ = [
     "Hooks",
     "Objective",
+    "ProvenBounds",
     "SearchResult",
     "SearchStopped",
     "alphabeta",
@@ -68,15 +70,47 @@ class SearchStopped(PolytileError, RuntimeError):
     partial
         With iterative deepening, the result of the deepest pass completed (heuristic, not
         exact), else None.
+    proven
+        What the exact search had proven of the root before it stopped
+        (:class:`ProvenBounds`), or None.
     """
 
     def __init__(self, reason: str, nodes: int, seconds: float,
-                 partial: SearchResult | None = None) -> None:  # fmt: skip
+                 partial: SearchResult | None = None,
+                 proven: ProvenBounds | None = None) -> None:  # fmt: skip
         what = {"nodes": "its node limit", "time": "its time limit", "stop": "a stop request",
                 "interrupt": "an interrupt"}[reason]  # fmt: skip
         super().__init__(f"the search stopped at {what} after {nodes:,} positions "
                          f"({seconds:.1f} s) without an answer")  # fmt: skip
         self.reason, self.nodes, self.seconds, self.partial = reason, nodes, seconds, partial
+        self.proven = proven
+
+
+@dataclass(frozen=True)
+class ProvenBounds:
+    """What an exact search stopped early had proven of its root position: its value lies
+    in ``[low, high]`` (either may be infinite), and ``move`` (None: no root move finished)
+    makes sure of ``low`` for a maximising side, of ``high`` for a minimising one.
+
+    Read off the transposition table: every root move whose search finished has exact
+    bounds there, and the root is at least the best of them (a maximiser) and at most the
+    best of the upper bounds of them all (known only once every move has one)."""
+
+    low: float
+    high: float
+    move: Any
+    maximizing: bool
+    moves_done: int
+    moves: int
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON: infinite bounds as null, the move as text."""
+        def finite(x: float) -> float | None:
+            return x if math.isfinite(x) else None
+
+        return {"low": finite(self.low), "high": finite(self.high),
+                "move": None if self.move is None else str(self.move),
+                "moves_done": self.moves_done, "moves": self.moves}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -283,6 +317,40 @@ class _Search:
         self.table[key] = (lo, hi, best_move, depth)
         return best
 
+    def root_bounds(self) -> ProvenBounds | None:
+        """What the table proves of the root after a stop (exact entries only); None when
+        not one root move finished."""
+        s, hooks = self.state, self.hooks
+        if hooks.final(s) is not None or s.is_over():
+            return None
+        maximise = self.objective.maximizing(s)
+        best_lo, best_hi, best_move, done = -_INF, -_INF, None, 0
+        moves = list(hooks.moves(s, None))
+        for move in moves:
+            s.push_legal(move)
+            try:
+                final = hooks.final(s)
+                lo, hi, _, draft = self.table.get(hooks.key(s), (-_INF, _INF, None, 0))
+            finally:
+                s.pop()
+            if final is not None:
+                lo = hi = final
+            elif draft != _EXACT:
+                lo, hi = -_INF, _INF
+            mine_lo, mine_hi = (lo, hi) if maximise else (-hi, -lo)
+            if mine_lo == mine_hi:
+                done += 1
+            if mine_lo > best_lo:
+                best_lo, best_move = mine_lo, move
+            best_hi = max(best_hi, mine_hi)
+        if best_move is None:
+            return None
+        low, high = (best_lo, best_hi) if maximise else (-best_hi, -best_lo)
+        root = self.table.get(hooks.key(s))
+        if root is not None and root[3] == _EXACT:
+            low, high = max(low, root[0]), min(high, root[1])
+        return ProvenBounds(low, high, best_move, maximise, done, len(moves))
+
     def line(self, value: float, depth: int, resolution: float) -> list[Any]:
         """Moves from the root that keep ``value``: to the end, or ``depth`` plies."""
         s = self.state
@@ -382,10 +450,10 @@ def alphabeta(
                                   seconds, result.exact, result.depth)  # fmt: skip
     except _Stop:
         raise SearchStopped(search.reason, search.nodes, time.perf_counter() - started,
-                            result) from None  # fmt: skip
+                            result, search.root_bounds()) from None  # fmt: skip
     except KeyboardInterrupt:
         raise SearchStopped("interrupt", search.nodes, time.perf_counter() - started,
-                            result) from None  # fmt: skip
+                            result, search.root_bounds()) from None  # fmt: skip
     if result.exact:
         _replay(state, objective, result)
     return result

@@ -228,3 +228,25 @@ def test_all_deals_of_pick_agree() -> None:
     for numbers in itertools.permutations((1, 2, 3, 4)):
         s = Pick(numbers, 2).new_initial_state()
         assert alphabeta(s, Objective.margin()).value == minimax(s, Objective.margin())
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(-5, 9), min_size=3, max_size=7), st.integers(2, 3),
+       st.integers(0, 2), st.integers(5, 400))  # fmt: skip
+def test_a_stopped_search_says_what_it_proved(numbers: list[int], players: int, who: int,
+                                              limit: int) -> None:  # fmt: skip
+    """A search stopped early reports the bounds it had proven of the root (issue 48, item
+    5): they hold the true value, and the move named reaches its side's bound."""
+    s = Pick(tuple(numbers), players).new_initial_state()
+    objective = Objective.guaranteed(who % players)
+    true = minimax(s, objective)
+    try:
+        alphabeta(s, objective, node_limit=limit)
+    except SearchStopped as stop:
+        proven = stop.proven
+        if proven is None:
+            return
+        assert proven.low <= true <= proven.high
+        after = _after(s, proven.move, objective)
+        assert (after >= proven.low) if proven.maximizing else (after <= proven.high)
+        assert 0 <= proven.moves_done <= proven.moves == len(s.legal_moves())

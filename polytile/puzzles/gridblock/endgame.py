@@ -75,7 +75,7 @@ from polytile.puzzles.gridblock._round_search import (
 from polytile.puzzles.gridblock.grid import Card, end_tiles, walk_to
 from polytile.puzzles.gridblock.moves import Move
 from polytile.puzzles.gridblock.rules import COLOR_NAMES, INSTANT_WIN, Gridblock, tile_scores
-from polytile.solvers.alphabeta import SearchStopped, alphabeta
+from polytile.solvers.alphabeta import ProvenBounds, SearchStopped, alphabeta
 
 __all__ = [
     "HiddenCardsError",
@@ -83,6 +83,7 @@ __all__ = [
     "RoundSolution",
     "RoundStopped",
     "best_plan",
+    "describe_value",
     "hands_known",
     "player_label",
     "round_objective",
@@ -107,12 +108,27 @@ class RoundStopped(PolytileError, RuntimeError):
         The work done.
     """
 
-    def __init__(self, reason: str, nodes: int, seconds: float) -> None:
+    def __init__(self, reason: str, nodes: int, seconds: float,
+                 proven: ProvenBounds | None = None) -> None:  # fmt: skip
         what = {"time": "its time limit", "nodes": "its node limit", "interrupt": "an interrupt",
                 "stop": "a stop request"}[reason]  # fmt: skip
         super().__init__(f"the exact round search stopped at {what} after {nodes:,} positions "
                          f"({seconds:.1f} s) without an answer")  # fmt: skip
         self.reason, self.nodes, self.seconds = reason, nodes, seconds
+        #: What it had proven of the round's value before it stopped.
+        self.proven = proven
+
+
+def describe_value(mode: str, player: str) -> str:
+    """What a round's value is, in words, by its objective's ``mode``; ``player`` names the
+    colour whose points it is with 3-4 players."""
+    if mode == "margin":
+        return "blue+red's points minus yellow+green's at the end of the round"
+    if mode == "weaker":
+        return ("the weaker of blue and red minus the weaker of yellow and green at the end "
+                "of the round")  # fmt: skip
+    return (f"the points {player} can make sure of at the end of the round, every other "
+            "player playing against it")  # fmt: skip
 
 
 def player_label(g: Gridblock, player: int) -> str:
@@ -189,13 +205,7 @@ class RoundSolution:
 
     def describe(self) -> str:
         """What :attr:`value` is, in words."""
-        if self.mode == "margin":
-            return "blue+red's points minus yellow+green's at the end of the round"
-        if self.mode == "weaker":
-            return ("the weaker of blue and red minus the weaker of yellow and green at the end "
-                    "of the round")  # fmt: skip
-        return (f"the points {COLOR_NAMES[self.player]} can make sure of at the end of the "
-                "round, every other player playing against it")  # fmt: skip
+        return describe_value(self.mode, COLOR_NAMES[self.player])
 
     def as_dict(self) -> dict[str, Any]:
         """As JSON."""
@@ -289,7 +299,8 @@ def solve_round(
                           time_limit=time_limit, node_limit=node_limit, stop=stop,
                           progress=progress)  # fmt: skip
     except SearchStopped as halt:
-        raise RoundStopped(halt.reason, halt.nodes, time.perf_counter() - started) from None
+        raise RoundStopped(halt.reason, halt.nodes, time.perf_counter() - started,
+                           halt.proven) from None  # fmt: skip
     value = int(found.value)
     end = replay_line(g, found.pv, obj, value)
     best = tuple(found.optimal_moves or ())

@@ -16,6 +16,7 @@ from polytile.puzzles.face import (
     EndgameRequest,
     check_view_player,
     print_view_moves,
+    proven_line,
     run_view_analysis,
     view_plan,
 )
@@ -78,10 +79,10 @@ def solve_report(console: Console, file: str, r: EndgameRequest) -> None:
     if not hands_known(g) and not open_analysis:
         _refuse(
             file,
-            f"round {g.round + 1}'s hands are not known to every player (only the "
-            "split deal's rounds 2, 4 and 6 are open): score the moves from the "
-            "mover's view with --view, or solve the dealt hands as given with "
-            "--open",
+            f"round {g.round + 1}'s hands are not known to every player under the "
+            f"{g.options.deal} deal (only the split deal opens them, in rounds 2, 4 and 6): "
+            "score the moves from the mover's view with --view, or solve the dealt "
+            "hands as given with --open",
         )
     if open_analysis and doc.kind == "view" and not hands_known(g):
         _refuse(file, "a view does not hold the hidden hands; use --view")
@@ -212,6 +213,33 @@ def _players(g: Any, names: tuple[str, ...]) -> list[int]:
     return sorted(set(out), key=out.index)
 
 
+def _stopped(console: Console, file: str, g: Any, as_json: bool, stop: Any,
+             results: list[Any]) -> None:  # fmt: skip
+    """An exact round search stopped early: why, what it had proven of the player it was at,
+    and, with 3-4 players, what each player solved before makes sure of."""
+    from polytile.puzzles.gridblock.endgame import describe_value, player_label, round_objective
+    from polytile.puzzles.gridblock.rules import COLOR_NAMES
+
+    why = "by Ctrl-C" if stop.reason == "interrupt" else "(--time-limit)"
+    console.err(f"{file}: {stop} {why}")
+    at = [p for p in range(g.options.players) if p not in {r.player for r in results}]
+    mover = COLOR_NAMES[g.to_move_color]
+    subject = describe_value(round_objective(g, at[0] if at else None).mode,
+                             player_label(g, at[0]) if at else mover)  # fmt: skip
+    if stop.proven is not None:
+        console.err(proven_line(stop.proven, subject, mover))
+    for r in results:  # solved before the stop: exact
+        console.err(f"solved before the stop: {player_label(g, r.player)} can make sure of "
+                    f"{r.value} (exact)")  # fmt: skip
+    if as_json:
+        console.out(json.dumps({
+            "game": "gridblock", "round": g.round + 1, "exact": False, "complete": False,
+            "stopped_by": stop.reason, "nodes": stop.nodes, "to_move": mover,
+            "proven": None if stop.proven is None else stop.proven.as_dict(),
+            "guaranteed": {COLOR_NAMES[g.colors[r.player]]: r.value for r in results},
+        }))  # fmt: skip
+
+
 def _solve_exact(
     console: Console, file: str, g: Any, as_json: bool, time_limit: float, players: list[int]
 ) -> None:
@@ -236,7 +264,7 @@ def _solve_exact(
                     )
                 )
     except RoundStopped as stop:
-        console.err(f"{file}: {stop} (--time-limit)")
+        _stopped(console, file, g, as_json, stop, results)
         raise SystemExit(130 if stop.reason == "interrupt" else 1) from None
     main = next((r for r in results if r.player == g.to_move or g.options.players == 2), results[0])
     if as_json:

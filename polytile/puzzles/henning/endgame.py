@@ -36,7 +36,7 @@ from polytile.puzzles.henning.game import HenningGame
 from polytile.puzzles.henning.moves import Move
 from polytile.puzzles.henning.rules import Henning
 from polytile.puzzles.henning.tiles import PLAYER_NAMES
-from polytile.solvers.alphabeta import Hooks, Objective, SearchStopped, alphabeta
+from polytile.solvers.alphabeta import Hooks, Objective, ProvenBounds, SearchStopped, alphabeta
 
 __all__ = ["LEAD", "EndgameStopped", "HenningEndgame", "HiddenTilesError", "solve_endgame"]
 
@@ -52,12 +52,15 @@ class HiddenTilesError(PolytileError, ValueError):
 class EndgameStopped(PolytileError, RuntimeError):
     """The exact search stopped (time or node limit, or an interrupt) before its answer."""
 
-    def __init__(self, reason: str, nodes: int, seconds: float) -> None:
+    def __init__(self, reason: str, nodes: int, seconds: float,
+                 proven: ProvenBounds | None = None) -> None:  # fmt: skip
         what = {"time": "its time limit", "nodes": "its node limit", "interrupt": "an interrupt",
                 "stop": "a stop request"}[reason]  # fmt: skip
         super().__init__(f"the exact search stopped at {what} after {nodes:,} positions "
                          f"({seconds:.1f} s) without an answer")  # fmt: skip
         self.reason, self.nodes, self.seconds = reason, nodes, seconds
+        #: What it had proven of blue's final margin before it stopped.
+        self.proven = proven
 
 
 @dataclass(frozen=True)
@@ -223,7 +226,8 @@ def solve_endgame(
         found = alphabeta(state, MARGIN, _Hooks(), all_best=True, time_limit=time_limit,
                           node_limit=node_limit, progress=progress)  # fmt: skip
     except SearchStopped as stop:
-        raise EndgameStopped(stop.reason, stop.nodes, time.perf_counter() - started) from None
+        raise EndgameStopped(stop.reason, stop.nodes, time.perf_counter() - started,
+                             stop.proven) from None  # fmt: skip
     end = game.copy()
     for move in found.pv:
         end.push(move)

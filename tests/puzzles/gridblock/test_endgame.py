@@ -375,3 +375,31 @@ def test_the_limits_cover_the_lines_of_the_best_moves(monkeypatch: pytest.Monkey
         solve_round(g, open_analysis=True, node_limit=searched)
     assert info.value.reason == "nodes"
     assert solve_round(g, open_analysis=True, all_best=False).best_moves == ()
+
+
+def test_a_stopped_round_keeps_the_players_it_solved(capsys: pytest.CaptureFixture[str]) -> None:
+    """A 4-player round stopped at its last player keeps what the players solved before make
+    sure of, and says what it proved of the one it was at (issue 48, item 5)."""
+    import json
+
+    from polytile.puzzles.gridblock.report import _stopped
+    from polytile.solvers.alphabeta import ProvenBounds
+
+    class Out:
+        def out(self, text: str = "", **_: object) -> None:
+            print(text)
+
+        def err(self, text: str = "") -> None:
+            print(text, file=__import__("sys").stderr)
+
+    g = late(5, OPTIONS["4p"], 8, rnd=0)
+    solved = [endgame.solve_round(g, player=p, open_analysis=True) for p in range(3)]
+    stop = endgame.RoundStopped("time", 1234, 1.0, ProvenBounds(2, 7, g.legal_moves()[0],
+                                                                 False, 3, 9))  # fmt: skip
+    _stopped(Out(), "rec.json", g, True, stop, solved)  # type: ignore[arg-type]
+    out, err = capsys.readouterr()
+    doc = json.loads(out)
+    assert doc["complete"] is False and doc["stopped_by"] == "time"
+    assert len(doc["guaranteed"]) == 3 and doc["proven"]["high"] == 7
+    assert err.count("solved before the stop:") == 3 and "(exact)" in err
+    assert "proven before the stop: the points" in err and "holds it to at most +7" in err

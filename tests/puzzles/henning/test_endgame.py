@@ -62,3 +62,25 @@ def test_hidden_tiles_need_open_analysis() -> None:
     g = Henning.new(1)
     with pytest.raises(HiddenTilesError, match="still hidden"):
         solve_endgame(g)
+
+
+def test_a_stopped_search_says_what_it_proved() -> None:
+    """Stopped by its node limit, the exact search still says what it proved of the margin
+    (issue 48, item 5), in words the report prints."""
+    from polytile.puzzles.face import proven_line
+    from polytile.puzzles.henning.endgame import EndgameStopped
+
+    g = late(7, 3)
+    whole = solve_endgame(g)
+    for limit in (200, 2_000, 20_000):
+        try:
+            solve_endgame(g, node_limit=limit)
+        except EndgameStopped as stop:
+            if stop.proven is None:
+                continue
+            assert stop.proven.low <= whole.value <= stop.proven.high
+            line = proven_line(stop.proven, "blue's final margin", "blue")
+            assert line.startswith("proven before the stop: blue's final margin is ")
+            assert f"of {len(g.legal_moves())} moves searched to the end" in line
+            return
+    pytest.fail("no node limit stopped the search after a root move")
