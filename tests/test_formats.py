@@ -475,7 +475,7 @@ def test_the_examples_in_docs_formats_md_load() -> None:
     kinds = [type(x).__name__ for x in loaded]
     assert kinds == ["Solution", "Position", "Position"]
     from polytile.puzzles.tiling.generate_teasers import parse_teaser
-    from polytile.puzzles.tiling.puzzles import parse_puzzle
+    from polytile.puzzles.tiling.puzzle_file import parse_puzzle
 
     assert len(puzzles) == 2
     tiling = parse_puzzle(json.loads(puzzles[0]), "docs/formats.md")

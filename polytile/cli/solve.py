@@ -131,6 +131,17 @@ def _color_help() -> str:
     help="Plain search: no symmetry breaking, no count up to symmetry.",
 )
 @click.option(
+    "--symmetry",
+    "group",
+    type=click.Choice(["board", "rotations", "none"]),
+    default="board",
+    show_default=True,
+    help="What the count up to symmetry identifies solutions by. board: every rotation and "
+    "reflection of the board that maps it onto itself (only its rotations for one-sided "
+    "pieces, which a reflection would turn over); rotations: its rotations alone; none: "
+    "nothing (the count up to symmetry is the raw count). The text and --json say which.",
+)
+@click.option(
     "--engine",
     type=click.Choice(["auto", "search", "frontier"]),
     default="auto",
@@ -182,6 +193,7 @@ def count(
     scheduler: str | None,
     time_limit: float | None,
     no_symmetry: bool,
+    group: str,
     engine: str,
     memory: int | None,
     estimate: bool,
@@ -238,7 +250,7 @@ def count(
     given = {name: value for name, value in variants.items() if value is not None}
     request = CountRequest(puzzle, CLOCK, given, workers, scheduler, time_limit,
                            not no_symmetry, as_json, progress, engine, memory,
-                           probes if estimate else None, seed)  # fmt: skip
+                           probes if estimate else None, seed, group)  # fmt: skip
     with facing():
         catalogue().count(CONSOLE, request)
 

@@ -143,6 +143,8 @@ class CountRequest:
     estimate: int | None = None
     #: Seed of the estimate's random paths.
     seed: int = 0
+    #: What the count up to symmetry is taken under: "board", "rotations" or "none".
+    group: str = "board"
 
 
 class PuzzleSolver(ABC):

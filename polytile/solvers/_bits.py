@@ -24,6 +24,7 @@ __all__ = [
     "dilate1",
     "popcount",
     "remaining_sizes",
+    "supplied",
 ]
 
 ONE = np.uint64(1)
@@ -236,3 +237,34 @@ def dead_region1(
             return True
         todo &= ~comp
     return False
+
+
+@njit(cache=True)
+def supplied(
+    type_left: npt.NDArray[np.int64],
+    spare: npt.NDArray[np.int64],
+    cap: npt.NDArray[np.int64],
+    group_of: npt.NDArray[np.int64],
+    group_low: npt.NDArray[np.int64],
+    group_high: npt.NDArray[np.int64],
+    group_used: npt.NDArray[np.int64],
+) -> bool:
+    """Whether a complete cover uses enough copies of every type (at most ``spare[t]`` of
+    type ``t`` left over, of its ``cap[t]``) and a number of each group's copies in its
+    range (``group_used`` is scratch). Always true of an exact supply, where no copy is
+    spare."""
+    for t in range(len(spare)):
+        if type_left[t] > spare[t]:
+            return False
+    if len(group_low) == 0:
+        return True
+    for g in range(len(group_low)):
+        group_used[g] = 0
+    for t in range(len(spare)):
+        g = group_of[t]
+        if g >= 0:
+            group_used[g] += cap[t] - type_left[t]
+    for g in range(len(group_low)):  # noqa: SIM110 - numba: no generator in all()
+        if not group_low[g] <= group_used[g] <= group_high[g]:
+            return False
+    return True

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from polytile._jit import njit
-from polytile.solvers._bits import ZERO, ctz
+from polytile.solvers._bits import ZERO, ctz, supplied
 from polytile.solvers.bitboard import _corner_rule, _untouchable
 
 __all__ = ["population"]
@@ -32,6 +32,7 @@ __all__ = ["population"]
 
 @njit(cache=True)
 def population(masks, ptype, use, anchor_ptr, anchor_idx, start_cover, type_count,
+               spare, cap, group_of, group_low, group_high,
                ocolor, halo, corner, color_order, rule, n_colors, size, seed):  # fmt: skip
     """One estimate by a population of ``size`` paths: (nodes, tilings) of the tree."""
     np.random.seed(seed)
@@ -59,6 +60,7 @@ def population(masks, ptype, use, anchor_ptr, anchor_idx, start_cover, type_coun
     kid_parent = np.empty(size * widest, dtype=np.int64)
     kid_option = np.empty(size * widest, dtype=np.int64)
     kid_mass = np.empty(size * widest, dtype=np.float64)
+    group_used = np.empty(len(group_low), dtype=np.int64)
     sel_parent = np.empty(size, dtype=np.int64)
     sel_option = np.empty(size, dtype=np.int64)
     parent = np.empty(depth + 1, dtype=np.int64)
@@ -84,8 +86,9 @@ def population(masks, ptype, use, anchor_ptr, anchor_idx, start_cover, type_coun
                     cell = w * 64 + ctz(~cover[cur, i, w])
                     break
             if cell < 0:  # a complete cover
-                ok = True
-                if colored and rule > 0:
+                ok = supplied(left[cur, i], spare, cap, group_of, group_low, group_high,
+                              group_used)  # fmt: skip
+                if ok and colored and rule > 0:
                     ok = _corner_rule(level, choice[cur, i], ocolor, masks, corner,
                                       ccover[cur, i], rule, parent)  # fmt: skip
                 if ok:

@@ -48,6 +48,7 @@ from polytile.solvers._bits import (
     dead_region,
     dead_region1,
     remaining_sizes,
+    supplied,
 )
 
 __all__ = ["DONE", "PAUSED", "Colors", "SearchState", "run"]
@@ -300,6 +301,11 @@ def _run(
     valid: npt.NDArray[np.uint64],
     not_first_col: npt.NDArray[np.uint64],
     not_last_col: npt.NDArray[np.uint64],
+    spare: npt.NDArray[np.int64],
+    cap: npt.NDArray[np.int64],
+    group_of: npt.NDArray[np.int64],
+    group_low: npt.NDArray[np.int64],
+    group_high: npt.NDArray[np.int64],
     ocolor: npt.NDArray[np.int64],
     halo: npt.NDArray[np.uint64],
     corner: npt.NDArray[np.uint64],
@@ -339,6 +345,7 @@ def _run(
     grid = np.empty(n * 64, dtype=np.int64)
     image = np.empty(n * 64, dtype=np.int64)
     remap = np.empty(max(n_colors, 1), dtype=np.int64)
+    group_used = np.empty(len(group_low), dtype=np.int64)
     level = ints[0]
     base = ints[1]
     max_out = out.shape[0] if ints[8] <= 0 else min(ints[8], out.shape[0])
@@ -364,8 +371,10 @@ def _run(
                     break
             leaf = False
             if first < 0:
-                ok = rule == 0 or _corner_rule(
-                    level, choice, ocolor, own, corner, ccover[level], rule, parent
+                ok = supplied(type_left, spare, cap, group_of, group_low, group_high,
+                              group_used) and (
+                    rule == 0
+                    or _corner_rule(level, choice, ocolor, own, corner, ccover[level], rule, parent)
                 )
                 if ok:
                     ints[2] += 1
@@ -644,15 +653,16 @@ def run(
     """Advance ``state`` by at most ``node_budget`` nodes; returns :data:`DONE` or :data:`PAUSED`.
 
     ``arrays`` are the problem's ``(masks, ptype, use, anchor_ptr, anchor_idx, sizes, valid,
-    not_first_col, not_last_col)``. With ``split_depth`` >= 0, nodes at that depth are
-    recorded as leaves instead of being searched (the top of the tree, for splitting work).
+    not_first_col, not_last_col)`` and its supply (``spare, cap, group_of, group_low,
+    group_high``: :meth:`~polytile.solvers.problem.TilingProblem.supply_arrays`). With
+    ``split_depth`` >= 0, nodes at that depth are recorded as leaves instead of being
+    searched (the top of the tree, for splitting work).
     """
     if state.done:
         return DONE
-    masks, ptype, use, anchor_ptr, anchor_idx, sizes, valid, nfc, nlc = arrays
     return int(
         _run(
-            masks, ptype, use, anchor_ptr, anchor_idx, sizes, valid, nfc, nlc,
+            *arrays,
             colors.ocolor, colors.halo, colors.corner, colors.orbit_perms,
             width, prune, prune_limit, colors.color_order, colors.rule,
             colors.pairs, colors.part, colors.color2, colors.halo2,

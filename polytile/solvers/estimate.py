@@ -118,8 +118,8 @@ def estimate_search(problem: TilingProblem, probes: int = 20_000, seed: int = 0,
     c = kernel.colors
     size = max(probes // replicates, 1)
     arrays = (kernel.masks, kernel.ptype, kernel.use, kernel.arrays[3], kernel.arrays[4],
-              kernel.start_cover, kernel.type_count, c.ocolor, c.halo, c.corner, c.color_order,
-              c.rule, c.n_colors, size)  # fmt: skip
+              kernel.start_cover, kernel.type_count, *kernel.arrays[9:], c.ocolor, c.halo,
+              c.corner, c.color_order, c.rule, c.n_colors, size)  # fmt: skip
     runs = [_probe_kernel.population(*arrays, seed * 1_000_003 + r) for r in range(replicates)]
     nodes = np.array([n for n, _ in runs])
     sols = np.array([t for _, t in runs])

@@ -201,8 +201,7 @@ def count_frontier(
             stats.peak_states = max(stats.peak_states, len(keys))
             check(keys.nbytes + values.nbytes, len(keys))
         if stats.done == layout.n:
-            found = np.flatnonzero(keys == np.uint64(layout.end_key()))
-            count = small.to_int(values[found[0]]) if len(found) else 0
+            count = _ended(layout, keys, *small.to_words(values))
         elif not compiled:
             raise _Stop(TOO_LARGE)
         else:
@@ -306,7 +305,20 @@ def _compiled(layout: FrontierLayout, keys: np.ndarray, values: np.ndarray, thre
     finally:
         if pool is not None:
             pool.shutdown(wait=True)
-    last = layout.end_key()
-    part = parts[_owner(last, pbits)]
-    lo_word, hi_word = k.value_of(part.kv, part.hi, part.shift, pbits, np.uint64(last))
-    return int(lo_word) + (int(hi_word) << 64)
+    if layout.exact:  # one key ends the count
+        last = layout.end_key()
+        part = parts[_owner(last, pbits)]
+        lo_word, hi_word = k.value_of(part.kv, part.hi, part.shift, pbits, np.uint64(last))
+        return int(lo_word) + (int(hi_word) << 64)
+    live = [(p.kv[0::2], p.kv[1::2], p.hi) for p in parts]
+    keys = np.concatenate([kv[kv != k.EMPTY] for kv, _, _ in live])
+    lo = np.concatenate([low[kv != k.EMPTY] for kv, low, _ in live])
+    hi = np.concatenate([high[kv != k.EMPTY] for kv, _, high in live])
+    return _ended(layout, keys, lo, hi)
+
+
+def _ended(layout: FrontierLayout, keys: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> int:
+    """The count from the keys after the last position and their values (low and high
+    words): the tilings are the keys the supply accepts."""
+    ok = layout.accepted(keys)
+    return sum(int(a) + (int(b) << 64) for a, b in zip(lo[ok], hi[ok], strict=True))

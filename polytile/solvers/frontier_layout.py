@@ -50,6 +50,30 @@ class FrontierLayout:
     radix: npt.NDArray[np.uint64]
     cap: npt.NDArray[np.uint64]
     total: int
+    #: The fewest copies of each type a tiling uses, and the choices among types (types,
+    #: least, most): a supply that is not exact (:attr:`TilingProblem.low`, ``groups``).
+    low: tuple[int, ...] = ()
+    groups: tuple[tuple[tuple[int, ...], int, int], ...] = ()
+
+    @property
+    def exact(self) -> bool:
+        """Every copy placed in every tiling: one key ends the count (:meth:`end_key`)."""
+        return self.low == tuple(int(c) for c in self.cap) and not self.groups
+
+    def accepted(self, keys: npt.NDArray[np.uint64]) -> npt.NDArray[np.bool_]:
+        """Which keys after the last position are tilings: the window past the end, and
+        copies used within the supply's ranges and choices."""
+        full = np.uint64((1 << self.bits) - 1)
+        ok = (keys & full) == full
+        codes = keys >> np.uint64(self.bits)
+        digits = [(codes // r) % (c + np.uint64(1)) for r, c in zip(self.radix, self.cap,
+                                                                     strict=True)]  # fmt: skip
+        for d, low in zip(digits, self.low, strict=True):
+            ok &= d >= np.uint64(low)
+        for types, least, most in self.groups:
+            used = sum(digits[t].astype(np.int64) for t in types)
+            ok &= (used >= least) & (used <= most)
+        return ok
 
     def start_key(self) -> int:
         """The key before the first position: the blocked ones of its window, no copy used."""
@@ -62,8 +86,10 @@ class FrontierLayout:
 
 def _build(n: int, open_positions: npt.NDArray[np.int64], options: Sequence[npt.NDArray[np.int64]],
            types: npt.NDArray[np.int64], uses: npt.NDArray[np.int64],
-           counts: Sequence[int]) -> FrontierLayout:  # fmt: skip
-    """The layout of ``options`` (each an array of positions) over ``n`` positions."""
+           problem: TilingProblem) -> FrontierLayout:  # fmt: skip
+    """The layout of ``options`` (each an array of positions) over ``n`` positions, with
+    ``problem``'s supply."""
+    counts = problem.counts
     width = max((len(o) for o in options), default=1)
     pos = np.full((len(options), width), -1, dtype=np.int64)
     for i, o in enumerate(options):
@@ -103,6 +129,8 @@ def _build(n: int, open_positions: npt.NDArray[np.int64], options: Sequence[npt.
         radix=np.array(radix, dtype=np.uint64),
         cap=np.array(counts, dtype=np.uint64),
         total=sum(r * c for r, c in zip(radix, counts, strict=True)),
+        low=tuple(problem.low),
+        groups=tuple((g.types, g.low, g.high) for g in problem.groups),
     )
 
 
@@ -137,7 +165,7 @@ def frontier_layout(problem: TilingProblem, along: str = "short") -> FrontierLay
     options = [bit[pl.cells_of(i)] for i in range(len(pl))]
     piece = pl.piece.astype(np.int64)
     return _build(board.size, bit[np.flatnonzero(board.open_mask.ravel())], options, piece,
-                  np.ones(len(pl), dtype=np.int64), problem.counts)  # fmt: skip
+                  np.ones(len(pl), dtype=np.int64), problem)  # fmt: skip
 
 
 def fixed_layout(problem: TilingProblem, k: int) -> FrontierLayout:
@@ -180,4 +208,4 @@ def fixed_layout(problem: TilingProblem, k: int) -> FrontierLayout:
     types = np.array([pl.piece[orbit[0]] for orbit in orbits], dtype=np.int64)
     uses = np.array([len(orbit) for orbit in orbits], dtype=np.int64)
     open_cells = keep[board.open_mask.ravel()[keep]]
-    return _build(len(keep), position[open_cells], options, types, uses, problem.counts)
+    return _build(len(keep), position[open_cells], options, types, uses, problem)

@@ -36,15 +36,18 @@ import numpy as np
 import numpy.typing as npt
 
 from polytile.board import Board, Placements, placements
-from polytile.errors import BoardError, SolverError
-from polytile.geometry import Polyomino, invert_transform
+from polytile.errors import SolverError
+from polytile.geometry import invert_transform
+from polytile.solvers.problem import TOUCH_RULES, Coloring, PieceGroup, TilingProblem
 
 if TYPE_CHECKING:
     from polytile.solvers import bitboard
 
 __all__ = [
+    "TOUCH_RULES",
     "Coloring",
     "CountPlan",
+    "PieceGroup",
     "Task",
     "TaskCount",
     "TilingKernel",
@@ -56,115 +59,6 @@ __all__ = [
 
 #: Nodes per kernel call between checks of time limits, progress and Ctrl-C.
 CHUNK = 2_000_000
-
-
-#: Corner rules of the Blokus teasers, as the kernel numbers them.
-TOUCH_RULES = {"none": 0, "local": 1, "connected": 2}
-
-
-@dataclass(frozen=True)
-class Coloring:
-    """Colours of piece types and the rules between pieces of one colour.
-
-    Parameters
-    ----------
-    colors
-        Colour index (0 .. n_colors-1) of each piece type.
-    n_colors
-        Number of colours.
-    touch
-        ``"none"``, ``"local"`` (every piece corner-touches one of its colour) or
-        ``"connected"`` (each colour's pieces form one corner-connected group).
-    interchangeable
-        Every colour has the same pieces, so colour permutations are symmetries: the search
-        finds each solution once with colours numbered by first appearance, and multiplies.
-
-    Notes
-    -----
-    Same-colour pieces never share an edge (the rule common to every teaser).
-    """
-
-    colors: tuple[int, ...]
-    n_colors: int
-    touch: str = "local"
-    interchangeable: bool = True
-
-    def __post_init__(self) -> None:
-        if self.touch not in TOUCH_RULES:
-            raise ValueError(f"touch must be one of {', '.join(TOUCH_RULES)}, got {self.touch!r}")
-        if any(not 0 <= k < self.n_colors for k in self.colors):
-            raise ValueError("colour indices must lie in 0 .. n_colors-1")
-
-
-@dataclass(frozen=True)
-class TilingProblem:
-    """A tiling problem: cover every open cell of ``board`` with exactly these pieces.
-
-    Parameters
-    ----------
-    board
-        The board (blocked cells stay empty).
-    types
-        Distinct piece shapes.
-    counts
-        Copies of each type (default one each).
-    one_sided
-        Pieces may be rotated but not turned over.
-    coloring
-        Colours of the types and the same-colour rules (the Blokus teasers), or None.
-
-    Raises
-    ------
-    BoardError
-        If the pieces' total area differs from the number of open cells.
-    """
-
-    board: Board
-    types: tuple[Polyomino, ...]
-    counts: tuple[int, ...] = ()
-    one_sided: bool = False
-    coloring: Coloring | None = None
-
-    def __post_init__(self) -> None:
-        types = tuple(self.types)
-        counts = tuple(self.counts) or (1,) * len(types)
-        if len(counts) != len(types):
-            raise ValueError("counts must give one number per piece type")
-        if any(c < 1 for c in counts):
-            raise ValueError("every piece type needs at least one copy")
-        colors = self.coloring.colors if self.coloring else (0,) * len(types)
-        if len(colors) != len(types):
-            raise ValueError("the coloring must give one colour per piece type")
-        keys = {
-            (k, t.canonical_one_sided() if self.one_sided else t.canonical())
-            for k, t in zip(colors, types, strict=True)
-        }
-        if len(keys) != len(types):
-            raise ValueError("piece types must be distinct shapes; give copies in counts")
-        object.__setattr__(self, "types", types)
-        object.__setattr__(self, "counts", counts)
-        area = sum(t.size * c for t, c in zip(types, counts, strict=True))
-        if area != self.board.n_open:
-            raise BoardError(
-                f"the pieces cover {area} cells but the board has {self.board.n_open} open "
-                f"cells: no tiling can exist"
-            )
-
-    @property
-    def n_pieces(self) -> int:
-        """Total number of piece copies."""
-        return sum(self.counts)
-
-    @property
-    def color_factor(self) -> int:
-        """Solutions per solution found: n_colors! with interchangeable colours, else 1."""
-        c = self.coloring
-        return math.factorial(c.n_colors) if c is not None and c.interchangeable else 1
-
-    def group(self) -> tuple[int, ...]:
-        """The symmetries acting on this problem's tilings (a subgroup of the board's)."""
-        sym = self.board.symmetries()
-        return tuple(k for k in sym if k < 4) if self.one_sided else sym
 
 
 @dataclass(eq=False)
@@ -324,7 +218,8 @@ def compile_problem(problem: TilingProblem, symmetry: int = 0) -> TilingKernel:
     not_first = _bits(all_bits[col > 0], words)
     not_last = _bits(all_bits[col < width - 1], words)
     sizes = np.array([t.size for t in problem.types], dtype=np.int64)
-    arrays = (masks, ptype, use, anchor_ptr, anchor_idx, sizes, valid, not_first, not_last)
+    arrays = (masks, ptype, use, anchor_ptr, anchor_idx, sizes, valid, not_first, not_last,
+              *problem.supply_arrays())  # fmt: skip
     del height
     return TilingKernel(
         problem=problem,
@@ -508,7 +403,10 @@ def _break_symmetry(
     images = [placement_images(pl, k) for k in group]
     best: tuple[int, list[tuple[int, int]]] | None = None
     for t, count in enumerate(problem.counts):
-        if count != 1 or (allowed is not None and t not in allowed):
+        # a piece in every tiling exactly once: one left over, or in a choice, may be absent
+        in_group = any(t in g.types for g in problem.groups)
+        if count != 1 or problem.low[t] != 1 or in_group or (allowed is not None
+                                                             and t not in allowed):  # fmt: skip
             continue
         reps = []
         for i in np.flatnonzero(pl.piece == t):

@@ -11,7 +11,7 @@ import pytest
 
 from polytile.errors import FormatError, PolytileError, StoreLockedError
 from polytile.puzzles.tiling.generate import PackingParams
-from polytile.puzzles.tiling.puzzles import puzzle_doc
+from polytile.puzzles.tiling.puzzle_file import puzzle_doc
 from polytile.solvers.parallel import LocalExecutor
 from polytile.store import db as store
 from polytile.store.db import PuzzleStore

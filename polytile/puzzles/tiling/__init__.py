@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from typing import Any
 
-_PUZZLES = ("CATALOGUE", "TilingPuzzle", "check_solution", "get_puzzle", "parse_puzzle",
-            "puzzle_doc", "to_solution")  # fmt: skip
-__all__ = [*_PUZZLES, "load_puzzle"]
+_PUZZLES = ("CATALOGUE", "TilingPuzzle", "check_solution", "get_puzzle", "to_solution")
+_FILES = ("parse_puzzle", "puzzle_doc")
+__all__ = [*_PUZZLES, *_FILES, "load_puzzle"]
 
 
 def __getattr__(name: str) -> Any:
@@ -27,6 +27,10 @@ def __getattr__(name: str) -> Any:
         from polytile.puzzles.tiling import puzzles
 
         return getattr(puzzles, name)
+    if name in _FILES:
+        from polytile.puzzles.tiling import puzzle_file
+
+        return getattr(puzzle_file, name)
     if name == "load_puzzle":
         from polytile.puzzles.tiling import catalogue
 

@@ -13,7 +13,7 @@ piece is placed.
 Examples
 --------
 >>> from polytile.formats import PlacedPiece
->>> from polytile.puzzles.tiling.puzzles import parse_puzzle
+>>> from polytile.puzzles.tiling.puzzle_file import parse_puzzle
 >>> p = parse_puzzle({"format": "polytile/puzzle@1", "board": ["...", "..."],
 ...                   "pieces": ["I3", "I3"]})
 >>> [(h.name, h.count) for h in hand(p)]

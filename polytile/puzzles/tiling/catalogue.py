@@ -11,7 +11,8 @@ from pathlib import Path
 from polytile.board import Board
 from polytile.errors import BoardError, FormatError, UnknownNameError
 from polytile.geometry import piece
-from polytile.puzzles.tiling.puzzles import CATALOGUE, TilingPuzzle, parse_puzzle
+from polytile.puzzles.tiling.puzzle_file import parse_puzzle
+from polytile.puzzles.tiling.puzzles import CATALOGUE, TilingPuzzle
 from polytile.puzzles.tiling.teasers import Teaser, four_square
 
 __all__ = ["TEASERS", "Puzzle", "load_puzzle", "names", "resolve", "teaser_board"]

@@ -32,24 +32,31 @@ def work_done(result: Any) -> dict[str, Any]:
             "total": result.tasks, "unit": "subproblems"}  # fmt: skip
 
 
-def group_words(spec: Any, result: Any) -> str | None:
+def group_words(problem: Any, result: Any) -> str | None:
     """What a count up to symmetry is up to: "the 4 symmetries of the board and the 24
-    colour renamings"; None when there is nothing to identify."""
-    renaming = spec.problem.color_factor
-    parts = [f"the {result.group_order} symmetries of the board"] * (result.group_order > 1) + [
+    colour renamings", "the 2 rotations of the board"; None when there is nothing to
+    identify."""
+    renaming = problem.color_factor
+    kind = "rotations" if problem.symmetries == "rotations" or problem.one_sided else "symmetries"
+    parts = [f"the {result.group_order} {kind} of the board"] * (result.group_order > 1) + [
         f"the {renaming} colour renamings"
     ] * (renaming > 1)
     return " and ".join(parts) if parts else None
 
 
-def count_line(spec: Any, result: Any, up: int | None) -> str:
+def count_line(puzzle: str, problem: Any, result: Any, up: int | None) -> str:
     """The count for people: complete (with the symmetries it was reduced by) or not."""
-    name = printable(spec.name)
+    name = printable(puzzle)
     if result.complete:
         line = f"{name}: {_many(result.count, 'solution')}"
         if up is not None:
-            words = group_words(spec, result)
-            line += f" ({up:,} up to {words})" if words else " (the board has no symmetry)"
+            words = group_words(problem, result)
+            if words:
+                line += f" ({up:,} up to {words})"
+            elif problem.symmetries == "none":
+                line += " (--symmetry none: no count up to symmetry)"
+            else:
+                line += " (the board has no symmetry)"
         return line
     if result.engine == "frontier":
         done = work_done(result)
@@ -81,14 +88,15 @@ def stats_line(result: Any) -> str:
     return line
 
 
-def count_doc(spec: Any, result: Any, up: int | None) -> dict[str, Any]:
+def count_doc(puzzle: str, problem: Any, result: Any, up: int | None) -> dict[str, Any]:
     """The count as ``--json`` prints it."""
     frontier_stopped = result.engine == "frontier" and not result.complete
     doc: dict[str, Any] = {
-        "puzzle": spec.name,
+        "puzzle": puzzle,
         "count": None if frontier_stopped else result.count,
         "count_up_to_symmetry": up,
-        "up_to": group_words(spec, result) if up is not None else None,
+        "up_to": group_words(problem, result) if up is not None else None,
+        "symmetry": problem.symmetries,
         "complete": result.complete,
         "engine": result.engine,
         "engine_reason": result.engine_reason,

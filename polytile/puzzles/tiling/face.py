@@ -214,6 +214,11 @@ class TilingPuzzles(CataloguePuzzles):
         from polytile.solvers.parallel import make_executor
 
         spec = self._resolve(request.puzzle, request.options)
+        problem = spec.problem
+        if request.group != "board":  # the group the count up to symmetry is taken under
+            import dataclasses
+
+            problem = dataclasses.replace(problem, symmetries=request.group)
 
         def prepare() -> None:
             """Before compiled code first runs: wait for the engines' first compile (a
@@ -239,17 +244,17 @@ class TilingPuzzles(CataloguePuzzles):
             left = request.clock.left(request.time_limit, reserve=0.15 if ex.workers > 1
                                       else 0.05)  # fmt: skip
             try:
-                result = count_tiling(spec.problem, ex, symmetry=request.symmetry,
+                result = count_tiling(problem, ex, symmetry=request.symmetry,
                                       time_limit=left, progress=update, engine=request.engine,
                                       memory=request.memory, prepare=prepare)  # fmt: skip
             except FrontierUnsupported as no:
                 raise OptionError(f"{printable(spec.name)}: {no}", "--engine") from None
-        _check_published(spec, result, request.symmetry)
+        _check_published(spec, result, request.symmetry and request.group == "board")
         up = result.count_up_to_symmetry if request.symmetry else None
         if request.as_json:
-            console.out(json.dumps(report.count_doc(spec, result, up)))
+            console.out(json.dumps(report.count_doc(spec.name, problem, result, up)))
         else:
-            console.out(report.count_line(spec, result, up))
+            console.out(report.count_line(spec.name, problem, result, up))
             console.err(report.stats_line(result))
         if not result.complete:
             raise SystemExit(130 if result.stopped_by == "interrupt" else 0)

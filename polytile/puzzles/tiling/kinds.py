@@ -188,13 +188,13 @@ its pieces given in place to rule the others out, or is dropped."""
 
     def puzzle_doc(self, puzzle: Any) -> dict[str, Any]:
         """The ``polytile/puzzle@1`` document."""
-        from polytile.puzzles.tiling.puzzles import puzzle_doc
+        from polytile.puzzles.tiling.puzzle_file import puzzle_doc
 
         return puzzle_doc(puzzle)
 
     def read_puzzle(self, doc: Any, source: str) -> Any:
         """A :class:`~polytile.puzzles.tiling.puzzles.TilingPuzzle`."""
-        from polytile.puzzles.tiling.puzzles import parse_puzzle
+        from polytile.puzzles.tiling.puzzle_file import parse_puzzle
 
         return parse_puzzle(doc, source)
 

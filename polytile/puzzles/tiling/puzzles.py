@@ -17,13 +17,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from polytile.board import Board, Placements
-from polytile.errors import BoardError, FormatError, ShapeError, UnknownNameError
+from polytile.errors import ShapeError, UnknownNameError
 from polytile.formats import PlacedPiece, Solution
-from polytile.geometry import PIECE_SETS, Polyomino, piece, piece_set
+from polytile.geometry import Polyomino, piece, piece_set
 from polytile.solvers.tiling import TilingProblem
 
 if TYPE_CHECKING:
@@ -34,9 +33,7 @@ __all__ = [
     "TilingPuzzle",
     "check_solution",
     "get_puzzle",
-    "parse_puzzle",
     "placed_solution",
-    "puzzle_doc",
     "to_solution",
 ]
 
@@ -191,235 +188,6 @@ def get_puzzle(name: str) -> TilingPuzzle:
     return CATALOGUE[name]
 
 
-# -- puzzle files ------------------------------------------------------------------------
-def _field(doc: Mapping[str, Any], key: str, kind: type | tuple[type, ...], source: str) -> Any:
-    if key not in doc:
-        raise FormatError(f"missing field {key!r}", source, key)
-    value = doc[key]
-    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
-        raise FormatError(f"field {key!r} has the wrong type {type(value).__name__}", source, key)
-    return value
-
-
-def _check_fits(shape: list[str], board: Board, where: str, source: str) -> None:
-    """Refuse a drawn piece that cannot fit on ``board`` before building it: its extent
-    longer than the board's longer side or wider than its shorter side, or more squares
-    than the board has open (a huge drawing would otherwise take minutes to turn)."""
-    rows = [i for i, r in enumerate(shape) if "#" in r]
-    if not rows:
-        return  # an empty drawing: Polyomino.from_text says what is wrong
-    left = min(r.index("#") for r in shape if "#" in r)
-    right = max(r.rindex("#") for r in shape if "#" in r)
-    height, width = rows[-1] - rows[0] + 1, right - left + 1
-    squares = sum(r.count("#") for r in shape)
-    open_cells = board.rows * board.cols - len(board.blocked)
-    if (
-        max(height, width) > max(board.rows, board.cols)
-        or min(height, width) > min(board.rows, board.cols)
-        or squares > open_cells
-    ):
-        raise FormatError(
-            f"the piece drawn is {height}x{width} with {squares} squares: it cannot fit on "
-            f"the {board.rows}x{board.cols} board ({open_cells} open cells)",
-            source,
-            where,
-        )
-
-
-def _piece_entry(
-    entry: Any, where: str, source: str, board: Board | None = None
-) -> list[tuple[Polyomino, int]]:
-    """Pieces from one ``pieces`` entry: a piece name, a set name, or a {name, shape, count}."""
-    try:
-        if isinstance(entry, str):
-            if entry.lower() in PIECE_SETS:
-                return [(p, 1) for p in piece_set(entry)]
-            return [(piece(entry), 1)]
-        if isinstance(entry, dict):
-            name = entry.get("name")
-            if not isinstance(name, str) or not name:
-                raise FormatError("a piece needs a non-empty string 'name'", source, where)
-            count = entry.get("count", 1)
-            if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= 1000:
-                raise FormatError("'count' must be an integer from 1 to 1000", source, where)
-            if "shape" in entry:
-                shape = entry["shape"]
-                if not isinstance(shape, list) or not all(isinstance(r, str) for r in shape):
-                    raise FormatError("'shape' must be a list of strings", source, where)
-                if board is not None:
-                    _check_fits(shape, board, where, source)
-                return [(Polyomino.from_text(shape, name), count)]
-            return [(piece(name), count)]
-    except (ShapeError, UnknownNameError) as exc:
-        raise FormatError(str(exc), source, where) from exc
-    raise FormatError("a piece is a name or an object {name, shape, count}", source, where)
-
-
-def parse_puzzle(doc: Any, source: str = "<string>") -> TilingPuzzle:
-    """A puzzle from a decoded ``polytile/puzzle@1`` document.
-
-    The document: ``{"format": "polytile/puzzle@1", "name": "...", "board": [rows],
-    "pieces": [...], "one_sided": false}`` where each piece is a Blokus piece name, a set name
-    (``"pentominoes"``), or ``{"name": "A", "shape": ["##", "#."], "count": 2}``.
-
-    Raises
-    ------
-    FormatError
-        Naming the source and the field at fault.
-    """
-    if not isinstance(doc, dict):
-        raise FormatError("a puzzle file holds a JSON object", source)
-    fmt = doc.get("format")
-    if fmt != PUZZLE_FORMAT:
-        raise FormatError(f"expected format {PUZZLE_FORMAT!r}, got {fmt!r}", source, "format")
-    rows = _field(doc, "board", list, source)
-    for i, row in enumerate(rows):
-        if not isinstance(row, str) or set(row) - set(".#"):
-            raise FormatError(
-                "board rows are strings of '.' (open) and '#' (blocked)", source, f"board[{i}]"
-            )
-    try:
-        board = Board.from_text(rows)
-    except BoardError as exc:
-        raise FormatError(str(exc), source, "board") from exc
-    entries = _field(doc, "pieces", list, source)
-    counts: dict[Polyomino, int] = {}
-    one_sided = doc.get("one_sided", False)
-    if not isinstance(one_sided, bool):
-        raise FormatError("'one_sided' must be true or false", source, "one_sided")
-    types: dict[Polyomino, Polyomino] = {}
-    named: dict[str, tuple[Polyomino, str]] = {}  # each name's shape and where it came first
-    for i, entry in enumerate(entries):
-        for shape, n in _piece_entry(entry, f"pieces[{i}]", source, board):
-            key = shape.canonical_one_sided() if one_sided else shape.canonical()
-            first, where = named.setdefault(shape.name, (key, f"pieces[{i}]"))
-            if first != key:
-                raise FormatError(f"two different shapes are named {shape.name!r} ({where} and "
-                                  f"this one); give each shape its own name", source,
-                                  f"pieces[{i}]")  # fmt: skip
-            if key in types and types[key].name != shape.name:
-                raise FormatError(
-                    f"pieces {types[key].name!r} and {shape.name!r} are the same shape; "
-                    "give one name with a count",
-                    source,
-                    f"pieces[{i}]",
-                )
-            types.setdefault(key, shape)
-            counts[key] = counts.get(key, 0) + n
-    if not types:
-        raise FormatError("a puzzle needs at least one piece", source, "pieces")
-    name = doc.get("name", Path(source).stem)
-    if not isinstance(name, str):
-        raise FormatError("'name' must be a string", source, "name")
-    given = _read_given(doc.get("given", []), board, types, counts, one_sided, source)
-    taken = {c for g in given for c in g.cells}
-    left = [(t, counts[k]) for k, t in types.items() if counts[k] > 0]
-    try:
-        problem = TilingProblem(
-            Board(board.rows, board.cols, board.blocked | taken),
-            tuple(t for t, _ in left),
-            tuple(n for _, n in left),
-            one_sided,
-        )
-    except (BoardError, ValueError) as exc:
-        raise FormatError(str(exc), source, "pieces") from exc
-    return TilingPuzzle(name, problem, str(doc.get("description", "")), given=given)
-
-
-def _read_given(
-    entries: Any,
-    board: Board,
-    types: dict[Polyomino, Polyomino],
-    counts: dict[Polyomino, int],
-    one_sided: bool,
-    source: str,
-) -> tuple[PlacedPiece, ...]:
-    """The pre-placed pieces of a puzzle file; takes each from ``counts`` (in place)."""
-    if not isinstance(entries, list):
-        raise FormatError("'given' must be a list of placed pieces", source, "given")
-    by_name = {t.name: key for key, t in types.items()}
-    given: list[PlacedPiece] = []
-    seen: dict[tuple[int, int], int] = {}
-    for i, entry in enumerate(entries):
-        where = f"given[{i}]"
-        if not isinstance(entry, dict) or not isinstance(entry.get("piece"), str):
-            raise FormatError(
-                'a given piece is {"piece": NAME, "cells": [[r, c], ...]}', source, where
-            )
-        cells_doc = entry.get("cells")
-        if not isinstance(cells_doc, list) or not all(
-            isinstance(c, list)
-            and len(c) == 2
-            and all(isinstance(v, int) and not isinstance(v, bool) for v in c)
-            for c in cells_doc
-        ):
-            raise FormatError("'cells' must be a list of [row, col] pairs", source, where)
-        cells = tuple((int(r), int(c)) for r, c in cells_doc)
-        key = by_name.get(entry["piece"])
-        if key is None or counts[key] == 0:
-            raise FormatError(
-                f"given piece {entry['piece']!r} is not among the puzzle's pieces (or all "
-                "its copies are given already)",
-                source,
-                where,
-            )
-        bad = [c for c in cells if c not in board or not board.is_open(*c)]
-        if bad:
-            raise FormatError(f"cells {bad} are outside the board or blocked", source, where)
-        try:
-            shape = Polyomino(tuple(set(cells)))
-        except ShapeError as exc:
-            raise FormatError(str(exc), source, where) from exc
-        if len(set(cells)) != len(cells) or shape not in types[key].orientations(one_sided):
-            raise FormatError(f"the cells do not form piece {entry['piece']}", source, where)
-        for c in cells:
-            if c in seen:
-                raise FormatError(f"cell {c} is also covered by given[{seen[c]}]", source, where)
-            seen[c] = i
-        counts[key] -= 1
-        given.append(PlacedPiece(entry["piece"], cells))
-    return tuple(given)
-
-
-def puzzle_doc(puzzle: TilingPuzzle) -> dict[str, Any]:
-    """The ``polytile/puzzle@1`` document of a puzzle (:func:`parse_puzzle` reads it back).
-
-    Pieces are written by name when they are the standard piece of that name, else with
-    their shape; the given pieces are listed among the pieces and again under ``given``.
-    """
-    names = Counter(puzzle.all_piece_names())
-    shapes = {t.name: t for t in puzzle.problem.types}
-    for g in puzzle.given:
-        shapes.setdefault(g.piece, Polyomino(tuple(g.cells), g.piece))
-    pieces: list[Any] = []
-    for name, n in names.items():
-        try:
-            standard = piece(name).canonical() == shapes[name].canonical()
-        except UnknownNameError:
-            standard = False
-        if standard and n == 1:
-            pieces.append(name)
-        elif standard:
-            pieces.append({"name": name, "count": n})
-        else:
-            pieces.append({"name": name, "shape": shapes[name].to_text().splitlines(), "count": n})
-    doc: dict[str, Any] = {
-        "format": PUZZLE_FORMAT,
-        "name": puzzle.name,
-        "board": puzzle.layout.to_text(),
-        "pieces": pieces,
-    }
-    if puzzle.problem.one_sided:
-        doc["one_sided"] = True
-    if puzzle.given:
-        doc["given"] = [
-            {"piece": g.piece, "cells": [list(c) for c in g.cells]} for g in puzzle.given
-        ]
-    if puzzle.description:
-        doc["description"] = puzzle.description
-    return doc
-
-
 # -- solutions ---------------------------------------------------------------------------
 def placed_solution(puzzle: TilingPuzzle | Teaser, placed: Sequence[PlacedPiece], status: str,
                     extra: Mapping[str, Any]) -> Solution:  # fmt: skip
@@ -528,13 +296,33 @@ def check_solution(solution: Solution, puzzle: TilingPuzzle | None = None) -> li
         for g in puzzle.given:
             if (g.piece, frozenset(map(tuple, g.cells))) not in laid:
                 reasons.append(f"given piece {g.piece} at {list(g.cells)} was moved or removed")
-        want = Counter(puzzle.all_piece_names())
-        have = Counter(pp.piece for pp in solution.placements)
-        if want != have:
-            missing = want - have
-            extra = have - want
-            if missing:
-                reasons.append(f"pieces not placed: {dict(missing)}")
-            if extra:
-                reasons.append(f"pieces placed beyond the puzzle's set: {dict(extra)}")
+        reasons += _supply_reasons(puzzle, Counter(pp.piece for pp in solution.placements))
+    return reasons
+
+
+def _supply_reasons(puzzle: TilingPuzzle, have: Counter[str]) -> list[str]:
+    """How the pieces placed (given ones included) fall outside the puzzle's supply: copies
+    missing or beyond it, per piece, and choices not met."""
+    problem = puzzle.problem
+    given = Counter(g.piece for g in puzzle.given)
+    low = {t.name: lo + given[t.name] for t, lo in zip(problem.types, problem.low, strict=True)}
+    high = {t.name: c + given[t.name]
+            for t, c in zip(problem.types, problem.counts, strict=True)}  # fmt: skip
+    for name, n in given.items():
+        low.setdefault(name, n)
+        high.setdefault(name, n)
+    missing = {n: low[n] - have[n] for n in low if have[n] < low[n]}
+    extra = {n: have[n] - high.get(n, 0) for n in have if have[n] > high.get(n, 0)}
+    reasons = []
+    if missing:
+        reasons.append(f"pieces not placed: {missing}")
+    if extra:
+        reasons.append(f"pieces placed beyond the puzzle's set: {extra}")
+    for group in problem.groups:
+        names = [problem.types[t].name for t in group.types]
+        used = sum(have[n] for n in names)
+        if not group.low <= used <= group.high:
+            wanted = group.low if group.low == group.high else f"{group.low} to {group.high}"
+            reasons.append(f"{used} pieces placed of the choice {', '.join(names)}, which "
+                           f"takes {wanted}")  # fmt: skip
     return reasons

@@ -11,7 +11,7 @@ from polytile.board import Board
 from polytile.formats import PlacedPiece
 from polytile.geometry import piece
 from polytile.puzzles.tiling.by_hand import hand, step_problems
-from polytile.puzzles.tiling.puzzles import parse_puzzle
+from polytile.puzzles.tiling.puzzle_file import parse_puzzle
 from polytile.puzzles.tiling.teasers import Teaser
 from polytile.solvers.tiling import compile_problem, solutions
 

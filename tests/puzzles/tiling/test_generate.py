@@ -9,7 +9,8 @@ from polytile.errors import PolytileError, UnknownNameError
 from polytile.geometry import piece
 from polytile.models.exact_cover import tiling_problem
 from polytile.puzzles.tiling.generate import PackingParams, _enclosed, _puzzle, puzzle_key, rate
-from polytile.puzzles.tiling.puzzles import TilingPuzzle, check_solution, parse_puzzle, puzzle_doc
+from polytile.puzzles.tiling.puzzle_file import parse_puzzle, puzzle_doc
+from polytile.puzzles.tiling.puzzles import TilingPuzzle, check_solution
 from polytile.solvers.xcc import count, solve
 from polytile.store.generate import make_candidate, parse_params
 

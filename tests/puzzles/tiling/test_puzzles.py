@@ -9,11 +9,11 @@ import pytest
 from polytile.errors import FormatError, UnknownNameError
 from polytile.formats import PlacedPiece, Solution
 from polytile.puzzles.tiling.catalogue import load_puzzle, resolve
+from polytile.puzzles.tiling.puzzle_file import parse_puzzle
 from polytile.puzzles.tiling.puzzles import (
     CATALOGUE,
     check_solution,
     get_puzzle,
-    parse_puzzle,
     to_solution,
 )
 from polytile.solvers.tiling import compile_problem, solutions

@@ -1,0 +1,358 @@
+"""Tiling puzzle files (``polytile/puzzle@1``): reading them, with their piece supplies, and
+writing a puzzle back.
+
+A document::
+
+    {"format": "polytile/puzzle@1", "name": "...", "board": ["....", ".##."],
+     "pieces": [...], "one_sided": false, "given": [...], "description": "..."}
+
+Each ``pieces`` entry is a Blokus piece name (``"L4"``), a set name (``"pentominoes"``), or an
+object: ``{"name": "A", "shape": ["##", "#."], "count": 2}`` (``shape`` for a piece of your
+own), ``{"set": "tetrominoes", "count": "*"}`` (every piece of a set), or a choice
+``{"choose": 10, "of": [entries]}``. A ``count`` is a number of copies (all placed), a range
+``"0-2"`` (at least 0, at most 2 placed) or ``"*"`` (as many as fit); a choice places that
+many copies from its list in all (``"choose": "8-10"`` a range). The board is covered
+exactly; pieces may be left over where the supply allows it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from polytile.board import Board
+from polytile.errors import BoardError, FormatError, ShapeError, UnknownNameError
+from polytile.formats import PlacedPiece
+from polytile.geometry import PIECE_SETS, Polyomino, piece, piece_set
+from polytile.puzzles.tiling.puzzles import PUZZLE_FORMAT, TilingPuzzle
+from polytile.solvers.tiling import PieceGroup, TilingProblem
+
+__all__ = ["PUZZLE_FORMAT", "parse_count", "parse_puzzle", "puzzle_doc"]
+
+#: The most copies of one piece a file may ask for.
+MOST_COPIES = 1000
+
+
+@dataclass
+class _Supply:
+    """One piece type as read: its shape, fewest and most copies, and its choice if any."""
+
+    shape: Polyomino
+    low: int
+    high: int | None  # None: as many as fit ("*")
+    group: int | None = None
+    where: str = ""
+
+
+def _field(doc: Mapping[str, Any], key: str, kind: type | tuple[type, ...], source: str) -> Any:
+    if key not in doc:
+        raise FormatError(f"missing field {key!r}", source, key)
+    value = doc[key]
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+        raise FormatError(f"field {key!r} has the wrong type {type(value).__name__}", source, key)
+    return value
+
+
+def _check_fits(shape: list[str], board: Board, where: str, source: str) -> None:
+    """Refuse a drawn piece that cannot fit on ``board`` before building it: its extent
+    longer than the board's longer side or wider than its shorter side, or more squares
+    than the board has open (a huge drawing would otherwise take minutes to turn)."""
+    rows = [i for i, r in enumerate(shape) if "#" in r]
+    if not rows:
+        return  # an empty drawing: Polyomino.from_text says what is wrong
+    left = min(r.index("#") for r in shape if "#" in r)
+    right = max(r.rindex("#") for r in shape if "#" in r)
+    height, width = rows[-1] - rows[0] + 1, right - left + 1
+    squares = sum(r.count("#") for r in shape)
+    open_cells = board.rows * board.cols - len(board.blocked)
+    if (
+        max(height, width) > max(board.rows, board.cols)
+        or min(height, width) > min(board.rows, board.cols)
+        or squares > open_cells
+    ):
+        raise FormatError(
+            f"the piece drawn is {height}x{width} with {squares} squares: it cannot fit on "
+            f"the {board.rows}x{board.cols} board ({open_cells} open cells)",
+            source,
+            where,
+        )
+
+
+_RANGE = re.compile(r"\s*(\d+)\s*-\s*(\d+)\s*")
+
+
+def parse_count(value: Any, what: str = "'count'") -> tuple[int, int | None]:
+    """A count as (fewest, most): a number ``n`` is (n, n), ``"a-b"`` is (a, b), ``"*"`` is
+    (0, None) (as many as fit).
+
+    Raises
+    ------
+    ValueError
+        Saying what a count may be.
+
+    Examples
+    --------
+    >>> parse_count(3), parse_count("0-2"), parse_count("*")
+    ((3, 3), (0, 2), (0, None))
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MOST_COPIES:
+        return value, value
+    if value == "*":
+        return 0, None
+    match = _RANGE.fullmatch(value) if isinstance(value, str) else None
+    if match:
+        low, high = int(match.group(1)), int(match.group(2))
+        if low <= high and 1 <= high <= MOST_COPIES:
+            return low, high
+    raise ValueError(f"{what} is a number of copies from 1 to {MOST_COPIES}, a range such as "
+                     f"\"0-2\" (fewest-most, most at least 1) or \"*\" (as many as fit), not "
+                     f"{value!r}")  # fmt: skip
+
+
+def _entry(entry: Any, where: str, source: str, board: Board,
+           group: int | None = None) -> list[_Supply]:  # fmt: skip
+    """The piece types of one ``pieces`` entry (a choice's members get ``group``)."""
+    try:
+        if isinstance(entry, str):
+            if entry.lower() in PIECE_SETS:
+                return [_Supply(p, 1, 1, group, where) for p in piece_set(entry)]
+            return [_Supply(piece(entry), 1, 1, group, where)]
+        if not isinstance(entry, dict):
+            raise FormatError("a piece is a name, a set name or an object {name, shape, count}, "
+                              "{set, count} or {choose, of}", source, where)  # fmt: skip
+        try:
+            low, high = parse_count(entry.get("count", 1))
+        except ValueError as exc:
+            raise FormatError(str(exc), source, where) from None
+        if "set" in entry:
+            name = entry["set"]
+            if not isinstance(name, str) or name.lower() not in PIECE_SETS:
+                raise FormatError(f"'set' names one of the sets {', '.join(sorted(PIECE_SETS))}",
+                                  source, where)  # fmt: skip
+            return [_Supply(p, low, high, group, where) for p in piece_set(name)]
+        name = entry.get("name")
+        if not isinstance(name, str) or not name:
+            raise FormatError("a piece needs a non-empty string 'name'", source, where)
+        if "shape" in entry:
+            shape = entry["shape"]
+            if not isinstance(shape, list) or not all(isinstance(r, str) for r in shape):
+                raise FormatError("'shape' must be a list of strings", source, where)
+            _check_fits(shape, board, where, source)
+            return [_Supply(Polyomino.from_text(shape, name), low, high, group, where)]
+        return [_Supply(piece(name), low, high, group, where)]
+    except (ShapeError, UnknownNameError) as exc:
+        raise FormatError(str(exc), source, where) from exc
+
+
+def _supplies(entries: list[Any], source: str, board: Board,
+              one_sided: bool) -> tuple[list[_Supply], list[tuple[int, int]]]:  # fmt: skip
+    """Every piece type of ``pieces`` (one per shape, copies added up) and the choices'
+    ranges of copies."""
+    found: list[_Supply] = []
+    choices: list[tuple[int, int]] = []
+    for i, entry in enumerate(entries):
+        where = f"pieces[{i}]"
+        if isinstance(entry, dict) and "choose" in entry:
+            members = entry.get("of")
+            if not isinstance(members, list) or not members:
+                raise FormatError("a choice is {\"choose\": N, \"of\": [pieces]}", source, where)
+            try:
+                least, most = parse_count(entry["choose"], "'choose'")
+            except ValueError as exc:
+                raise FormatError(str(exc), source, where) from None
+            choices.append((least, most if most is not None else MOST_COPIES))
+            for j, member in enumerate(members):
+                for s in _entry(member, f"{where}.of[{j}]", source, board, len(choices) - 1):
+                    s.low = 0  # a choice's pieces may be left out: the choice counts them
+                    found.append(s)
+        else:
+            found += _entry(entry, where, source, board)
+    merged: dict[Polyomino, _Supply] = {}
+    named: dict[str, tuple[Polyomino, str]] = {}  # each name's shape and where it came first
+    for s in found:
+        key = s.shape.canonical_one_sided() if one_sided else s.shape.canonical()
+        first, where = named.setdefault(s.shape.name, (key, s.where))
+        if first != key:
+            raise FormatError(f"two different shapes are named {s.shape.name!r} ({where} and "
+                              f"this one); give each shape its own name", source,
+                              s.where)  # fmt: skip
+        if key not in merged:
+            merged[key] = s
+            continue
+        have = merged[key]
+        if have.shape.name != s.shape.name:
+            raise FormatError(f"pieces {have.shape.name!r} and {s.shape.name!r} are the same "
+                              "shape; give one name with a count", source, s.where)  # fmt: skip
+        if have.group is not None or s.group is not None:
+            raise FormatError(f"piece {s.shape.name!r} is in a choice and listed again: list it "
+                              "once", source, s.where)  # fmt: skip
+        have.low += s.low
+        have.high = None if have.high is None or s.high is None else have.high + s.high
+    return list(merged.values()), choices
+
+
+def parse_puzzle(doc: Any, source: str = "<string>") -> TilingPuzzle:
+    """A puzzle from a decoded ``polytile/puzzle@1`` document (the module's docstring).
+
+    Raises
+    ------
+    FormatError
+        Naming the source and the field at fault.
+    """
+    if not isinstance(doc, dict):
+        raise FormatError("a puzzle file holds a JSON object", source)
+    fmt = doc.get("format")
+    if fmt != PUZZLE_FORMAT:
+        raise FormatError(f"expected format {PUZZLE_FORMAT!r}, got {fmt!r}", source, "format")
+    rows = _field(doc, "board", list, source)
+    for i, row in enumerate(rows):
+        if not isinstance(row, str) or set(row) - set(".#"):
+            raise FormatError(
+                "board rows are strings of '.' (open) and '#' (blocked)", source, f"board[{i}]"
+            )
+    try:
+        board = Board.from_text(rows)
+    except BoardError as exc:
+        raise FormatError(str(exc), source, "board") from exc
+    entries = _field(doc, "pieces", list, source)
+    one_sided = doc.get("one_sided", False)
+    if not isinstance(one_sided, bool):
+        raise FormatError("'one_sided' must be true or false", source, "one_sided")
+    supplies, choices = _supplies(entries, source, board, one_sided)
+    if not supplies:
+        raise FormatError("a puzzle needs at least one piece", source, "pieces")
+    name = doc.get("name", Path(source).stem)
+    if not isinstance(name, str):
+        raise FormatError("'name' must be a string", source, "name")
+    given = _read_given(doc.get("given", []), board, supplies, one_sided, source)
+    taken = {c for g in given for c in g.cells}
+    left = Board(board.rows, board.cols, board.blocked | taken)
+    for s in supplies:  # "as many as fit": as many as the open cells left could take
+        if s.high is None:
+            s.high = max(left.n_open // s.shape.size, s.low, 1)
+    kept = [s for s in supplies if s.high]
+    index = {id(s): t for t, s in enumerate(kept)}
+    groups = tuple(PieceGroup(tuple(index[id(s)] for s in kept if s.group == g), least, most)
+                   for g, (least, most) in enumerate(choices))  # fmt: skip
+    try:
+        problem = TilingProblem(left, tuple(s.shape for s in kept),
+                                tuple(s.high or 0 for s in kept), one_sided,
+                                low=tuple(s.low for s in kept),
+                                groups=tuple(g for g in groups if g.types))  # fmt: skip
+    except (BoardError, ValueError) as exc:
+        raise FormatError(str(exc), source, "pieces") from exc
+    return TilingPuzzle(name, problem, str(doc.get("description", "")), given=given)
+
+
+def _read_given(entries: Any, board: Board, supplies: list[_Supply], one_sided: bool,
+                source: str) -> tuple[PlacedPiece, ...]:  # fmt: skip
+    """The pre-placed pieces of a puzzle file; each takes a copy from its supply (in place:
+    one fewer at most, and at least)."""
+    if not isinstance(entries, list):
+        raise FormatError("'given' must be a list of placed pieces", source, "given")
+    by_name = {s.shape.name: s for s in supplies}
+    given: list[PlacedPiece] = []
+    seen: dict[tuple[int, int], int] = {}
+    for i, entry in enumerate(entries):
+        where = f"given[{i}]"
+        if not isinstance(entry, dict) or not isinstance(entry.get("piece"), str):
+            raise FormatError(
+                'a given piece is {"piece": NAME, "cells": [[r, c], ...]}', source, where
+            )
+        cells_doc = entry.get("cells")
+        if not isinstance(cells_doc, list) or not all(
+            isinstance(c, list)
+            and len(c) == 2
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in c)
+            for c in cells_doc
+        ):
+            raise FormatError("'cells' must be a list of [row, col] pairs", source, where)
+        cells = tuple((int(r), int(c)) for r, c in cells_doc)
+        supply = by_name.get(entry["piece"])
+        if supply is None or supply.high == 0:
+            raise FormatError(
+                f"given piece {entry['piece']!r} is not among the puzzle's pieces (or all "
+                "its copies are given already)",
+                source,
+                where,
+            )
+        bad = [c for c in cells if c not in board or not board.is_open(*c)]
+        if bad:
+            raise FormatError(f"cells {bad} are outside the board or blocked", source, where)
+        try:
+            shape = Polyomino(tuple(set(cells)))
+        except ShapeError as exc:
+            raise FormatError(str(exc), source, where) from exc
+        if len(set(cells)) != len(cells) or shape not in supply.shape.orientations(one_sided):
+            raise FormatError(f"the cells do not form piece {entry['piece']}", source, where)
+        for c in cells:
+            if c in seen:
+                raise FormatError(f"cell {c} is also covered by given[{seen[c]}]", source, where)
+            seen[c] = i
+        if supply.high is not None:
+            supply.high -= 1
+        supply.low = max(supply.low - 1, 0)
+        given.append(PlacedPiece(entry["piece"], cells))
+    return tuple(given)
+
+
+def _count_text(low: int, high: int) -> int | str:
+    return low if low == high else f"{low}-{high}"
+
+
+def puzzle_doc(puzzle: TilingPuzzle) -> dict[str, Any]:
+    """The ``polytile/puzzle@1`` document of a puzzle (:func:`parse_puzzle` reads it back).
+
+    Pieces are written by name when they are the standard piece of that name, else with
+    their shape, and with their supply; the given pieces are listed among the pieces and
+    again under ``given``; the choices as ``{"choose", "of"}``.
+    """
+    problem = puzzle.problem
+    given = Counter(g.piece for g in puzzle.given)
+    shapes = {t.name: t for t in problem.types}
+    for g in puzzle.given:
+        shapes.setdefault(g.piece, Polyomino(tuple(g.cells), g.piece))
+    supply = {t.name: (lo + given[t.name], c + given[t.name])
+              for t, lo, c in zip(problem.types, problem.low, problem.counts, strict=True)}
+    for name, n in given.items():
+        supply.setdefault(name, (n, n))
+
+    def entry(name: str) -> Any:
+        low, high = supply[name]
+        try:
+            standard = piece(name).canonical() == shapes[name].canonical()
+        except UnknownNameError:
+            standard = False
+        if standard and low == high == 1:
+            return name
+        out: dict[str, Any] = {"name": name}
+        if not standard:
+            out["shape"] = shapes[name].to_text().splitlines()
+        out["count"] = _count_text(low, high)
+        return out
+
+    chosen = {problem.types[t].name: k for k, group in enumerate(problem.groups)
+              for t in group.types}  # fmt: skip
+    pieces: list[Any] = [entry(name) for name in supply if name not in chosen]
+    for k, group in enumerate(problem.groups):
+        pieces.append({"choose": _count_text(group.low, group.high),
+                       "of": [entry(n) for n, at in chosen.items() if at == k]})  # fmt: skip
+    doc: dict[str, Any] = {
+        "format": PUZZLE_FORMAT,
+        "name": puzzle.name,
+        "board": puzzle.layout.to_text(),
+        "pieces": pieces,
+    }
+    if problem.one_sided:
+        doc["one_sided"] = True
+    if puzzle.given:
+        doc["given"] = [
+            {"piece": g.piece, "cells": [list(c) for c in g.cells]} for g in puzzle.given
+        ]
+    if puzzle.description:
+        doc["description"] = puzzle.description
+    return doc

@@ -1,0 +1,203 @@
+"""What a tiling problem is: a board, piece types and their supply, colour rules.
+
+:class:`TilingProblem` is what every tiling engine takes (the search in
+:mod:`polytile.solvers.tiling`, the frontier engine in :mod:`polytile.solvers.frontier`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from polytile.board import Board
+from polytile.errors import BoardError
+from polytile.geometry import Polyomino
+
+__all__ = ["SYMMETRIES", "TOUCH_RULES", "Coloring", "PieceGroup", "TilingProblem"]
+
+#: The groups a count up to symmetry may be taken under (:attr:`TilingProblem.symmetries`).
+SYMMETRIES = ("board", "rotations", "none")
+
+
+#: Corner rules of the Blokus teasers, as the kernel numbers them.
+TOUCH_RULES = {"none": 0, "local": 1, "connected": 2}
+
+
+@dataclass(frozen=True)
+class Coloring:
+    """Colours of piece types and the rules between pieces of one colour.
+
+    Parameters
+    ----------
+    colors
+        Colour index (0 .. n_colors-1) of each piece type.
+    n_colors
+        Number of colours.
+    touch
+        ``"none"``, ``"local"`` (every piece corner-touches one of its colour) or
+        ``"connected"`` (each colour's pieces form one corner-connected group).
+    interchangeable
+        Every colour has the same pieces, so colour permutations are symmetries: the search
+        finds each solution once with colours numbered by first appearance, and multiplies.
+
+    Notes
+    -----
+    Same-colour pieces never share an edge (the rule common to every teaser).
+    """
+
+    colors: tuple[int, ...]
+    n_colors: int
+    touch: str = "local"
+    interchangeable: bool = True
+
+    def __post_init__(self) -> None:
+        if self.touch not in TOUCH_RULES:
+            raise ValueError(f"touch must be one of {', '.join(TOUCH_RULES)}, got {self.touch!r}")
+        if any(not 0 <= k < self.n_colors for k in self.colors):
+            raise ValueError("colour indices must lie in 0 .. n_colors-1")
+
+
+@dataclass(frozen=True)
+class PieceGroup:
+    """A choice among piece types: the copies used of ``types`` together number at least
+    ``low`` and at most ``high`` ("any 10 of the 12 pentominoes")."""
+
+    types: tuple[int, ...]
+    low: int
+    high: int
+
+
+@dataclass(frozen=True)
+class TilingProblem:
+    """A tiling problem: cover every open cell of ``board`` with pieces from a supply.
+
+    Parameters
+    ----------
+    board
+        The board (blocked cells stay empty).
+    types
+        Distinct piece shapes.
+    counts
+        Copies of each type there are (default one each).
+    one_sided
+        Pieces may be rotated but not turned over.
+    coloring
+        Colours of the types and the same-colour rules (the Blokus teasers), or None.
+    low
+        The fewest copies of each type a tiling uses (default: all of ``counts``, an exact
+        supply: every piece placed). Below ``counts``, copies may be left over.
+    groups
+        Choices among types (:class:`PieceGroup`), also checked at every tiling.
+    symmetries
+        What the count up to symmetry identifies tilings by (:data:`SYMMETRIES`): "board",
+        every symmetry of the board (its rotations alone for one-sided pieces); "rotations",
+        its rotations; "none", nothing (the count up to symmetry is the raw count).
+
+    Raises
+    ------
+    BoardError
+        If no choice of pieces from the supply has the board's area (for an exact supply:
+        the pieces' total area differs from the number of open cells).
+
+    Notes
+    -----
+    Exact cover with multiplicities, as Knuth's Algorithm M generalises exact cover: the
+    engines keep each type's copies as a counter (at most ``counts``) and check the lower
+    bounds and the groups at each complete cover.
+    """
+
+    board: Board
+    types: tuple[Polyomino, ...]
+    counts: tuple[int, ...] = ()
+    one_sided: bool = False
+    coloring: Coloring | None = None
+    low: tuple[int, ...] = ()
+    groups: tuple[PieceGroup, ...] = ()
+    symmetries: str = "board"
+
+    def __post_init__(self) -> None:
+        if self.symmetries not in SYMMETRIES:
+            raise ValueError(f"symmetries must be one of {', '.join(SYMMETRIES)}, got "
+                             f"{self.symmetries!r}")  # fmt: skip
+        types = tuple(self.types)
+        counts = tuple(self.counts) or (1,) * len(types)
+        if len(counts) != len(types):
+            raise ValueError("counts must give one number per piece type")
+        if any(c < 1 for c in counts):
+            raise ValueError("every piece type needs at least one copy")
+        low = tuple(self.low) if self.low else counts
+        if len(low) != len(types) or any(not 0 <= lo <= c
+                                         for lo, c in zip(low, counts, strict=True)):  # fmt: skip
+            raise ValueError("low must give, per type, a number from 0 to its count")
+        for g in self.groups:
+            if not g.types or any(not 0 <= t < len(types) for t in g.types) or not (
+                    0 <= g.low <= g.high):  # fmt: skip
+                raise ValueError("a group names piece types and 0 <= low <= high")
+        object.__setattr__(self, "low", low)
+        object.__setattr__(self, "groups", tuple(self.groups))
+        colors = self.coloring.colors if self.coloring else (0,) * len(types)
+        if len(colors) != len(types):
+            raise ValueError("the coloring must give one colour per piece type")
+        keys = {
+            (k, t.canonical_one_sided() if self.one_sided else t.canonical())
+            for k, t in zip(colors, types, strict=True)
+        }
+        if len(keys) != len(types):
+            raise ValueError("piece types must be distinct shapes; give copies in counts")
+        object.__setattr__(self, "types", types)
+        object.__setattr__(self, "counts", counts)
+        area = sum(t.size * c for t, c in zip(types, counts, strict=True))
+        least = sum(t.size * c for t, c in zip(types, low, strict=True))
+        if self.exact and area != self.board.n_open:
+            raise BoardError(
+                f"the pieces cover {area} cells but the board has {self.board.n_open} open "
+                f"cells: no tiling can exist"
+            )
+        if not least <= self.board.n_open <= area:
+            raise BoardError(
+                f"the supply covers {least} to {area} cells but the board has "
+                f"{self.board.n_open} open cells: no tiling can exist"
+            )
+
+    @property
+    def exact(self) -> bool:
+        """Every copy is placed in every tiling (no ranges, no choices)."""
+        return self.low == self.counts and not self.groups
+
+    def supply_arrays(self) -> tuple[npt.NDArray[np.int64], ...]:
+        """The supply as the kernels check it at a complete cover: per type the copies that
+        may be left over (``counts - low``) and its count, per type its group (-1: none),
+        per group its least and most copies used."""
+        spare = np.array([c - lo for c, lo in zip(self.counts, self.low, strict=True)],
+                         dtype=np.int64)  # fmt: skip
+        cap = np.array(self.counts, dtype=np.int64)
+        group_of = np.full(len(self.types), -1, dtype=np.int64)
+        for g, group in enumerate(self.groups):
+            group_of[list(group.types)] = g
+        low = np.array([g.low for g in self.groups], dtype=np.int64)
+        high = np.array([g.high for g in self.groups], dtype=np.int64)
+        return spare, cap, group_of, low, high
+
+    @property
+    def n_pieces(self) -> int:
+        """Total number of piece copies."""
+        return sum(self.counts)
+
+    @property
+    def color_factor(self) -> int:
+        """Solutions per solution found: n_colors! with interchangeable colours, else 1."""
+        c = self.coloring
+        return math.factorial(c.n_colors) if c is not None and c.interchangeable else 1
+
+    def group(self) -> tuple[int, ...]:
+        """The symmetries a count up to symmetry identifies tilings by
+        (:attr:`symmetries`): a subgroup of the board's (rotations only for one-sided
+        pieces, which a mirror would turn over)."""
+        if self.symmetries == "none":
+            return (0,)
+        sym = self.board.symmetries()
+        rotations = self.one_sided or self.symmetries == "rotations"
+        return tuple(k for k in sym if k < 4) if rotations else sym
