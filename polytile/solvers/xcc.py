@@ -314,6 +314,14 @@ class Search(Iterator[list[int]]):
             self.stopped = "limit"
         return out, out_ptr, int(self._ctl[_N_OUT])
 
+    def resume(self, node_limit: int | None) -> None:
+        """Carry on after a stop at the node limit, up to ``node_limit`` nodes in all (the
+        kernel kept its place): a count can poll a clock between chunks of nodes."""
+        if self._status == _NODE_STOP:
+            self._ctl[_NODE_LIMIT] = _limit(node_limit, "node_limit")
+            self._status = _PAUSED
+            self.stopped = None
+
     def run_to_end(self) -> CountResult:
         """Run on to the end (or a limit) counting, without materializing solutions.
 

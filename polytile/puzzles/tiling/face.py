@@ -99,6 +99,8 @@ class TilingPuzzles(CataloguePuzzles):
         if request.option("fit"):
             self._solve_fit(console, request)
             return
+        if _knuth(console, request, "solve"):
+            return
         spec = self._resolve(request.puzzle, request.options)
         if request.option("engine") == "cpsat":
             self._solve_cpsat(console, request, spec)
@@ -213,6 +215,8 @@ class TilingPuzzles(CataloguePuzzles):
         from polytile.solvers.frontier import FrontierUnsupported
         from polytile.solvers.parallel import make_executor
 
+        if _knuth(console, request, "count"):
+            return
         spec = self._resolve(request.puzzle, request.options)
         problem = spec.problem
         if request.group != "board":  # the group the count up to symmetry is taken under
@@ -282,6 +286,43 @@ class TilingPuzzles(CataloguePuzzles):
             for line in report.estimate_lines(spec, search, front, refused):
                 console.out(line)
 
+    # -- convert --------------------------------------------------------------------------------
+
+    def convert(self, console: Console, puzzle: str, output: str,
+                options: Mapping[str, Any]) -> None:  # fmt: skip
+        """Write a tiling puzzle (a catalogue name, a file, a teaser variant) to ``output``,
+        in the format its suffix names: ``.dlx`` Knuth's exact-cover text, ``.json`` a
+        polytile puzzle file (to start a puzzle of your own from a named one).
+
+        Raises
+        ------
+        OptionError
+            For a teaser (its corner rules are no exact cover, and no puzzle file), or an
+            unknown suffix.
+        """
+        from polytile._files import output_suffix, write_atomic
+        from polytile.models.knuth import puzzle_text
+        from polytile.puzzles.tiling.puzzle_file import puzzle_doc
+        from polytile.puzzles.tiling.puzzles import TilingPuzzle
+        from polytile.text import wrote
+
+        spec = self._resolve(puzzle, options)
+        suffix = output_suffix(output, ".dlx")
+        if not isinstance(spec, TilingPuzzle):
+            raise OptionError(f"{printable(spec.name)} is a teaser: its colour rules are neither "
+                              "exact cover nor a tiling puzzle file")  # fmt: skip
+        if suffix == ".dlx":
+            text = puzzle_text(spec.name, spec.problem)
+        elif suffix == ".json":
+            import json
+
+            text = json.dumps(puzzle_doc(spec), indent=1) + "\n"
+        else:
+            raise OptionError(f"{output}: the suffix must be .dlx (Knuth's exact-cover text) or "
+                              ".json (a polytile puzzle file)", "-o")  # fmt: skip
+        write_atomic(output, text)
+        console.err(wrote(output, "wrote"))
+
     # -- validate -------------------------------------------------------------------------------
 
     def check(self, console: Console, solution: Any, against: str | None,
@@ -317,6 +358,27 @@ class TilingPuzzles(CataloguePuzzles):
                             "checking the placements only")  # fmt: skip
         reasons = puzzle.check(solution) if puzzle is not None else check_solution(solution)
         return (puzzle.name if puzzle is not None else None), reasons
+
+
+def _knuth(console: Console, request: Any, verb: str) -> bool:
+    """``count`` or ``solve`` of a file in Knuth's exact-cover format, if the puzzle is one
+    (:mod:`polytile.puzzles.tiling.knuth_face`); False otherwise."""
+    from polytile.puzzles.tiling.knuth_face import count_knuth, is_knuth, solve_knuth
+    from polytile.solvers.parallel import ctrl_c_asks_stop
+
+    if not is_knuth(request.puzzle):
+        return False
+    if request.options:
+        raise OptionError(f"{', '.join('--' + n for n in request.options)}: not for a file in "
+                          "Knuth's format, which holds its whole problem")  # fmt: skip
+    if verb == "solve" and (request.output or request.seed is not None):
+        raise OptionError("-o and --seed are not for a file in Knuth's format: its solution is "
+                          "printed as the options chosen (--json for a document)")  # fmt: skip
+    limit = request.clock.left(request.time_limit, reserve=0.1)
+    with ctrl_c_asks_stop() as asked:
+        run = count_knuth if verb == "count" else solve_knuth
+        run(console, request.puzzle, limit, request.as_json, asked.is_set)
+    return True
 
 
 def _check_published(spec: Any, result: Any, symmetry: bool) -> None:
