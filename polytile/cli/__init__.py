@@ -32,6 +32,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "count": ("polytile.cli.solve:count",
               "Count every solution of PUZZLE, raw and up to symmetry."),
     "solve": ("polytile.cli.solve:solve", "Find one solution of PUZZLE and show it."),
+    "unique": ("polytile.cli.unique:unique",
+               "Make PUZZLE unique: the fewest pieces to give so that one solution is left."),
     "convert": ("polytile.cli.convert:convert",
                 "Write PUZZLE in another format: Knuth's exact-cover text or a puzzle file."),
     "generate": ("polytile.cli.generate:generate",

@@ -179,6 +179,19 @@ def _color_help() -> str:
     show_default=True,
     help="Seed of the random paths of --estimate.",
 )
+@click.option(
+    "--differ",
+    is_flag=True,
+    help="Do not count: read every solution and show the cells where they do not all have "
+    "the same piece (where a given piece would tell them apart; see 'polytile unique').",
+)
+@click.option(
+    "--limit",
+    type=click.IntRange(1, 10**9),
+    default=100_000,
+    show_default=True,
+    help="With --differ: read at most this many solutions.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON object instead of text.")
 @click.option(
     "--progress/--no-progress",
@@ -199,6 +212,8 @@ def count(
     estimate: bool,
     probes: int,
     seed: int,
+    differ: bool,
+    limit: int,
     as_json: bool,
     progress: bool,
     **variants: Any,
@@ -247,10 +262,12 @@ def count(
         for name in ("probes", "seed"):
             if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE:
                 raise click.UsageError(f"--{name} goes with --estimate (the random paths)")
+    if not differ and ctx.get_parameter_source("limit") is click.core.ParameterSource.COMMANDLINE:
+        raise click.UsageError("--limit goes with --differ (the solutions read)")
     given = {name: value for name, value in variants.items() if value is not None}
     request = CountRequest(puzzle, CLOCK, given, workers, scheduler, time_limit,
                            not no_symmetry, as_json, progress, engine, memory,
-                           probes if estimate else None, seed, group)  # fmt: skip
+                           probes if estimate else None, seed, group, differ, limit)  # fmt: skip
     with facing():
         catalogue().count(CONSOLE, request)
 

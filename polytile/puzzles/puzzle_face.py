@@ -49,6 +49,7 @@ __all__ = [
     "refuse_engine",
     "save_solution",
     "target_line",
+    "wrong_target",
 ]
 
 #: ``--engine cpsat``, as the puzzles with an exact branch and bound and a CP-SAT model say it.
@@ -145,6 +146,9 @@ class CountRequest:
     seed: int = 0
     #: What the count up to symmetry is taken under: "board", "rotations" or "none".
     group: str = "board"
+    #: The cells where the solutions differ, instead of a count; at most ``limit`` read.
+    differ: bool = False
+    limit: int = 100_000
 
 
 class PuzzleSolver(ABC):
@@ -219,6 +223,12 @@ class AnswerCheck(PuzzleSolver):
         is True when no option says which puzzle, so that what the file records counts.
         """
 
+    def drawn(self, solution: Any) -> Any:
+        """What ``render`` draws for ``solution``, an answer to this puzzle: by default the
+        solution itself (its placements); a puzzle whose board holds more than the answer
+        places (City Blocks' centre squares) gives a solution with those too."""
+        return solution
+
 
 class AnswerFile(PuzzleSolver):
     """A puzzle whose answers are files of a format of its own, which ``validate`` checks
@@ -271,15 +281,34 @@ class CataloguePuzzles(PuzzleSolver):
 def target_line(document: Any, reached: int | None, proven: bool) -> str | None:
     """For a puzzle read from a file, what its stored target says of the answer: reached
     (the one best answer), or, when a proven optimum differs, that the file is not the puzzle
-    it was; None for a puzzle made from the options."""
+    it was (:func:`wrong_target`); None for a puzzle made from the options."""
     if document is None:
         return None
     if reached == document.target:
         return f"{document.name}: the puzzle's target {document.target} is reached"
-    if proven:
-        return (f"{document.name}: the file's target is {document.target}, but the proven "
-                f"optimum is {reached}: the file is not the puzzle its store proved")
+    wrong = wrong_target(document, reached, proven)
+    if wrong is not None:
+        return wrong
     return f"{document.name}: the puzzle's target is {document.target}; best found {reached}"
+
+
+def wrong_target(document: Any, reached: int | None, proven: bool) -> str | None:
+    """Why a puzzle file's stored target cannot be its optimum, or None: the search proved
+    another optimum, or found an answer above the target (an answer can only be maximised,
+    so the target is then wrong, proven or not). Such a file was changed after its store
+    proved it: ``solve`` says so and exits 1, as ``validate`` calls a file that misstates
+    itself invalid (#48: it exited 0)."""
+    if document is None or reached is None or reached == document.target:
+        return None
+    name, target = document.name, document.target
+    if proven:
+        return (f"{name}: the file's target is {target}, but the proven optimum is "
+                f"{reached}: the file is not the puzzle its store proved (was it changed?)")
+    if reached > target:
+        return (f"{name}: the file's target is {target}, but an answer scoring {reached} "
+                "was found: the target is not the optimum, so the file is not the puzzle its "
+                "store proved (was it changed?)")
+    return None
 
 
 def give_up(console: Console, name: str, status: str, message: str, as_json: bool) -> NoReturn:

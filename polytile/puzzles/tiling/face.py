@@ -63,6 +63,11 @@ class TilingPuzzles(CataloguePuzzles):
         *variant_options,
         Option("fit", "Place as many squares as the rules allow when not everything fits "
                "(CP-SAT; reports the best found and a proven bound).", switch=True),
+        Option("all", "List every solution instead of one: a JSON document a line, each checked "
+               "by the rules first, up to --limit (a tiling puzzle or puzzle file).",
+               switch=True),
+        Option("limit", "With --all: stop after this many solutions [default: 1000].", low=1,
+               high=10**9),
         Option("engine", "xcc, the exact-cover kernel with "
                "colours and the corner rules inside the search (fast) [default]; cpsat, the "
                "direct CP-SAT model of polytile.models.cpsat (slow: tens of seconds or more; "
@@ -101,6 +106,11 @@ class TilingPuzzles(CataloguePuzzles):
             return
         if _knuth(console, request, "solve"):
             return
+        if request.option("all"):
+            self._solve_all(console, request)
+            return
+        if request.option("limit") is not None:
+            raise OptionError("--limit goes with --all (every solution)", "--limit")
         spec = self._resolve(request.puzzle, request.options)
         if request.option("engine") == "cpsat":
             self._solve_cpsat(console, request, spec)
@@ -125,6 +135,53 @@ class TilingPuzzles(CataloguePuzzles):
         placements = compile_problem(spec.problem).placements
         sol = spec.to_solution(placements, first, "feasible", seconds=round(seconds, 4))
         emit_solution(console, sol, request, spec.check)
+
+    def _solve_all(self, console: Console, request: SolveRequest) -> None:
+        """``solve --all``: every solution, a JSON line each, checked by the rules first, up
+        to ``--limit``; the time limit and Ctrl-C end the list early, said on stderr."""
+        import json
+
+        from polytile import formats
+        from polytile.puzzles.tiling.puzzles import TilingPuzzle
+        from polytile.solvers.parallel import ctrl_c_asks_stop
+        from polytile.solvers.tiling import compile_problem, solutions
+
+        options = {k: v for k, v in request.options.items() if k not in ("all", "limit")}
+        spec = self._resolve(request.puzzle, options)
+        if not isinstance(spec, TilingPuzzle):
+            raise OptionError("--all lists the solutions of tiling puzzles; a teaser's are "
+                              "counted up to its colour renamings (count)", "--all")  # fmt: skip
+        if request.output or request.seed is not None:
+            raise OptionError("--all prints JSON lines: no -o or --seed", "--all")
+        most = request.option("limit") or 1000
+        left = request.clock.left(request.time_limit, reserve=0.1)
+        deadline = None if left is None else time.perf_counter() + left
+        placements = compile_problem(spec.problem).placements
+        listed = 0
+        with ctrl_c_asks_stop() as asked:
+
+            def stop() -> bool:
+                return asked.is_set() or (deadline is not None and time.perf_counter() >= deadline)
+
+            for sol in solutions(spec.problem, should_stop=stop):
+                if listed == most:
+                    break
+                document = spec.to_solution(placements, sol, "feasible")
+                reasons = spec.check(document)
+                if reasons:
+                    raise SolverError(f"solution failed the rules check: {'; '.join(reasons)}")
+                # one line each (JSON lines): the file's text, without its layout
+                console.out(json.dumps(json.loads(formats.dumps(document))))
+                listed += 1
+            else:
+                if not stop():
+                    console.err(f"{printable(spec.name)}: {listed:,} solutions, all of them")
+                    return
+        why = ("--limit" if listed == most else "Ctrl-C" if asked.is_set() else "--time-limit")
+        console.err(f"{printable(spec.name)}: {listed:,} solutions listed, stopped by {why} "
+                    "(there may be more)")  # fmt: skip
+        if why == "Ctrl-C":
+            raise SystemExit(130)
 
     def _solve_fit(self, console: Console, request: SolveRequest) -> None:
         """Most squares of a teaser's pieces on its board, with a proven bound."""
@@ -218,6 +275,9 @@ class TilingPuzzles(CataloguePuzzles):
         if _knuth(console, request, "count"):
             return
         spec = self._resolve(request.puzzle, request.options)
+        if request.differ:
+            self._differ(console, request, spec)
+            return
         problem = spec.problem
         if request.group != "board":  # the group the count up to symmetry is taken under
             import dataclasses
@@ -264,6 +324,49 @@ class TilingPuzzles(CataloguePuzzles):
             raise SystemExit(130 if result.stopped_by == "interrupt" else 0)
 
     @staticmethod
+    def _differ(console: Console, request: CountRequest, spec: Any) -> None:
+        """``count --differ``: read every solution (at most ``--limit``) and show the cells
+        where they do not all have the same piece."""
+        import json
+
+        from polytile.puzzles.tiling.puzzles import TilingPuzzle
+        from polytile.puzzles.tiling.unique import differences, every_solution
+        from polytile.solvers.parallel import ctrl_c_asks_stop
+
+        if not isinstance(spec, TilingPuzzle):
+            raise OptionError("--differ reads the solutions of tiling puzzles, not a teaser's",
+                              "--differ")  # fmt: skip
+        left = request.clock.left(request.time_limit, reserve=0.1)
+        deadline = None if left is None else time.perf_counter() + left
+        with ctrl_c_asks_stop() as asked:
+            found, whole = every_solution(spec, request.limit, lambda: asked.is_set() or (
+                deadline is not None and time.perf_counter() >= deadline))  # fmt: skip
+        differ = differences(spec, found)
+        board = spec.layout
+        rows = []
+        for r in range(board.rows):
+            row = []
+            for c in range(board.cols):
+                row.append("#" if (r, c) in board.blocked else "?" if (r, c) in differ else ".")
+            rows.append(" ".join(row))
+        some = "" if whole else "the first "
+        if request.as_json:
+            console.out(json.dumps({"puzzle": spec.name, "solutions": len(found),
+                                    "complete": whole, "differ": sorted(map(list, differ)),
+                                    "board": rows}))  # fmt: skip
+        elif not found:
+            console.out(f"{printable(spec.name)}: no solution" + ("" if whole else " found"))
+            return
+        else:
+            console.out(f"{printable(spec.name)}: {some}{len(found):,} solutions differ on "
+                        f"{len(differ)} of {board.n_open} cells (marked ?):")  # fmt: skip
+            for row in rows:
+                console.out(row)
+            if not whole:
+                console.err("not every solution was read (--limit, --time-limit or Ctrl-C): "
+                            "cells marked . may differ in the others")  # fmt: skip
+
+    @staticmethod
     def _estimate(console: Console, request: CountRequest, spec: Any) -> None:
         """``count --estimate``: the random paths' estimate of the solutions and of the
         search's time, and the frontier engine's upper estimate, labelled as estimates."""
@@ -285,6 +388,76 @@ class TilingPuzzles(CataloguePuzzles):
         else:
             for line in report.estimate_lines(spec, search, front, refused):
                 console.out(line)
+
+    # -- unique ---------------------------------------------------------------------------------
+
+    def make_unique(self, console: Console, puzzle: str, output: str, most: int,
+                    time_limit: float | None, clock: Any, as_json: bool) -> None:  # fmt: skip
+        """``polytile unique``: the fewest pieces of one solution to give so that it is the
+        only one (:func:`~polytile.puzzles.tiling.unique.fewest_givens`), proven by a count
+        of 1, written as a puzzle file; exit 1 when there is no solution or too many."""
+        import json
+
+        from polytile._files import write_atomic
+        from polytile.puzzles.tiling.puzzle_file import parse_puzzle, puzzle_doc
+        from polytile.puzzles.tiling.puzzles import TilingPuzzle
+        from polytile.puzzles.tiling.unique import every_solution, fewest_givens
+        from polytile.render import to_text
+        from polytile.solvers.counting import count_tiling
+        from polytile.solvers.parallel import ctrl_c_asks_stop
+        from polytile.text import wrote
+
+        spec = self._resolve(puzzle, {})
+        if not isinstance(spec, TilingPuzzle):
+            raise OptionError(f"{printable(spec.name)} is a teaser: unique makes tiling puzzles "
+                              "unique")  # fmt: skip
+        left = clock.left(time_limit, reserve=0.3)
+        deadline = None if left is None else time.perf_counter() + left
+        with ctrl_c_asks_stop() as asked:
+
+            def stop() -> bool:
+                return asked.is_set() or (deadline is not None and time.perf_counter() >= deadline)
+
+            found, whole = every_solution(spec, most, stop)
+            if not found or not whole:
+                why = ("no solution exists" if whole else
+                       f"more than {most:,} solutions (--limit), or stopped before all were read: "
+                       "give a piece or two by hand where 'count --differ' shows, then try "
+                       "again")  # fmt: skip
+                console.err(f"{printable(spec.name)}: {why}")
+                if as_json:
+                    console.out(json.dumps({"puzzle": spec.name, "unique": False,
+                                            "solutions": len(found), "complete": whole}))
+                raise SystemExit(130 if asked.is_set() else 1)
+            givens = fewest_givens(spec, found, stop)
+        doc = puzzle_doc(spec)
+        doc["name"] = f"{spec.name}-unique"
+        doc["given"] = [*doc.get("given", []),
+                        *({"piece": g.piece, "cells": [list(c) for c in g.cells]}
+                          for g in givens.pieces)]  # fmt: skip
+        made = parse_puzzle(doc, output)
+        proof = count_tiling(made.problem, engine="auto")
+        if not proof.complete or proof.count != 1:
+            raise SolverError(f"the puzzle with the givens chosen counts {proof.count}, not 1")
+        write_atomic(output, json.dumps(doc, indent=1) + "\n")
+        console.err(wrote(output, "wrote"))
+        already = len(found) == 1
+        if as_json:
+            console.out(json.dumps({"puzzle": spec.name, "unique": True, "solutions": len(found),
+                                    "given": [{"piece": g.piece, "cells": [list(c) for c in
+                                                                           g.cells]}
+                                              for g in givens.pieces],
+                                    "fewest": True, "file": output}))  # fmt: skip
+            return
+        if already:
+            console.out(f"{printable(spec.name)} has one solution already: nothing to give")
+        else:
+            names = ", ".join(g.piece for g in givens.pieces)
+            console.out(f"{printable(spec.name)}: {len(found):,} solutions; giving "
+                        f"{len(givens.pieces)} piece{'s' if len(givens.pieces) != 1 else ''} "
+                        f"({names}) leaves exactly one (counted). No fewer do: every solution "
+                        "was tried with every smaller set of its pieces.")  # fmt: skip
+        console.out(to_text(made.solution_of((), "unknown"), color=False))  # the givens in place
 
     # -- convert --------------------------------------------------------------------------------
 
