@@ -343,12 +343,8 @@ class TilingPuzzles(CataloguePuzzles):
                 deadline is not None and time.perf_counter() >= deadline))  # fmt: skip
         differ = differences(spec, found)
         board = spec.layout
-        rows = []
-        for r in range(board.rows):
-            row = []
-            for c in range(board.cols):
-                row.append("#" if (r, c) in board.blocked else "?" if (r, c) in differ else ".")
-            rows.append(" ".join(row))
+        rows = [" ".join("#" if (r, c) in board.blocked else "?" if (r, c) in differ else "."
+                         for c in range(board.cols)) for r in range(board.rows)]  # fmt: skip
         some = "" if whole else "the first "
         if request.as_json:
             console.out(json.dumps({"puzzle": spec.name, "solutions": len(found),
