@@ -30,9 +30,10 @@ TEASERS = {
 
 
 def load_puzzle(path: str | Path) -> Puzzle:
-    """Read a puzzle file: a tiling puzzle (:func:`~polytile.puzzles.tiling.puzzles.parse_puzzle`)
-    or a generated Blokus teaser (``polytile/teaser@1``), which solves, counts and checks like
-    one.
+    """Read a puzzle file: a tiling puzzle (:func:`~polytile.puzzles.tiling.puzzles.parse_puzzle`),
+    a generated Blokus teaser (``polytile/teaser@1``), which solves, counts and checks like
+    one, or a flat BurrTools puzzle (``.xmpuzzle``,
+    :func:`~polytile.puzzles.tiling.burrtools.read_xmpuzzle`).
 
     Raises
     ------
@@ -44,6 +45,10 @@ def load_puzzle(path: str | Path) -> Puzzle:
     from polytile._files import decode_text, parse_json
 
     source = str(path)
+    if source.lower().endswith(".xmpuzzle"):  # BurrTools: a flat puzzle on the cube grid
+        from polytile.puzzles.tiling.burrtools import read_xmpuzzle
+
+        return parse_puzzle(read_xmpuzzle(source), source)
     with open(path, "rb") as f:  # a file may grow after a size check: read one byte more
         data = f.read(MAX_PUZZLE_BYTES + 1)
     if len(data) > MAX_PUZZLE_BYTES:
