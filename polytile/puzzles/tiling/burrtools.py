@@ -49,7 +49,11 @@ def _xml(path: str) -> ET.Element:
         if len(data) > MOST_XML:
             raise FormatError(f"inflates to more than {MOST_XML // 2**20} MB", path)
     try:
-        root = ET.fromstring(data)
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:  # BurrTools writes its comments in Latin-1, undeclared
+        text = data.decode("latin-1")
+    try:
+        root = ET.fromstring(text)
     except ET.ParseError as exc:
         raise FormatError(f"not a BurrTools puzzle: XML error {exc}", path) from None
     if root.tag != "puzzle":

@@ -77,6 +77,15 @@ def test_what_polytile_does_not_read_is_refused_naming_it(
     assert result.exit_code == 2 and said in result.stderr
 
 
+def test_latin_1_comments_are_read(tmp_path: Path) -> None:
+    """BurrTools writes a comment's accented letters in Latin-1 without declaring it."""
+    comment = "<comment>Gr\xf6\xdfe</comment></puzzle>"
+    text = xmpuzzle(SHAPES, PARTS, 0).replace("</puzzle>", comment)
+    path = tmp_path / "c.xmpuzzle"
+    path.write_bytes(text.encode("latin-1"))
+    assert read_xmpuzzle(path)["name"] == "p"
+
+
 def test_not_a_puzzle(tmp_path: Path) -> None:
     for content, said in ((b"<notxml", "XML error"), (b"<shapes/>", "root is <shapes>"),
                           (gzip.compress(b"<puzzle/>"), "holds no problem")):  # fmt: skip
