@@ -319,7 +319,14 @@ class _Search:
 
     def root_bounds(self) -> ProvenBounds | None:
         """What the table proves of the root after a stop (exact entries only); None when
-        not one root move finished."""
+        not one root move finished, or when the game's hooks will not list the root's moves
+        once the search is stopped (a game whose hooks watch the stop themselves)."""
+        try:
+            return self._root_bounds()
+        except _Stop:
+            return None
+
+    def _root_bounds(self) -> ProvenBounds | None:
         s, hooks = self.state, self.hooks
         if hooks.final(s) is not None or s.is_over():
             return None
