@@ -68,7 +68,11 @@ def test_board_grid_marks_cells_claimed_twice_and_ignores_outside() -> None:
 
 
 def test_plain_text_exact() -> None:
-    assert to_text(TINY, color=False) == "L L L L\nL O O L\nL L O O\n"
+    # the two L4 copies touch: their boundary is drawn (issue 47, item 3)
+    assert to_text(TINY, color=False) == ("+---+---+---+---+\n| L | L   L   L |\n"
+                                          "+   +---+---+   +\n| L | O   O | L |\n"
+                                          "+   +---+   +---+\n| L   L | O   O |\n"
+                                          "+---+---+---+---+\n")  # fmt: skip
     assert to_text(COLOURED, color=False) == "B B B B\nY Y Y R\nY G R R\nG G G R\n"
     position = Position("blokus", ("B.#", ".YR"))
     assert to_text(position, color=False) == "B . #\n. Y R\n"
@@ -282,7 +286,7 @@ def test_plain_text_highlight_lower_cases_its_cells() -> None:
     assert planned == "B B . .\nB b b #\n. . Y Y\n. . . .\n"
     unknown = to_text(MARKED, color=False, highlight=[(3, 0), (1, 3)], marks=[(3, 0)])
     assert unknown == "B B . .\nB . . #\n. . Y Y\n@ . . .\n"
-    assert to_text(TINY, color=False, highlight=[(1, 1)]) == "L L L L\nL o O L\nL L O O\n"
+    assert "| L | o   O | L |" in to_text(TINY, color=False, highlight=[(1, 1)])
 
 
 def test_colour_text_marks_and_highlight_keep_two_columns_per_cell() -> None:
@@ -369,3 +373,18 @@ def test_save_picture_passes_marks_and_highlight_on(tmp_path: Path) -> None:
     assert any(e.get("class") == "highlight" for e in root.iter(f"{SVG}path"))
     save_picture(MARKED, tmp_path / "m.png", marks=[(1, 1)], highlight=[(2, 2)])
     assert (tmp_path / "m.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_touching_pieces_of_one_letter_are_told_apart_in_text() -> None:
+    """Two T-tetrominoes side by side show their boundary (issue 47, item 3): with letters
+    alone they read as one region of eight T's."""
+    from polytile.formats import PlacedPiece, Solution
+    from polytile.render import to_text
+
+    two = Solution("tt", 2, 4, (PlacedPiece("T4", ((0, 0), (0, 1), (0, 2), (1, 1))),
+                                PlacedPiece("T4", ((1, 0), (1, 2), (1, 3), (0, 3)))))  # fmt: skip
+    with_walls = to_text(two, color=False).splitlines()
+    assert with_walls == ["+---+---+---+---+", "| T   T   T | T |", "+---+   +---+   +",
+                          "| T | T | T   T |", "+---+---+---+---+"]  # fmt: skip
+    apart = Solution("tl", 1, 2, (PlacedPiece("I1", ((0, 0),)), PlacedPiece("O1", ((0, 1),))))
+    assert to_text(apart, color=False) == "I O\n"  # letters tell them apart: no walls

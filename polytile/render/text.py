@@ -107,14 +107,76 @@ def to_text(
 
     Notes
     -----
-    In plain mode two touching pieces with the same first letter (two copies of a tetromino)
-    look like one; the SVG and PNG pictures draw every outline.
+    Where two touching pieces show the same letter (two copies of a tetromino, or your
+    ``L`` beside ``L5``), letters alone would make them look like one: the plain picture is
+    then drawn with every piece's boundary (``+---+`` lines, ``|`` between cells), one
+    text line a row and one between rows. In colour, touching pieces never share a
+    background, and the SVG and PNG pictures draw every outline.
     """
     scene = decorated(obj, marks, mark_color, highlight, highlight_color)
     grid = board_grid(obj)
     if not _want_color(color):
-        return "".join(" ".join(row) + "\n" for row in _plain_grid(scene, grid))
+        plain = _plain_grid(scene, grid)
+        if _ambiguous(scene):
+            return _bordered(scene, plain)
+        return "".join(" ".join(row) + "\n" for row in plain)
     return _rich_text(scene, grid)
+
+
+def _owners(scene: Scene) -> dict[Cell, int]:
+    """Each covered cell's shape (its index); blocked cells -2; empty cells are absent."""
+    owner = {cell: -2 for cell in scene.blocked}
+    for i, shape in enumerate(scene.shapes):
+        for cell in shape.cells:
+            owner[cell] = i
+    return owner
+
+
+def _ambiguous(scene: Scene) -> bool:
+    """Whether two edge-touching cells belong to different shapes with the same letter."""
+    owner = _owners(scene)
+    for (r, c), i in owner.items():
+        if i < 0:
+            continue
+        for other in ((r + 1, c), (r, c + 1)):
+            j = owner.get(other, -1)
+            if j >= 0 and j != i and scene.shapes[j].letter == scene.shapes[i].letter:
+                return True
+    return False
+
+
+def _bordered(scene: Scene, plain: list[str]) -> str:
+    """The plain picture with every boundary drawn: between shapes, around the board."""
+    owner = _owners(scene)
+
+    def who(r: int, c: int) -> int | None:
+        if not (0 <= r < scene.rows and 0 <= c < scene.cols):
+            return None  # off the board
+        return owner.get((r, c), -1)
+
+    def wall(a: tuple[int, int], b: tuple[int, int]) -> bool:
+        return who(*a) != who(*b)
+
+    lines = []
+    for r in range(scene.rows + 1):
+        # the line above row r: a segment over each cell, a corner where walls meet
+        top = []
+        for c in range(scene.cols + 1):
+            joins = (wall((r - 1, c - 1), (r - 1, c)) or wall((r, c - 1), (r, c))
+                     or wall((r - 1, c - 1), (r, c - 1)) or wall((r - 1, c), (r, c)))  # fmt: skip
+            top.append("+" if joins else " ")
+            if c < scene.cols:
+                top.append("---" if wall((r - 1, c), (r, c)) else "   ")
+        lines.append("".join(top).rstrip())
+        if r == scene.rows:
+            break
+        row = []
+        for c in range(scene.cols + 1):
+            row.append("|" if wall((r, c - 1), (r, c)) else " ")
+            if c < scene.cols:
+                row.append(f" {plain[r][c]} ")
+        lines.append("".join(row).rstrip())
+    return "\n".join(lines) + "\n"
 
 
 def _plain_grid(scene: Scene, grid: list[str]) -> list[str]:
