@@ -176,3 +176,14 @@ def test_walkable_regions_stay_in_python_until_compiled(
     monkeypatch.setattr(board, "_spent", 10.0)
     assert np.array_equal(board.largest_regions(cells), expected)
     assert board._compiled is not None
+
+
+def test_each_command_counts_its_own_compile_waits() -> None:
+    """A command run inside a longer-lived process (CliRunner, a notebook) starts its clock
+    with no pause: an earlier command's compile wait must not give it more time."""
+    from polytile import _pause
+    from polytile.cli import clock
+
+    _pause.paused = 100.0  # an earlier command waited for a compile
+    clock.start_command(whole_process=False)
+    assert 0.0 <= clock.elapsed() < 5.0

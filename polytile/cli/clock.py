@@ -67,6 +67,7 @@ def start_command(whole_process: bool) -> None:
     process, such as a test's CliRunner or a notebook)."""
     global _START
     _START = process_start() if whole_process else time.time()
+    _pause.paused = 0.0  # a new command: its own compile waits only
 
 
 def elapsed() -> float:

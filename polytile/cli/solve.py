@@ -177,7 +177,7 @@ def _color_help() -> str:
     type=click.IntRange(0, 2**63 - 1),
     default=0,
     show_default=True,
-    help="Seed of the random paths of --estimate.",
+    help="Seed of the random paths of --estimate (the same seed, the same estimate).",
 )
 @click.option(
     "--differ",

@@ -32,6 +32,8 @@ from polytile.solvers.tiling import TilingProblem
 __all__ = ["KnuthProblem", "parse_text", "puzzle_text"]
 
 _MULT = re.compile(r"(\d+):(\d+)\|(.+)")
+#: The most numberings of copies a problem's multiplicities may give its solutions.
+MOST_NUMBERINGS = 10**6
 
 
 @dataclass(frozen=True)
@@ -140,18 +142,30 @@ def parse_text(text: str, source: str = "<string>") -> KnuthProblem:
     options: list[tuple[str, ...]] = []
     lines: list[int] = []
     for n, option in rows[1:]:
+        names = []
         for entry in option:
             name = entry if entry in known else entry.partition(":")[0]
             if name not in known:
                 raise FormatError(f"unknown item {entry!r}", source, f"line {n}")
+            if name in primary and entry != name:
+                raise FormatError(f"a colour on the primary item {name!r}", source, f"line {n}")
+            names.append(name)
+        if len(set(names)) != len(names):
+            raise FormatError("an item twice in one option", source, f"line {n}")
         if not any(entry in primary for entry in option):
             raise FormatError("an option needs a primary item", source, f"line {n}")
         options.append(tuple(option))
         lines.append(n)
     from pathlib import Path
 
-    return KnuthProblem(Path(source).stem, tuple(primary), tuple(secondary), tuple(multiplicity),
-                        tuple(options), tuple(lines))  # fmt: skip
+    problem = KnuthProblem(Path(source).stem, tuple(primary), tuple(secondary),
+                           tuple(multiplicity), tuple(options), tuple(lines))
+    if problem.copies_factor > MOST_NUMBERINGS:
+        worst = max(zip(problem.multiplicity, problem.primary, strict=True))
+        raise FormatError(f"item {worst[1]} has multiplicity {worst[0]}: the colour engine counts "
+                          f"it as {worst[0]} numbered copies, each solution {worst[0]}! times "
+                          "over, too many to count this way", source, where)  # fmt: skip
+    return problem
 
 
 def puzzle_text(name: str, problem: TilingProblem) -> str:

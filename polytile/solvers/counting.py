@@ -160,7 +160,7 @@ def count_tiling(
     trial_seconds: float = 1.0,
     engine: str = "auto",
     memory: int | None = None,
-    prepare: Callable[[], None] | None = None,
+    prepare: Callable[[], float | None] | None = None,
 ) -> CountResult:
     """Count every tiling of ``problem``, raw and up to the board's symmetries.
 
@@ -219,7 +219,14 @@ def count_tiling(
     began = time.perf_counter()
     with _catch_ctrl_c():
         reason = None
-        once = _once(prepare)
+        once = _Once(prepare)
+
+        def left() -> float | None:
+            """What is left of the limit: the time spent so far, less the compile waits."""
+            if time_limit is None:
+                return None
+            return max(time_limit - (time.perf_counter() - began - once.waited), 0.0)
+
         quick = None
         if engine == "auto":
             quick = _quick_frontier(problem)
@@ -228,39 +235,39 @@ def count_tiling(
             else:
                 engine, reason = choose_engine(problem, once)
         if engine == "frontier":
-            left = None if time_limit is None else time_limit - (time.perf_counter() - began)
-            result = _count_frontier(problem, executor, symmetry, left, progress, memory, once,
-                                     quick)  # fmt: skip
+            result = _count_frontier(problem, executor, symmetry, left(), progress, memory,
+                                     once, quick)  # fmt: skip
             if result.stopped_by != "memory":
                 result.engine_reason = reason
                 result.seconds = time.perf_counter() - began
                 return result
-            fallback = (f"the frontier engine needed more than {_gb(memory_limit(memory))} "
-                        "of memory (--memory); counted by the search instead")  # fmt: skip
-            if time_limit is not None:
-                time_limit = max(time_limit - (time.perf_counter() - began), 0.0)
-            once()
-            result = _count(problem, executor, symmetry, time_limit, progress, trial_seconds)
-            result.extra["fallback"] = fallback
-            result.engine_reason = fallback
-            result.seconds = time.perf_counter() - began
-            return result
+            reason = (f"the frontier engine needed more than {_gb(memory_limit(memory))} "
+                      "of memory (--memory); counted by the search instead")  # fmt: skip
         once()
-        result = _count(problem, executor, symmetry, time_limit, progress, trial_seconds)
+        result = _count(problem, executor, symmetry, left(), progress, trial_seconds)
+        if reason is not None and reason.startswith("the frontier engine needed"):
+            result.extra["fallback"] = reason
         result.engine_reason = reason
+        result.seconds = time.perf_counter() - began
         return result
 
 
-def _once(prepare: Callable[[], None] | None) -> Callable[[], None]:
-    """``prepare``, called at most once however often this is."""
-    done = threading.Event()
+class _Once:
+    """``prepare``, called at most once however often this is; :attr:`waited` keeps the
+    seconds it waited (numba's first compile), which the time limit does not count."""
 
-    def call() -> None:
-        if prepare is not None and not done.is_set():
-            done.set()
-            prepare()
+    def __init__(self, prepare: Callable[[], float | None] | None) -> None:
+        self._prepare = prepare
+        self._done = threading.Event()
+        self.waited = 0.0
 
-    return call
+    def __call__(self) -> float:
+        if self._prepare is None or self._done.is_set():
+            return 0.0
+        self._done.set()
+        waited = self._prepare() or 0.0
+        self.waited += waited
+        return waited
 
 
 #: The engines :func:`count_tiling` takes.
@@ -304,8 +311,8 @@ def _quick_frontier(problem: TilingProblem) -> Any:
     return front if front.complete else None
 
 
-def choose_engine(problem: TilingProblem,
-                  prepare: Callable[[], None] | None = None) -> tuple[str, str]:  # fmt: skip
+def choose_engine(problem: TilingProblem, prepare: Callable[[], float | None] | None = None,
+                  ) -> tuple[str, str]:  # fmt: skip
     """The engine that should count ``problem`` fastest, and why (a sentence).
 
     The frontier engine cannot take colour rules or keys wider than 63 bits; it gains
@@ -336,12 +343,13 @@ def choose_engine(problem: TilingProblem,
 
 
 def _fixed_counts(problem: TilingProblem, fixes: list[Task], deadline: float | None,
-                  memory: int | None, prepare: Callable[[], None] | None,
+                  memory: int | None, prepare: _Once,
                   ) -> tuple[int, int, str | None]:  # fmt: skip
     """The sum of the Fix(g) counts of Burnside's lemma, the search's nodes, and what
     stopped them (None: nothing). Each is counted by the frontier engine on the board
     folded by g (:func:`~polytile.solvers.frontier.fixed_layout`) where that keeps its
-    window narrow, else by the search."""
+    window narrow and its tables within ``memory``, else by the search. ``deadline`` (a
+    :func:`time.time`) moves on by numba's first compile if one is waited for."""
     from polytile.solvers.frontier import FrontierUnsupported, count_frontier, fixed_layout
 
     total = nodes = 0
@@ -349,19 +357,23 @@ def _fixed_counts(problem: TilingProblem, fixes: list[Task], deadline: float | N
         try:
             layout = fixed_layout(problem, task.symmetry)
         except FrontierUnsupported:
-            if prepare is not None:
-                prepare()
-            result = _run((task, deadline))
-            total, nodes = total + result.count, nodes + result.nodes
-            if not result.complete:
-                return total, nodes, "interrupt" if _interrupted.is_set() else "time limit"
-            continue
-        left = None if deadline is None else max(deadline - time.time(), 0.0)
-        front = count_frontier(layout, time_limit=left, memory=memory_limit(memory),
-                               should_stop=_stopping, prepare=prepare)  # fmt: skip
-        if not front.complete:
-            return total, nodes, front.stopped_by
-        total += front.count or 0
+            layout = None
+        if layout is not None:
+            left = None if deadline is None else max(deadline - time.time(), 0.0)
+            front = count_frontier(layout, time_limit=left, memory=memory_limit(memory),
+                                   should_stop=_stopping, prepare=prepare)  # fmt: skip
+            if front.complete:
+                total += front.count or 0
+                continue
+            if front.stopped_by != "memory":
+                return total, nodes, front.stopped_by
+        waited = prepare()  # the search: compiled code
+        if deadline is not None:
+            deadline += waited
+        result = _run((task, deadline))
+        total, nodes = total + result.count, nodes + result.nodes
+        if not result.complete:
+            return total, nodes, "interrupt" if _interrupted.is_set() else "time limit"
     return total, nodes, None
 
 
@@ -372,7 +384,7 @@ def _count_frontier(
     time_limit: float | None,
     progress: Callable[[Progress], None] | None,
     memory: int | None,
-    prepare: Callable[[], None] | None,
+    prepare: _Once,
     quick: Any = None,
 ) -> CountResult:
     """The raw count (``quick`` when already counted) and the Fix(g) counts by the

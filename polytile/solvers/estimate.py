@@ -120,7 +120,9 @@ def estimate_search(problem: TilingProblem, probes: int = 20_000, seed: int = 0,
     arrays = (kernel.masks, kernel.ptype, kernel.use, kernel.arrays[3], kernel.arrays[4],
               kernel.start_cover, kernel.type_count, *kernel.arrays[9:], c.ocolor, c.halo,
               c.corner, c.color_order, c.rule, c.n_colors, size)  # fmt: skip
-    runs = [_probe_kernel.population(*arrays, seed * 1_000_003 + r) for r in range(replicates)]
+    # numba's generator takes a 32-bit seed: one per population, drawn from ``seed``
+    seeds = np.random.SeedSequence(seed).generate_state(replicates)
+    runs = [_probe_kernel.population(*arrays, int(s)) for s in seeds]
     nodes = np.array([n for n, _ in runs])
     sols = np.array([t for _, t in runs])
     factor = problem.color_factor  # colours numbered by first appearance: n! colourings each

@@ -23,7 +23,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -82,7 +82,6 @@ class FrontierCount:
     peak_bytes: int
     seconds: float
     threads: int
-    extra: dict[str, object] = field(default_factory=dict)
 
 
 class _Stop(Exception):
@@ -101,7 +100,7 @@ class _Part:
 
     __slots__ = ("hi", "kv", "shift", "size")
 
-    def __init__(self, size_hint: int, pbits: int) -> None:
+    def __init__(self, size_hint: int) -> None:
         from polytile.solvers._frontier_kernel import new_table
 
         log = max(10, (2 * max(size_hint, 1) - 1).bit_length())
@@ -118,10 +117,6 @@ def _owner(key: int, pbits: int) -> int:
     return ((key * _GOLDEN) & _MASK64) >> (64 - pbits) if pbits else 0
 
 
-def _slot(key: int, shift: int, pbits: int) -> int:
-    return (((key * _GOLDEN) << pbits) & _MASK64) >> shift
-
-
 def count_frontier(
     problem: TilingProblem | FrontierLayout,
     *,
@@ -130,8 +125,9 @@ def count_frontier(
     memory: int | None = None,
     should_stop: Callable[[], bool] | None = None,
     progress: Callable[[FrontierProgress], None] | None = None,
-    prepare: Callable[[], None] | None = None,
+    prepare: Callable[[], float | None] | None = None,
     compiled: bool = True,
+    numpy_keys: int | None = None,
 ) -> FrontierCount:
     """Count the tilings of ``problem`` (raw: no symmetry) by frontier dynamic programming.
 
@@ -152,11 +148,15 @@ def count_frontier(
     progress
         Called now and then with a :class:`FrontierProgress`.
     prepare
-        Called before the compiled kernel first runs (a layer past
-        :data:`~polytile.solvers._frontier_numpy.NUMPY_KEYS` keys), if it does.
+        Called before the compiled kernel first runs (a layer past ``numpy_keys`` keys), if
+        it does; it returns the seconds it waited (numba's first compile), by which the time
+        limit is moved on.
     compiled
         False: never run the compiled kernel; a layer past that many keys stops the count
         (``stopped_by`` "too large for numpy"), a quick first try that starts no compiler.
+    numpy_keys
+        Keys past which a layer goes to the compiled kernel (default
+        :data:`~polytile.solvers._frontier_numpy.NUMPY_KEYS`; 0: from the first layer on).
 
     Returns
     -------
@@ -176,15 +176,16 @@ def count_frontier(
 
     layout = problem if isinstance(problem, FrontierLayout) else frontier_layout(problem)
     began = time.perf_counter()
-    deadline = None if time_limit is None else began + time_limit
+    ends = [None if time_limit is None else began + time_limit]  # moved on by a compile wait
     stats = _Stats(began, layout.n, progress)
+    most = small.NUMPY_KEYS if numpy_keys is None else numpy_keys
 
     def check(in_hand: int, states: int) -> None:
         stats.peak_bytes = max(stats.peak_bytes, in_hand)
         now = time.perf_counter()
         if should_stop is not None and should_stop():
             raise _Stop("interrupt")
-        if deadline is not None and now >= deadline:
+        if ends[0] is not None and now >= ends[0]:
             raise _Stop("time limit")
         if memory is not None and in_hand > memory:
             raise _Stop("memory")
@@ -195,7 +196,7 @@ def count_frontier(
     count: int | None = None
     try:
         check(0, 1)
-        while stats.done < layout.n and len(keys) <= small.NUMPY_KEYS:
+        while stats.done < layout.n and len(keys) <= most:
             keys, values = small.forward(keys, values, stats.done, layout)
             stats.done += 1
             stats.peak_states = max(stats.peak_states, len(keys))
@@ -205,8 +206,9 @@ def count_frontier(
         elif not compiled:
             raise _Stop(TOO_LARGE)
         else:
-            if prepare is not None:
-                prepare()
+            waited = (prepare() or 0.0) if prepare is not None else 0.0
+            if ends[0] is not None:
+                ends[0] += waited
             count = _compiled(layout, keys, values, threads, stats, check)
     except _Stop as stop:
         stopped = stop.reason
@@ -248,7 +250,7 @@ def _compiled(layout: FrontierLayout, keys: np.ndarray, values: np.ndarray, thre
     lo, hi = small.to_words(values)
     parts = []
     for p in range(1 << pbits):
-        part = _Part(len(keys), pbits)
+        part = _Part(len(keys))
         part.size = k.fill(part.kv, part.hi, part.shift, pbits, p, keys, lo, hi)
         parts.append(part)
     lock = threading.Lock()
@@ -267,7 +269,7 @@ def _compiled(layout: FrontierLayout, keys: np.ndarray, values: np.ndarray, thre
                 raise
 
     def build(target: int, cell: int, size_hint: int) -> _Part:
-        out = _Part(size_hint, pbits)
+        out = _Part(size_hint)
         with lock:
             building.append(out)
         enter = int(layout.blocked[cell + layout.bits])

@@ -136,6 +136,9 @@ class TilingProblem:
             if not g.types or any(not 0 <= t < len(types) for t in g.types) or not (
                     0 <= g.low <= g.high):  # fmt: skip
                 raise ValueError("a group names piece types and 0 <= low <= high")
+        grouped = [t for g in self.groups for t in g.types]
+        if len(grouped) != len(set(grouped)):
+            raise ValueError("a piece type may be in one group only")
         object.__setattr__(self, "low", low)
         object.__setattr__(self, "groups", tuple(self.groups))
         colors = self.coloring.colors if self.coloring else (0,) * len(types)

@@ -61,7 +61,8 @@ def test_unique_gives_the_fewest_pieces_proven(tmp_path: Path) -> None:
         size = len(json.loads(result.stdout)["given"])
         puzzle = load_puzzle(_file(tmp_path, doc))
         found, _ = every_solution(puzzle, 10_000)
-        assert len(fewest_givens(puzzle, found).pieces) == size
+        fewest = fewest_givens(puzzle, found)
+        assert fewest is not None and len(fewest.pieces) == size
         sets = [set(s) for s in found]
         for target in sets:  # no smaller set of any solution's placements singles it out
             for fewer in itertools.combinations(sorted(target), size - 1):

@@ -209,3 +209,17 @@ def test_estimates_cover_the_true_count() -> None:
     front = estimate_frontier(prob)
     actual = count_frontier(prob)
     assert front.peak >= actual.peak_states  # an upper estimate
+
+
+def test_a_compile_wait_moves_the_time_limit_on() -> None:
+    """Waiting for numba's first compile (here a stand-in that takes 0.6 s) does not eat
+    the count's time limit (0.5 s): the limit moves on by the wait."""
+    import time as clock
+
+    def compile_wait() -> float:
+        clock.sleep(0.6)
+        return 0.6
+
+    prob = problem(8, 20, "T4*40")
+    result = count_frontier(prob, time_limit=0.5, prepare=compile_wait, numpy_keys=0)
+    assert result.complete and result.count == 234_390

@@ -114,3 +114,23 @@ def test_bad_supplies_name_the_entry() -> None:
     doc["pieces"] = [{"choose": 1}]
     with pytest.raises(FormatError, match="a choice is"):
         parse_puzzle(doc)
+
+
+def test_a_given_piece_of_a_choice_counts_towards_it() -> None:
+    """Two of I4 or O4 on 2x4, one I4 given: one way is left (the other I4 beside it)."""
+    doc = {"format": "polytile/puzzle@1", "name": "g", "board": ["....", "...."],
+           "pieces": [{"choose": 2, "of": [{"name": "I4", "count": "0-2"},
+                                           {"name": "O4", "count": "0-2"}]}],
+           "given": [{"piece": "I4", "cells": [[0, 0], [0, 1], [0, 2], [0, 3]]}]}  # fmt: skip
+    puzzle = parse_puzzle(doc)
+    assert count_tiling(puzzle.problem, engine="search").count == 1
+    assert count_tiling(puzzle.problem, engine="frontier").count == 1
+    again = parse_puzzle(json.loads(json.dumps(puzzle_doc(puzzle))))
+    assert again.problem == puzzle.problem
+
+
+def test_a_type_in_two_groups_is_refused() -> None:
+    with pytest.raises(ValueError, match="one group only"):
+        TilingProblem(Board(2, 4), (piece("I4"), piece("O4"), piece("L4")), (2, 2, 2),
+                      low=(0, 0, 0), groups=(PieceGroup((0, 1), 2, 2),
+                                             PieceGroup((0, 2), 1, 2)))  # fmt: skip

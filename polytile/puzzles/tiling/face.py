@@ -142,6 +142,7 @@ class TilingPuzzles(CataloguePuzzles):
         import json
 
         from polytile import formats
+        from polytile._warm import compiled
         from polytile.puzzles.tiling.puzzles import TilingPuzzle
         from polytile.solvers.parallel import ctrl_c_asks_stop
         from polytile.solvers.tiling import compile_problem, solutions
@@ -154,6 +155,7 @@ class TilingPuzzles(CataloguePuzzles):
         if request.output or request.seed is not None:
             raise OptionError("--all prints JSON lines: no -o or --seed", "--all")
         most = request.option("limit") or 1000
+        compiled(console, "tiling", None, True)  # the search: once after installing
         left = request.clock.left(request.time_limit, reserve=0.1)
         deadline = None if left is None else time.perf_counter() + left
         placements = compile_problem(spec.problem).placements
@@ -284,12 +286,13 @@ class TilingPuzzles(CataloguePuzzles):
 
             problem = dataclasses.replace(problem, symmetries=request.group)
 
-        def prepare() -> None:
+        def prepare() -> float:
             """Before compiled code first runs: wait for the engines' first compile (a
-            small frontier count runs in numpy and never gets here)."""
-            if request.scheduler is None:  # a cluster's workers compile in their own places
-                # the clock stands still meanwhile: the limit is for the count
-                compiled(console, "tiling", None, request.progress and not request.as_json)
+            small frontier count runs in numpy and never gets here); the seconds waited."""
+            if request.scheduler is not None:  # a cluster's workers compile in their places
+                return 0.0
+            # the clock stands still meanwhile: the limit is for the count
+            return compiled(console, "tiling", None, request.progress and not request.as_json)
 
         if request.estimate is not None:
             prepare()
@@ -329,6 +332,7 @@ class TilingPuzzles(CataloguePuzzles):
         where they do not all have the same piece."""
         import json
 
+        from polytile._warm import compiled
         from polytile.puzzles.tiling.puzzles import TilingPuzzle
         from polytile.puzzles.tiling.unique import differences, every_solution
         from polytile.solvers.parallel import ctrl_c_asks_stop
@@ -336,6 +340,7 @@ class TilingPuzzles(CataloguePuzzles):
         if not isinstance(spec, TilingPuzzle):
             raise OptionError("--differ reads the solutions of tiling puzzles, not a teaser's",
                               "--differ")  # fmt: skip
+        compiled(console, "tiling", None, not request.as_json)  # once after installing
         left = request.clock.left(request.time_limit, reserve=0.1)
         deadline = None if left is None else time.perf_counter() + left
         with ctrl_c_asks_stop() as asked:
@@ -395,6 +400,7 @@ class TilingPuzzles(CataloguePuzzles):
         import json
 
         from polytile._files import write_atomic
+        from polytile._warm import compiled
         from polytile.puzzles.tiling.puzzle_file import parse_puzzle, puzzle_doc
         from polytile.puzzles.tiling.puzzles import TilingPuzzle
         from polytile.puzzles.tiling.unique import every_solution, fewest_givens
@@ -407,6 +413,7 @@ class TilingPuzzles(CataloguePuzzles):
         if not isinstance(spec, TilingPuzzle):
             raise OptionError(f"{printable(spec.name)} is a teaser: unique makes tiling puzzles "
                               "unique")  # fmt: skip
+        compiled(console, "tiling", None, not as_json)  # the search: once after installing
         left = clock.left(time_limit, reserve=0.3)
         deadline = None if left is None else time.perf_counter() + left
         with ctrl_c_asks_stop() as asked:
@@ -426,14 +433,23 @@ class TilingPuzzles(CataloguePuzzles):
                                             "solutions": len(found), "complete": whole}))
                 raise SystemExit(130 if asked.is_set() else 1)
             givens = fewest_givens(spec, found, stop)
+            if givens is None:
+                console.err(f"{printable(spec.name)}: stopped before the fewest givens were "
+                            "found: nothing written")  # fmt: skip
+                raise SystemExit(130 if asked.is_set() else 1)
         doc = puzzle_doc(spec)
         doc["name"] = f"{spec.name}-unique"
         doc["given"] = [*doc.get("given", []),
                         *({"piece": g.piece, "cells": [list(c) for c in g.cells]}
                           for g in givens.pieces)]  # fmt: skip
         made = parse_puzzle(doc, output)
-        proof = count_tiling(made.problem, engine="auto")
-        if not proof.complete or proof.count != 1:
+        proof = count_tiling(made.problem, symmetry=False, engine="auto",
+                             time_limit=clock.left(time_limit, reserve=0.2))  # fmt: skip
+        if not proof.complete:
+            console.err(f"{printable(spec.name)}: stopped before the new puzzle was counted: "
+                        "nothing written")  # fmt: skip
+            raise SystemExit(130 if proof.stopped_by == "interrupt" else 1)
+        if proof.count != 1:
             raise SolverError(f"the puzzle with the givens chosen counts {proof.count}, not 1")
         write_atomic(output, json.dumps(doc, indent=1) + "\n")
         console.err(wrote(output, "wrote"))
@@ -537,12 +553,15 @@ def _knuth(console: Console, request: Any, verb: str) -> bool:
 
     if not is_knuth(request.puzzle):
         return False
+    from polytile._warm import compiled
+
     if request.options:
         raise OptionError(f"{', '.join('--' + n for n in request.options)}: not for a file in "
                           "Knuth's format, which holds its whole problem")  # fmt: skip
     if verb == "solve" and (request.output or request.seed is not None):
         raise OptionError("-o and --seed are not for a file in Knuth's format: its solution is "
                           "printed as the options chosen (--json for a document)")  # fmt: skip
+    compiled(console, "tiling", None, not request.as_json)  # the colour engine, once
     limit = request.clock.left(request.time_limit, reserve=0.1)
     with ctrl_c_asks_stop() as asked:
         run = count_knuth if verb == "count" else solve_knuth

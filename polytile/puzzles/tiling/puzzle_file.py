@@ -228,7 +228,7 @@ def parse_puzzle(doc: Any, source: str = "<string>") -> TilingPuzzle:
     name = doc.get("name", Path(source).stem)
     if not isinstance(name, str):
         raise FormatError("'name' must be a string", source, "name")
-    given = _read_given(doc.get("given", []), board, supplies, one_sided, source)
+    given = _read_given(doc.get("given", []), board, supplies, choices, one_sided, source)
     taken = {c for g in given for c in g.cells}
     left = Board(board.rows, board.cols, board.blocked | taken)
     for s in supplies:  # "as many as fit": as many as the open cells left could take
@@ -248,10 +248,11 @@ def parse_puzzle(doc: Any, source: str = "<string>") -> TilingPuzzle:
     return TilingPuzzle(name, problem, str(doc.get("description", "")), given=given)
 
 
-def _read_given(entries: Any, board: Board, supplies: list[_Supply], one_sided: bool,
+def _read_given(entries: Any, board: Board, supplies: list[_Supply],
+                choices: list[tuple[int, int]], one_sided: bool,
                 source: str) -> tuple[PlacedPiece, ...]:  # fmt: skip
-    """The pre-placed pieces of a puzzle file; each takes a copy from its supply (in place:
-    one fewer at most, and at least)."""
+    """The pre-placed pieces of a puzzle file; each takes a copy from its supply and from
+    its choice, if any (in place: one fewer at most, and at least)."""
     if not isinstance(entries, list):
         raise FormatError("'given' must be a list of placed pieces", source, "given")
     by_name = {s.shape.name: s for s in supplies}
@@ -296,6 +297,9 @@ def _read_given(entries: Any, board: Board, supplies: list[_Supply], one_sided: 
         if supply.high is not None:
             supply.high -= 1
         supply.low = max(supply.low - 1, 0)
+        if supply.group is not None:  # the choice has one fewer to place
+            least, most = choices[supply.group]
+            choices[supply.group] = (max(least - 1, 0), most - 1)
         given.append(PlacedPiece(entry["piece"], cells))
     return tuple(given)
 
@@ -339,8 +343,12 @@ def puzzle_doc(puzzle: TilingPuzzle) -> dict[str, Any]:
               for t in group.types}  # fmt: skip
     pieces: list[Any] = [entry(name) for name in supply if name not in chosen]
     for k, group in enumerate(problem.groups):
-        pieces.append({"choose": _count_text(group.low, group.high),
-                       "of": [entry(n) for n, at in chosen.items() if at == k]})  # fmt: skip
+        members = [member for member, at in chosen.items() if at == k]
+        back = sum(given[member] for member in members)  # the choice's copies given in place
+        for member in members:  # in a choice, a piece may be left out: its least is 0
+            supply[member] = (0, supply[member][1])
+        pieces.append({"choose": _count_text(group.low + back, group.high + back),
+                       "of": [entry(member) for member in members]})  # fmt: skip
     doc: dict[str, Any] = {
         "format": PUZZLE_FORMAT,
         "name": puzzle.name,

@@ -65,14 +65,15 @@ class Givens:
 
 
 def fewest_givens(puzzle: TilingPuzzle, found: list[list[int]],
-                  should_stop: Callable[[], bool] | None = None) -> Givens:  # fmt: skip
+                  should_stop: Callable[[], bool] | None = None) -> Givens | None:  # fmt: skip
     """The fewest placements of one solution to give so that it is the only one left, over
-    every solution in ``found`` (all of the puzzle's): see the module's docstring.
+    every solution in ``found`` (all of the puzzle's): see the module's docstring. None when
+    ``should_stop`` (asked before each size tried) stopped it first.
 
     Raises
     ------
     SolverError
-        If ``found`` has no solution, or the work was stopped before the answer.
+        If ``found`` has no solution.
     """
     if not found:
         raise SolverError("the puzzle has no solution to keep")
@@ -82,17 +83,15 @@ def fewest_givens(puzzle: TilingPuzzle, found: list[list[int]],
         member[s, sol] = True
     best: tuple[int, int, tuple[int, ...]] | None = None  # (size, solution, placements)
     for t, target in enumerate(found):
-        if should_stop is not None and should_stop():
-            raise SolverError("stopped before the fewest givens were found")
         others = np.delete(np.arange(len(found)), t)
-        # bit j of missing[s]: solution s lacks the target's j-th placement
-        missing = np.zeros(len(others), dtype=np.int64)
-        for j, p in enumerate(target):
-            missing |= (~member[others, p]).astype(np.int64) << j
+        # lacks[s, j]: solution s lacks the target's j-th placement
+        lacks = ~member[np.ix_(others, np.array(target, dtype=np.int64))]
         limit = len(target) if best is None else best[0] - 1
         for size in range(0 if len(others) == 0 else 1, limit + 1):
+            if should_stop is not None and should_stop():
+                return None
             hit = next((combo for combo in itertools.combinations(range(len(target)), size)
-                        if np.all(missing & sum(1 << j for j in combo))), None)  # fmt: skip
+                        if lacks[:, combo].any(axis=1).all()), None)  # fmt: skip
             if hit is not None:
                 best = (size, t, tuple(target[j] for j in hit))
                 break

@@ -25,8 +25,8 @@ def warm_up() -> None:
     count(XCCArrays.from_lists([[0, 1], [0], [1]], n_items=2, n_primary=2))
     # the frontier engine and the estimates of count --estimate and --engine auto
     repeated = TilingProblem(Board(4, 4), (piece("T4"), piece("O4")), (2, 2))
-    for threads in (1, 2):
-        count_frontier(repeated, threads=threads)
+    for threads in (1, 2):  # the compiled kernel, from the first layer on
+        count_frontier(repeated, threads=threads, numpy_keys=0)
     estimate_frontier(repeated)
     estimate_search(repeated, probes=10, rate_seconds=0.0)
 
