@@ -106,9 +106,9 @@ def test_the_command_line_converts_counts_and_solves(tmp_path: Path) -> None:
 
 
 def test_items_repeated_or_coloured_wrongly_name_their_line() -> None:
-    with pytest.raises(FormatError, match="line 2.*twice in one option"):
+    with pytest.raises(FormatError, match=r"line 2.*twice in one option"):
         parse_text("a b\na a b\n", "f.dlx")
-    with pytest.raises(FormatError, match="line 2.*colour on the primary item 'a'"):
+    with pytest.raises(FormatError, match=r"line 2.*colour on the primary item 'a'"):
         parse_text("a | x\na:R x\n", "f.dlx")
     with pytest.raises(FormatError, match=r"multiplicity 12: .* 12! times"):
         parse_text("12:12|a b\na\nb\n", "f.dlx")
