@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["printable", "wrote", "xml_safe"]
+__all__ = ["counted", "listed", "printable", "wrote", "xml_safe"]
 
 # C0 controls but tab and newline, DEL, the C1 controls (U+0085 NEL and U+009B CSI among
 # them: some terminals act on these alone), and the line and paragraph separators.
@@ -75,3 +75,21 @@ def wrote(path: object, verb: str = "wrote") -> str:
     """
     name = str(path)
     return f"{verb} to standard output" if name == "-" else f"{verb} {printable(name)}"
+
+
+def counted(n: int, noun: str) -> str:
+    """``n`` (with thousands separators) and ``noun``, with an s unless ``n`` is 1.
+
+    >>> counted(1, "move"), counted(0, "move"), counted(2339, "solution")
+    ('1 move', '0 moves', '2,339 solutions')
+    """
+    return f"{n:,} {noun}" + ("" if n == 1 else "s")
+
+
+def listed(words: list[str]) -> str:
+    """``words`` (one at least) as a sentence lists them: commas, and "and" before the last.
+
+    >>> listed(["red"]), listed(["red", "blue"]), listed(["a", "b", "c"])
+    ('red', 'red and blue', 'a, b and c')
+    """
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"

@@ -22,6 +22,7 @@ from polytile._files import parse_json, read_input, require
 from polytile.errors import FormatError, OptionError
 from polytile.puzzles.face import Console, EndgameFace, EndgameRequest, Legal, Option
 from polytile.puzzles.toys import TakeAway
+from polytile.text import counted
 
 __all__ = ["FACE", "TakeAwayFace"]
 
@@ -103,7 +104,7 @@ class TakeAwayFace(EndgameFace):
         return f"{self.picture(doc, 'text')}\n{winner} took the last counter and wins"
 
     def describe(self, doc: Any) -> str:
-        return f"game record, {len(doc.moves)} moves, all legal"
+        return f"game record, {counted(len(doc.moves), 'move')}, all legal"
 
     def legal(self, doc: Any) -> Legal:
         s = doc.state

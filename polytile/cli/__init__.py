@@ -44,8 +44,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
                "List the pieces of a named set: name, size, free orientations and a picture."),
     "new": ("polytile.cli.games:new", "Set up a new game and write it as a file."),
     "play": ("polytile.cli.games:play",
-             "Play moves in a Blokus, City Blocks (Henning), Gridblock or Walkable Cities game, "
-             "in place."),
+             "Play moves in a Blokus, City Blocks (Henning), City Blocks (Ritchie), Gridblock or "
+             "Walkable Cities game, in place."),
     "selfplay": ("polytile.cli.games:selfplay",
                  "Let engine players play Blokus, City Blocks (Henning), Gridblock or Walkable "
                  "Cities games and write their records."),

@@ -4,11 +4,12 @@ shared way (:class:`~polytile.puzzles.analysis.AnalyseFace`) or the game's own
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import click
 
-from polytile.cli.options import SECONDS, GameDefault, check_output
+from polytile.cli.options import SECONDS, GameDefault, check_output, refuse_undeclared
 
 __all__ = ["COMMANDS", "analyse_command"]
 
@@ -25,7 +26,8 @@ the report says whose. City Blocks (Henning): exact once both reserves are empty
 that an estimate from the mover's view (averaged over the deals it cannot rule out, marked
 ~). Gridblock: exact in the rounds whose hands every player knows (the split deal's rounds
 2, 4 and 6); the value is the rest of the round's. Walkable Cities: the rounds the exact
-backward induction reaches; both players move at once, so a round's 'lost' is the change
+backward induction reaches (no piece with more than --max-drops legal drops, as for
+'polytile solve-endgame'); both players move at once, so a round's 'lost' is the change
 of red's lead. -o FILE.json writes the record with an "analysis" field.
 
 Blokus: RECORD is a Pentobi game record (.blksgf: Duo, classic with 2, 3 or 4 players). From the
@@ -77,6 +79,7 @@ Examples:
   polytile analyse game.blksgf --json
   polytile analyse henning-game.json --time-limit 120
   polytile analyse gridblock-game.json -o annotated.json
+  polytile analyse walk.json --max-drops 10 --time-limit 300
 """,
 )
 @click.argument("record", type=click.Path(dir_okay=False, allow_dash=True))
@@ -96,6 +99,14 @@ Examples:
     help="Blokus: analyse from the first position where no player can place more pieces than this.",
 )
 @click.option(
+    "--max-drops",
+    type=click.IntRange(0),
+    default=6,
+    show_default=True,
+    help="Walkable Cities: value a round's position only when no piece has more legal drops "
+    "than this (as for 'solve-endgame').",
+)
+@click.option(
     "-o",
     "--output",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -104,28 +115,23 @@ Examples:
     '.blksgf), or an "analysis" field (the other games, .json).',
 )
 def analyse_command(
-    record: str, as_json: bool, time_limit: float, max_pieces: int | None, output: Path | None
-) -> None:
+    record: str, as_json: bool, time_limit: float, max_pieces: int | None, max_drops: int,
+    output: Path | None,
+) -> None:  # fmt: skip
     """Analyse a game record move by move."""
-    from polytile.cli.clock import CLOCK, budget
+    from polytile.cli.clock import CLOCK
     from polytile.cli.console import CONSOLE, facing
     from polytile.puzzles.analysis import AnalyseFace, AnalyseRequest, OwnAnalysisFace
     from polytile.puzzles.faces import FACES, face, face_of_file
 
+    ctx = click.get_current_context()
+    from_line = click.core.ParameterSource.COMMANDLINE
+    given = frozenset(n for n in _GAME_OPTIONS if ctx.get_parameter_source(n) == from_line)
+    request = AnalyseRequest(CLOCK, time_limit, as_json, output, max_pieces, max_drops)
     faced = face_of_file(record)
-    if isinstance(faced, AnalyseFace):  # a game whose face analyses its records the shared way
-        ctx = click.get_current_context()
-        if ctx.get_parameter_source("max_pieces") == click.core.ParameterSource.COMMANDLINE:
-            games = sorted(f.title for f in map(face, FACES) if isinstance(f, OwnAnalysisFace)
-                           and "max_pieces" in f.analysis_options)  # fmt: skip
-            raise click.UsageError(f"--max-pieces: only for {' and '.join(games)} records")
-        check_output(output, (".json",), " (the record with its analysis)")
-        with facing():
-            faced.analyse(CONSOLE, record, budget(time_limit, reserve=0.25) or time_limit,
-                          as_json, output)  # fmt: skip
-        return
-    if not isinstance(faced, OwnAnalysisFace):  # no game's face analyses it: one that
-        # analyses its records its own way says what analyse needs, and what this is
+    if not isinstance(faced, AnalyseFace | OwnAnalysisFace):
+        # no game's face analyses it: one that analyses its records its own way says what
+        # analyse needs, and what this is
         if not record.lower().endswith(".blksgf"):
             from polytile._files import explain_unread
 
@@ -134,10 +140,39 @@ def analyse_command(
         if not own:
             raise click.UsageError("no game analyses this file")
         faced = own[0]
+        # it speaks for a file no game analyses, naming the records analyse reads (what the
+        # file is matters more than an option it would refuse)
+        request = dataclasses.replace(request, reads=_reads())
+    else:
+        refuse_undeclared(_GAME_OPTIONS, given, faced.analysis_options, "analysis_options")
+    if isinstance(faced, AnalyseFace):  # a game whose face analyses its records the shared way
+        check_output(output, (".json",), " (the record with its analysis)")
+        with facing():
+            faced.analyse(CONSOLE, record, request)
+        return
     check_output(output, *faced.analysis_outputs)
-    request = AnalyseRequest(CLOCK, time_limit, as_json, output, max_pieces)
     with facing():
         faced.analyse_own(CONSOLE, record, request)
+
+
+#: The options of analyse that only some games take, in the order they are refused.
+_GAME_OPTIONS = ("max_pieces", "max_drops")
+
+
+def _reads() -> str:
+    """The game records analyse reads, in words, for the refusal of any other file: the
+    games whose faces analyse records, by the format of their records ("City Blocks
+    (Henning), Gridblock and Walkable Cities records (polytile JSON) and Blokus records
+    (Pentobi .blksgf)")."""
+    from polytile.puzzles.analysis import AnalyseFace, OwnAnalysisFace
+    from polytile.puzzles.faces import FACES, face
+    from polytile.text import listed
+
+    games: dict[str, list[str]] = {}
+    for f in map(face, FACES):
+        if isinstance(f, AnalyseFace | OwnAnalysisFace):
+            games.setdefault(f.record_format_name, []).append(f.title)
+    return " and ".join(f"{listed(titles)} records ({name})" for name, titles in games.items())
 
 
 COMMANDS = [analyse_command]

@@ -97,14 +97,15 @@ def new(game: str, seed: int, output: Path | None, **options: Any) -> None:
 
 @click.command(
     "play",
-    help="""Play moves in a Blokus, City Blocks (Henning), Gridblock or Walkable Cities game, in
-place.
+    help="""Play moves in a Blokus, City Blocks (Henning), City Blocks (Ritchie), Gridblock or
+Walkable Cities game, in place.
 
 RECORD is a game record (polytile new henning, polytile new gridblock, polytile new
-walkable), a Blokus position (polytile new blokus) or a Pentobi record (.blksgf); its
-format says which game it is. Each MOVE is checked by the rules engine before anything is
-written; if one is illegal, nothing is written and the reason is given. Then the board,
-the city, the grid or the three boards are shown.
+walkable), a Blokus or City Blocks (Ritchie) position (polytile new blokus, polytile new
+cityblocks) or a Pentobi record (.blksgf); its format says which game it is. Each MOVE is
+checked by the rules engine before anything is written; if one is illegal, nothing is
+written and the reason is given. Then the board, the city, the grid or the three boards
+are shown.
 
 \b
 Blokus moves (points: a column letter and a row number from the bottom, as Pentobi's):
@@ -123,6 +124,13 @@ City Blocks (Henning) moves:
   pass                           only when you have no legal play
 
 Tiles: H1-H5, S2-S6, F3-F7, SC (school, also PK or park), PP, MA, CH.
+
+\b
+City Blocks (Ritchie) moves (as 'polytile moves' lists them; rows and columns from 0 at
+the top left):
+  "B I3 0,0 0,1 0,2"             blue places its I3 on these cells
+  "R pass"                       red passes
+The position becomes the new position.
 
 \b
 Gridblock moves (tiles a1..f6, column then row from the top; corners NW NE SE SW):
@@ -151,6 +159,7 @@ Examples:
   polytile play game.blksgf "V3 e10 e9 f9"
   polytile play game.json S4@b3
   polytile play game.json "CH@a2 swap 1,c" --no-color
+  polytile play city.json "B I3 0,0 0,1 0,2"
   polytile play grid.json setup b3 NE setup e1 SW "setup a4 NW" "setup f6 SE"
   polytile play grid.json C3@d4 NE
   polytile play walk.json "T4 1:c4,d4 2:e4 3:d5 | L4 1:a1,a2 3:a3,b3"
@@ -166,7 +175,7 @@ def play(record: Path, moves: tuple[str, ...], color: bool | None) -> None:
     from polytile.puzzles.faces import face, face_of_file
 
     found = face_of_file(str(record))
-    if found is None or not found.plays:
+    if found is None:
         _refuse_other_formats(record)
         found = face("henning")  # its reader says what the file lacks
     with facing():
@@ -174,8 +183,8 @@ def play(record: Path, moves: tuple[str, ...], color: bool | None) -> None:
 
 
 def _refuse_other_formats(record: Path) -> None:
-    """Refuse a polytile file of a kind ``play`` does not continue (a solution, a City Blocks
-    (Ritchie) position...), naming what it is."""
+    """Refuse a polytile file of no game's face (a solution, a puzzle...), naming what it
+    is."""
     import re
 
     try:
@@ -190,8 +199,8 @@ def _refuse_other_formats(record: Path) -> None:
     kind = tag[1].decode().split("/")[1].split("@")[0]  # position, solution, ...
     what = f"{game[1].decode()} {kind}" if game else f"{kind} file"
     raise click.BadParameter(
-        f"{record} is a {what}; play continues Blokus positions and Pentobi records, and City "
-        f"Blocks (Henning), Gridblock and Walkable Cities records",
+        f"{record} is a {what}; play continues Blokus and City Blocks (Ritchie) positions, "
+        f"Pentobi records, and City Blocks (Henning), Gridblock and Walkable Cities records",
         param_hint="RECORD",
     )
 

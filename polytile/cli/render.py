@@ -160,12 +160,25 @@ def render_command(
     obj = read_document(file, move)  # a solution, or a position or board of no game's face
     if isinstance(obj, Solution):
         _refuse_off_board(obj, "<stdin>" if file == "-" else file)
+        obj = _drawn(obj)
     if output is not None:
         save_picture(obj, output, cell, title)
         click.echo(wrote(output), err=True)
         return
     text = to_text(obj, color)
     click.echo(text, nl=False, color="\x1b[" in text)
+
+
+def _drawn(solution: Solution) -> Solution:
+    """What to draw for ``solution``: the answer of a declared puzzle as that puzzle draws
+    it (a City Blocks layout with the centre squares of its board), else itself."""
+    from polytile.puzzles.faces import PUZZLES, puzzle
+    from polytile.puzzles.puzzle_face import AnswerCheck
+
+    if solution.puzzle not in PUZZLES:
+        return solution
+    declared = puzzle(solution.puzzle)
+    return declared.drawn(solution) if isinstance(declared, AnswerCheck) else solution
 
 
 def _refuse_off_board(solution: Solution, source: str) -> None:

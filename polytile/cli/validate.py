@@ -27,7 +27,9 @@ own "puzzle" field when that names a catalogue puzzle (see 'polytile puzzles'). 
 the puzzle check, give --placements-only.
 
 A position is checked by its game's rules engine (hands, passes, the board against the
-hands); a plain text board is valid once it loads (board characters and sizes).
+hands); a plain text board is valid once it loads (board characters and sizes). A Blokus
+game record (.blksgf) has every move replayed by the rules engine: one that breaks the
+rules makes it invalid (exit 1, the move named in Pentobi's points).
 
 A City Blocks (Henning), Gridblock or Walkable Cities file (a record, position or view)
 is checked as it is read: every field against the rules, and every move of a record

@@ -111,9 +111,18 @@ class AnalyseFace(Face):
     stop_errors
         The errors (``"module:Name"``, imported when needed) that mean the time limit or
         Ctrl-C stopped the solver (with a ``reason``).
+    analysis_options
+        The :class:`AnalyseRequest` fields beyond the clock, the time limit, ``--json`` and
+        ``-o`` that :meth:`review` reads (as :attr:`OwnAnalysisFace.analysis_options`); the
+        CLI refuses them for the other games' records.
+    record_format_name
+        The format of the records it analyses, in words, as ``analyse`` lists what it reads
+        (polytile's JSON files, which :meth:`analyse` writes back).
     """
 
     lead: ClassVar[str]
+    analysis_options: ClassVar[frozenset[str]] = frozenset()
+    record_format_name: ClassVar[str] = "polytile JSON"
     #: What one step of a record is called ("move"; "round" where everyone moves at once).
     move_word: ClassVar[str] = "move"
 
@@ -123,10 +132,10 @@ class AnalyseFace(Face):
 
     @abstractmethod
     def review(self, file: str, index: int, time_limit: float, cache: dict[Any, Any],
-               ) -> Review | None:  # fmt: skip
+               request: AnalyseRequest) -> Review | None:  # fmt: skip
         """The review of move ``index + 1`` of the record in ``file`` (the position after
         ``index`` moves, then the move); None when the solver cannot settle it (the move is
-        skipped).
+        skipped). ``request`` carries the game options of :attr:`analysis_options`.
 
         ``cache`` is kept between the calls of one analysis (the value after a move is the
         value before the next); a function in its list ``"close"`` is called once the
@@ -141,13 +150,14 @@ class AnalyseFace(Face):
 
     stop_errors: ClassVar[tuple[str, ...]] = ()
 
-    def analyse(self, console: Console, file: str, time_limit: float, as_json: bool,
-                output: Path | None = None) -> None:  # fmt: skip
-        """``polytile analyse``: the table (or JSON) of the moves the solver settles, from
-        the end of the record backward; with ``output``, the record written there with the
-        analysis in its ``analysis`` field. Exit 1 when incomplete, 130 after Ctrl-C."""
+    def analyse(self, console: Console, file: str, request: AnalyseRequest) -> None:
+        """``polytile analyse``: the table (or ``request.as_json``, JSON) of the moves the
+        solver settles, from the end of the record backward; with ``request.output``, the
+        record written there with the analysis in its ``analysis`` field; the game's own
+        options go on to :meth:`review`. Exit 1 when incomplete, 130 after Ctrl-C."""
         from polytile.formats import write_atomic
 
+        output = request.output
         doc = self.read(file)
         if doc.kind != "record":
             from polytile.errors import OptionError
@@ -156,7 +166,7 @@ class AnalyseFace(Face):
                               "RECORD")  # fmt: skip
         with console.progress("analysis", True,
                               lambda p: f"{p.done:,} moves reviewed") as update:  # fmt: skip
-            result = analyse(self, file, time_limit, update)
+            result = analyse(self, file, request, update)
         if output is not None and result.reviews:
             doc.extra["analysis"] = {"lead": self.lead,
                                      "moves": [r.as_dict() for r in result.reviews]}  # fmt: skip
@@ -164,7 +174,7 @@ class AnalyseFace(Face):
             console.err(wrote(output))
         elif output is not None:
             console.err(f"nothing written to {output}: no move analysed")
-        if as_json:
+        if request.as_json:
             console.out(json.dumps({"game": self.name, "lead": self.lead,
                                     "total_moves": result.total,
                                     "moves": [r.as_dict() for r in result.reviews],
@@ -185,7 +195,8 @@ class AnalyseFace(Face):
 
 @dataclass(frozen=True)
 class AnalyseRequest:
-    """What ``polytile analyse`` asks of a game that analyses its records its own way.
+    """What ``polytile analyse`` asks of a game (:meth:`AnalyseFace.analyse`,
+    :meth:`OwnAnalysisFace.analyse_own`).
 
     Attributes
     ----------
@@ -194,12 +205,20 @@ class AnalyseRequest:
     time_limit
         The whole command's limit in seconds, counted from its start.
     output
-        Where to write the record with its analysis (a suffix of
+        Where to write the record with its analysis (``.json``, or a suffix of
         :attr:`OwnAnalysisFace.analysis_outputs`), or None.
     max_pieces
         Analyse from the first position where no player can place more pieces than this
         (a game that declares it in :attr:`OwnAnalysisFace.analysis_options`); None: the
         game's default.
+    max_drops
+        Value a position only when no piece has more legal drops than this (a game that
+        declares it in :attr:`AnalyseFace.analysis_options`, as ``solve-endgame
+        --max-drops``).
+    reads
+        The game records ``analyse`` reads, in words, as the front end lists its games
+        ("Gridblock records (polytile JSON) and Blokus records (Pentobi .blksgf)"): what the
+        refusal of a file that is none of them names.
     """
 
     clock: Clock
@@ -207,6 +226,8 @@ class AnalyseRequest:
     as_json: bool = False
     output: Path | None = None
     max_pieces: int | None = None
+    max_drops: int = 6
+    reads: str = ""
 
 
 class OwnAnalysisFace(Face):
@@ -225,10 +246,14 @@ class OwnAnalysisFace(Face):
     analysis_outputs
         The suffixes ``-o`` takes, and what the file written is (for the refusal of
         another).
+    record_format_name
+        The format of the records it analyses, in words, as ``analyse`` lists what it reads
+        ("Pentobi .blksgf").
     """
 
     analysis_options: ClassVar[frozenset[str]] = frozenset()
     analysis_outputs: ClassVar[tuple[tuple[str, ...], str]] = ((), "")
+    record_format_name: ClassVar[str]
 
     @abstractmethod
     def analyse_own(self, console: Console, file: str, request: AnalyseRequest) -> None:
@@ -238,10 +263,12 @@ class OwnAnalysisFace(Face):
         it is. Exit 1 when incomplete or nothing could be analysed, 130 after Ctrl-C."""
 
 
-def analyse(face: AnalyseFace, file: str, time_limit: float,
+def analyse(face: AnalyseFace, file: str, request: AnalyseRequest,
             progress: Callable[[Any], None] | None = None) -> Analysis:  # fmt: skip
     """Review the moves of the record in ``file`` from the last backward, skipping those the
-    solver cannot settle, until the first move, the time limit or Ctrl-C.
+    solver cannot settle, until the first move, what the front end's clock leaves of
+    ``request.time_limit`` (less a quarter second to report) or Ctrl-C (``request``: the
+    game options for :meth:`AnalyseFace.review` too).
 
     Raises
     ------
@@ -251,6 +278,7 @@ def analyse(face: AnalyseFace, file: str, time_limit: float,
     from types import SimpleNamespace
 
     started = time.perf_counter()
+    time_limit = request.clock.left(request.time_limit, reserve=0.25) or request.time_limit
     total = face.record_length(face.read(file))
     result = Analysis(total)
     cache: dict[Any, Any] = {}
@@ -261,7 +289,7 @@ def analyse(face: AnalyseFace, file: str, time_limit: float,
             if left <= 0:
                 result.stopped, result.why = "time", _time_why(result, total)
                 break
-            review = face.review(file, index, left, cache)
+            review = face.review(file, index, left, cache, request)
             if review is None:
                 result.skipped.insert(0, index + 1)
                 continue

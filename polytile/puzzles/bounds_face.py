@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from polytile.puzzles.puzzle_face import Clock
 
 __all__ = ["CAN_ENSURE", "BoundsFace", "BoundsRequest", "bounds_json", "end_incomplete",
-           "incomplete", "mark"]  # fmt: skip
+           "incomplete", "mark", "not_bounded_why"]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -97,12 +97,20 @@ def mark(value: int, proven: bool) -> str:
     return f"{value}{'' if proven else '?'}"
 
 
+def not_bounded_why(by_time: bool) -> str:
+    """Why a colour asked for has no bounds, in words: what a report says in its row, so
+    that every colour asked for has one (#48: the reason was only on standard error)."""
+    return ("the time limit ran out before it was bounded" if by_time
+            else "interrupted (Ctrl-C) before it was bounded")  # fmt: skip
+
+
 def incomplete(missing: list[str], by_time: bool) -> dict[str, Any]:
-    """The JSON fields of a run stopped before ``missing`` were bounded (none: empty)."""
+    """The JSON fields of a run stopped before ``missing`` were bounded (none: empty):
+    ``"reason"`` says why in words."""
     if not missing:
         return {}
     return {"complete": False, "stopped_by": "time" if by_time else "interrupt",
-            "not_bounded": missing}  # fmt: skip
+            "not_bounded": missing, "reason": not_bounded_why(by_time)}  # fmt: skip
 
 
 def end_incomplete(console: Console, missing: list[str], by_time: bool = False) -> None:

@@ -273,9 +273,9 @@ class Face(ABC):
     #: The defaults a game fills in itself for options a command shares among games and
     #: passes on as None when not given (``max_pieces``), by name: the help shows them.
     option_defaults: ClassVar[dict[str, Any]] = {}
-    #: False for a game whose files ``play`` does not continue (positions kept for study):
-    #: ``play`` refuses them, naming the files it does continue.
-    plays: ClassVar[bool] = True
+    #: The kinds of document (the ``kind`` of what :meth:`read` returns) ``play``
+    #: continues: game records, or positions for a game that has no records.
+    play_kinds: ClassVar[tuple[str, ...]] = ("record",)
 
     # -- the data layer: each game's own ------------------------------------------------
 
@@ -442,13 +442,15 @@ class Face(ABC):
 
     def play(self, console: Console, record: Path, moves: tuple[str, ...],
              color: bool | None) -> None:  # fmt: skip
-        """``polytile play``: play ``moves`` on the game record in ``record`` and write it
-        back, in place and atomically, only when every move is legal; then its picture."""
+        """``polytile play``: play ``moves`` on the game record (or position, of
+        :attr:`play_kinds`) in ``record`` and write it back, in place and atomically, only
+        when every move is legal; then its picture and :meth:`notes`."""
         from polytile.formats import write_atomic
 
         doc = self.read(str(record))
-        if doc.kind != "record":
-            raise OptionError(f"{record} is a {doc.kind}; play continues a game record", "RECORD")
+        if doc.kind not in self.play_kinds:
+            raise OptionError(f"{record} is a {doc.kind}; play continues a game "
+                              f"{' or '.join(self.play_kinds)}", "RECORD")  # fmt: skip
         for i, text in enumerate(self.split_moves(moves), 1):
             if self.finished(doc):
                 raise OptionError(f"move {i} ({text!r}): the game is over; nothing was written",
@@ -461,7 +463,10 @@ class Face(ABC):
                                   "MOVES") from None  # fmt: skip
         write_atomic(record, self.dumps(doc))
         console.err(wrote(record))
-        console.out(str(self.picture(doc, "text", color=color)))
+        shown = str(self.picture(doc, "text", color=color))
+        console.out(shown, color="\x1b[" in shown)  # --color keeps its colours in a pipe
+        for line in self.notes(doc):
+            console.out(line)
 
     def moves(self, console: Console, file: str, move: int | None, as_json: bool,
               limit: int = 0) -> None:  # fmt: skip

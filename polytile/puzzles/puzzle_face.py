@@ -44,11 +44,12 @@ __all__ = [
     "CountRequest",
     "PuzzleSolver",
     "SolveRequest",
+    "against_target",
     "emit_solution",
     "give_up",
     "refuse_engine",
+    "report_target",
     "save_solution",
-    "target_line",
     "wrong_target",
 ]
 
@@ -278,18 +279,30 @@ class CataloguePuzzles(PuzzleSolver):
         ``options`` the variant options given."""
 
 
-def target_line(document: Any, reached: int | None, proven: bool) -> str | None:
-    """For a puzzle read from a file, what its stored target says of the answer: reached
-    (the one best answer), or, when a proven optimum differs, that the file is not the puzzle
-    it was (:func:`wrong_target`); None for a puzzle made from the options."""
-    if document is None:
-        return None
-    if reached == document.target:
-        return f"{document.name}: the puzzle's target {document.target} is reached"
+def report_target(console: Console, document: Any, reached: int | None, proven: bool,
+                  code: int, *, quiet: bool = False) -> None:
+    """Say what a puzzle file's stored target says of the answer found, ``reached`` (None:
+    none found): reached (the one best answer), or the best found so far. Nothing for a
+    puzzle made from the options, nor with ``quiet`` (``--json``, whose result names the
+    target, or no answer to speak of).
+
+    Raises
+    ------
+    SystemExit
+        ``code``, after saying why on standard error, when the target cannot be the
+        optimum (:func:`wrong_target`), ``quiet`` or not.
+    """
     wrong = wrong_target(document, reached, proven)
     if wrong is not None:
-        return wrong
-    return f"{document.name}: the puzzle's target is {document.target}; best found {reached}"
+        console.err(wrong)
+        raise SystemExit(code)
+    if document is None or quiet:
+        return
+    if reached == document.target:
+        console.out(f"{document.name}: the puzzle's target {document.target} is reached")
+    else:
+        console.out(f"{document.name}: the puzzle's target is {document.target}; best found "
+                    f"{reached}")  # fmt: skip
 
 
 def wrong_target(document: Any, reached: int | None, proven: bool) -> str | None:
@@ -309,6 +322,27 @@ def wrong_target(document: Any, reached: int | None, proven: bool) -> str | None
                 "was found: the target is not the optimum, so the file is not the puzzle its "
                 "store proved (was it changed?)")
     return None
+
+
+def against_target(said: str, score: int, target: int, answer: str = "answer",
+                   measure: str = "score") -> list[str]:  # fmt: skip
+    """What an answer's ``score`` (``said``: how the answer makes it, in words) says against
+    a puzzle file's ``target``, the ``measure`` its file gives the one best ``answer`` (not
+    proven here): below it, the answer is not the best; above it, the file's target is
+    wrong, as no answer beats the best one (#48: "the best plan scores 15"). Empty when
+    they agree.
+
+    >>> print(*against_target("it scores 9", 9, 15, "plan"))
+    it scores 9, below the puzzle's target 15 (the score its file gives the one best plan)
+    """
+    if score < target:
+        return [f"{said}, below the puzzle's target {target} (the {measure} its file gives "
+                f"the one best {answer})"]  # fmt: skip
+    if score > target:
+        return [f"{said}, above the puzzle's target {target}: no {answer} beats the best "
+                "one, so the file's target is wrong and the file is not the puzzle its store "
+                "proved (was it changed?)"]  # fmt: skip
+    return []
 
 
 def give_up(console: Console, name: str, status: str, message: str, as_json: bool) -> NoReturn:

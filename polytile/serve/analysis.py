@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 
     from polytile.serve.board import Record
 
-__all__ = ["ABANDONED", "MODES", "MOST_AT_ONCE", "Analyses", "AnalysisOrder"]
+__all__ = ["ABANDONED", "MODES", "MOST_AT_ONCE", "Analyses", "AnalysisOrder", "outcome"]
 
 #: Analyses running at once, over every tab (each takes a core while it runs).
 MOST_AT_ONCE = 6
@@ -54,6 +54,18 @@ MODES = {"exact": None, "open": "open_analysis", "view": "view", "record": None,
 #: What an analysis's exit status says, as the CLI's exit codes do.
 OUTCOMES = {0: "answered", 1: "no exact answer (the report says why)", 2: "refused",
             3: "internal error", 130: "stopped"}  # fmt: skip
+#: What an exit status says in a mode whose command gives it another meaning: ``bounds``
+#: exits 1 when the time ran out before every colour was bounded (which an answer names), not
+#: for want of an exact answer (#48).
+MODE_OUTCOMES = {"bounds": {1: "incomplete: the time limit ran out before every colour was "
+                               "bounded (those not bounded are named)"}}  # fmt: skip
+
+
+def outcome(mode: str, code: int | None) -> str:
+    """What exit status ``code`` of an analysis in ``mode`` says ("" while it runs)."""
+    if code is None:
+        return ""
+    return MODE_OUTCOMES.get(mode, {}).get(code) or OUTCOMES.get(code, "")
 
 
 @dataclass(frozen=True)
@@ -130,7 +142,7 @@ class _Job:
                 "seconds": round(time.monotonic() - self.started, 1),
                 "limit": self.order.seconds, "progress": self.progress,
                 "notes": self.notes[-20:], "code": self.code,
-                "outcome": OUTCOMES.get(self.code, "") if self.code is not None else "",
+                "outcome": outcome(self.order.mode, self.code),
                 "report": self.report, "answer": self.answer, "best": list(self.best),
                 "reviews": self.reviews, "why": self.why}  # fmt: skip
 
@@ -450,10 +462,11 @@ def _analyse_record(game: Any, console: _PipeConsole, file: str, seconds: float)
     from polytile.cli.clock import CLOCK
     from polytile.puzzles.analysis import AnalyseFace, AnalyseRequest, OwnAnalysisFace
 
+    request = AnalyseRequest(CLOCK, seconds, as_json=True)
     if isinstance(game, AnalyseFace):
-        game.analyse(console, file, CLOCK.left(seconds, reserve=0.25) or seconds, True)
+        game.analyse(console, file, request)
     elif isinstance(game, OwnAnalysisFace):
-        game.analyse_own(console, file, AnalyseRequest(CLOCK, seconds, as_json=True))
+        game.analyse_own(console, file, request)
 
 
 def _bounds(game: Any, console: _PipeConsole, file: str, move: int | None,

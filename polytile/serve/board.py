@@ -19,7 +19,7 @@ from typing import Any
 from polytile.errors import FormatError, PolytileError
 from polytile.puzzles.face import EndgameFace, Face
 from polytile.serve.turning import orientations
-from polytile.text import printable
+from polytile.text import counted, printable
 
 __all__ = [
     "MAX_UPLOAD_BYTES",
@@ -122,9 +122,12 @@ class Record:
         return doc
 
     def summary(self, index: int) -> dict[str, Any]:
-        """This record as the page's list shows it."""
+        """This record as the page's list shows it (``length_text``: its length in words,
+        "1 move", "5 rounds", the game's own word for a step)."""
+        word = getattr(self.face, "move_word", "move")
         return {"index": index, "title": self.title, "game": self.face.name,
                 "game_title": self.face.title, "kind": self.kind, "length": len(self.moves),
+                "length_text": counted(len(self.moves), word),
                 "variation": self.parent is not None, "parent": self.parent,
                 "suffix": _suffix(self.file)}  # fmt: skip
 

@@ -148,3 +148,24 @@ def test_a_view_that_hides_nothing_gives_exact_values(invoke, tmp_path):
     doc = _analysis(invoke, path, "--time-limit", "12")  # from the end: move 30 comes early
     row = next(m for m in doc["moves"] if m["number"] == 30)
     assert row["kind"] == "exact" and row["value_after"] == _solved(invoke, path, 30)
+
+
+def test_max_drops_reaches_walkable_analysis(invoke, tmp_path):
+    """#48: analyse had no --max-drops, so a Walkable Cities record was analysed only as far
+    back as solve-endgame's default allows; it passes the option on as solve-endgame does.
+    The boards hold seven open cells each: every position is solved in milliseconds."""
+    from polytile.puzzles.walkable.files import dumps_record
+    from polytile.puzzles.walkable.rules import Walkable
+
+    g = Walkable.new(seed=0, dead=93)
+    g.play_round("I4 pass | O4 pass")  # T4 can still drop, once: 1 legal drop
+    path = tmp_path / "walk.json"
+    path.write_text(dumps_record(g))
+    reached = _analysis(invoke, path, "--max-drops", "1")
+    assert [m["number"] for m in reached["moves"]] == [1] and reached["complete"]
+    refused = invoke("analyse", str(path), "--json", "--max-drops", "0")
+    assert refused.exit_code == 1 and json.loads(refused.stdout)["not_settled"] == [1]
+    assert "no round analysed" in refused.stderr
+    henning = _record(invoke, tmp_path, "henning", "--seed", "7")
+    other = invoke("analyse", str(henning), "--max-drops", "3")
+    assert other.exit_code == 2 and "--max-drops: only for Walkable Cities" in other.stderr

@@ -192,11 +192,13 @@ def test_three_players_share_green_by_turn() -> None:
 
 
 def test_play_names_a_file_it_does_not_continue(invoke: Invoke, tmp_path: Path) -> None:
-    path = tmp_path / "city.json"
-    invoke("new", "cityblocks", "-o", str(path))
+    path = tmp_path / "board.json"  # a tiling board (City Blocks (Ritchie) positions play, #48)
+    path.write_text('{"format": "polytile/position@1", "game": "tiling", "board": ["..", ".."]}')
     bad = invoke("play", str(path), "a1")
     assert_clean_failure(bad)
-    assert "is a cityblocks position; play continues Blokus positions" in bad.stderr
+    assert "is a tiling position; play continues Blokus and City Blocks (Ritchie) positions" in (
+        bad.stderr
+    )
     solution = tmp_path / "sol.json"
     solution.write_text('{"format": "polytile/solution@1", "rows": 1}')
     assert "is a solution file" in invoke("play", str(solution), "a1").stderr

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -234,3 +235,90 @@ def test_help_says_the_lower_bound_is_what_a_colour_can_make_sure_of(invoke: Inv
     assert "can make sure of if it plays well" in text
     assert "can make sure of placing if it plays well" in text
     assert '"can_ensure"' in text and '"score_can_ensure"' in text
+
+
+def _deadline_stops(monkeypatch: pytest.MonkeyPatch, module: Any, color: str) -> None:
+    """Stand in for the command's deadline (one that never goes off by itself), and end
+    ``color``'s search (``module.bounds``) as that deadline would end it: DeadlineReached,
+    the deadline marked fired. No time is waited for."""
+    from polytile.cli.clock import CommandClock, Deadline, DeadlineReached
+
+    made: list[Deadline] = []
+
+    def deadline(self: CommandClock, limit: float | None) -> Deadline:
+        made.append(Deadline(None))
+        return made[-1]
+
+    search = module.bounds
+
+    def stopped(position: object, name: str, **kw: object) -> object:
+        if name == color:
+            made[-1].fired = True
+            raise DeadlineReached
+        return search(position, name, **kw)
+
+    monkeypatch.setattr(CommandClock, "deadline", deadline)
+    monkeypatch.setattr(module, "bounds", stopped)
+
+
+def test_a_colour_the_time_limit_left_out_has_a_row_saying_why(
+    invoke: Invoke, corridor_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """#48: when the time limit ran out before green was bounded, the table had no row for
+    it and the JSON no reason; every colour asked for now has a row, and the JSON a reason.
+    The clock is stood in for: green's search ends as the whole command's deadline would
+    end it (DeadlineReached, the deadline marked fired), without waiting for any time."""
+    import polytile.puzzles.cityblocks.bounds as mod
+
+    _deadline_stops(monkeypatch, mod, "green")
+    text = invoke("bounds", str(corridor_file), "--color", "all", "--workers", "1")
+    assert_clean_failure(text, 1)
+    rows = text.stdout.splitlines()
+    header = rows.index("colour    now  lower  upper  exact  best next")
+    named = [row.split()[0] for row in rows[header + 1 : header + 5]]
+    assert named == ["blue", "yellow", "red", "green"]
+    assert rows[header + 4].split()[1:5] == ["-"] * 4
+    assert "not bounded: the time limit ran out before it was bounded" in rows[header + 4]
+    doc = json.loads(invoke("bounds", str(corridor_file), "--color", "all", "--json",
+                            "--workers", "1").stdout)  # fmt: skip
+    assert list(doc["colors"]) == ["blue", "yellow", "red"]
+    assert doc["not_bounded"] == ["green"] and doc["stopped_by"] == "time"
+    assert doc["reason"] == "the time limit ran out before it was bounded"
+
+
+def test_a_blokus_colour_the_time_limit_left_out_has_a_row_saying_why(
+    invoke: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """#48, as for City Blocks: a Blokus colour not bounded in time has a row in the table
+    saying why, and the JSON a reason. On a game two moves from its end (each bound is
+    proven at once), yellow's search ends as the command's deadline would end it, with the
+    clock stood in for."""
+    import polytile.puzzles.blokus.bounds as mod
+
+    record = tmp_path / "late.blksgf"
+    made = invoke("selfplay", "blokus", "--variant", "duo", "--seed", "1",
+                  "--stop-before-end", "2", "-o", str(record))  # fmt: skip
+    assert made.exit_code == 0, made.stderr
+    _deadline_stops(monkeypatch, mod, "yellow")
+    text = invoke("bounds", str(record), "--color", "all", "--workers", "1")
+    assert_clean_failure(text, 1)
+    rows = text.stdout.splitlines()
+    assert rows[1].split()[0] == "colour"
+    assert [row.split()[0] for row in rows[2:4]] == ["blue", "yellow"]
+    assert rows[3].split(None, 1)[1] == ("not bounded: the time limit ran out before it was "
+                                         "bounded")  # fmt: skip
+    doc = json.loads(invoke("bounds", str(record), "--color", "all", "--json",
+                            "--workers", "1").stdout)  # fmt: skip
+    assert list(doc["colors"]) == ["blue"]
+    assert doc["not_bounded"] == ["yellow"] and doc["stopped_by"] == "time"
+    assert doc["reason"] == "the time limit ran out before it was bounded"
+
+
+def test_the_web_board_says_what_an_incomplete_bounds_run_is() -> None:
+    """#48: the web board called a bounds run the time limit cut short 'no exact answer
+    (the report says why)', a solve-endgame outcome; it says it is incomplete."""
+    from polytile.serve.analysis import outcome
+
+    assert outcome("bounds", 1).startswith("incomplete: the time limit ran out")
+    assert outcome("exact", 1) == "no exact answer (the report says why)"
+    assert outcome("bounds", 0) == "answered" and outcome("bounds", None) == ""

@@ -1,7 +1,6 @@
 """Messages about what kind of file was given (issue #16): an unknown format names every
-format polytile reads, a known one given to the wrong reader is named, ``analyse`` says it
-needs a Blokus record and what it got, and ``play`` / ``selfplay`` say which games they
-play."""
+format polytile reads, a known one given to the wrong reader is named, ``analyse`` says which
+records it reads and what it got, and ``play`` / ``selfplay`` say which games they play."""
 
 from __future__ import annotations
 
@@ -60,14 +59,30 @@ def test_a_known_format_given_where_it_is_not_read_is_named(invoke: Invoke,
 @pytest.mark.parametrize(("game", "words"), [
     ("cityblocks", "a position: it has no moves to analyse"),
 ])  # fmt: skip
-def test_analyse_says_it_needs_a_blokus_record(invoke: Invoke, tmp_path: Path, game: str,
-                                               words: str) -> None:  # fmt: skip
+def test_analyse_says_which_records_it_reads(invoke: Invoke, tmp_path: Path, game: str,
+                                             words: str) -> None:  # fmt: skip
     path = tmp_path / f"{game}.json"
     assert invoke("new", game, "-o", str(path)).exit_code == 0
     for r in (invoke("analyse", str(path)), invoke("analyse", "-", input=path.read_bytes())):
         assert_clean_failure(r)
-        assert "needs a Blokus game record (Pentobi, .blksgf)" in r.stderr
         assert f"this is {words}" in r.stderr
+        assert "; analyse reads City Blocks (Henning), " in r.stderr
+        assert "and Blokus records (Pentobi .blksgf)" in r.stderr
+
+
+def test_analyse_of_a_json_of_no_game_names_what_it_reads(invoke: Invoke,
+                                                           tmp_path: Path) -> None:  # fmt: skip
+    """#48: a .json that is no game's record was said to need "a Blokus game record"; it is
+    said to be no game record polytile knows, with the formats analyse reads."""
+    path = tmp_path / "notes.json"
+    path.write_text('{"a": 1}')
+    r = invoke("analyse", str(path))
+    assert_clean_failure(r)
+    assert "Blokus game record" not in r.stderr
+    said = (f"{path}: not a game record polytile knows; analyse reads City Blocks "
+            "(Henning), Gridblock and Walkable Cities records (polytile JSON) and Blokus "
+            "records (Pentobi .blksgf)")  # fmt: skip
+    assert said in " ".join(r.stderr.split())
 
 
 @pytest.mark.parametrize("game", ["walkable", "henning", "gridblock"])

@@ -107,3 +107,39 @@ def test_broken_henning_record_is_refused(invoke: Invoke, tmp_path: Path) -> Non
     bad = invoke("validate", str(path))
     assert_clean_failure(bad)
     assert "moves[0]" in bad.stderr
+
+
+def test_a_record_of_one_move_says_1_move(invoke: Invoke, tmp_path: Path) -> None:
+    """#48: the list selfplay prints of its records, and validate, said "1 moves"."""
+    full = tmp_path / "full.json"
+    assert invoke("selfplay", "henning", "--seed", "3", "-o", str(full)).exit_code == 0
+    n = len(load_henning(full).moves)
+    one = tmp_path / "one.json"
+    made = invoke("selfplay", "henning", "--seed", "3", "--stop-before-end", str(n - 1),
+                  "-o", str(one))  # fmt: skip
+    assert made.exit_code == 0, made.stderr
+    assert "game 1: 1 move, not finished" in made.stderr
+    said = invoke("validate", str(one)).stdout
+    assert "game record, 1 move, all legal" in said
+    assert f"game record, {n} moves, all legal" in invoke("validate", str(full)).stdout
+
+
+def test_play_continues_a_city_blocks_ritchie_position(invoke: Invoke, tmp_path: Path) -> None:
+    """#48: 'polytile moves --help' points at play, but play refused City Blocks (Ritchie)
+    positions; it plays the moves as 'moves' writes them."""
+    from polytile.formats import load
+    from polytile.puzzles.cityblocks.rules import Move
+
+    path = tmp_path / "city.json"
+    assert invoke("new", "cityblocks", "--players", "2", "-o", str(path)).exit_code == 0
+    first = json.loads(invoke("moves", str(path), "--json").stdout)["moves"][0]
+    played = invoke("play", str(path), first, "--no-color")
+    assert played.exit_code == 0, played.stderr
+    board = load(path).board
+    assert all(board[r][c] == "B" for r, c in Move.parse(first).cells)
+    assert json.loads(invoke("moves", str(path), "--json").stdout)["to_move"] == "yellow"
+    before = path.read_bytes()
+    bad = invoke("play", str(path), first)  # blue's cells again, on yellow's turn
+    assert_clean_failure(bad)
+    assert "move 1 (" in bad.stderr and "nothing was written" in bad.stderr
+    assert path.read_bytes() == before

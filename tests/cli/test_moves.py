@@ -172,3 +172,31 @@ def test_cityblocks_moves_are_the_rules_engines(invoke, tmp_path):
     assert doc["game"] == "cityblocks" and doc["to_move"] == game.to_move
     assert doc["count"] == len(legal) and {Move.parse(t) for t in doc["moves"]} == set(legal)
     assert "pass" in doc["moves"][-1]
+
+
+def test_henning_a_hand_known_by_elimination_is_not_called_hidden(invoke, tmp_path):
+    """#48: with red's reserve empty, every red tile not on the city is in its hand, yet
+    moves called red's hand hidden; a view whose mover's reserve is empty listed no moves."""
+    from polytile.puzzles.henning.files import dumps_position, dumps_view, read_henning
+    from polytile.puzzles.henning.players import self_play
+    from polytile.puzzles.henning.rules import Henning
+    from polytile.puzzles.henning.tiles import KINDS
+
+    g = Henning.new(0)
+    self_play(g, seed=0)
+    g.pop()  # the last move taken back: blue to move, red's reserve empty
+    assert (g.to_move, g.reserve_size(0), g.reserve_size(1)) == (0, 1, 0)
+    red = " ".join(KINDS[k] for k in g.hand(1))
+    record = tmp_path / "late.json"
+    record.write_text(dumps_position(g))
+    sees = _moves(invoke, record)["sees"]
+    assert sees["red's hand"] == f"known by elimination (its reserve is empty): {red}"
+    doc = json.loads(dumps_position(g))
+    doc["to_move"] = "red"  # red to move: blue's view of it knows red's hand, so its moves
+    red_to_move = read_henning(json.dumps(doc).encode(), "red-to-move").state
+    view = tmp_path / "blue-view.json"
+    view.write_text(dumps_view(red_to_move, 0))
+    seen = _moves(invoke, view)
+    assert seen["moves_known"] is True and seen["count"] == len(red_to_move.legal_moves()) > 0
+    assert seen["sees"]["hand"] == f"known by elimination (its reserve is empty): {red}"
+    assert "hidden" not in invoke("moves", str(view)).stdout

@@ -303,3 +303,37 @@ def test_control_characters_in_names_never_reach_the_terminal_or_the_svg(
     labels = [e.get("data-piece") or "" for e in root.iter("{http://www.w3.org/2000/svg}path")]
     assert all("\x1b" not in label and "\x07" not in label for label in labels)
     assert "\x1b" not in svg.read_text()
+
+
+def test_a_cityblocks_max_layout_draws_the_centre_squares(invoke: Invoke, tmp_path: Path) -> None:
+    """#48: render of a layout saved by 'solve cityblocks-max -o' left out the four centre
+    squares every other City Blocks picture shows; a layout made --from a position draws
+    that position's pieces too."""
+    from polytile.formats import PlacedPiece, Solution, dumps, save
+    from polytile.puzzles.cityblocks.rules import CENTRE_CELLS, CityBlocks
+
+    layout = Solution("cityblocks-max", 20, 20,
+                      (PlacedPiece("I2", ((0, 9), (0, 10)), "blue"),), "feasible",
+                      extra={"color": "blue", "objective": "score"})  # fmt: skip
+    path = tmp_path / "layout.json"
+    save(layout, path)
+
+    def drawn() -> list[list[str]]:
+        result = invoke("render", str(path), "--no-color")
+        assert result.exit_code == 0, result.stderr
+        return [line.split() for line in result.stdout.splitlines()]
+
+    rows = drawn()
+    for name, (r, c) in CENTRE_CELLS.items():
+        assert rows[r][c] == name[0].upper(), name
+    assert rows[0][8:11] == [".", "B", "B"]
+    svg = tmp_path / "layout.svg"
+    assert invoke("render", str(path), "-o", str(svg)).exit_code == 0
+    assert svg.read_text().count('data-piece="centre"') >= 4
+    game = CityBlocks()
+    first = next(m for m in game.legal_placements() if (0, 9) not in m.cells)
+    game.push(first)  # blue's first piece, on the position the layout is made --from
+    path.write_text(json.dumps(json.loads(path.read_text())
+                               | {"start": json.loads(dumps(game.to_position()))}))  # fmt: skip
+    rows = drawn()
+    assert all(rows[r][c] == "B" for r, c in first.cells)

@@ -170,3 +170,25 @@ def test_a_missing_henning_street_is_called_missing(invoke: Invoke, tmp_path: Pa
     result = invoke("validate", str(path))
     assert_clean_failure(result)
     assert "streets.f: street f is missing" in result.stderr and "None" not in result.stderr
+
+
+def test_blokus_records_valid_and_illegal(invoke: Invoke, examples: Path, tmp_path: Path) -> None:
+    """#48: a valid Blokus record was called a "position"; an illegal one exited 2 with no
+    JSON for --json, its start cell written (4, 4) where the record writes points (e10)."""
+    record = str(examples / "duo-game.blksgf")
+    good = invoke("validate", record)
+    assert good.exit_code == 0 and good.stdout.endswith("duo-game.blksgf: valid record\n")
+    assert json.loads(invoke("validate", record, "--json").stdout)["kind"] == "record"
+    bad = tmp_path / "bad.blksgf"
+    bad.write_text("(;GM[Blokus Duo];B[a1,b1,c1];W[j5])")
+    said = invoke("validate", str(bad), "--json")
+    assert said.exit_code == 1 and "Traceback" not in said.stdout + said.stderr
+    doc = json.loads(said.stdout)
+    assert (doc["valid"], doc["kind"]) == (False, "record")
+    assert doc["reasons"] == [f"{bad}: move 1: illegal move blue I3 a1 b1 c1: blue's first "
+                              "piece must cover its start cell e10"]  # fmt: skip
+    text = invoke("validate", str(bad))
+    assert text.exit_code == 1 and "(4, 4)" not in text.stdout + text.stderr
+    broken = tmp_path / "broken.blksgf"
+    broken.write_text("(;GM[Blokus Duo];B[z99])")  # not a point: unreadable, exit 2
+    assert_clean_failure(invoke("validate", str(broken), "--json"), 2)

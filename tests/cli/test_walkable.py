@@ -53,7 +53,7 @@ def test_play_adds_rounds_and_refuses_illegal_ones(invoke: Invoke, tmp_path: Pat
     path = new_game(invoke, tmp_path, "--dead", "0")
     result = invoke("play", str(path), ROUND, "--no-color")
     assert result.exit_code == 0, result.stderr
-    assert "round 2, rotation: I4 O4 Z4" in result.stdout
+    assert "1 round played, round 2 next; rotation: I4 O4 Z4" in result.stdout
     before = path.read_bytes()
     for bad in ("O4 1:c4,d4 2:c5,d5 | I4 pass", "T4 pass", "I4 1:a1,c1 2:b1 3:d1 | O4 pass",
                 "O4 pass | X4 pass"):  # fmt: skip
@@ -145,3 +145,32 @@ def test_standard_input_is_read_as_the_game_it_says_it_is(
         assert piped.exit_code == by_name.exit_code == 0, (command, piped.output)
         if command != "validate":  # validate names its file
             assert piped.stdout == by_name.stdout
+
+
+def test_errors_name_places_as_the_game_writes_them(invoke: Invoke, tmp_path: Path) -> None:
+    """#48: "boards[0][3]: column 3" mixed a 0-based row with a 1-based column, and a count
+    of one read "1 cells". The field keeps JSON's count (from 0); the place is the game's
+    own cell name and board number, as a round's errors write them ("a1 on board 1")."""
+    path = new_game(invoke, tmp_path)
+    doc = json.loads(path.read_text())
+    row = doc["boards"][0][3]
+    doc["boards"][0][3] = row[:2] + "X" + row[3:]
+    path.write_text(json.dumps(doc))
+    bad = invoke("validate", str(path))
+    assert_clean_failure(bad)
+    assert "boards[0][3]: c4 on board 1: 'X' is not a cell" in bad.stderr
+    assert "column" not in bad.stderr
+    doc["boards"][0][3] = row[:9]
+    path.write_text(json.dumps(doc))
+    assert (
+        "boards[0][3]: row 4 of board 1 must be 10 cells, got 9"
+        in invoke("validate", str(path)).stderr
+    )
+    g = load_walkable(new_game(invoke, tmp_path)).state
+    position = json.loads(dumps_position(g))
+    first = position["boards"][0][0]
+    spot = first.index(".")
+    position["boards"][0][0] = first[:spot] + "R" + first[spot + 1 :]
+    path.write_text(json.dumps(position))
+    said = invoke("validate", str(path)).stderr
+    assert "red has 1 cell, more than 4 a round in the 0 rounds it can have dropped in" in said

@@ -157,3 +157,21 @@ def test_a_position_with_null_picks_is_read(invoke: Invoke, tmp_path: Path) -> N
     result = invoke("validate", str(tmp_path / "p.json"))
     assert result.exit_code == 0, result.stderr
     assert doc["format"] == pos["format"]
+
+
+def test_a_game_not_over_has_a_leader_not_a_winner_and_one_round_number(
+    invoke: Invoke, tmp_path: Path
+) -> None:
+    """#48: score --json said "winner": "blue" beside "over": false, and the picture said
+    "round 3" where the score said round 2 for the same position."""
+    g = Walkable.new(seed=0, dead=93)
+    g.play_round("T4 1:g8,h8 2:f8 3:g7 | O4 pass")
+    g.play_round("I4 pass | L4 pass")
+    path = tmp_path / "game.json"
+    path.write_text(dumps_record(g))
+    score = json.loads(invoke("score", str(path), "--json").stdout)
+    assert score["over"] is False and score["winner"] is None and score["leader"] == "red"
+    assert (score["round"], score["next_round"]) == (2, 3)
+    shown = invoke("render", str(path), "--no-color").stdout.splitlines()[-1]
+    assert shown.startswith("2 rounds played, round 3 next; rotation: ")
+    assert "if the game ended now: red wins" in invoke("score", str(path), "--no-color").stdout

@@ -200,7 +200,12 @@ def test_parts_of_a_move_made_at_once(game_files: dict[str, Path]) -> None:
                                    headers=AUTH)  # fmt: skip
         assert (await played.json())["moves"][3] == moves[3]
         r = await client.post(url, json={"move": 3, "parts": {"red": red}}, headers=AUTH)
-        assert "blue's part" in await error(r, 400)
+        assert "a round needs blue's part too" in await error(r, 400)
+        r = await client.post(url, json={"move": 3, "parts": {}}, headers=AUTH)
+        # #48: "red and blue's part"; no "too" when no part was given
+        message = await error(r, 400)
+        assert "a round needs red's and blue's parts" in message
+        assert "too" not in message
         r = await client.post(url, json={"move": 3, "parts": {"red": 1}}, headers=AUTH)
         await error(r, 400)
         r = await client.post(url, json={"move": 3, "parts": ["x"]}, headers=AUTH)

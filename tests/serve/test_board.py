@@ -25,3 +25,21 @@ def test_stepping_shows_what_the_file_reads(game_files: dict[str, Path], game: s
         assert shown["svg"] == f.picture(doc, "svg", cell=24), at
         assert shown["score"] == json.loads(json.dumps(f.score_doc(doc))), at
         assert shown["legal"]["moves"] == f.legal(doc).as_dict()["moves"], at
+
+
+def test_the_record_list_counts_in_words(game_files: dict[str, Path], tmp_path: Path) -> None:
+    """#48: the page's list of records said "1 moves"; it says "1 move", and a Walkable
+    Cities record counts its rounds."""
+    from polytile.puzzles.henning.rules import Henning
+
+    henning, one = face("henning"), tmp_path / "one.json"
+    one.write_text(henning.new(7, {}))
+    doc = henning.read(str(one))
+    henning.play_move(doc, str(Henning.new(7).legal_moves()[0]))
+    one.write_text(henning.dumps(doc))
+    board = Board()
+    board.add_file(str(one))
+    board.add_file(str(game_files["walkable"]))
+    first, walk = (r.summary(i) for i, r in enumerate(board.records))
+    assert (first["length"], first["length_text"]) == (1, "1 move")
+    assert walk["length_text"] == f"{walk['length']} rounds"

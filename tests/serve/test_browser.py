@@ -681,3 +681,19 @@ def test_solve_a_puzzle_by_hand(page: Any, kind: str, hand_store: Path, tmp_path
         assert "Solved" not in _text(driver, "hand-state")
 
     shot_on_failure(driver, tmp_path, check)
+
+
+def test_no_tokens_read_as_none(page: Any, tmp_path: Path) -> None:
+    """#48: at the start of a City Blocks (Henning) game, neither player holding a token,
+    the score's tokens row read "blue ; red"; it reads "none"."""
+    driver = page
+
+    def check() -> None:
+        _open(driver, "henning")
+        driver.execute_script("show(state.index, 0)")
+        _step_to(driver, 0, "the record's start")
+        rows = driver.find_elements("css selector", "#score tr")
+        tokens = [r.text for r in rows if r.text.startswith("tokens")]
+        assert tokens == ["tokens none"], tokens
+
+    shot_on_failure(driver, tmp_path, check)

@@ -143,3 +143,28 @@ def test_a_persons_own_answer_is_judged(exported: dict[str, tuple[Path, Path]], 
     mine.write_text(json.dumps({"format": json.loads(answer.read_text())["format"]}))
     code, _, err = _run("validate", str(mine), "--puzzle", str(puzzle))
     assert code == 2 and "an answer is" in err
+
+
+@pytest.mark.parametrize("name", FILE_KINDS)
+@pytest.mark.parametrize("shift", [7, -1])
+def test_a_changed_target_is_said_plainly_and_exits_1(exported: dict[str, tuple[Path, Path]],
+                                                      name: str, shift: int,
+                                                      tmp_path: Path) -> None:  # fmt: skip
+    """#48: with the puzzle file's target edited, validate said "the best plan scores 15"
+    of a target no plan reaches, and solve noticed the mismatch but exited 0."""
+    puzzle, answer = exported[name]
+    doc = json.loads(puzzle.read_text())
+    target, changed = doc["target"], doc["target"] + shift
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(doc | {"target": changed}))
+    code, out, err = _run("solve", str(edited), "--time-limit", "60")
+    assert code == 1, out + err
+    assert f"the file's target is {changed}, but the proven optimum is {target}" in err
+    assert "the file is not the puzzle its store proved" in err
+    code, out, _ = _run("validate", str(answer), "--puzzle", str(edited))
+    assert code == 1
+    side = "below" if shift > 0 else "above"
+    assert f"{target}, {side} the puzzle's target {changed}" in out
+    assert "the best plan scores" not in out and "the best drops sum to" not in out
+    if shift < 0:
+        assert "the file's target is wrong" in out

@@ -13,7 +13,7 @@ from typing import Any
 from polytile.errors import FormatError
 from polytile.puzzles.analysis import AnalyseRequest
 from polytile.puzzles.face import Console
-from polytile.text import wrote
+from polytile.text import counted, wrote
 
 __all__ = ["analyse"]
 
@@ -35,9 +35,7 @@ def analyse(console: Console, file: str, request: AnalyseRequest) -> None:
     from polytile.puzzles.blokus.sgf import read_blksgf
 
     if not is_record(file):
-        raise FormatError(f"polytile analyse needs a Blokus game record (Pentobi, .blksgf); "
-                          f"this is {_what_it_is(file)}",
-                          "<stdin>" if file == "-" else file)  # fmt: skip
+        raise FormatError(_not_a_record(file, request.reads), "<stdin>" if file == "-" else file)
     as_json, output, time_limit = request.as_json, request.output, request.time_limit
     max_pieces = DEFAULT_MAX_PIECES if request.max_pieces is None else request.max_pieces
     game = read_blksgf(Path(file))
@@ -115,7 +113,7 @@ def _print(console: Console, record: Any, analysis: Any) -> None:
     fmt, meaning = _value_words(analysis)
     start = analysis.first_solvable
     since = "the start" if start == 0 else f"the position after move {start}"
-    out(f"{title}: {analysis.total_moves} moves; exact from {since}.")
+    out(f"{title}: {counted(analysis.total_moves, 'move')}; exact from {since}.")
     if analysis.refused:
         out(f"Not before: {analysis.refused} (--max-pieces).")
     out(f"Values: {meaning}. Loss: what the move cost its player.")
@@ -172,11 +170,23 @@ def _write(console: Console, record: Any, analysis: Any, output: Path) -> None:
     console.err(wrote(output))
 
 
-def _what_it_is(file: str) -> str:
+def _not_a_record(file: str, reads: str) -> str:
+    """The refusal of ``file``, no record analyse reads: what it is, when known, and the
+    records analyse reads (``reads``, as the front end lists its games; else Blokus's
+    alone)."""
+    reads = reads or "Blokus records (Pentobi .blksgf)"
+    what = _what_it_is(file)
+    if what is None:
+        return f"not a game record polytile knows; analyse reads {reads}"
+    return f"this is {what}; analyse reads {reads}"
+
+
+def _what_it_is(file: str) -> str | None:
     """``file`` (not a ``.blksgf``) in words, from its first 4 kB, for the refusal; with the
-    command that solves its endgame when there is one. (The records of the games that
-    analyse theirs through :class:`~polytile.puzzles.analysis.AnalyseFace` never come
-    here: their faces take them first.)"""
+    command that solves its endgame when there is one; None for a file of nothing polytile
+    knows. (The records of the games that analyse theirs through
+    :class:`~polytile.puzzles.analysis.AnalyseFace` never come here: their faces take them
+    first.)"""
     import re
 
     from polytile._files import read_stdin
@@ -204,4 +214,4 @@ def _what_it_is(file: str) -> str:
     found = re.search(rb'"format"\s*:\s*"([^"]{1,60})"', head)
     if found:
         return f"a {found[1].decode('utf-8', 'replace')} file"
-    return "not a game record (a Pentobi record starts with '(;' and names its game GM[Blokus...])"
+    return None

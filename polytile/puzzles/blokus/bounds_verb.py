@@ -6,6 +6,7 @@ search is refused."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from polytile.errors import OptionError
@@ -15,6 +16,7 @@ from polytile.puzzles.bounds_face import (
     end_incomplete,
     incomplete,
     mark,
+    not_bounded_why,
 )
 from polytile.puzzles.face import Console
 
@@ -58,8 +60,8 @@ def bounds(console: Console, file: str, request: BoundsRequest) -> None:
         console.out(json.dumps(doc | incomplete(missing, deadline.fired)))
         end_incomplete(console, missing, deadline.fired)
         return
-    if results:
-        console.out(table(results))
+    if results or missing:
+        console.out(table(results, missing, deadline.fired))
     end_incomplete(console, missing, deadline.fired)
 
 
@@ -72,14 +74,18 @@ def color_bounds(game: Any, colors: tuple[str, ...], time_limit: float, workers:
                    source=source) for name in colors]  # fmt: skip
 
 
-def table(results: list[Any]) -> str:
-    """The text table of Blokus bounds (``polytile bounds`` and ``solve-endgame``)."""
+def table(results: list[Any], missing: Sequence[str] = (), by_time: bool = False) -> str:
+    """The text table of Blokus bounds (``polytile bounds`` and ``solve-endgame``): a row
+    per colour bounded, and one per colour asked for but not bounded (``missing``) saying
+    why."""
     lines = [f"{'':<8}{'score':>7}{'squares it can place':>25}{'final':>12}",
              f"{'colour':<8}{'now':>7}{'at least':>13}{'at most':>12}{'score':>12}"]  # fmt: skip
     for b in results:
         scores = f"{b.score_lower}..{b.score_upper}"
         lines.append(f"{b.color:<8}{b.score_now:>7}{mark(b.lower.value, b.lower.proven):>13}"
                      f"{mark(b.upper.value, b.upper.proven):>12}{scores:>12}")  # fmt: skip
+    for name in missing:
+        lines.append(f"{name:<8}  not bounded: {not_bounded_why(by_time)}")
     if any(not (b.lower.proven and b.upper.proven) for b in results):
         lines.append("? not proven optimal within the time limit; the number is still a valid "
                      "bound")  # fmt: skip

@@ -19,7 +19,7 @@ from polytile.errors import OptionError
 from polytile.puzzles.blokus._endgame_limits import DEFAULT_MAX_PIECES
 from polytile.puzzles.bounds_face import bounds_json
 from polytile.puzzles.face import PICTURE_SUFFIXES, Console, EndgameRequest
-from polytile.text import wrote
+from polytile.text import counted, wrote
 
 __all__ = ["move_text", "solve_endgame"]
 
@@ -153,10 +153,6 @@ def _marks(game: Any) -> list[tuple[int, int]]:
     return [] if game.is_game_over() else list(game.attach_points())
 
 
-def _many(n: int, word: str) -> str:
-    return f"{n:,} {word}" + ("" if n == 1 else "s")
-
-
 def move_text(move: Any, size: int) -> str:
     """``Y T4 0,10 1,10 1,11 2,10  (k14 k13 l13 k12)``: our cells, then Pentobi's names."""
     from polytile.puzzles.blokus.sgf import cell_name
@@ -217,14 +213,14 @@ def _print_result(console: Console, game: Any, obj: Any, result: Any,
         if not line.pv:
             continue
         who = "" if result.mode == "difference" else f" for {line.player}"
-        out(f"\nBest line{who} ({_many(len(line.pv), 'move')}, forced passes included):")
+        out(f"\nBest line{who} ({counted(len(line.pv), 'move')}, forced passes included):")
         for n, m in enumerate(line.pv, start=1):
             out(f"{n:>4}. {move_text(m, size)}")
     if result.settled:
         out(f"\nSettled by the bounds in {result.seconds:.2f} s, with no search: every "
             "colour can make sure of the most it can place.")  # fmt: skip
     else:
-        out(f"\nSearched {_many(result.nodes, 'position')} in {result.seconds:.2f} s.")
+        out(f"\nSearched {counted(result.nodes, 'position')} in {result.seconds:.2f} s.")
 
 
 def _found_so_far(stopped: Any, game: Any) -> Found:

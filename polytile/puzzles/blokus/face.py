@@ -61,6 +61,7 @@ class BlokusFace(SelfplayFace, EndgameFace, BoundsFace, OwnAnalysisFace):
     option_defaults: ClassVar[dict[str, Any]] = {"max_pieces": DEFAULT_MAX_PIECES}
     analysis_options = frozenset({"max_pieces"})
     analysis_outputs = ((".blksgf",), " (the annotated record)")
+    record_format_name = "Pentobi .blksgf"
     quiet_writes = True
     move_help = """\
   e10 e9 f9                      the colour to move places the piece these points form
@@ -249,14 +250,23 @@ main line, a position becomes the new position."""
         score(console, doc, (options or {}).get("players"), as_json, output, color, cell)
 
     def validate(self, console: Console, file: str, as_json: bool) -> None:
-        """A record's moves are replayed as it is read (a file that breaks them exits 2);
-        a position is checked by the rules engine, each problem said (exit 1)."""
+        """A record's moves are replayed by the rules engine and a position is checked by
+        it, each problem said (exit 1; a record called one, #48); a file that cannot be
+        read exits 2."""
         from polytile.errors import PolytileError
-        from polytile.puzzles.blokus.files import read_unchecked
+        from polytile.puzzles.blokus.files import is_record, read_record, read_unchecked
         from polytile.puzzles.blokus.rules import Blokus
+        from polytile.puzzles.blokus.sgf import IllegalRecordError
 
-        obj = read_unchecked(file)
         reasons = []
+        if is_record(file):
+            try:
+                read_record(file, None)  # every move replayed by the rules engine
+            except IllegalRecordError as exc:
+                reasons.append(str(exc))
+            report_problems(console, file, "record", reasons, as_json)
+            return
+        obj = read_unchecked(file)
         try:
             Blokus.from_position(obj, source=file)  # type: ignore[arg-type]
         except PolytileError as exc:

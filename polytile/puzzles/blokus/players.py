@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from polytile.errors import OptionError
+from polytile.text import counted
 
 if TYPE_CHECKING:
     from polytile.puzzles.blokus.rules import Blokus
@@ -111,4 +112,5 @@ def selfplay(variant: str, players: str | None, engines: dict[str, str | None], 
     totals = game.score().player_totals
     state = "the end" if game.is_game_over() else "not finished"
     placed = sum(not m.is_pass for m in game.move_stack)
-    return text, f"{placed} moves, {state}: " + ", ".join(f"{p} {v}" for p, v in totals.items())
+    scores = ", ".join(f"{p} {v}" for p, v in totals.items())
+    return text, f"{counted(placed, 'move')}, {state}: {scores}"

@@ -49,10 +49,19 @@ from polytile._files import decode_text
 from polytile.errors import FormatError, IllegalMoveError, PolytileError
 from polytile.formats import Position
 from polytile.geometry import Cell, Polyomino, piece_set
+from polytile.puzzles.blokus.points import cell_name, in_points
 from polytile.puzzles.blokus.rules import VARIANTS, Blokus, Move
 from polytile.text import printable
 
-__all__ = ["GAME_NAMES", "GameRecord", "cell_name", "parse_cell", "read_blksgf", "write_blksgf"]
+__all__ = ["GAME_NAMES", "GameRecord", "IllegalRecordError", "cell_name", "parse_cell",
+           "read_blksgf", "write_blksgf"]  # fmt: skip
+
+
+class IllegalRecordError(FormatError):
+    """A record that reads, but whose moves break the rules (an illegal move, one out of
+    turn or after the end), the move named: ``validate`` calls the record invalid (exit 1),
+    where a file it cannot read is bad input (exit 2)."""
+
 
 #: Pentobi ``GM`` values we read, with our variant and players.
 GAME_NAMES: Mapping[str, tuple[str, int]] = {
@@ -101,16 +110,6 @@ _CELL = re.compile(r"([a-zA-Z])([0-9]+)")
 
 
 # -- points ------------------------------------------------------------------------------------
-def cell_name(cell: Cell, size: int) -> str:
-    """Pentobi's name of ``cell`` on a board of side ``size``.
-
-    >>> cell_name((0, 0), 20), cell_name((19, 0), 20), cell_name((4, 4), 14)
-    ('a20', 'a1', 'e10')
-    """
-    r, c = cell
-    return f"{chr(ord('a') + c)}{size - r}"
-
-
 def parse_cell(text: str, size: int) -> Cell:
     """The cell Pentobi names ``text`` (case-insensitive) on a board of side ``size``.
 
@@ -376,10 +375,10 @@ class GameRecord:
                 game.push(Move.pass_turn(game.to_move))
             if game.to_move != move.color:
                 if game.is_game_over():
-                    raise FormatError(
+                    raise IllegalRecordError(
                         f"{move.color} plays after the game is over", self.source, where
                     )
-                raise FormatError(
+                raise IllegalRecordError(
                     f"{move.color} plays out of turn: {game.to_move} can still place a piece",
                     self.source,
                     where,
@@ -387,9 +386,9 @@ class GameRecord:
             try:
                 game.push(move)
             except IllegalMoveError as exc:
-                named = _move_value(move, game.size)  # as the file writes it
-                raise FormatError(f"{exc} (in the record: {named})", self.source,
-                                  where) from exc  # fmt: skip
+                # the move and its cells as the file writes them (e10), not as (4, 4)
+                raise IllegalRecordError(in_points(str(exc), move, game.size), self.source,
+                                         where) from exc  # fmt: skip
         return game
 
 

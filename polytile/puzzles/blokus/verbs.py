@@ -5,7 +5,6 @@ the score report, ``render --best``, the moves ``play`` reads, and ``play`` itse
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 
@@ -195,6 +194,7 @@ def play_one(game: Any, text: str) -> list[str]:
         had forced passes pushed.
     """
     from polytile.puzzles.blokus.notation import is_pass, named_color, parse_move
+    from polytile.puzzles.blokus.points import in_points
 
     notes = []
     move = None
@@ -207,7 +207,7 @@ def play_one(game: Any, text: str) -> list[str]:
         move = parse_move(text, game)
         game.push(move)
     except (ValueError, IllegalMoveError) as e:
-        raise ValueError(_in_points(str(e), move, game)) from None
+        raise ValueError(in_points(str(e), move, game.size)) from None
     return notes
 
 
@@ -255,22 +255,6 @@ def play(console: Console, record: Path, doc: BlokusDoc, moves: tuple[str, ...],
     console.err(wrote(record))
     shown = play_picture(game, color)
     console.out(shown, nl=False, color="\x1b[" in shown)
-
-
-def _in_points(message: str, move: Any, game: Any) -> str:
-    """The rules engine's ``message`` with its cells written as points (``(4, 4)``: e10) and
-    the move as the colour, the piece and its points."""
-    from polytile.puzzles.blokus.sgf import cell_name
-
-    size = game.size
-    if move is not None and not move.is_pass:
-        points = " ".join(cell_name(c, size) for c in move.cells)
-        message = message.replace(str(move), f"{move.color} {move.piece} {points}")
-    pair = re.compile(r"\((\d+), (\d+)\)")
-    listed = re.compile(r"\[(\(\d+, \d+\)(?:, )?)+\]")  # [(0, 1), (0, 2)]
-    message = listed.sub(lambda m: " ".join(cell_name((int(r), int(c)), size)
-                                            for r, c in pair.findall(m[0])), message)  # fmt: skip
-    return pair.sub(lambda m: cell_name((int(m[1]), int(m[2])), size), message)
 
 
 def play_picture(game: Any, color: bool | None) -> str:

@@ -375,6 +375,8 @@ def lower_bound(
         expr = covered_weight(cm)
         cm.model.add(expr <= free)
         cm.model.maximize(expr)
+        if time_limit is not None:  # building the model spent part of it, as in max_layout
+            time_limit = max(time_limit - (time.perf_counter() - started), 0.01)
         cp = solve(cm, time_limit=time_limit, workers=workers, seed=seed, progress=progress)
         if cp.stopped_by == "interrupt":  # Ctrl-C ends the whole computation
             raise KeyboardInterrupt
@@ -457,8 +459,9 @@ def bounds(
     color
         X: ``"blue"``, ``"yellow"``, ``"red"`` or ``"green"``.
     time_limit, workers, seed
-        For each of the two CP-SAT searches (seconds, workers, random seed); the exact search
-        gets what they left of three times ``time_limit`` (at least ``time_limit``).
+        For each of the two CP-SAT searches (seconds, building its model included; workers,
+        random seed); the exact search gets what they left of three times ``time_limit``
+        (at least a tenth of it), so that the three stay within three times ``time_limit``.
     exact_pieces
         Run :func:`exact_endgame` when at most this many pieces can still be placed (0: never).
     node_limit
@@ -499,9 +502,11 @@ def bounds(
     exact, note = None, None
     if exact_pieces > 0:
         # what the two searches left of three shares: a CP-SAT search that proves its bound
-        # early leaves its time to the exact one (it got one share, and gave up with time left)
+        # early leaves its time to the exact one. Not a whole share whatever they used: the
+        # caller shares a whole command's limit out in thirds, and a colour whose searches
+        # ran past their shares would take the next colours' time, or run past the limit.
         left = None if time_limit is None else max(
-            3 * time_limit - (time.perf_counter() - started), time_limit)  # fmt: skip
+            3 * time_limit - (time.perf_counter() - started), 0.1 * time_limit)  # fmt: skip
         try:
             exact = exact_endgame(game, color, max_pieces=exact_pieces, node_limit=node_limit,
                                   time_limit=left)  # fmt: skip

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
 from types import SimpleNamespace
 from typing import Any
 
@@ -15,6 +16,7 @@ from polytile.puzzles.bounds_face import (
     end_incomplete,
     incomplete,
     mark,
+    not_bounded_why,
 )
 from polytile.puzzles.face import Console
 
@@ -87,20 +89,24 @@ def bounds(console: Console, obj: Any, source: str, request: BoundsRequest) -> N
         picture = score_text(rows, score(rows))
         console.out(picture, nl=False, color="\x1b[" in picture)
         console.out()
-    if results:
-        console.out(_table(results))
+    if results or missing:
+        console.out(_table(results, missing, deadline.fired))
     for line in _notes(results):
         console.out(line)
     end_incomplete(console, missing, deadline.fired)
 
 
-def _table(results: list[Any]) -> str:
+def _table(results: list[Any], missing: Sequence[str] = (), by_time: bool = False) -> str:
+    """A row per colour asked for: its bounds, or why it has none (``missing``)."""
     lines = [f"{'colour':<8}{'now':>5}{'lower':>7}{'upper':>7}{'exact':>7}  best next"]
     for b in results:
         exact = "-" if b.exact is None else str(b.exact.value)
         nxt = "pass" if b.best_next is None else str(b.best_next)
         lines.append(f"{b.color:<8}{b.score_now:>5}{mark(b.lower.value, b.lower.proven):>7}"
                      f"{mark(b.upper.value, b.upper.proven):>7}{exact:>7}  {nxt}")  # fmt: skip
+    for name in missing:
+        lines.append(f"{name:<8}{'-':>5}{'-':>7}{'-':>7}{'-':>7}  not bounded: "
+                     f"{not_bounded_why(by_time)}")  # fmt: skip
     return "\n".join(lines)
 
 

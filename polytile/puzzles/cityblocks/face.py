@@ -2,8 +2,9 @@
 
 Its files are ``polytile/position@1`` positions of game ``"cityblocks"``; ``polytile score``
 also reads a plain text board (20 rows of 20 cells, ``. B Y R G``) as one, with no hands.
-Positions are studied, not continued: ``play`` refuses them (:attr:`CityBlocksFace.plays`),
-``moves`` lists the legal moves of the colour to move.
+``moves`` lists the legal moves of the colour to move in polytile's notation (``B I2 0,0
+0,1``, ``R pass``), and ``play`` plays them on a position file, which becomes the new
+position (:attr:`CityBlocksFace.play_kinds`: the game has no records).
 """
 
 from __future__ import annotations
@@ -59,8 +60,8 @@ class CityBlocksFace(BoundsFace):
                "else 4].", ("2", "3", "4")),
     )  # fmt: skip
 
-    plays = False
     bounds_options = frozenset({"exact_pieces"})
+    play_kinds: ClassVar[tuple[str, ...]] = ("position",)
 
     def read(self, file: str, move: int | None = None) -> CityBlocksDoc:
         from polytile._positions import check_game, read_board_or_position, source_of
@@ -77,8 +78,10 @@ class CityBlocksFace(BoundsFace):
                 title: str | None = None) -> str | bytes:  # fmt: skip
         from polytile.render import png_bytes, to_svg, to_text
 
-        if kind in ("text", "txt"):
-            return to_text(doc.obj, color if kind == "text" else False)
+        if kind == "text":  # the verbs that print it end the line
+            return to_text(doc.obj, color).removesuffix("\n")
+        if kind == "txt":
+            return to_text(doc.obj, False)
         if kind == "svg":
             return to_svg(doc.obj, cell, title)
         return png_bytes(doc.obj, cell, title)
@@ -128,7 +131,7 @@ class CityBlocksFace(BoundsFace):
         moves = tuple(str(m) for m in game.legal_moves())
         how = (
             "in polytile's notation: colour, piece, then row,column cells from 0 at the top "
-            "left ('polytile play' does not continue City Blocks (Ritchie) positions)"
+            "left; a move is played as 'polytile play FILE \"MOVE\"'"
         )
         return Legal(game.to_move, sees, moves, note=how)
 
@@ -149,6 +152,14 @@ class CityBlocksFace(BoundsFace):
         from polytile.colors import COLORS
 
         return held_pieces(doc.game, lambda color, name: f"{COLORS[color]} {name} ")
+
+    def notes(self, doc: Any) -> list[str]:
+        """Whose turn it is, under the board ``play`` shows."""
+        return ["the game is over" if self.finished(doc) else f"{doc.game.to_move} to move"]
+
+    def finished(self, doc: Any) -> bool:
+        """Whether the game is over, so that ``play`` says so of a move after its end."""
+        return bool(doc.game.is_game_over())
 
     def play_move(self, doc: Any, text: str) -> None:
         from polytile.puzzles.cityblocks.rules import Move

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from polytile.colors import COLORS
 from polytile.errors import SolverError
 from polytile.puzzles.face import Console, Option
 from polytile.puzzles.puzzle_face import (
@@ -18,7 +19,7 @@ from polytile.puzzles.puzzle_face import (
 
 __all__ = ["MAX", "CityBlocksMax", "check_layout"]
 
-_COLORS = ("blue", "yellow", "red", "green")
+_COLORS = tuple(COLORS)
 
 
 class _Shown:
@@ -62,6 +63,30 @@ class CityBlocksMax(AnswerCheck):
         if against != self.name:
             return None
         return f"{self.name} (replayed by the rules)", check_layout(solution)
+
+    def drawn(self, solution: Any) -> Any:
+        """A layout with the board it was laid out on: the four centre squares (and, for
+        one made ``--from`` a position, that position's pieces), as every other City Blocks
+        picture draws them (#48: render left them out). A layout on a board of another size
+        draws as it is."""
+        from dataclasses import replace
+
+        from polytile.formats import PlacedPiece
+        from polytile.puzzles.cityblocks.rules import CityBlocks
+        from polytile.regions import color_components
+
+        try:
+            start = _start_position(solution.extra)
+        except ValueError:  # drawn on the starting board; validate says what is wrong
+            start = None
+        rows = list(CityBlocks().board_rows() if start is None else start.board)
+        if (solution.rows, solution.cols) != (len(rows), len(rows[0])):
+            return solution
+        under = [PlacedPiece("centre" if len(cells) == 1 else "placed", tuple(sorted(cells)),
+                             name)
+                 for name, letter in COLORS.items()
+                 for cells in color_components(rows, letter)]  # fmt: skip
+        return replace(solution, placements=(*under, *solution.placements))
 
     def solve(self, console: Console, request: SolveRequest) -> None:
         """Lay out the colour's pieces for the best objective; print the result checked by
@@ -128,6 +153,32 @@ def _start(start_from: str | None) -> Any:
     return CityBlocks.from_position(doc, source=start_from)
 
 
+def _start_position(extra: Mapping[str, Any]) -> Any:
+    """The position a layout records as ``"start"`` (one made ``--from`` it), or None when
+    it records none.
+
+    Raises
+    ------
+    ValueError
+        If ``"start"`` is not a City Blocks position, saying so as :func:`check_layout`
+        reports it.
+    """
+    import json
+
+    from polytile import formats
+
+    start = extra.get("start")
+    if start is None:
+        return None
+    try:
+        position = formats.loads(json.dumps(start), 'its "start"')
+    except (TypeError, ValueError) as exc:  # a FormatError, or no JSON at all
+        raise ValueError(f'"start" is not a City Blocks position: {exc}') from None
+    if not isinstance(position, formats.Position) or position.game != "cityblocks":
+        raise ValueError('"start" must be the City Blocks position the layout was made on')
+    return position
+
+
 def check_layout(solution: Any) -> list[str]:
     """Every way a ``cityblocks-max`` answer (a :class:`~polytile.formats.Solution`) breaks
     the rules or misstates itself; empty when valid.
@@ -140,9 +191,6 @@ def check_layout(solution: Any) -> list[str]:
     engine finds, and an ``"optimal"`` layout's ``"bound"`` its value. Optimality itself is
     not re-proven here (that takes the search).
     """
-    import json
-
-    from polytile import formats
     from polytile._files import short
     from polytile.errors import FormatError
     from polytile.puzzles.cityblocks.bounds import replay_layout
@@ -160,11 +208,12 @@ def check_layout(solution: Any) -> list[str]:
     if extra.get("start") is None and _others_placed(extra.get("board"), color):
         return ['the layout was made on a position the file does not record (made --from '
                 'one before polytile recorded it as "start"): it cannot be replayed']
-    if extra.get("start") is not None:
+    try:
+        start = _start_position(extra)
+    except ValueError as exc:
+        return [str(exc)]
+    if start is not None:
         try:
-            start = formats.loads(json.dumps(extra["start"]), "its \"start\"")
-            if not isinstance(start, formats.Position) or start.game != "cityblocks":
-                return ['"start" must be the City Blocks position the layout was made on']
             game = CityBlocks.from_position(start, source='its "start"')
         except FormatError as exc:
             return [f'"start" is not a City Blocks position: {exc}']
@@ -204,7 +253,7 @@ def _others_placed(board: Any, color: str) -> bool:
     ``color`` beyond their centre squares: a layout made on a position."""
     if not isinstance(board, list) or not all(isinstance(row, str) for row in board):
         return False
-    mine = color[0].upper()
+    mine = COLORS[color]
     return sum(ch in "BYRG" and ch != mine for row in board for ch in row) > 3
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from polytile.errors import OptionError
-from polytile.puzzles.analysis import AnalyseFace, Review
+from polytile.puzzles.analysis import AnalyseFace, AnalyseRequest, Review
 from polytile.puzzles.face import (
     Console,
     EndgameFace,
@@ -16,6 +16,7 @@ from polytile.puzzles.face import (
     SelfplayFace,
     engine_option,
 )
+from polytile.text import counted
 
 __all__ = ["FACE", "GridblockFace"]
 
@@ -165,7 +166,7 @@ A Gridblock move may be given as one quoted word or as several: a new move start
 
     def describe(self, doc: Any) -> str:
         if doc.kind == "record":
-            return f"game record, {len(doc.moves)} moves, all legal"
+            return f"game record, {counted(len(doc.moves), 'move')}, all legal"
         return str(doc.kind)
 
     def legal(self, doc: Any) -> Legal:
@@ -232,10 +233,10 @@ A Gridblock move may be given as one quoted word or as several: a new move start
         else:
             best = [n for n, p in zip(names, points, strict=True) if p == max(points)]
             result = f"{best[0]} wins" if len(best) == 1 else "a tie: " + " and ".join(best)
-        return text, f"{len(g.move_stack)} moves, {scores}: {result}"
+        return text, f"{counted(len(g.move_stack), 'move')}, {scores}: {result}"
 
     def review(self, file: str, index: int, time_limit: float, cache: dict[Any, Any],
-               ) -> Review | None:  # fmt: skip
+               request: AnalyseRequest) -> Review | None:  # fmt: skip
         from polytile.puzzles.gridblock.report import review_move
 
         return review_move(self, file, index, time_limit, cache)

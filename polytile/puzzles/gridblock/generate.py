@@ -69,6 +69,7 @@ from polytile.puzzles.gridblock.solo import (
     solo_picture,
 )
 from polytile.puzzles.gridblock.solo_search import search_solo
+from polytile.puzzles.puzzle_face import against_target
 from polytile.store.candidates import Candidate, candidate_rng
 
 __all__ = [
@@ -425,8 +426,7 @@ def attempt_answer(puzzle: GridblockSoloPuzzle, doc: Any,
                                        strict=True)
                 if name in doc and doc[name] != value]  # fmt: skip
     score, cubes, pairs, triples = counted
-    if score < puzzle.target:
-        problems.append(f"the plan scores {score}; the best plan scores {puzzle.target}")
+    problems += against_target(f"the plan scores {score}", score, puzzle.target, "plan")
     drawn = SoloResult(puzzle.solo, "feasible", tile, corner, turns, score, cubes, pairs,
                        triples, puzzle.target, 0.0)  # fmt: skip
     return score, problems, solo_picture(drawn)

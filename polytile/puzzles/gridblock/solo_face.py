@@ -17,8 +17,9 @@ from polytile.puzzles.puzzle_face import (
     PuzzleSolver,
     SolveRequest,
     refuse_engine,
-    target_line,
+    report_target,
 )
+from polytile.text import counted
 
 __all__ = ["SOLO", "GridblockSolo"]
 
@@ -83,8 +84,6 @@ class GridblockSolo(PuzzleSolver):
             raise SystemExit(130) from None
         stopped = result.stopped_by or "stopped"
         why = {"time limit": "out of time", "interrupt": "interrupted"}.get(stopped, stopped)
-        said = target_line(document, result.score if result.start is not None else None,
-                           result.proven_optimal)  # fmt: skip
         if request.as_json:
             console.out(json.dumps(result.to_dict() | (
                 {} if document is None else {"puzzle": document.name, "target": document.target})))
@@ -93,15 +92,16 @@ class GridblockSolo(PuzzleSolver):
             verdict = "proven optimal" if result.proven_optimal else (
                 f"NOT proven optimal ({why}): the best plan found so far, proven bound "
                 f"{result.bound}")  # fmt: skip
-            cubes, tiles = ("cube" if result.cubes == 1 else "cubes",
-                            "tile" if result.pairs == 1 else "tiles")  # fmt: skip
-            console.out(f"{name}: score {result.score} = {result.cubes} {cubes} + "
-                        f"{result.bonus} bonus ({result.pairs} {tiles} of 2, {result.triples} "
-                        f"of 3 or 4); {verdict} [{result.seconds:.2f} s, {result.effort:,} "
-                        f"{'nodes' if result.engine == 'search' else 'branches'}]")  # fmt: skip
-            if said is not None:
-                console.out(said)
+            effort = f"{result.effort:,} {'nodes' if result.engine == 'search' else 'branches'}"
+            console.out(f"{name}: score {result.score} = {counted(result.cubes, 'cube')} + "
+                        f"{result.bonus} bonus ({counted(result.pairs, 'tile')} of 2, "
+                        f"{result.triples} of 3 or 4); {verdict} [{result.seconds:.2f} s, "
+                        f"{effort}]")  # fmt: skip
         code = 130 if result.stopped_by == "interrupt" else 1
+        # a file that misstates its puzzle is invalid (#48: exit 0)
+        report_target(console, document, result.score if result.start is not None else None,
+                      result.proven_optimal, code,
+                      quiet=request.as_json or result.start is None)  # fmt: skip
         if result.start is None:
             console.err(f"{name}: {why} before any plan was found; proven bound {result.bound}")
             raise SystemExit(code)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from polytile.puzzles.analysis import AnalyseFace, Review
+from polytile.puzzles.analysis import AnalyseFace, AnalyseRequest, Review
 from polytile.puzzles.face import (
     Console,
     EndgameFace,
@@ -14,6 +14,7 @@ from polytile.puzzles.face import (
     SelfplayFace,
     engine_option,
 )
+from polytile.text import counted
 
 __all__ = ["FACE", "HenningFace"]
 
@@ -99,7 +100,7 @@ Tiles: H1-H5, S2-S6, F3-F7, SC (school, also PK or park), PP, MA, CH."""
 
     def describe(self, doc: Any) -> str:
         if doc.kind == "record":
-            return f"game record, {len(doc.moves)} moves, all legal"
+            return f"game record, {counted(len(doc.moves), 'move')}, all legal"
         return doc.kind
 
     def legal(self, doc: Any) -> Legal:
@@ -110,20 +111,36 @@ Tiles: H1-H5, S2-S6, F3-F7, SC (school, also PK or park), PP, MA, CH."""
             return Legal(None, note=f"final money: blue ${g.money_of(0)}, red ${g.money_of(1)}")
         me = g.to_move
         other = 1 - me
-        sees = {
-            "hand": " ".join(KINDS[k] for k in g.hand(me)) or "(empty)",
-            "reserve": _tiles(g.reserve_size(me)),
-            f"{PLAYER_NAMES[other]}'s hand": f"hidden, {_tiles(len(g.hand(other)))}",
-        }
+
+        def hand(p: int) -> str:
+            return " ".join(KINDS[k] for k in g.hand(p)) or "(empty)"
+
+        def unseen(p: int) -> str:
+            """Player ``p``'s hand as one who does not hold it knows it: with ``p``'s reserve
+            empty, every tile of its own not on the city nor removed is in it (#48: it was
+            called hidden)."""
+            if g.reserve_size(p) == 0:
+                return f"known by elimination (its reserve is empty): {hand(p)}"
+            return f"hidden, {counted(len(g.hand(p)), 'tile')}"
+
+        note = "a move is played as 'polytile play FILE MOVE' (quote one that holds spaces)"
         if doc.kind == "view" and doc.player != me:
-            return Legal(PLAYER_NAMES[me], {"hand": f"hidden, {_tiles(len(g.hand(me)))}"},
-                         note=f"this is {PLAYER_NAMES[doc.player]}'s view: the moves of "
-                              f"{PLAYER_NAMES[me]} depend on a hand it cannot see",
-                         known=False)  # fmt: skip
+            viewer = PLAYER_NAMES[doc.player]
+            if g.reserve_size(me) > 0:
+                return Legal(PLAYER_NAMES[me], {"hand": unseen(me)},
+                             note=f"this is {viewer}'s view: the moves of {PLAYER_NAMES[me]} "
+                                  "depend on a hand it cannot see", known=False)  # fmt: skip
+            note = (
+                f"this is {viewer}'s view; {PLAYER_NAMES[me]}'s hand is known by "
+                "elimination, so its moves are too. A move is played as 'polytile play FILE "
+                "MOVE' (quote one that holds spaces)"
+            )
+            sees = {"hand": unseen(me), "reserve": counted(0, "tile")}
+        else:
+            sees = {"hand": hand(me), "reserve": counted(g.reserve_size(me), "tile"),
+                    f"{PLAYER_NAMES[other]}'s hand": unseen(other)}  # fmt: skip
         moves = tuple(str(m) for m in g.legal_moves())
-        return Legal(PLAYER_NAMES[me], sees, moves,
-                     note="a move is played as 'polytile play FILE MOVE' (quote one that "
-                          "holds spaces)")  # fmt: skip
+        return Legal(PLAYER_NAMES[me], sees, moves, note=note)
 
     def solve_endgame(self, console: Console, file: str, request: EndgameRequest) -> None:
         from polytile.puzzles.henning.report import solve_report
@@ -154,10 +171,10 @@ Tiles: H1-H5, S2-S6, F3-F7, SC (school, also PK or park), PP, MA, CH."""
             result = "draw"
         else:
             result = f"{'blue' if m > 0 else 'red'} by ${abs(m)}"
-        return text, f"{len(g.move_stack)} moves, {result}"
+        return text, f"{counted(len(g.move_stack), 'move')}, {result}"
 
     def review(self, file: str, index: int, time_limit: float, cache: dict[Any, Any],
-               ) -> Review | None:  # fmt: skip
+               request: AnalyseRequest) -> Review | None:  # fmt: skip
         from polytile.puzzles.henning.report import review_move
 
         return review_move(self, file, index, time_limit, cache)
@@ -176,10 +193,6 @@ Tiles: H1-H5, S2-S6, F3-F7, SC (school, also PK or park), PP, MA, CH."""
         if doc.kind == "position":  # moves played on a position: the position they reach
             return dumps_position(doc.state)
         return dumps_record(doc.state, doc.extra)
-
-
-def _tiles(n: int) -> str:
-    return f"{n} tile" + ("" if n == 1 else "s")
 
 
 def _last_block(doc: Any) -> tuple[int, int] | None:

@@ -6,14 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from polytile.text import printable
+from polytile.text import counted, printable
 
 __all__ = ["count_doc", "count_line", "estimate_doc", "estimate_lines", "stats_line", "work_done"]
-
-
-def _many(n: int, word: str) -> str:
-    """``"1 solution"``, ``"2,339 solutions"``."""
-    return f"{n:,} {word}" + ("" if n == 1 else "s")
 
 
 def _size(n: float) -> str:
@@ -48,7 +43,7 @@ def count_line(puzzle: str, problem: Any, result: Any, up: int | None) -> str:
     """The count for people: complete (with the symmetries it was reduced by) or not."""
     name = printable(puzzle)
     if result.complete:
-        line = f"{name}: {_many(result.count, 'solution')}"
+        line = f"{name}: {counted(result.count, 'solution')}"
         if up is not None:
             words = group_words(problem, result)
             if words:

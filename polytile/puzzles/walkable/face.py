@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any, ClassVar
 
-from polytile.puzzles.analysis import AnalyseFace, Review
+from polytile.puzzles.analysis import AnalyseFace, AnalyseRequest, Review
 from polytile.puzzles.at_once import AtOnceFace
 from polytile.puzzles.face import (
     Console,
@@ -17,6 +17,7 @@ from polytile.puzzles.face import (
     SelfplayFace,
     engine_option,
 )
+from polytile.text import counted, listed
 
 __all__ = ["FACE", "WalkableFace"]
 
@@ -44,6 +45,7 @@ class WalkableFace(EndgameFace, SelfplayFace, AnalyseFace, AtOnceFace):
     name = "walkable"
     title = "Walkable Cities"
     endgame_options = frozenset({"max_drops", "output", "color", "cell"})
+    analysis_options = frozenset({"max_drops"})
     formats: ClassVar[tuple[str, ...]] = ("polytile/walkable@1",)
     new_help = (
         "Walkable Cities: a game record with three seeded boards (--dead N dead cells each, "
@@ -101,8 +103,7 @@ Cells are a column a-j and a row 1-10 from the top; each board named once."""
     def describe(self, doc: Any) -> str:
         if doc.kind != "record":
             return "position"
-        n = len(doc.rounds)
-        return f"game record, {n} round{'' if n == 1 else 's'}, all legal"
+        return f"game record, {counted(len(doc.rounds), 'round')}, all legal"
 
     def legal(self, doc: Any) -> Legal:
         from polytile.puzzles.walkable.board import legal_drops
@@ -192,9 +193,10 @@ Cells are a column a-j and a row 1-10 from the top; each board named once."""
         return len(doc.rounds)
 
     def review(self, file: str, index: int, time_limit: float, cache: dict[Any, Any],
-               ) -> Review | None:  # fmt: skip
+               request: AnalyseRequest) -> Review | None:  # fmt: skip
         """Round ``index + 1`` valued by the backward induction before and after it, when it
-        reaches (six drops a piece at most, as solve-endgame's default)."""
+        reaches (at most ``request.max_drops`` drops a piece, as solve-endgame's
+        --max-drops)."""
         from polytile.puzzles.walkable.endgame import EndgameRefused, final_value, solve_endgame
 
         started = time.perf_counter()
@@ -207,7 +209,7 @@ Cells are a column a-j and a row 1-10 from the top; each board named once."""
                 else:
                     left = max(time_limit - (time.perf_counter() - started), 0.01)
                     try:
-                        sol = solve_endgame(g, time_limit=left)
+                        sol = solve_endgame(g, max_drops=request.max_drops, time_limit=left)
                     except EndgameRefused:
                         cache[k] = None
                     else:
@@ -237,7 +239,11 @@ Cells are a column a-j and a row 1-10 from the top; each board named once."""
     def join_parts(self, parts: dict[str, str]) -> str:
         missing = [p for p in self.at_once_players if not parts.get(p, "").strip()]
         if missing:
-            raise ValueError(f"a round needs {' and '.join(missing)}'s part too")
+            whose = listed([f"{p}'s" for p in missing])
+            parts_word = "part" if len(missing) == 1 else "parts"
+            # "too" only beside a part that was given
+            too = "" if len(missing) == len(self.at_once_players) else " too"
+            raise ValueError(f"a round needs {whose} {parts_word}{too}")
         return " | ".join(parts[p].strip() for p in self.at_once_players)
 
     def dumps(self, doc: Any) -> str:

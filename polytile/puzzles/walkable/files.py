@@ -61,8 +61,10 @@ from polytile.puzzles.walkable.rules import (
     Options,
     Round,
     Walkable,
+    cell_name,
     parse_round,
 )
+from polytile.text import counted
 
 __all__ = ["FORMAT", "WalkableDoc", "dumps_position", "dumps_record", "load_walkable",
            "read_walkable"]  # fmt: skip
@@ -191,15 +193,20 @@ def _boards(value: Any, source: str, claimed: bool) -> npt.NDArray[np.int8]:
         if len(rows) != SIDE:
             raise FormatError(f"must be {SIDE} rows, got {len(rows)}", source, f"boards[{b}]")
         for r, row in enumerate(rows):
+            # The field is named as JSON counts (from 0), the place as the game writes it:
+            # "boards[0][3]: d4 on board 1", as a round's error names "a1 on board 1"
+            # (#48: "boards[0][3]: column 3" mixed a 0-based row with a 1-based column).
             where = f"boards[{b}][{r}]"
             row = get_string(row, source, where)
             if len(row) != SIDE:
-                raise FormatError(f"must be {SIDE} cells, got {len(row)}", source, where)
+                raise FormatError(f"row {r + 1} of board {b + 1} must be {SIDE} cells, got "
+                                  f"{len(row)}", source, where)  # fmt: skip
             for c, ch in enumerate(row):
                 if ch not in allowed:
                     what = " ".join(allowed)
-                    raise FormatError(f"column {c + 1}: {ch!r} is not a cell ({what})", source,
-                                      where)  # fmt: skip
+                    place = cell_name(b * 100 + r * SIDE + c)
+                    raise FormatError(f"{place} on board {b + 1}: {ch!r} is not a cell "
+                                      f"({what})", source, where)  # fmt: skip
                 cells[b * 100 + r * SIDE + c] = allowed.index(ch)
     return cells
 
@@ -251,13 +258,13 @@ def _position(doc: dict[str, Any], cells: npt.NDArray[np.int8], options: Options
     for p, symbol in enumerate((RED, BLUE)):
         name = PLAYER_NAMES[p]
         if counts[p] > rnd:
-            raise FormatError(f"{name} cannot have passed {counts[p]} of {rnd} rounds", source,
-                              f"passes.{name}")  # fmt: skip
+            raise FormatError(f"{name} cannot have passed {counts[p]} of "
+                              f"{counted(rnd, 'round')}", source, f"passes.{name}")  # fmt: skip
         have = int((cells == symbol).sum())
         if have > 4 * (rnd - counts[p]):
-            raise FormatError(f"{name} has {have} cells, more than 4 a round in the "
-                              f"{rnd - counts[p]} rounds it can have dropped in", source,
-                              "boards")  # fmt: skip
+            dropped = counted(rnd - counts[p], "round")
+            raise FormatError(f"{name} has {counted(have, 'cell')}, more than 4 a round in the "
+                              f"{dropped} it can have dropped in", source, "boards")  # fmt: skip
     g = Walkable(cells, options, rotation, (counts[0], counts[1]), rnd)
     if doc.get("picks") is not None:  # null, as --json prints it, means no picks yet
         if g.is_over():

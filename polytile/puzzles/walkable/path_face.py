@@ -19,7 +19,7 @@ from polytile.puzzles.puzzle_face import (
     AnswerFile,
     SolveRequest,
     refuse_engine,
-    target_line,
+    report_target,
 )
 from polytile.text import printable, wrote
 
@@ -210,7 +210,6 @@ class WalkablePath(AnswerFile):
                 f" ('polytile validate {printable(str(output))}' replays it)")  # fmt: skip
             console.err(wrote(output, "saved") + replay)
         document = request.document
-        said = target_line(document, result.objective, result.proven)
         if request.as_json:
             console.out(json.dumps(result.to_dict() | (
                 {} if document is None else {"puzzle": document.name, "target": document.target})))
@@ -224,12 +223,14 @@ class WalkablePath(AnswerFile):
             console.out(f"{name}: regions {'/'.join(map(str, result.regions))} (before "
                         f"{'/'.join(map(str, puzzle.base_regions()))}); {what} "
                         f"{result.objective}; {verdict} [{result.seconds:.2f} s]")  # fmt: skip
-            if said is not None:
-                console.out(said)
+        code = 130 if result.stopped_by == "interrupt" else 1
+        # a file that misstates its puzzle is invalid (#48: exit 0)
+        report_target(console, document, result.objective, result.proven, code,
+                      quiet=request.as_json)  # fmt: skip
         if not result.proven:
             console.err(f"{name}: {why} before proving optimality (best {result.objective}, "
                         f"bound {bound})")  # fmt: skip
-            raise SystemExit(130 if result.stopped_by == "interrupt" else 1)
+            raise SystemExit(code)
 
     def validate_answer(self, console: Console, file: str, as_json: bool) -> None:
         """Replay a saved answer's drops by the rules (:func:`~polytile.puzzles.walkable.

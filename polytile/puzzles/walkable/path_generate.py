@@ -66,6 +66,7 @@ from typing import Any
 import numpy as np
 
 from polytile.errors import FormatError, IllegalMoveError, PolytileError, SolverError
+from polytile.puzzles.puzzle_face import against_target
 from polytile.puzzles.walkable.board import BOARDS, PIECES, SIDE, legal_drops
 from polytile.puzzles.walkable.path import (
     PathPuzzle,
@@ -426,9 +427,8 @@ def attempt_answer(puzzle: WalkablePathPuzzle, doc: Any,
     problems = [f"it states {name} {doc[name]!r}; the rules make {value!r}"
                 for name, value in (("regions", list(regions)), ("score", score))
                 if name in doc and doc[name] != value]  # fmt: skip
-    if score < puzzle.target:
-        problems.append(f"the drops make regions {'/'.join(map(str, regions))}, sum {score}; "
-                        f"the best drops sum to {puzzle.target}")  # fmt: skip
+    said = f"the drops make regions {'/'.join(map(str, regions))}, sum {score}"
+    problems += against_target(said, score, puzzle.target, measure="sum")
     drawn = PathResult(puzzle.path, "feasible", tuple(drops), regions, score, None, 0.0)
     return score, problems, path_picture(drawn)
 

@@ -29,7 +29,7 @@ import numpy.typing as npt
 
 from polytile.puzzles.walkable.board import BLUE, BOARDS, DEAD, RED, SIDE, UNCLAIMED
 from polytile.puzzles.walkable.rules import PLAYER_NAMES, Walkable
-from polytile.text import xml_safe
+from polytile.text import counted, xml_safe
 
 __all__ = [
     "PICTURE_LEGEND",
@@ -101,9 +101,12 @@ def _status(g: Walkable) -> list[str]:
         tb = " (tiebreak)" if res.by_tiebreak else ""
         lines.append(f"game over after round {g.round}: {who}{tb}")
     else:
+        # the rounds played, as "round" counts them in the files and in score --json, and
+        # the round being played: the picture once said "round 6" where the score said 5
         rot = " ".join(g.rotation) or "empty (refills)"
         picks = "" if g.picks is None else f"; picks: red {g.picks[0]}, blue {g.picks[1]}"
-        lines.append(f"round {g.round + 1}, rotation: {rot}{picks}")
+        lines.append(f"{counted(g.round, 'round')} played, round {g.round + 1} next; "
+                     f"rotation: {rot}{picks}")  # fmt: skip
     return lines
 
 
@@ -315,20 +318,24 @@ def _name(player: int | None) -> str | None:
 
 def score_doc(g: Walkable) -> dict[str, Any]:
     """The score as JSON: per board each player's largest region and who wins it, boards won,
-    the margin and the result."""
+    the margin and the result: ``winner`` once the game is over (None before: a game not
+    over has no winner yet), ``leader`` who would win if it ended now (None: a draw)."""
     res = g.result()
     names = PLAYER_NAMES
+    over = g.is_over()
     return {
         "game": "walkable",
         "round": g.round,
-        "over": g.is_over(),
+        "next_round": None if over else g.round + 1,
+        "over": over,
         "boards": [
             {"board": b + 1, "red": res.paths[0][b], "blue": res.paths[1][b], "winner": _name(w)}
             for b, w in enumerate(res.board_winners)
         ],
         "won": dict(zip(names, res.won, strict=True)),
         "margin": res.margin,
-        "winner": _name(res.winner),
+        "winner": _name(res.winner) if over else None,
+        "leader": _name(res.winner),
         "by_tiebreak": res.by_tiebreak,
         "passes": dict(zip(names, g.passes, strict=True)),
     }
@@ -341,7 +348,7 @@ def score_table(g: Walkable) -> str:
     for b in doc["boards"]:
         rows.append(f"{b['board']:>5}  {b['red']:>3}  {b['blue']:>4}  {b['winner'] or 'tied'}")
     rows.append(f"boards won: red {doc['won']['red']}, blue {doc['won']['blue']}")
-    result = "a draw" if doc["winner"] is None else f"{doc['winner']} wins"
+    result = "a draw" if doc["leader"] is None else f"{doc['leader']} wins"
     if doc["by_tiebreak"]:
         result += " (tiebreak)"
     rows.append(("result: " if doc["over"] else "if the game ended now: ") + result)

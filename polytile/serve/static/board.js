@@ -44,7 +44,7 @@ async function loadRecords(select) {
   list.replaceChildren();
   for (const r of state.records) {
     const label = `${r.index + 1}. ${r.title} (${r.game_title}, ${r.kind}` +
-      (r.length ? `, ${r.length} moves` : "") + ")";
+      (r.length ? `, ${r.length_text}` : "") + ")";
     const option = element("option", label);
     option.value = String(r.index);
     list.append(option);
@@ -202,8 +202,12 @@ function scoreValue(value) {
     return table;
   }
   if (!listed && rows.every(([, v]) => isScalar(v) || (Array.isArray(v) && v.every(isScalar)))) {
-    const line = rows.map(([k, v]) => `${k} ${Array.isArray(v) ? v.map(scalarText).join(", ") : scalarText(v)}`);
-    return document.createTextNode(line.length ? line.join("; ") : "none");
+    // an empty list is "none": both players holding no tokens read "blue ; red" (#48)
+    const empty = (v) => Array.isArray(v) && !v.length;
+    if (rows.every(([, v]) => empty(v))) return document.createTextNode("none");
+    const line = rows.map(([k, v]) => `${k} ${empty(v) ? "none" :
+      Array.isArray(v) ? v.map(scalarText).join(", ") : scalarText(v)}`);
+    return document.createTextNode(line.join("; "));
   }
   rows.forEach(([key, v], i) => {
     const tr = element("tr");
@@ -680,8 +684,16 @@ function showBounds(r, where) {
     for (const c of cells) row.append(element("td", c));
     table.append(row);
   }
+  // every colour asked for has a row: one not bounded says why in it
+  for (const color of a.not_bounded || []) {
+    const row = element("tr");
+    row.append(element("td", color));
+    const why = element("td", `not bounded: ${a.reason}`);
+    why.colSpan = 4;
+    row.append(why);
+    table.append(row);
+  }
   summary.append(table);
-  if (a.not_bounded) summary.append(element("p", `not bounded in the time given: ${a.not_bounded.join(", ")}`));
   $("analysis-report").textContent = r.answer ? JSON.stringify(a, null, 1) : r.report;
   $("analysis-details").hidden = !$("analysis-report").textContent;
   $("best").replaceChildren();

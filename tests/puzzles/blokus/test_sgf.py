@@ -241,7 +241,11 @@ def test_example_file() -> None:
         ),
         ("(;GM[Blokus Duo];B[])", "move 1", "one value"),
         ("(;GM[Blokus Duo];B[e10]W[j5])", "line 1", "one node holds moves B, W"),
-        ("(;GM[Blokus Duo];B[a1])", "move 1", "illegal move B I1 13,0: .*first piece"),
+        (
+            "(;GM[Blokus Duo];B[a1])",
+            "move 1",
+            "illegal move blue I1 a1: .*first piece must cover its start cell e10$",
+        ),
         ("(;GM[Blokus Duo];B[e10];W[j5];B[e11])", "move 3", "illegal move"),
         ("(;GM[Blokus Duo];W[j5])", "move 1", "yellow plays out of turn"),
         ("(;GM[Blokus Duo];B[e10];AW[j5])", "line 1", "setup after the root"),

@@ -89,10 +89,11 @@ def test_record_errors_name_the_field(fields: dict[str, object], where: str, mes
 def test_board_cells_are_checked() -> None:
     doc = json.loads(dumps_record(Walkable.new(3)))
     doc["boards"][1][4] = "....R....."
-    with pytest.raises(FormatError, match=r"boards\[1\]\[4\]: column 5: 'R' is not a cell"):
+    # the field as JSON counts it, the place as the game writes it (e5 on board 2, #48)
+    with pytest.raises(FormatError, match=r"boards\[1\]\[4\]: e5 on board 2: 'R' is not a cell"):
         read_walkable(json.dumps(doc))
     doc["boards"][1][4] = "...."
-    with pytest.raises(FormatError, match=r"boards\[1\]\[4\]: must be 10 cells"):
+    with pytest.raises(FormatError, match=r"boards\[1\]\[4\]: row 5 of board 2 must be 10 cells"):
         read_walkable(json.dumps(doc))
 
 
