@@ -9,7 +9,8 @@ compile is ``cold - warm``. Engines:
 - ``blokus-endgame``: the Blokus exact endgame search (``polytile.puzzles.blokus.warm``)
 - ``henning-kernel``: the City Blocks (Henning) exact search (``...henning.kernel``)
 - ``tiling``: the tiling searches and the exact-cover kernel (``polytile count pentomino-3x20
-  --workers 1``)
+  --engine search``: the count would take the frontier engine, in numpy there, since issue 46;
+  an older commit without ``--engine`` runs the plain command)
 - ``gridblock-solo``: the Gridblock solitaire branch and bound (``solve gridblock-solo``)
 - ``walkable-path``: the Walkable Cities largest-path search (``solve walkable-path``)
 - ``walkable-phase``: the Walkable Cities drop-phase best responses (``...walkable.phase``)
@@ -42,7 +43,9 @@ ROOT = Path(__file__).resolve().parent.parent
 ENGINES: dict[str, str] = {
     "blokus-endgame": "from polytile.puzzles.blokus.warm import warm_up; warm_up()",
     "henning-kernel": "from polytile.puzzles.henning.kernel import warm_up; warm_up()",
-    "tiling": "from polytile.cli import cli; cli(['count', 'pentomino-3x20', '--workers', '1'])",
+    "tiling": "import polytile.solvers.counting as c; from polytile.cli import cli; "
+    "cli(['count', 'pentomino-3x20', '--workers', '1']"
+    " + (['--engine', 'search'] if hasattr(c, 'choose_engine') else []))",
     "gridblock-solo": "from polytile.cli import cli; cli(['solve', 'gridblock-solo', "
     "'--seed', '1', '--time-limit', '600'])",
     "walkable-path": "from polytile.cli import cli; cli(['solve', 'walkable-path', "
