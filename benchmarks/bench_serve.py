@@ -37,7 +37,7 @@ ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 
 def _record(folder: Path, moves: int = 60) -> Path:
     """A self-played 4-player Blokus record cut to ``moves`` placements."""
-    from polytile.puzzles.faces import face
+    from polytile.faces.registry import face
 
     f = face("blokus")
     for seed in range(1, 50):
@@ -178,7 +178,7 @@ async def _load(base: str, token: str) -> tuple[list[str], list[float], float]:
 
 
 def load(folder: Path) -> None:
-    from polytile.puzzles.faces import face
+    from polytile.faces.registry import face
     from polytile.serve.analysis import ABANDONED
 
     files = []

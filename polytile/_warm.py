@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from polytile.puzzles.face import Console
+    from polytile.faces.face import Console
 
 __all__ = [
     "ENGINES",

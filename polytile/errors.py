@@ -89,7 +89,7 @@ class IllegalMoveError(PolytileError, ValueError):
 class OptionError(PolytileError, ValueError):
     """A command's option (or argument) does not fit the file or game it is given with.
 
-    Raised by the games' faces (:mod:`polytile.puzzles.face`), which know no command line:
+    Raised by the games' faces (:mod:`polytile.faces.face`), which know no command line:
     the CLI shows it as click shows a bad option, naming ``option`` (``"--cell"``, ``"-o"``,
     ``"POSITION"``) with the command's usage line, exit code 2. Without ``option`` it is a
     usage error of the command as a whole.

@@ -509,7 +509,7 @@ def test_a_sample_larger_than_the_states_says_it_repeats() -> None:
     there were that many: it says the draws repeat."""
     from types import SimpleNamespace
 
-    from polytile.puzzles.face import view_plan
+    from polytile.faces.face import view_plan
 
     def plan(planned: int, consistent: int | None, complete: bool) -> str:
         ev = SimpleNamespace(planned=planned, complete=complete, states=3)

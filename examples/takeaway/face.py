@@ -6,7 +6,7 @@ Its files are JSON records::
     {"format": "polytile-example/takeaway@1", "kind": "record", "pile": 10,
      "moves": ["take 3", "take 1"]}
 
-Registered with one line in each table of :mod:`polytile.puzzles.faces`
+Registered with one line in each table of :mod:`polytile.faces.registry`
 (``FACES["takeaway"] = "takeaway.face"``, ``FORMATS["polytile-example/takeaway@1"] =
 "takeaway"``), it has ``new``, ``play``, ``moves``, ``render``, ``score``, ``validate`` and
 ``solve-endgame`` (alpha-beta, the value checked by replaying its line).
@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 
 from polytile._files import parse_json, read_input, require
 from polytile.errors import FormatError, OptionError
-from polytile.puzzles.face import Console, EndgameFace, EndgameRequest, Legal, Option
+from polytile.faces.face import Console, EndgameFace, EndgameRequest, Legal, Option
 from polytile.puzzles.toys import TakeAway
 from polytile.text import counted
 

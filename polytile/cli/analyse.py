@@ -1,6 +1,6 @@
 """``polytile analyse``: a game record analysed move by move, through its game's face: the
-shared way (:class:`~polytile.puzzles.analysis.AnalyseFace`) or the game's own
-(:class:`~polytile.puzzles.analysis.OwnAnalysisFace`)."""
+shared way (:class:`~polytile.faces.analysis.AnalyseFace`) or the game's own
+(:class:`~polytile.faces.analysis.OwnAnalysisFace`)."""
 
 from __future__ import annotations
 
@@ -121,8 +121,8 @@ def analyse_command(
     """Analyse a game record move by move."""
     from polytile.cli.clock import CLOCK
     from polytile.cli.console import CONSOLE, facing
-    from polytile.puzzles.analysis import AnalyseFace, AnalyseRequest, OwnAnalysisFace
-    from polytile.puzzles.faces import FACES, face, face_of_file
+    from polytile.faces.analysis import AnalyseFace, AnalyseRequest, OwnAnalysisFace
+    from polytile.faces.registry import FACES, face, face_of_file
 
     ctx = click.get_current_context()
     from_line = click.core.ParameterSource.COMMANDLINE
@@ -164,8 +164,8 @@ def _reads() -> str:
     games whose faces analyse records, by the format of their records ("City Blocks
     (Henning), Gridblock and Walkable Cities records (polytile JSON) and Blokus records
     (Pentobi .blksgf)")."""
-    from polytile.puzzles.analysis import AnalyseFace, OwnAnalysisFace
-    from polytile.puzzles.faces import FACES, face
+    from polytile.faces.analysis import AnalyseFace, OwnAnalysisFace
+    from polytile.faces.registry import FACES, face
     from polytile.text import listed
 
     games: dict[str, list[str]] = {}

@@ -1,6 +1,6 @@
 """``polytile bounds``: how well a colour can still end: at best, and what it can make sure of.
 Each game bounds its own positions through its face
-(:class:`~polytile.puzzles.bounds_face.BoundsFace`)."""
+(:class:`~polytile.faces.bounds.BoundsFace`)."""
 
 from __future__ import annotations
 
@@ -129,8 +129,8 @@ def bounds_command(
     """Print the bounds of one colour, or of all."""
     from polytile.cli.clock import CLOCK
     from polytile.cli.console import CONSOLE, facing
-    from polytile.puzzles.bounds_face import BoundsFace, BoundsRequest
-    from polytile.puzzles.faces import POSITION_GAMES, TEXT_BOARDS, face, face_of_file
+    from polytile.faces.bounds import BoundsFace, BoundsRequest
+    from polytile.faces.registry import POSITION_GAMES, TEXT_BOARDS, face, face_of_file
 
     found = face_of_file(position, "bounds")
     if not isinstance(found, BoundsFace):  # read it as a position to say why it is not one

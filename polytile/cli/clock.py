@@ -226,7 +226,7 @@ class StopFlag:
 
 
 class CommandClock:
-    """The clock a command gives the games (:class:`~polytile.puzzles.puzzle_face.Clock`):
+    """The clock a command gives the games (:class:`~polytile.faces.puzzle.Clock`):
     its limit counts from the command's start, as :func:`budget` counts it."""
 
     def left(self, limit: float | None, reserve: float = 0.0) -> float | None:

@@ -15,7 +15,7 @@ __all__ = ["CONSOLE", "ClickConsole", "facing"]
 
 
 class ClickConsole:
-    """A :class:`~polytile.puzzles.face.Console` printing with ``click.echo``.
+    """A :class:`~polytile.faces.face.Console` printing with ``click.echo``.
 
     Attributes
     ----------

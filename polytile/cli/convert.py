@@ -41,7 +41,7 @@ def convert(puzzle: str, output: str, **variants: Any) -> None:
       polytile count pentomino-6x10.dlx
     """
     from polytile.cli.console import CONSOLE, facing
-    from polytile.puzzles.faces import catalogue
+    from polytile.faces.registry import catalogue
 
     check_output(output, (".dlx", ".json"), " (.dlx: Knuth's exact-cover text, .json: a "
                  "polytile puzzle file)")  # fmt: skip

@@ -1,6 +1,6 @@
 """``polytile solve-endgame``: play the rest of a game perfectly and show the best line;
 each game solves its own endgame through its face
-(:class:`~polytile.puzzles.face.EndgameFace`)."""
+(:class:`~polytile.faces.face.EndgameFace`)."""
 
 from __future__ import annotations
 
@@ -244,8 +244,8 @@ def solve_endgame_command(
     bounds."""
     from polytile.cli.clock import CLOCK, budget
     from polytile.cli.console import CONSOLE, facing
-    from polytile.puzzles.face import EndgameFace, EndgameRequest
-    from polytile.puzzles.faces import TEXT_BOARDS, face, face_of_file
+    from polytile.faces.face import EndgameFace, EndgameRequest
+    from polytile.faces.registry import TEXT_BOARDS, face, face_of_file
 
     limit = time_limit  # the whole command's; each search gets what is left of it
     ctx = click.get_current_context()

@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from polytile.cli.options import game_options, given_options
-from polytile.puzzles.face import Face, SelfplayFace
+from polytile.faces.face import Face, SelfplayFace
 from polytile.text import wrote
 
 __all__ = ["COMMANDS"]
@@ -23,7 +23,7 @@ _NEW_ORDER = ("henning", "blokus", "cityblocks", "gridblock", "walkable")
 
 def _faces(kind: type[Any] = Face) -> dict[str, Any]:
     """The registered faces of ``kind`` (every face, or those with engine players)."""
-    from polytile.puzzles.faces import FACES, face
+    from polytile.faces.registry import FACES, face
 
     found = {name: face(name) for name in FACES}
     return {name: f for name, f in found.items() if isinstance(f, kind)}
@@ -172,7 +172,7 @@ Examples:
 def play(record: Path, moves: tuple[str, ...], color: bool | None) -> None:
     """Append ``moves`` to ``record``."""
     from polytile.cli.console import CONSOLE, facing
-    from polytile.puzzles.faces import face, face_of_file
+    from polytile.faces.registry import face, face_of_file
 
     found = face_of_file(str(record))
     if found is None:

@@ -13,7 +13,7 @@ import click
 from polytile.cli.clock import Deadline, DeadlineReached, StopFlag
 from polytile.cli.console import facing
 from polytile.cli.options import SECONDS, Finite, Workers
-from polytile.puzzles.faces import PLANNED_KINDS as PLANNED
+from polytile.faces.registry import PLANNED_KINDS as PLANNED
 from polytile.store.kinds import PuzzleKind, kind_names
 from polytile.store.kinds import kind as find_kind
 from polytile.text import printable

@@ -59,7 +59,7 @@ def moves_command(file: str, move: int | None, limit: int, as_json: bool) -> Non
     """List the legal moves in ``file``."""
     from polytile.cli.console import CONSOLE, facing
     from polytile.errors import FormatError
-    from polytile.puzzles.faces import FACES, face, face_of_file
+    from polytile.faces.registry import FACES, face, face_of_file
 
     found = face_of_file(file)
     if found is None:

@@ -172,7 +172,7 @@ Declared = dict[str, tuple[str, tuple[Any, ...]]]
 def _declarations(attr: str, extra: Declared) -> list[tuple[str, str, Any]]:
     """Every (game, title, option) of ``attr`` (``new_options``, ``selfplay_options``) among
     the faces, then those of ``extra``."""
-    from polytile.puzzles.faces import FACES, face
+    from polytile.faces.registry import FACES, face
 
     out = []
     for name in FACES if attr else ():  # no attribute: the options of ``extra`` alone
@@ -226,12 +226,12 @@ def game_options(attr: str, extra: Declared | None = None, *, same_help: bool = 
 class GameDefault(click.Option):
     """An option whose default the game of the file fills in itself: its value is None
     when not given, and its help shows the default a face declares in
-    :attr:`~polytile.puzzles.face.Face.option_defaults`, looked up among the faces only
+    :attr:`~polytile.faces.face.Face.option_defaults`, looked up among the faces only
     when the help is shown (so a command that runs loads no other game's face)."""
 
     def get_help_extra(self, ctx: click.Context) -> Any:
         """Click's help extras, with the declared default first."""
-        from polytile.puzzles.faces import FACES, face
+        from polytile.faces.registry import FACES, face
 
         extra = super().get_help_extra(ctx)
         for name in FACES:
@@ -270,7 +270,7 @@ def refuse_undeclared(names: tuple[str, ...], given: frozenset[str], takes: froz
     their titles: a usage error, exit 2. ``names`` are the command's options that only
     some games take, in the order they are refused; ``flags`` spells those that are not
     ``--`` and the name with dashes, and ``why`` adds a note after an option's refusal."""
-    from polytile.puzzles.faces import FACES, face
+    from polytile.faces.registry import FACES, face
 
     refused = [n for n in names if n in given and n not in takes]
     if not refused:

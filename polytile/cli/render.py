@@ -34,7 +34,7 @@ def read_document(file: str, move: int | None = None) -> Solution | Position:
     """Load ``file`` (``-`` reads standard input), a file of no game's face, as a solution
     or position; ``move`` is refused (game records are their games' faces' to read)."""
     from polytile._positions import read_document as read
-    from polytile.puzzles.faces import refuse_record
+    from polytile.faces.registry import refuse_record
 
     _refuse_move(move)
     with facing():
@@ -42,7 +42,7 @@ def read_document(file: str, move: int | None = None) -> Solution | Position:
 
 
 def _refuse_move(move: int | None) -> None:
-    from polytile.puzzles.faces import FORMATS, RECORD_SUFFIXES, face
+    from polytile.faces.registry import FORMATS, RECORD_SUFFIXES, face
 
     if move is not None:
         games = [face(g).title for g in dict.fromkeys(FORMATS.values())]
@@ -65,7 +65,7 @@ def read_position(
         For a solution, or a position of another game.
     """
     from polytile._positions import check_game, read_board_or_position, source_of
-    from polytile.puzzles.faces import refuse_record
+    from polytile.faces.registry import refuse_record
 
     _refuse_move(move)
     obj, is_text = read_board_or_position(file, refuse_record)
@@ -138,7 +138,7 @@ def render_command(
 ) -> None:
     """Print or write a picture of ``file``."""
     from polytile.cli.console import CONSOLE
-    from polytile.puzzles.faces import face_of_file
+    from polytile.faces.registry import face_of_file
 
     face = face_of_file(file)
     if face is not None:  # a game with a face of its own draws its picture
@@ -172,8 +172,8 @@ def render_command(
 def _drawn(solution: Solution) -> Solution:
     """What to draw for ``solution``: the answer of a declared puzzle as that puzzle draws
     it (a City Blocks layout with the centre squares of its board), else itself."""
-    from polytile.puzzles.faces import PUZZLES, puzzle
-    from polytile.puzzles.puzzle_face import AnswerCheck
+    from polytile.faces.puzzle import AnswerCheck
+    from polytile.faces.registry import PUZZLES, puzzle
 
     if solution.puzzle not in PUZZLES:
         return solution

@@ -85,7 +85,7 @@ def score(
 ) -> None:
     """Print the scores of ``position``, with a picture."""
     from polytile.cli.console import CONSOLE, facing
-    from polytile.puzzles.faces import POSITION_GAMES, TEXT_BOARDS, face, face_of_file
+    from polytile.faces.registry import POSITION_GAMES, TEXT_BOARDS, face, face_of_file
 
     found = face_of_file(position, "score")
     if found is None:  # no game's file by its first bytes: read it to say why, or to tell

@@ -1,5 +1,5 @@
 """``polytile count`` and ``polytile solve``: the one-player puzzles, as their games declare
-them (:mod:`polytile.puzzles.puzzle_face`), found through the registry.
+them (:mod:`polytile.faces.puzzle`), found through the registry.
 
 ``solve NAME`` takes a declared puzzle (``gridblock-solo``, ``eighty-four``, ...) or the
 tiling catalogue's (a catalogue name, a teaser, a puzzle file); each puzzle's options, help
@@ -31,7 +31,7 @@ __all__ = ["COMMANDS", "variant_options"]
 
 def _solvers() -> dict[str, Any]:
     """The catalogue, then every declared puzzle, by name."""
-    from polytile.puzzles.faces import catalogue, puzzles
+    from polytile.faces.registry import catalogue, puzzles
 
     found = catalogue()
     return {found.name: found, **puzzles()}
@@ -46,7 +46,7 @@ def _declared(color: bool = False) -> Declared:
 
 def variant_options(f: Any) -> Any:
     """The catalogue's variant options (a teaser's), shared by count and validate."""
-    from polytile.puzzles.faces import catalogue
+    from polytile.faces.registry import catalogue
 
     found = catalogue()
     return game_options("", {found.name: (found.label, found.variant_options)},
@@ -254,8 +254,8 @@ def count(
       polytile count four-square --touch connected
     """
     from polytile.cli.console import CONSOLE, facing
-    from polytile.puzzles.faces import catalogue
-    from polytile.puzzles.puzzle_face import CountRequest
+    from polytile.faces.puzzle import CountRequest
+    from polytile.faces.registry import catalogue
 
     ctx = click.get_current_context()
     if not estimate:
@@ -328,9 +328,9 @@ def solve(
 ) -> None:
     """Solve ``puzzle`` through its declaration (the help is :func:`_solve_help`'s)."""
     from polytile.cli.console import CONSOLE, facing
-    from polytile.puzzles.faces import PUZZLES
-    from polytile.puzzles.faces import puzzle as find
-    from polytile.puzzles.puzzle_face import SolveRequest
+    from polytile.faces.puzzle import SolveRequest
+    from polytile.faces.registry import PUZZLES
+    from polytile.faces.registry import puzzle as find
 
     found, document = _puzzle_file(puzzle)
     solver = find(puzzle if found is None else found.kind.solver)

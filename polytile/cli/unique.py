@@ -43,7 +43,7 @@ def unique(puzzle: str, output: str, limit: int, time_limit: float | None,
       polytile count my-puzzle.json --differ
     """
     from polytile.cli.console import CONSOLE, facing
-    from polytile.puzzles.faces import catalogue
+    from polytile.faces.registry import catalogue
 
     check_output(output, (".json",), " (a polytile puzzle file)")
     with facing():

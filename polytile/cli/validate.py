@@ -95,7 +95,7 @@ def validate_command(
 ) -> None:
     """Validate ``file``; exit 1 when it breaks the rules."""
     from polytile.cli.console import CONSOLE, facing
-    from polytile.puzzles.faces import POSITION_GAMES, answer_of_file, face, face_of_file
+    from polytile.faces.registry import POSITION_GAMES, answer_of_file, face, face_of_file
 
     answers = answer_of_file(file)
     if answers is not None:  # an answer file of a puzzle's own format (walkable-path's)
@@ -138,8 +138,8 @@ def _check_solution(solution: Solution, puzzle_name: str | None, placements_only
     puzzle's own check when the solution is its answer (eighty-four, one-color), else the
     catalogue's (its puzzle, a recorded teaser, or the placements alone)."""
     from polytile.cli.console import CONSOLE
-    from polytile.puzzles.faces import catalogue, puzzles
-    from polytile.puzzles.puzzle_face import AnswerCheck
+    from polytile.faces.puzzle import AnswerCheck
+    from polytile.faces.registry import catalogue, puzzles
 
     if not placements_only:
         against = puzzle_name if puzzle_name is not None else solution.puzzle
@@ -201,7 +201,7 @@ def _report(
 ) -> None:
     """Print the verdict; exit 1 when invalid."""
     from polytile.cli.console import CONSOLE
-    from polytile.puzzles.face import report_problems
+    from polytile.faces.face import report_problems
 
     report_problems(CONSOLE, file, kind, reasons, as_json, puzzle)
 

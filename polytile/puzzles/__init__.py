@@ -1,1 +1,2 @@
-"""What is being solved: one module per game (rules, moves, scoring) and the catalogue."""
+"""What is being solved: one package per game (rules, moves, scoring, its face) and the
+catalogue; the face contract they implement is :mod:`polytile.faces`."""

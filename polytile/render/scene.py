@@ -21,14 +21,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import Any, Protocol, TypeAlias
 
 from polytile.colors import COLORS
 from polytile.geometry import Cell
 from polytile.regions import color_components
-
-if TYPE_CHECKING:
-    from polytile.formats import Position, Solution
 
 __all__ = [
     "BLOCKED_FILL",
@@ -43,8 +40,11 @@ __all__ = [
     "PLAYER_FILLS",
     "Layout",
     "Picture",
+    "PlacedLike",
+    "PositionLike",
     "Scene",
     "Shape",
+    "SolutionLike",
     "decorated",
     "fill_or",
     "hatch",
@@ -75,9 +75,46 @@ MARK = "+"
 GHOST = "@"
 _STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 
+class PlacedLike(Protocol):
+    """A placement as a picture reads it (:class:`~polytile.formats.PlacedPiece`)."""
+
+    @property
+    def piece(self) -> str: ...
+    @property
+    def cells(self) -> Sequence[Cell]: ...
+    @property
+    def color(self) -> str | None: ...
+
+
+class SolutionLike(Protocol):
+    """A solution as a picture reads it (:class:`~polytile.formats.Solution`): read by its
+    fields, so that this module needs no import of :mod:`polytile.formats`, which draws its
+    own documents with it."""
+
+    @property
+    def rows(self) -> int: ...
+    @property
+    def cols(self) -> int: ...
+    @property
+    def placements(self) -> Sequence[PlacedLike]: ...
+    @property
+    def blocked(self) -> Sequence[Cell]: ...
+
+
+class PositionLike(Protocol):
+    """A position as a picture reads it (:class:`~polytile.formats.Position`)."""
+
+    @property
+    def rows(self) -> int: ...
+    @property
+    def cols(self) -> int: ...
+    @property
+    def board(self) -> Sequence[str]: ...
+
+
 #: What can be drawn: a :class:`~polytile.formats.Solution` or a
 #: :class:`~polytile.formats.Position`.
-Picture: TypeAlias = "Solution | Position"
+Picture: TypeAlias = SolutionLike | PositionLike
 
 
 @dataclass(frozen=True)

@@ -3,11 +3,11 @@ its own, never on the server's event loop.
 
 Each analysis is a :class:`multiprocessing.Process` (started by a fork server where there
 is one: quick to start, and no fork of a process with threads) that reads the position with
-the face, calls :meth:`~polytile.puzzles.face.EndgameFace.solve_endgame` with a
-:class:`~polytile.puzzles.face.EndgameRequest` carrying the time limit the person set, and
+the face, calls :meth:`~polytile.faces.face.EndgameFace.solve_endgame` with a
+:class:`~polytile.faces.face.EndgameRequest` carrying the time limit the person set, and
 sends back its answer as ``solve-endgame --json`` gives it (exact values, estimates
 labelled as estimates, bounds; a refusal in the game's words), the best moves the face
-reads in it (:meth:`~polytile.puzzles.face.EndgameFace.best_moves`) and the exit status the
+reads in it (:meth:`~polytile.faces.face.EndgameFace.best_moves`) and the exit status the
 CLI would have given. Progress lines come through
 the same pipe.
 
@@ -91,7 +91,7 @@ class AnalysisOrder:
         BoardError
             For a game with no endgame solver, or a mode it does not take.
         """
-        from polytile.puzzles.face import EndgameFace
+        from polytile.faces.face import EndgameFace
         from polytile.serve.board import analyses_record
 
         face = rec.face
@@ -103,7 +103,7 @@ class AnalysisOrder:
             return cls(face.name, rec.file, rec.kind, len(rec.base), tuple(rec.played),
                        seconds, mode)  # fmt: skip
         if mode == "bounds":
-            from polytile.puzzles.bounds_face import BoundsFace
+            from polytile.faces.bounds import BoundsFace
 
             if not isinstance(face, BoundsFace):
                 raise BoardError(f"{face.title} has no bounds ('polytile bounds')")
@@ -290,7 +290,7 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
 
 class _PipeConsole:
-    """A :class:`~polytile.puzzles.face.Console` keeping what the game prints and sending
+    """A :class:`~polytile.faces.face.Console` keeping what the game prints and sending
     its progress (at most twice a second) to the server."""
 
     def __init__(self, conn: Connection) -> None:
@@ -376,8 +376,8 @@ def _answer(order: AnalysisOrder, text: str) -> tuple[dict[str, Any] | None, tup
     object) and the best moves the face reads in it."""
     import json
 
-    from polytile.puzzles.face import EndgameFace
-    from polytile.puzzles.faces import face
+    from polytile.faces.face import EndgameFace
+    from polytile.faces.registry import face
 
     decoder = json.JSONDecoder()
     for start in (m.start() for m in re.finditer(r"^\{", text, re.MULTILINE)):
@@ -397,8 +397,8 @@ def _reviews(order: AnalysisOrder, answer: dict[str, Any] | None) -> list[dict[s
     """Each move an ``analyse --json`` answer reviews: its number, what it lost, a best
     move in its place in play's notation (read by the face when the answer writes it
     another way) and whether the values are estimates."""
-    from polytile.puzzles.face import EndgameFace
-    from polytile.puzzles.faces import face
+    from polytile.faces.face import EndgameFace
+    from polytile.faces.registry import face
 
     game = face(order.game)
     rows = answer.get("moves") if answer else None
@@ -431,7 +431,7 @@ def _watch(server: int) -> None:
 
 def _solve(order: AnalysisOrder, console: _PipeConsole, folder: str, job_id: str) -> int:
     from polytile.cli.clock import start_command
-    from polytile.puzzles.faces import face
+    from polytile.faces.registry import face
 
     start_command(False)  # the limit counts from now, not from the fork server's start
     game = face(order.game)
@@ -458,9 +458,9 @@ def _solve(order: AnalysisOrder, console: _PipeConsole, folder: str, job_id: str
 
 
 def _analyse_record(game: Any, console: _PipeConsole, file: str, seconds: float) -> None:
-    """``polytile analyse --json`` through the face (:mod:`polytile.puzzles.analysis`)."""
+    """``polytile analyse --json`` through the face (:mod:`polytile.faces.analysis`)."""
     from polytile.cli.clock import CLOCK
-    from polytile.puzzles.analysis import AnalyseFace, AnalyseRequest, OwnAnalysisFace
+    from polytile.faces.analysis import AnalyseFace, AnalyseRequest, OwnAnalysisFace
 
     request = AnalyseRequest(CLOCK, seconds, as_json=True)
     if isinstance(game, AnalyseFace):
@@ -472,9 +472,9 @@ def _analyse_record(game: Any, console: _PipeConsole, file: str, seconds: float)
 def _bounds(game: Any, console: _PipeConsole, file: str, move: int | None,
             seconds: float) -> None:  # fmt: skip
     """``polytile bounds --color all --json`` through the face
-    (:mod:`polytile.puzzles.bounds_face`)."""
+    (:mod:`polytile.faces.bounds`)."""
     from polytile.cli.clock import CLOCK
-    from polytile.puzzles.bounds_face import BoundsRequest
+    from polytile.faces.bounds import BoundsRequest
 
     game.bounds(console, file, BoundsRequest(CLOCK, "all", as_json=True, time_limit=seconds,
                                              workers=1, move=move))  # fmt: skip
@@ -484,7 +484,7 @@ def _solve_endgame(game: Any, console: _PipeConsole, file: str, move: int | None
                    order: AnalysisOrder) -> None:  # fmt: skip
     """``polytile solve-endgame --json`` through the face."""
     from polytile.cli.clock import CLOCK
-    from polytile.puzzles.face import EndgameFace, EndgameRequest
+    from polytile.faces.face import EndgameFace, EndgameRequest
 
     assert isinstance(game, EndgameFace)  # checked by AnalysisOrder.of
     given = {"exact": frozenset(), "open": frozenset({"open_analysis"}),

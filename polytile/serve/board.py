@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from polytile.errors import FormatError, PolytileError
-from polytile.puzzles.face import EndgameFace, Face
+from polytile.faces.face import EndgameFace, Face
 from polytile.serve.turning import orientations
 from polytile.text import counted, printable
 
@@ -157,7 +157,7 @@ class Board:
         FormatError
             For a file of no game, or one its game refuses (the rules' message).
         """
-        from polytile.puzzles.faces import face_of_file
+        from polytile.faces.registry import face_of_file
 
         found = face_of_file(file)
         if found is None:
@@ -276,7 +276,7 @@ class Board:
 
     def cells(self, index: int, move: int | None = None) -> dict[str, Any] | None:
         """Where the legal moves after ``move`` moves of record ``index`` fall in its
-        picture (:meth:`~polytile.puzzles.face.Face.move_cells`), or None."""
+        picture (:meth:`~polytile.faces.face.Face.move_cells`), or None."""
         rec = self.record(index)
         found = rec.face.move_cells(rec.doc(self._move(rec, move), keep=True), cell=24)
         return None if found is None else found.as_dict()
@@ -289,7 +289,7 @@ class Board:
         BoardError
             For a game whose players do not, or a part missing.
         """
-        from polytile.puzzles.at_once import AtOnceFace
+        from polytile.faces.at_once import AtOnceFace
 
         face = self.record(index).face
         if not isinstance(face, AtOnceFace):
@@ -337,7 +337,7 @@ def analysis_modes(face: Face) -> list[str]:
     """The analyses the page offers for ``face``'s positions: ``exact`` (``solve-endgame``),
     ``open`` and ``view`` where the game declares ``--open`` and ``--view``, and ``bounds``
     (``polytile bounds`` of every colour) where the game has them."""
-    from polytile.puzzles.bounds_face import BoundsFace
+    from polytile.faces.bounds import BoundsFace
 
     modes = []
     if isinstance(face, EndgameFace):
@@ -350,14 +350,14 @@ def analysis_modes(face: Face) -> list[str]:
 def analyses_record(face: Face, kind: str) -> bool:
     """Whether a ``kind`` file of ``face``'s game is analysed move by move
     (``polytile analyse``): a record of a game whose face analyses records."""
-    from polytile.puzzles.analysis import AnalyseFace, OwnAnalysisFace
+    from polytile.faces.analysis import AnalyseFace, OwnAnalysisFace
 
     return kind == "record" and isinstance(face, AnalyseFace | OwnAnalysisFace)
 
 
 def _at_once(face: Face) -> list[str] | None:
     """The players who give a part each of a move, for a game whose players move at once."""
-    from polytile.puzzles.at_once import AtOnceFace
+    from polytile.faces.at_once import AtOnceFace
 
     return list(face.at_once_players) if isinstance(face, AtOnceFace) else None
 

@@ -2,7 +2,7 @@
 
 Modules: :mod:`~polytile.store.kinds` (the :class:`~polytile.store.kinds.PuzzleKind` contract
 each game's kinds implement, and :func:`~polytile.store.kinds.kind`, which finds one by name
-through the registry :data:`polytile.puzzles.faces.KINDS`), ``candidates`` (what a kind's
+through the registry :data:`polytile.faces.registry.KINDS`), ``candidates`` (what a kind's
 generator makes), ``generate`` (one candidate of any kind), ``db`` (the SQLite puzzle store)
 and ``sets`` (building a set on an executor, and re-verifying a store).
 

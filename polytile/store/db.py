@@ -132,7 +132,7 @@ class StoredPuzzle:
 
     def unknown(self) -> str:
         """What is wrong with a row of an unknown kind, after ``puzzle N: ``."""
-        from polytile.puzzles.faces import KINDS
+        from polytile.faces.registry import KINDS
 
         return (f"its kind {printable(short(self.kind))} is not one this version of polytile "
                 f"knows ({', '.join(sorted(KINDS))})")  # fmt: skip
@@ -148,7 +148,7 @@ MAX_STORED_CHARS = 4 * 1024 * 1024
 
 
 def _known(kind: str) -> bool:
-    from polytile.puzzles.faces import KINDS
+    from polytile.faces.registry import KINDS
 
     return kind in KINDS
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from polytile.errors import FormatError, OptionError
-from polytile.puzzles.face import Console
+from polytile.faces.face import Console
 from polytile.store.kinds import FileKind, kind
 from polytile.text import printable, wrote
 
@@ -41,7 +41,7 @@ def puzzle_file(file: str) -> PuzzleFile | None:
     bytes, so that its reader says where it is damaged); None for any other file."""
     from polytile._files import sniff
     from polytile._positions import source_of
-    from polytile.puzzles.faces import PUZZLE_FILES
+    from polytile.faces.registry import PUZZLE_FILES
 
     doc, head = sniff(file)
     if doc is not None:
@@ -115,7 +115,7 @@ def validate_puzzle_file(console: Console, file: str, found: PuzzleFile, against
     """``validate``: a puzzle file read in full, or an answer replayed on ``against`` (the
     puzzle file ``--puzzle`` names). Exit 1 for an answer that breaks a rule or falls short
     of the target, every reason printed."""
-    from polytile.puzzles.face import report_problems
+    from polytile.faces.face import report_problems
 
     if found.role == "puzzle":
         if against is not None:

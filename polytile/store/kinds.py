@@ -2,7 +2,7 @@
 each kind of generated puzzle, declared by the games and found by name.
 
 A game package that generates puzzles has a ``kinds`` module holding one
-:class:`PuzzleKind` per kind it makes. :data:`polytile.puzzles.faces.KINDS` names each one
+:class:`PuzzleKind` per kind it makes. :data:`polytile.faces.registry.KINDS` names each one
 (``"module:ATTRIBUTE"``) and :func:`kind` imports it the first time it is asked for, so the
 store, the generation loop and the commands name no game: a stored row says its kind, and
 the kind reads, writes, shows and re-verifies its documents.
@@ -58,7 +58,6 @@ if TYPE_CHECKING:
     from polytile.formats import PlacedPiece, Solution
     from polytile.geometry import Polyomino
     from polytile.store.candidates import Candidate
-    from polytile.store.db import StoredPuzzle
 
 __all__ = [
     "Attempt",
@@ -69,6 +68,7 @@ __all__ = [
     "HandPiece",
     "KindOption",
     "PuzzleKind",
+    "StoredRow",
     "UnsoundAnswerError",
     "kind",
     "kind_names",
@@ -106,6 +106,18 @@ class KindOption:
     help: str
     choices: tuple[str, ...] = ()
     bounds: tuple[int, int] | None = None
+
+
+class StoredRow(Protocol):
+    """A stored puzzle as a kind shows it (:class:`polytile.store.db.StoredPuzzle`, read by
+    its fields so that the kinds need no import of the store that imports them)."""
+
+    @property
+    def puzzle(self) -> Any:
+        """The kind's own puzzle object."""
+
+    def solution(self) -> Any:
+        """The stored answer, read by the kind."""
 
 
 class PuzzleKind(ABC):
@@ -262,7 +274,7 @@ class PuzzleKind(ABC):
         """What a puzzle's caption says after its id and difficulty."""
 
     @abstractmethod
-    def show(self, stored: StoredPuzzle, with_answer: bool, color: bool | None) -> Iterator[str]:
+    def show(self, stored: StoredRow, with_answer: bool, color: bool | None) -> Iterator[str]:
         """The text ``puzzles show`` prints after the caption, in pieces as they are made
         (each ends its own lines).
 
@@ -369,10 +381,10 @@ class FileKind(PuzzleKind):
     ----------
     puzzle_format, answer_format
         The ``format`` tags of its puzzle documents and of its answers (the registry's
-        :data:`~polytile.puzzles.faces.PUZZLE_FILES` lists both).
+        :data:`~polytile.faces.registry.PUZZLE_FILES` lists both).
     solver
         The name of the puzzle ``polytile solve`` solves its files with (in
-        :data:`~polytile.puzzles.faces.PUZZLES`), which reads ``SolveRequest.document``.
+        :data:`~polytile.faces.registry.PUZZLES`), which reads ``SolveRequest.document``.
     answer_help
         How a person writes an answer, for the messages that refuse one.
     """
@@ -415,7 +427,7 @@ _loaded: dict[str, PuzzleKind] = {}
 
 def kind_names() -> tuple[str, ...]:
     """The names of the kinds that can be generated, in the registry's order."""
-    from polytile.puzzles.faces import KINDS
+    from polytile.faces.registry import KINDS
 
     return tuple(KINDS)
 
@@ -432,7 +444,7 @@ def kind(name: str) -> PuzzleKind:
     """
     found = _loaded.get(name)
     if found is None:
-        from polytile.puzzles.faces import KINDS, PLANNED_KINDS
+        from polytile.faces.registry import KINDS, PLANNED_KINDS
 
         if name in PLANNED_KINDS:
             raise PolytileError(f"kind {name!r} is not built yet")

@@ -100,7 +100,7 @@ def test_options_of_other_games_are_refused(invoke, tmp_path):
 )  # fmt: skip
 def test_solve_endgame_says_whose_lead_its_value_is_as_analyse_does(invoke, tmp_path, selfplay,
                                                                     move, lead):  # fmt: skip
-    from polytile.puzzles.faces import face
+    from polytile.faces.registry import face
 
     path = _record(invoke, tmp_path, *selfplay)
     if move.startswith("-"):  # from the end: the record's length minus this

@@ -19,7 +19,7 @@ def cli(monkeypatch):
     """The CLI with Take-away registered (the registry lines), its commands loaded anew;
     afterwards the registry and the commands as they were."""
     import polytile.cli as root
-    from polytile.puzzles import faces
+    from polytile.faces import registry as faces
 
     monkeypatch.syspath_prepend(str(EXAMPLES))
     saved = dict(faces.FACES), dict(faces.FORMATS), dict(root.cli.commands)
@@ -82,6 +82,6 @@ def test_a_sixth_game_through_every_verb(cli, tmp_path):
 
 
 def test_the_registry_lists_the_game_only_with_its_line():
-    from polytile.puzzles import faces
+    from polytile.faces import registry as faces
 
     assert "takeaway" not in faces.FACES

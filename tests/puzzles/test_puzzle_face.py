@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from polytile.puzzles.faces import ANSWER_FORMATS, PUZZLES, catalogue, puzzle, puzzles
-from polytile.puzzles.puzzle_face import AnswerFile, CataloguePuzzles, PuzzleSolver
+from polytile.faces.puzzle import AnswerFile, CataloguePuzzles, PuzzleSolver
+from polytile.faces.registry import ANSWER_FORMATS, PUZZLES, catalogue, puzzle, puzzles
 
 
 def test_each_declared_puzzle_has_its_registry_name() -> None:

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from polytile.puzzles.face import Face
-from polytile.puzzles.faces import face
+from polytile.faces.face import Face
+from polytile.faces.registry import face
 
 GAMES = [("henning", {}, ".json"), ("gridblock", {}, ".json"), ("walkable", {}, ".json"),
          ("blokus", {"variant": "duo"}, ".blksgf")]  # fmt: skip

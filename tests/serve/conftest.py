@@ -22,7 +22,7 @@ def game_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """Each game's file by game name: the self-played records of :data:`RECORDS` (seed 3),
     a new City Blocks (Ritchie) position and a two-player Gridblock record with the split
     deal (``"gridblock-split"``)."""
-    from polytile.puzzles.faces import face
+    from polytile.faces.registry import face
 
     folder = tmp_path_factory.mktemp("records")
     files = {}

@@ -11,7 +11,7 @@ from typing import Any
 
 from aiohttp.test_utils import TestClient, TestServer
 
-from polytile.puzzles.faces import face
+from polytile.faces.registry import face
 from polytile.serve.analysis import Analyses
 from polytile.serve.app import make_app
 from polytile.serve.board import Board

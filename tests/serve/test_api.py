@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from polytile.puzzles.faces import face
+from polytile.faces.registry import face
 from polytile.serve.app import make_app
 from polytile.serve.board import MAX_UPLOAD_BYTES, Board
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from polytile.puzzles.faces import face
+from polytile.faces.registry import face
 from polytile.serve.board import Board
 
 

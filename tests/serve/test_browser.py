@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from polytile.puzzles.faces import face
+from polytile.faces.registry import face
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")

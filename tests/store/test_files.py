@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from polytile.cli import cli
-from polytile.puzzles.faces import KINDS, PUZZLE_FILES, PUZZLES
+from polytile.faces.registry import KINDS, PUZZLE_FILES, PUZZLES
 from polytile.store.kinds import FileKind, kind
 
 STORE = Path(__file__).with_name("fixtures") / "today.db"

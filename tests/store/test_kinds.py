@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from polytile.errors import PolytileError, UnknownNameError
-from polytile.puzzles.faces import KINDS, PLANNED_KINDS
+from polytile.faces.registry import KINDS, PLANNED_KINDS
 from polytile.store.kinds import Catalogued, DrawnKind, PuzzleKind, kind, kind_names
 
 FIXTURE = Path(__file__).with_name("fixtures") / "today.db"

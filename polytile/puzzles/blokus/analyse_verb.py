@@ -11,8 +11,8 @@ from types import SimpleNamespace
 from typing import Any
 
 from polytile.errors import FormatError
-from polytile.puzzles.analysis import AnalyseRequest
-from polytile.puzzles.face import Console
+from polytile.faces.analysis import AnalyseRequest
+from polytile.faces.face import Console
 from polytile.text import counted, wrote
 
 __all__ = ["analyse"]
@@ -185,7 +185,7 @@ def _what_it_is(file: str) -> str | None:
     """``file`` (not a ``.blksgf``) in words, from its first 4 kB, for the refusal; with the
     command that solves its endgame when there is one; None for a file of nothing polytile
     knows. (The records of the games that analyse theirs through
-    :class:`~polytile.puzzles.analysis.AnalyseFace` never come here: their faces take them
+    :class:`~polytile.faces.analysis.AnalyseFace` never come here: their faces take them
     first.)"""
     import re
 

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from polytile.errors import OptionError
-from polytile.puzzles.bounds_face import (
+from polytile.faces.bounds import (
     BoundsRequest,
     bounds_json,
     end_incomplete,
@@ -18,7 +18,7 @@ from polytile.puzzles.bounds_face import (
     mark,
     not_bounded_why,
 )
-from polytile.puzzles.face import Console
+from polytile.faces.face import Console
 
 __all__ = ["bounds", "color_bounds", "table"]
 

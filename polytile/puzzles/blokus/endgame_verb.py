@@ -3,7 +3,7 @@ or, when the search is refused or stopped, the proven bounds (which may settle i
 
 :meth:`~polytile.puzzles.blokus.face.BlokusFace.solve_endgame` calls :func:`solve_endgame`.
 The whole command's ``--time-limit`` is shared out here with the front end's clock
-(:class:`~polytile.puzzles.puzzle_face.Clock`): the search gets what is left of it, the
+(:class:`~polytile.faces.puzzle.Clock`): the search gets what is left of it, the
 bounds after a refusal what is left then, and work that does not watch the clock (building
 the bounds' models) runs inside its deadline.
 """
@@ -16,9 +16,9 @@ from typing import Any, NoReturn
 
 from polytile._files import output_suffix
 from polytile.errors import OptionError
+from polytile.faces.bounds import bounds_json
+from polytile.faces.face import PICTURE_SUFFIXES, Console, EndgameRequest
 from polytile.puzzles.blokus._endgame_limits import DEFAULT_MAX_PIECES
-from polytile.puzzles.bounds_face import bounds_json
-from polytile.puzzles.face import PICTURE_SUFFIXES, Console, EndgameRequest
 from polytile.text import counted, wrote
 
 __all__ = ["move_text", "solve_endgame"]

@@ -12,10 +12,9 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from polytile.errors import OptionError
-from polytile.puzzles.analysis import AnalyseRequest, OwnAnalysisFace
-from polytile.puzzles.blokus._endgame_limits import DEFAULT_MAX_PIECES
-from polytile.puzzles.bounds_face import BoundsFace, BoundsRequest
-from polytile.puzzles.face import (
+from polytile.faces.analysis import AnalyseRequest, OwnAnalysisFace
+from polytile.faces.bounds import BoundsFace, BoundsRequest
+from polytile.faces.face import (
     Console,
     EndgameFace,
     EndgameRequest,
@@ -27,7 +26,8 @@ from polytile.puzzles.face import (
     engine_option,
     report_problems,
 )
-from polytile.puzzles.move_cells import held_pieces
+from polytile.faces.move_cells import held_pieces
+from polytile.puzzles.blokus._endgame_limits import DEFAULT_MAX_PIECES
 
 __all__ = ["FACE", "BlokusFace"]
 
@@ -319,5 +319,5 @@ main line, a position becomes the new position."""
         analyse(console, file, request)
 
 
-#: The face the registry finds (:mod:`polytile.puzzles.faces`).
+#: The face the registry finds (:mod:`polytile.faces.registry`).
 FACE = BlokusFace()

@@ -39,9 +39,9 @@ import numpy as np
 import numpy.typing as npt
 
 from polytile.board import Board, placements
+from polytile.faces.moves import PieceMove
 from polytile.formats import COLORS
 from polytile.geometry import Cell, piece_set
-from polytile.puzzles.moves import PieceMove
 
 __all__ = [
     "COLOR_NAMES",

@@ -14,8 +14,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from polytile.errors import SolverError
-from polytile.puzzles.face import Console, Option
-from polytile.puzzles.puzzle_face import AnswerCheck, SolveRequest, emit_solution, give_up
+from polytile.faces.face import Console, Option
+from polytile.faces.puzzle import AnswerCheck, SolveRequest, emit_solution, give_up
 
 __all__ = ["EIGHTY_FOUR", "ONE_COLOR", "EightyFour", "OneColor"]
 
@@ -151,7 +151,7 @@ class OneColor(AnswerCheck):
         return label, check_one_color(solution, order, solution.rows)
 
 
-#: ``polytile solve eighty-four``, as :data:`polytile.puzzles.faces.PUZZLES` names it.
+#: ``polytile solve eighty-four``, as :data:`polytile.faces.registry.PUZZLES` names it.
 EIGHTY_FOUR = EightyFour()
 #: ``polytile solve one-color``.
 ONE_COLOR = OneColor()

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from polytile.errors import IllegalMoveError, OptionError
+from polytile.faces.face import Console
 from polytile.puzzles.blokus.files import BlokusDoc
-from polytile.puzzles.face import Console
 from polytile.text import wrote
 
 __all__ = ["best_move", "legal_texts", "play", "play_picture", "render", "score", "score_sheet"]

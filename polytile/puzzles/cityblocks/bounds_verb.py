@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from types import SimpleNamespace
 from typing import Any
 
-from polytile.puzzles.bounds_face import (
+from polytile.faces.bounds import (
     BoundsRequest,
     bounds_json,
     end_incomplete,
@@ -18,7 +18,7 @@ from polytile.puzzles.bounds_face import (
     mark,
     not_bounded_why,
 )
-from polytile.puzzles.face import Console
+from polytile.faces.face import Console
 
 __all__ = ["COLORS", "bounds"]
 
@@ -30,7 +30,7 @@ def bounds(console: Console, obj: Any, source: str, request: BoundsRequest) -> N
     """Print the bounds of ``request.color`` (the colour to move by default, or every
     colour) of the position ``obj`` (read from ``source``), each colour's best layout drawn
     and a table, or JSON; a stop before every colour is bounded ends as
-    :func:`~polytile.puzzles.bounds_face.end_incomplete` says."""
+    :func:`~polytile.faces.bounds.end_incomplete` says."""
     from polytile.puzzles.cityblocks.bounds import bounds as search  # OR-tools: only here
     from polytile.puzzles.cityblocks.picture import score_text
     from polytile.puzzles.cityblocks.scoring import score

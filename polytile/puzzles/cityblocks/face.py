@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from polytile.errors import OptionError
-from polytile.puzzles.bounds_face import BoundsFace, BoundsRequest
-from polytile.puzzles.face import Console, Legal, MoveCells, MovePiece, Option, report_problems
-from polytile.puzzles.move_cells import held_pieces
+from polytile.faces.bounds import BoundsFace, BoundsRequest
+from polytile.faces.face import Console, Legal, MoveCells, MovePiece, Option, report_problems
+from polytile.faces.move_cells import held_pieces
 from polytile.text import wrote
 
 if TYPE_CHECKING:
@@ -239,7 +239,7 @@ class CityBlocksFace(BoundsFace):
         bounds(console, doc.obj, doc.source, request)
 
 
-#: The face the registry finds (:mod:`polytile.puzzles.faces`).
+#: The face the registry finds (:mod:`polytile.faces.registry`).
 FACE = CityBlocksFace()
 
 

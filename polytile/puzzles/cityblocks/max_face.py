@@ -1,5 +1,5 @@
 """``polytile solve cityblocks-max``: the best layout of one City Blocks colour, with its
-proof (:data:`MAX`, as :data:`polytile.puzzles.faces.PUZZLES` names it)."""
+proof (:data:`MAX`, as :data:`polytile.faces.registry.PUZZLES` names it)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from typing import Any, ClassVar
 
 from polytile.colors import COLORS
 from polytile.errors import SolverError
-from polytile.puzzles.face import Console, Option
-from polytile.puzzles.puzzle_face import (
+from polytile.faces.face import Console, Option
+from polytile.faces.puzzle import (
     TIME_NOTE,
     WORKERS_OPTION,
     AnswerCheck,

@@ -26,10 +26,10 @@ import numpy as np
 import numpy.typing as npt
 
 from polytile.board import Board, placements
+from polytile.faces.moves import PieceMove
 from polytile.formats import COLORS
 from polytile.geometry import Cell, piece_set
 from polytile.puzzles.cityblocks.scoring import BOARD_SIZE, START_CELLS
-from polytile.puzzles.moves import PieceMove
 
 __all__ = ["COLOR_NAMES", "PIECE_NAMES", "Move", "PlacementTable", "moves_of", "placement_table"]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from polytile.errors import OptionError
-from polytile.puzzles.analysis import AnalyseFace, AnalyseRequest, Review
-from polytile.puzzles.face import (
+from polytile.faces.analysis import AnalyseFace, AnalyseRequest, Review
+from polytile.faces.face import (
     Console,
     EndgameFace,
     EndgameRequest,
@@ -279,5 +279,5 @@ def _view_note(doc: Any) -> str | None:
     return f"(the view of {name}: {what} are hidden)"
 
 
-#: The face the registry finds (:mod:`polytile.puzzles.faces`).
+#: The face the registry finds (:mod:`polytile.faces.registry`).
 FACE = GridblockFace()

@@ -49,6 +49,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from polytile.errors import FormatError, PolytileError, SolverError, UnknownNameError
+from polytile.faces.puzzle import against_target
 from polytile.puzzles.gridblock.grid import (
     SIDE,
     SYMBOLS,
@@ -69,7 +70,6 @@ from polytile.puzzles.gridblock.solo import (
     solo_picture,
 )
 from polytile.puzzles.gridblock.solo_search import search_solo
-from polytile.puzzles.puzzle_face import against_target
 from polytile.store.candidates import Candidate, candidate_rng
 
 __all__ = [

@@ -11,7 +11,7 @@ from polytile.store.kinds import Attempt, FileKind, KindOption, UnsoundAnswerErr
 
 if TYPE_CHECKING:
     from polytile.store.candidates import Candidate
-    from polytile.store.db import StoredPuzzle
+    from polytile.store.kinds import StoredRow
 
 __all__ = ["KIND", "GridblockSoloKind"]
 
@@ -121,7 +121,7 @@ walks are one plan."""
         return f"Gridblock solitaire, {len(solo.hands)} round(s), {solo.order} order, " \
             f"target {puzzle.target}"  # fmt: skip
 
-    def show(self, stored: StoredPuzzle, with_answer: bool, color: bool | None) -> Iterator[str]:
+    def show(self, stored: StoredRow, with_answer: bool, color: bool | None) -> Iterator[str]:
         """The layout, the set-up draw, the hands and the target; with the answer, the plan
         replayed by the rules engine, the runner-up's score and the margin."""
         from polytile.puzzles.gridblock.generate import answer_text, check_answer, question_text

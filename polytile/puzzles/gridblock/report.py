@@ -10,8 +10,8 @@ import time
 from typing import Any
 
 from polytile.errors import OptionError
-from polytile.puzzles.analysis import Review
-from polytile.puzzles.face import (
+from polytile.faces.analysis import Review
+from polytile.faces.face import (
     Console,
     EndgameRequest,
     check_view_player,

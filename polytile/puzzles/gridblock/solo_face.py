@@ -1,5 +1,5 @@
 """``polytile solve gridblock-solo``: one Gridblock colour's best plan, proven exactly
-(:data:`SOLO`, as :data:`polytile.puzzles.faces.PUZZLES` names it)."""
+(:data:`SOLO`, as :data:`polytile.faces.registry.PUZZLES` names it)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import time
 from collections.abc import Mapping
 from typing import ClassVar
 
-from polytile.puzzles.face import Console, Option
-from polytile.puzzles.puzzle_face import (
+from polytile.faces.face import Console, Option
+from polytile.faces.puzzle import (
     ENGINE_OPTION,
     SEED_NOTE,
     TIME_NOTE,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from polytile.puzzles.analysis import AnalyseFace, AnalyseRequest, Review
-from polytile.puzzles.face import (
+from polytile.faces.analysis import AnalyseFace, AnalyseRequest, Review
+from polytile.faces.face import (
     Console,
     EndgameFace,
     EndgameRequest,
@@ -203,5 +203,5 @@ def _last_block(doc: Any) -> tuple[int, int] | None:
     return doc.moves[n - 1].block if n > 0 else None
 
 
-#: The face the registry finds (:mod:`polytile.puzzles.faces`).
+#: The face the registry finds (:mod:`polytile.faces.registry`).
 FACE = HenningFace()

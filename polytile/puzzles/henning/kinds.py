@@ -12,7 +12,7 @@ from polytile.store.kinds import KindOption, PuzzleKind, UnsoundAnswerError
 
 if TYPE_CHECKING:
     from polytile.store.candidates import Candidate
-    from polytile.store.db import StoredPuzzle
+    from polytile.store.kinds import StoredRow
 
 __all__ = ["KIND", "HenningKind"]
 
@@ -112,7 +112,7 @@ exactly one move is best, by $N or more over any other ("best-by-N");
         """The question and the empty blocks."""
         return f"{puzzle.question}, {puzzle.position.empty} empty blocks"
 
-    def show(self, stored: StoredPuzzle, with_answer: bool, color: bool | None) -> Iterator[str]:
+    def show(self, stored: StoredRow, with_answer: bool, color: bool | None) -> Iterator[str]:
         """The city, the hands and the question; with the answer, the move, its value, the
         runner-up's and a line of best play."""
         from polytile.puzzles.henning.generate import answer_text, check_answer, question_text

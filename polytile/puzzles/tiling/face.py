@@ -1,7 +1,7 @@
 """The tiling catalogue as the front ends see it: :data:`TILINGS`.
 
 ``polytile solve``, ``count`` and ``validate`` reach the tiling puzzles here, through the
-registry (:data:`polytile.puzzles.faces.CATALOGUE`): the named puzzles of the catalogue,
+registry (:data:`polytile.faces.registry.CATALOGUE`): the named puzzles of the catalogue,
 the coloured teaser four-square and its variants (``--touch``, ``--board``, ``--colors``,
 ``--pieces``, ``--fit``, ``--engine cpsat``), and puzzle files (``.json``, generated
 teasers included). Every solution printed passes the puzzle's own rules check first.
@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from polytile.errors import OptionError, SolverError, UnknownNameError
-from polytile.puzzles.face import Console, Option
-from polytile.puzzles.puzzle_face import (
+from polytile.faces.face import Console, Option
+from polytile.faces.puzzle import (
     CataloguePuzzles,
     CountRequest,
     SolveRequest,
@@ -583,5 +583,5 @@ def _check_published(spec: Any, result: Any, symmetry: bool) -> None:
 
 
 
-#: The tiling catalogue's puzzles, as :data:`polytile.puzzles.faces.CATALOGUE` names them.
+#: The tiling catalogue's puzzles, as :data:`polytile.faces.registry.CATALOGUE` names them.
 TILINGS = TilingPuzzles()

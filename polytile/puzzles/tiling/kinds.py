@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
     from polytile.formats import PlacedPiece, Solution
     from polytile.store.candidates import Candidate
-    from polytile.store.db import StoredPuzzle
+    from polytile.store.kinds import StoredRow
 
 __all__ = ["PACKING", "TEASER", "PackingKind", "TeaserKind"]
 
@@ -73,7 +73,7 @@ class _TilingKind(ByHandKind):
         """The solution, which draws itself."""
         return answer
 
-    def show(self, stored: StoredPuzzle, with_answer: bool, color: bool | None) -> Iterator[str]:
+    def show(self, stored: StoredRow, with_answer: bool, color: bool | None) -> Iterator[str]:
         """The board with the given pieces; with the answer, the solution below it, once
         the rules checker has accepted it (:class:`UnsoundAnswerError` otherwise)."""
         from polytile.render import to_text

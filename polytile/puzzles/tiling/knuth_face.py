@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from polytile.errors import FormatError, SolverError
-from polytile.puzzles.face import Console
+from polytile.faces.face import Console
 from polytile.text import printable
 
 __all__ = ["KNUTH_SUFFIXES", "count_knuth", "is_knuth", "read_knuth", "solve_knuth"]

@@ -5,9 +5,9 @@ from __future__ import annotations
 import time
 from typing import Any, ClassVar
 
-from polytile.puzzles.analysis import AnalyseFace, AnalyseRequest, Review
-from polytile.puzzles.at_once import AtOnceFace
-from polytile.puzzles.face import (
+from polytile.faces.analysis import AnalyseFace, AnalyseRequest, Review
+from polytile.faces.at_once import AtOnceFace
+from polytile.faces.face import (
     Console,
     EndgameFace,
     EndgameRequest,
@@ -260,5 +260,5 @@ Cells are a column a-j and a row 1-10 from the top; each board named once."""
         return bool(doc.state.is_over())
 
 
-#: The face the registry finds (:mod:`polytile.puzzles.faces`).
+#: The face the registry finds (:mod:`polytile.faces.registry`).
 FACE = WalkableFace()

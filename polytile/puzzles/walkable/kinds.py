@@ -13,7 +13,7 @@ from polytile.store.kinds import Attempt, FileKind, KindOption, UnsoundAnswerErr
 
 if TYPE_CHECKING:
     from polytile.store.candidates import Candidate
-    from polytile.store.db import StoredPuzzle
+    from polytile.store.kinds import StoredRow
 
 __all__ = ["KIND", "WalkablePathKind"]
 
@@ -141,7 +141,7 @@ and are dropped; 5-6 pieces may need a larger --node-limit."""
             f"Walkable Cities path: drop {','.join(puzzle.path.sequence)}, target {puzzle.target}"
         )
 
-    def show(self, stored: StoredPuzzle, with_answer: bool, color: bool | None) -> Iterator[str]:
+    def show(self, stored: StoredRow, with_answer: bool, color: bool | None) -> Iterator[str]:
         """The boards, the pieces, the target and the command that rebuilds the position;
         with the answer, the drops replayed by the rules, the regions and what a greedy
         player reaches."""

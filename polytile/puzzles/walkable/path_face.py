@@ -1,5 +1,5 @@
 """``polytile solve walkable-path``: red's best drops of known pieces, Walkable Cities
-(:data:`PATH`, as :data:`polytile.puzzles.faces.PUZZLES` names it), and ``validate`` of the
+(:data:`PATH`, as :data:`polytile.faces.registry.PUZZLES` names it), and ``validate`` of the
 answers it saves (``polytile/walkable-path@1``)."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from polytile.errors import BoardError, OptionError
-from polytile.puzzles.face import Console, Option
-from polytile.puzzles.puzzle_face import (
+from polytile.faces.face import Console, Option
+from polytile.faces.puzzle import (
     ENGINE_OPTION,
     SEED_NOTE,
     TIME_NOTE,

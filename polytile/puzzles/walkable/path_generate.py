@@ -66,7 +66,7 @@ from typing import Any
 import numpy as np
 
 from polytile.errors import FormatError, IllegalMoveError, PolytileError, SolverError
-from polytile.puzzles.puzzle_face import against_target
+from polytile.faces.puzzle import against_target
 from polytile.puzzles.walkable.board import BOARDS, PIECES, SIDE, legal_drops
 from polytile.puzzles.walkable.path import (
     PathPuzzle,

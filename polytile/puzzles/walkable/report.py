@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from polytile.errors import OptionError
-from polytile.puzzles.face import PICTURE_SUFFIXES, Console, EndgameRequest
+from polytile.faces.face import PICTURE_SUFFIXES, Console, EndgameRequest
 from polytile.text import wrote
 
 __all__ = ["ONE_ROUND", "solve_report"]

@@ -17,7 +17,7 @@ from .test_bounds import CORRIDOR, CORRIDOR_HANDS, endgame
 
 class _Clock:
     """A clock stood in for: :func:`time.perf_counter` of the bounds module and the front
-    end's :class:`~polytile.puzzles.puzzle_face.Clock` at once. Only :meth:`spend` moves it:
+    end's :class:`~polytile.faces.puzzle.Clock` at once. Only :meth:`spend` moves it:
     no real time passes, and none is measured."""
 
     def __init__(self) -> None:
@@ -80,7 +80,7 @@ def _shared_out(monkeypatch: pytest.MonkeyPatch, used: float, build: float,
     position). Returns each colour's share (what each of its searches was given) and the
     seconds each of its searches spent."""
     import polytile.puzzles.cityblocks.bounds as mod
-    from polytile.puzzles.bounds_face import BoundsRequest
+    from polytile.faces.bounds import BoundsRequest
     from polytile.puzzles.cityblocks.bounds_verb import bounds as verb
 
     clock = _Clock()

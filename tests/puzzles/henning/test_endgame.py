@@ -67,7 +67,7 @@ def test_hidden_tiles_need_open_analysis() -> None:
 def test_a_stopped_search_says_what_it_proved() -> None:
     """Stopped by its node limit, the exact search still says what it proved of the margin
     (issue 48, item 5), in words the report prints."""
-    from polytile.puzzles.face import proven_line
+    from polytile.faces.face import proven_line
     from polytile.puzzles.henning.endgame import EndgameStopped
 
     g = late(7, 3)

@@ -27,11 +27,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from polytile.errors import SolverError
-from polytile.puzzles.face import Console, Face
+from polytile.faces.face import Console, Face
 from polytile.text import wrote
 
 if TYPE_CHECKING:
-    from polytile.puzzles.puzzle_face import Clock
+    from polytile.faces.base import Clock
 
 __all__ = ["AnalyseFace", "AnalyseRequest", "Analysis", "OwnAnalysisFace", "Review", "analyse"]
 
@@ -201,7 +201,7 @@ class AnalyseRequest:
     Attributes
     ----------
     clock
-        The front end's :class:`~polytile.puzzles.puzzle_face.Clock`.
+        The front end's :class:`~polytile.faces.base.Clock`.
     time_limit
         The whole command's limit in seconds, counted from its start.
     output

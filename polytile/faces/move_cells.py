@@ -1,7 +1,7 @@
 """Where a position's legal moves fall in its picture: :class:`MoveCells`, which a face
-gives (:meth:`~polytile.puzzles.face.Face.move_cells`) so that a front end can take a move
+gives (:meth:`~polytile.faces.face.Face.move_cells`) so that a front end can take a move
 by clicks on the picture (the web board), and the pieces the player to move can place
-(:class:`MovePiece`, from :meth:`~polytile.puzzles.face.Face.move_pieces`) for a move
+(:class:`MovePiece`, from :meth:`~polytile.faces.face.Face.move_pieces`) for a move
 entered as a piece, turned and put down on a cell."""
 
 from __future__ import annotations

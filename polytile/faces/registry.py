@@ -1,7 +1,7 @@
 """The registry of the games' faces: a front end finds a game here, by name or by file.
 
 Each line of :data:`FACES` names the module whose ``FACE`` is a game's
-:class:`~polytile.puzzles.face.Face`; it is imported the first time it is asked for, so
+:class:`~polytile.faces.face.Face`; it is imported the first time it is asked for, so
 finding one game loads no other. :data:`FORMATS` tells a file's game by its ``format`` tag
 without importing any (a test keeps it equal to the faces' own ``formats``). A new game is
 its package with a ``face`` module, plus a line in each table.
@@ -12,7 +12,7 @@ or its SGF game name (:data:`RECORD_SUFFIXES`, :data:`SGF_GAMES`), and a plain t
 the command reading it (:data:`TEXT_BOARDS`).
 
 :data:`PUZZLES` does the same for the one-player puzzles ``polytile solve NAME`` solves
-(:class:`~polytile.puzzles.puzzle_face.PuzzleSolver`, found by :func:`puzzle`), and
+(:class:`~polytile.faces.puzzle.PuzzleSolver`, found by :func:`puzzle`), and
 :data:`CATALOGUE` for the tiling catalogue, which takes every other name and puzzle file.
 
 :data:`KINDS` does the same for the kinds of generated puzzle
@@ -31,8 +31,8 @@ from typing import TYPE_CHECKING, Any
 from polytile.errors import UnknownNameError
 
 if TYPE_CHECKING:
-    from polytile.puzzles.face import Face
-    from polytile.puzzles.puzzle_face import AnswerFile, CataloguePuzzles, PuzzleSolver
+    from polytile.faces.face import Face
+    from polytile.faces.puzzle import AnswerFile, CataloguePuzzles, PuzzleSolver
 
 __all__ = [
     "ANSWER_FORMATS",

@@ -1,7 +1,7 @@
 """The face of a game: the one object through which every front end reaches it.
 
 A game package (``polytile/puzzles/<game>/``) exports one :class:`Face` in its ``face``
-module, found by name or by a file's ``format`` tag through :mod:`polytile.puzzles.faces`.
+module, found by name or by a file's ``format`` tag through :mod:`polytile.faces.registry`.
 The command line, and later the web board and the puzzle store, call the face and never the
 game's modules: a front end names no game, and a game imports no front end.
 
@@ -27,24 +27,28 @@ from __future__ import annotations
 import json
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Callable
-from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import Any, ClassVar
 
 from polytile.errors import OptionError
-from polytile.puzzles.move_cells import MoveCells, MovePiece
-from polytile.puzzles.view_face import (
+from polytile.faces.base import (
+    ENGINES,
+    PICTURE_SUFFIXES,
+    VIEW_OPTIONS,
+    Console,
+    EndgameRequest,
+    Option,
+    engine_option,
+)
+from polytile.faces.move_cells import MoveCells, MovePiece
+from polytile.faces.view import (
     check_view_player,
     print_view_moves,
     run_view_analysis,
     view_plan,
 )
 from polytile.text import printable, wrote
-
-if TYPE_CHECKING:
-    from polytile.puzzles.puzzle_face import Clock
 
 __all__ = [
     "ENGINES",
@@ -67,126 +71,6 @@ __all__ = [
     "run_view_analysis",
     "view_plan",
 ]
-
-#: The engine players every game's ``selfplay`` offers.
-ENGINES = ("greedy", "random")
-
-#: The picture files ``-o`` writes, by suffix.
-PICTURE_SUFFIXES = (".svg", ".png", ".txt")
-
-
-class Console(Protocol):
-    """Where a face's verbs print: the CLI's is click's ``echo`` on stdout and stderr."""
-
-    def out(self, text: str = "", *, nl: bool = True, color: bool | None = None) -> None:
-        """Print ``text`` on standard output (``color``: keep ANSI colours, as click's)."""
-
-    def err(self, text: str) -> None:
-        """Print a line on standard error (what was written, progress, notes)."""
-
-    def progress(self, label: str, enabled: bool,
-                 describe: Callable[[Any], str] | None = None,
-                 ) -> AbstractContextManager[Callable[[Any], None] | None]:  # fmt: skip
-        """A progress display for work of many steps: yields a callback taking an object
-        with ``done``, ``total`` and ``seconds`` (``describe`` words its note), or None
-        when nothing is shown."""
-
-    def search_progress(self, label: str, enabled: bool,
-                        ) -> AbstractContextManager[Callable[[int, float], None]]:  # fmt: skip
-        """A progress display for a search: yields the ``progress(positions, seconds)``
-        callback the searches take."""
-
-
-#: The :class:`EndgameRequest` fields that belong to the analysis from one player's view.
-VIEW_OPTIONS = frozenset({"view", "samples", "max_exact", "seed", "workers", "open_analysis",
-                          "plan"})  # fmt: skip
-
-
-@dataclass(frozen=True)
-class EndgameRequest:
-    """What ``solve-endgame`` asks of a game: the shared options, and each game's own (a
-    game reads those it declares in :attr:`EndgameFace.endgame_options`).
-
-    ``time_limit`` is the seconds the solver may use (what is left of the command's
-    limit); ``given`` names the options given on the command line, so that a game can
-    refuse one that does not fit the analysis asked for. A game whose work comes in stages
-    (a search, then bounds when it is refused) shares out the whole command's ``limit``
-    itself with the front end's ``clock`` (:class:`~polytile.puzzles.puzzle_face.Clock`).
-    ``max_pieces`` is None when not given: the game takes its own default.
-    """
-
-    move: int | None = None
-    as_json: bool = False
-    time_limit: float = 60.0
-    open_analysis: bool = False
-    view: str | None = None  # None: not asked for; "to-move", or a player's name
-    samples: int = 200
-    max_exact: int = 5000
-    seed: int = 0
-    workers: int | None = None
-    players: tuple[str, ...] = ()
-    plan: bool = False
-    max_drops: int = 6
-    output: Path | None = None
-    color: bool | None = None
-    cell: int = 24
-    max_pieces: int | None = None
-    bounds_time: float = 5.0
-    limit: float | None = None
-    clock: Clock | None = None
-    given: frozenset[str] = frozenset()
-
-    @property
-    def view_given(self) -> frozenset[str]:
-        """The options of the analysis from one player's view given on the command line."""
-        return self.given & VIEW_OPTIONS
-
-
-@dataclass(frozen=True)
-class Option:
-    """An option a game takes in ``new`` or ``selfplay``, declared as data: the CLI makes
-    its command-line option from it and gives the game only the options given.
-
-    Attributes
-    ----------
-    name
-        The name the game receives it by (``pass_limit``).
-    help
-        What it does, for ``--help``, with its default ("[default: 3]").
-    choices
-        The values it takes, as text (empty: an integer in ``low..high``, a switch, or
-        text).
-    low, high
-        An integer option's range.
-    switch
-        An on/off flag.
-    flag
-        The command-line spelling, when not ``--`` and the name with dashes.
-    metavar
-        For an option that takes any text (the game reads it): what ``--help`` shows for
-        its value (``NAMES``).
-    """
-
-    name: str
-    help: str
-    choices: tuple[str, ...] = ()
-    low: int | None = None
-    high: int | None = None
-    switch: bool = False
-    flag: str = ""
-    metavar: str = ""
-
-    @property
-    def spelling(self) -> str:
-        """The option as written on the command line (``--pass-limit``)."""
-        return self.flag or "--" + self.name.replace("_", "-")
-
-
-def engine_option(player: str, note: str = "") -> Option:
-    """The ``selfplay`` option choosing ``player``'s engine (``--blue greedy``); ``note``
-    is said after its name in the help ("(not with --players 3)")."""
-    return Option(player, f"{player.capitalize()}'s player{note} [default: greedy].", ENGINES)
-
 
 @dataclass(frozen=True)
 class Legal:
@@ -377,7 +261,7 @@ class Face(ABC):
         like one of this game's records in another program's format that cannot be read
         there (on standard input, or naming another game), saying why
         (:class:`~polytile.errors.FormatError`); asked of the games of
-        :data:`~polytile.puzzles.faces.SGF_GAMES` only."""
+        :data:`~polytile.faces.registry.SGF_GAMES` only."""
         return None  # a game of no such records refuses nothing
 
     def finished(self, doc: Any) -> bool:

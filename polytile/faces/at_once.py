@@ -7,13 +7,13 @@ from __future__ import annotations
 from abc import abstractmethod
 from typing import ClassVar
 
-from polytile.puzzles.face import Face
+from polytile.faces.face import Face
 
 __all__ = ["AtOnceFace"]
 
 
 class AtOnceFace(Face):
-    """A face whose players move at once (its :class:`~polytile.puzzles.face.Legal` says
+    """A face whose players move at once (its :class:`~polytile.faces.face.Legal` says
     ``at_once``).
 
     Attributes
@@ -26,7 +26,7 @@ class AtOnceFace(Face):
 
     @abstractmethod
     def join_parts(self, parts: dict[str, str]) -> str:
-        """The move :meth:`~polytile.puzzles.face.Face.play_move` reads, made of each
+        """The move :meth:`~polytile.faces.face.Face.play_move` reads, made of each
         player's part (``parts`` by player: one for each of :attr:`at_once_players`).
 
         Raises

@@ -15,10 +15,10 @@ from abc import abstractmethod
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from polytile.puzzles.face import Console, Face
+from polytile.faces.face import Console, Face
 
 if TYPE_CHECKING:
-    from polytile.puzzles.puzzle_face import Clock
+    from polytile.faces.base import Clock
 
 __all__ = ["CAN_ENSURE", "BoundsFace", "BoundsRequest", "bounds_json", "end_incomplete",
            "incomplete", "mark", "not_bounded_why"]  # fmt: skip
@@ -36,7 +36,7 @@ class BoundsRequest:
         The whole command's limit in seconds, counted from its start: the game shares
         what is left of it (``clock``) among the colours and their searches.
     clock
-        The front end's :class:`~polytile.puzzles.puzzle_face.Clock`.
+        The front end's :class:`~polytile.faces.base.Clock`.
     workers, seed
         CP-SAT's workers and random seed.
     exact_pieces

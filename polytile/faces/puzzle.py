@@ -3,10 +3,10 @@
 A game that has a one-player puzzle (City Blocks (Ritchie)'s best layout of one colour,
 Gridblock's solitaire, Walkable Cities' largest path, the Blokus teasers played on the full
 rules) declares it as a :class:`PuzzleSolver`: its name, its options as data
-(:class:`~polytile.puzzles.face.Option`, from which the command line builds its options and
+(:class:`~polytile.faces.face.Option`, from which the command line builds its options and
 refuses those of another puzzle), its help, and :meth:`PuzzleSolver.solve`, which prints
-through a :class:`~polytile.puzzles.face.Console` as the faces' verbs do. The registry
-(:data:`polytile.puzzles.faces.PUZZLES`) names each by ``module:ATTRIBUTE``, so ``solve``
+through a :class:`~polytile.faces.face.Console` as the faces' verbs do. The registry
+(:data:`polytile.faces.registry.PUZZLES`) names each by ``module:ATTRIBUTE``, so ``solve``
 names no game and loads only the puzzle asked for.
 
 The tiling catalogue (named puzzles, the coloured teasers, puzzle files) is a
@@ -25,10 +25,10 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, NoReturn, Protocol
+from typing import Any, ClassVar, NoReturn
 
 from polytile.errors import OptionError
-from polytile.puzzles.face import Console, Option
+from polytile.faces.base import Clock, Console, Option
 from polytile.text import printable, wrote
 
 __all__ = [
@@ -66,26 +66,6 @@ TIME_NOTE = "{name}: 60 s by default; when it runs out, the best found so far, l
 
 #: What ``-o`` saves for a puzzle whose answer is a solution file: the file, or a picture.
 PICTURE_OUTPUTS = (".json", ".svg", ".png", ".txt")
-
-
-class Clock(Protocol):
-    """The front end's clock: what is left of a whole command's time limit, and the guards
-    that stop work which does not watch the clock (the CLI's are those of
-    :mod:`polytile.cli.clock`)."""
-
-    def left(self, limit: float | None, reserve: float = 0.0) -> float | None:
-        """The seconds left of ``limit`` (counted from the command's start) for a search,
-        keeping ``reserve`` back for what follows it; None without a limit."""
-
-    def deadline(self, limit: float | None) -> Any:
-        """A context that stops the enclosed work like a Ctrl-C (``KeyboardInterrupt``) once
-        the command has run past ``limit``; its ``fired`` then says it was the clock, and
-        its ``check()`` stops at once when that time has passed (before work not worth
-        starting)."""
-
-    def stop_flag(self) -> Any:
-        """A context in which the first Ctrl-C only sets the flag (true when called, and its
-        ``asked``), so that a search polling it stops with its best so far."""
 
 
 @dataclass(frozen=True)
@@ -233,7 +213,7 @@ class AnswerCheck(PuzzleSolver):
 
 class AnswerFile(PuzzleSolver):
     """A puzzle whose answers are files of a format of its own, which ``validate`` checks
-    (registered by their ``format`` tag in :data:`polytile.puzzles.faces.ANSWER_FORMATS`).
+    (registered by their ``format`` tag in :data:`polytile.faces.registry.ANSWER_FORMATS`).
 
     Attributes
     ----------

@@ -1,6 +1,6 @@
 """The verbs a view analysis shares (the moves of the player to move scored over what it
 cannot see: City Blocks (Henning) and Gridblock), re-exported by
-:mod:`polytile.puzzles.face`."""
+:mod:`polytile.faces.face`."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from polytile.errors import OptionError
 
 if TYPE_CHECKING:
-    from polytile.puzzles.face import Console, EndgameRequest
+    from polytile.faces.base import Console, EndgameRequest
 
 __all__ = ["check_view_player", "print_view_moves", "run_view_analysis", "view_plan"]
 
