@@ -116,7 +116,9 @@ def _kind_options(kinds: list[PuzzleKind]) -> list[click.Option]:
     size_help = listed(sizes, ", or ")
     out = [
         click.Option(["--pieces", "piece_set"], default=None,
-                     help=f"The named piece set to draw from [default: {pieces}]."),
+                     help=f"The named piece set to draw from [default: {pieces}]; for "
+                          "packing also FILE.json, your own pieces (the 'pieces' list of a "
+                          "puzzle file)."),
         click.Option(["--size"], default=None, metavar="MIN-MAX",
                      help=size_help[:1].upper() + size_help[1:] + "."),
     ]  # fmt: skip

@@ -77,10 +77,12 @@ def test_solve_reaches_the_stored_target(exported: dict[str, tuple[Path, Path]],
                                          name: str) -> None:  # fmt: skip
     puzzle, _ = exported[name]
     target = json.loads(puzzle.read_text())["target"]
-    code, out, _ = _run("solve", str(puzzle), "--time-limit", "60")
+    # a limit that only a broken search reaches: the proof takes a second on a quiet
+    # machine, and a busy one (or numba's first compile) may stretch it many times
+    code, out, _ = _run("solve", str(puzzle), "--time-limit", "900")
     assert code == 0, out
     assert f"the puzzle's target {target} is reached" in out
-    code, out, _ = _run("solve", str(puzzle), "--json", "--time-limit", "60")
+    code, out, _ = _run("solve", str(puzzle), "--json", "--time-limit", "900")
     doc = json.loads(out)
     assert code == 0 and doc["target"] == target and doc["status"] == "optimal"
 

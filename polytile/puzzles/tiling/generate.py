@@ -7,6 +7,17 @@ piece, with a chosen number of enclosed holes (0 for none). A candidate is kept 
 solution is unique, after at most ``max_given`` repairs; otherwise it is dropped with a
 reason. The kind as the puzzle store sees it is :data:`polytile.puzzles.tiling.kinds.PACKING`.
 
+Regions
+-------
+A random shape is grown piece by piece inside a box a quarter larger than the pieces' area
+(:func:`_box`, sides in a ratio up to 1.6), each piece touching those before and preferring
+snug spots, so the region is compact. Its outline must give nothing away
+(:func:`region_quality`): it fills at least :data:`MIN_FILL` of its bounding box, and over
+every open cell at least two different pieces fit (an arm that only one piece can fill, or a
+cell only one piece reaches, tells the solver part of the answer); a candidate that fails is
+dropped with the reason. The figures are kept with the rating (``fill``, ``fewest_pieces``,
+``single_cells``).
+
 Uniqueness
 ----------
 "Unique" means one solution up to the puzzle's own symmetries: the transformations of the
@@ -53,7 +64,7 @@ from typing import Any
 import numpy as np
 
 from polytile.board import Board, placements
-from polytile.errors import PolytileError, UnknownNameError
+from polytile.errors import PolytileError, ShapeError, UnknownNameError
 from polytile.formats import PlacedPiece, Solution
 from polytile.geometry import PIECE_SETS, Cell, Polyomino, piece_set
 from polytile.puzzles.tiling.keys import puzzle_key
@@ -62,13 +73,16 @@ from polytile.solvers import bitboard
 from polytile.solvers.tiling import TilingProblem, compile_problem
 from polytile.store.candidates import Candidate
 from polytile.store.candidates import candidate_rng as _rng
+from polytile.text import counted
 
 __all__ = [
     "PackingParams",
     "Uniqueness",
+    "own_pieces",
     "packing_candidate",
     "puzzle_key",
     "rate",
+    "region_quality",
     "unique_solution",
 ]
 
@@ -80,7 +94,12 @@ class PackingParams:
     Parameters
     ----------
     pieces
-        Named piece set to draw from (``polytile pieces`` lists them).
+        Named piece set to draw from (``polytile pieces`` lists them), or, with
+        ``own_pieces``, the name of the file they came from (shown, not read again).
+    own_pieces
+        A designer's own pieces (``generate --pieces FILE.json``): ``(name, shape, copies)``
+        with the shape's rows joined by ``/`` (``"##/#."``), so a store holds the pieces it
+        was made from and a resumed run needs no file.
     min_pieces, max_pieces
         How many pieces a puzzle has, given ones included (drawn uniformly).
     region
@@ -101,11 +120,14 @@ class PackingParams:
     holes: int = 0
     max_given: int = 2
     node_limit: int = 20_000_000
+    own_pieces: tuple[tuple[str, str, int], ...] = ()
 
     def __post_init__(self) -> None:
-        if self.pieces.lower() not in PIECE_SETS:
+        # read back from a store as JSON lists
+        object.__setattr__(self, "own_pieces", tuple(tuple(p) for p in self.own_pieces))
+        if not self.own_pieces and self.pieces.lower() not in PIECE_SETS:
             raise UnknownNameError("piece set", self.pieces, sorted(PIECE_SETS))
-        n_set = len(piece_set(self.pieces))
+        n_set = len(self.pool())
         if not 2 <= self.min_pieces <= self.max_pieces <= n_set:
             raise PolytileError(
                 f"piece counts must satisfy 2 <= min ({self.min_pieces}) <= max "
@@ -123,8 +145,32 @@ class PackingParams:
             raise PolytileError("node-limit must be at least 1000")
 
     def to_dict(self) -> dict[str, Any]:
-        """The parameters as plain JSON values."""
-        return dataclasses.asdict(self)
+        """The parameters as plain JSON values (``own_pieces`` only when there are some)."""
+        out = dataclasses.asdict(self)
+        if not self.own_pieces:
+            del out["own_pieces"]  # the stores of named sets read as before
+        return out
+
+    def pool(self) -> tuple[Polyomino, ...]:
+        """The pieces a candidate draws from: the named set, or the own pieces with their
+        copies."""
+        if not self.own_pieces:
+            return piece_set(self.pieces)
+        try:
+            return tuple(Polyomino.from_text(shape.split("/"), name)
+                         for name, shape, copies in self.own_pieces
+                         for _ in range(int(copies)))  # fmt: skip
+        except (ShapeError, ValueError, TypeError) as exc:
+            raise PolytileError(f"own pieces: {exc}") from None
+
+
+def own_pieces(found: Sequence[tuple[Polyomino, int | None]], most: int
+               ) -> tuple[tuple[str, str, int], ...]:  # fmt: skip
+    """The ``own_pieces`` of :class:`PackingParams` from a pieces file's entries
+    (:func:`polytile.puzzles.tiling.puzzle_file.parse_pieces`): a piece with no most copies
+    ("*") is offered ``most`` times, the most a puzzle has."""
+    return tuple((p.name, p.to_text().replace("\n", "/"), most if copies is None else copies)
+                 for p, copies in found)  # fmt: skip
 
 
 # -- regions -----------------------------------------------------------------------------
@@ -140,25 +186,47 @@ def _enclosed(open_cells: set[Cell], rows: int, cols: int) -> list[frozenset[Cel
     ]
 
 
+#: A grown region's pieces are put down inside a box of about this many times their area
+#: (with the holes), so that the region comes out compact rather than stringy.
+BOX_SLACK = 1.25
+#: The least share of its bounding box a grown region may fill.
+MIN_FILL = 0.6
+
+
+def _box(shapes: Sequence[Polyomino], holes: int, rng: np.random.Generator) -> tuple[int, int]:
+    """The rows and columns of the box a region is grown in: its area over the pieces'
+    area is :data:`BOX_SLACK`, its sides in a random ratio from 1 to 1.6, and every piece
+    fits in it."""
+    area = sum(s.size for s in shapes) + holes
+    ratio = float(rng.uniform(1.0, 1.6))
+    rows = max(2, math.ceil(math.sqrt(area * BOX_SLACK / ratio)))
+    cols = math.ceil(area * BOX_SLACK / rows)
+    short = max(min(s.height, s.width) for s in shapes)
+    long = max(max(s.height, s.width) for s in shapes)
+    least = 5 if holes else 1  # room for the holes around the centre, two cells apart
+    rows, cols = max(rows, short, least), max(cols, long, least)
+    return (rows, cols) if rng.random() < 0.5 else (cols, rows)
+
+
 def _grow(
     shapes: Sequence[Polyomino], holes: int, rng: np.random.Generator
 ) -> list[tuple[int, tuple[Cell, ...]]] | None:
-    """Place the shapes one by one, each touching the ones before along an edge, preferring
-    snug spots; returns (shape index, cells) per piece, or None if it got stuck."""
-    area = sum(s.size for s in shapes)
-    side = 2 * math.isqrt(area) + 8
-    canvas = Board(side, side)
-    occupied = np.zeros(side * side, dtype=bool)
-    forbidden = np.zeros(side * side, dtype=bool)
-    centre = side // 2
+    """Place the shapes one by one inside a box (:func:`_box`), each touching the ones before
+    along an edge, preferring snug spots; returns (shape index, cells) per piece, or None
+    if it got stuck."""
+    rows, cols = _box(shapes, holes, rng)
+    canvas = Board(rows, cols)
+    occupied = np.zeros(rows * cols, dtype=bool)
+    forbidden = np.zeros(rows * cols, dtype=bool)
+    mid_r, mid_c = (rows - 1) // 2, (cols - 1) // 2
     for h in range(holes):  # one-cell holes near the centre, two cells apart
-        forbidden[(centre + 2 * (h // 2)) * side + centre + 2 * (h % 2)] = True
-    grid = np.arange(side * side).reshape(side, side)
+        forbidden[(mid_r - 1 + 2 * (h // 2)) * cols + mid_c - 1 + 2 * (h % 2)] = True
+    grid = np.arange(rows * cols).reshape(rows, cols)
     nbr = [
-        np.concatenate([grid[1:], np.full((1, side), -1)]).ravel(),
-        np.concatenate([np.full((1, side), -1), grid[:-1]]).ravel(),
-        np.concatenate([grid[:, 1:], np.full((side, 1), -1)], axis=1).ravel(),
-        np.concatenate([np.full((side, 1), -1), grid[:, :-1]], axis=1).ravel(),
+        np.concatenate([grid[1:], np.full((1, cols), -1)]).ravel(),
+        np.concatenate([np.full((1, cols), -1), grid[:-1]]).ravel(),
+        np.concatenate([grid[:, 1:], np.full((rows, 1), -1)], axis=1).ravel(),
+        np.concatenate([np.full((rows, 1), -1), grid[:, :-1]], axis=1).ravel(),
     ]
     out: list[tuple[int, tuple[Cell, ...]]] = []
     order = rng.permutation(len(shapes))
@@ -168,8 +236,8 @@ def _grow(
         ok = ~(occupied[cells] | forbidden[cells]).any(axis=1)
         # Contact: edges shared with pieces already down (and, doubled, with the holes, so
         # that they get surrounded). Snug spots are preferred steeply (contact cubed).
-        near = np.zeros(side * side, dtype=np.int64)
-        near_hole = np.zeros(side * side, dtype=np.int64)
+        near = np.zeros(rows * cols, dtype=np.int64)
+        near_hole = np.zeros(rows * cols, dtype=np.int64)
         for nb in nbr:
             valid = nb >= 0
             near[valid] += occupied[nb[valid]]
@@ -177,19 +245,17 @@ def _grow(
         touching = near[cells].sum(axis=1)
         contact = touching + 2 * near_hole[cells].sum(axis=1)
         if step == 0:
-            if holes:
-                live = ok & (contact > 0)
-            else:
-                mid = (pl.row - centre) ** 2 + (pl.col - centre) ** 2
-                live = ok & (mid == mid[ok].min())
+            live = ok & (contact > 0) if holes else ok
             weight = live.astype(float)
         else:
             weight = np.where(ok & (touching > 0), contact.astype(float) ** 3, 0.0)
         if weight.sum() <= 0:
             return None
-        for _ in range(16):  # avoid sealing off a cell that is not a planned hole
+        for _ in range(16):  # avoid enclosing empty cells that are not a planned hole
             pick = int(rng.choice(len(weight), p=weight / weight.sum()))
-            if not _seals(occupied | forbidden, cells[pick], nbr) or weight.sum() == weight[pick]:
+            if not _encloses(occupied | forbidden, cells[pick], rows, cols) or (
+                weight.sum() == weight[pick]
+            ):
                 break
             weight[pick] = 0.0
         occupied[cells[pick]] = True
@@ -197,12 +263,113 @@ def _grow(
     return out
 
 
-def _seals(full: np.ndarray, piece: np.ndarray, nbr: list[np.ndarray]) -> bool:
-    """Whether putting ``piece`` down leaves an empty cell with no empty neighbour."""
-    after = full.copy()
-    after[piece] = True
-    around = {int(nb[i]) for i in piece for nb in nbr if nb[i] >= 0 and not after[nb[i]]}
-    return any(all(nb[e] >= 0 and after[nb[e]] for nb in nbr) for e in around)
+def region_quality(board: Board, shapes: Sequence[Polyomino]) -> dict[str, Any]:
+    """How much a region's outline gives away, before any search.
+
+    Returns
+    -------
+    dict
+        ``fill``: its open cells over its bounding box's cells (1 for a rectangle);
+        ``fewest_pieces``: the fewest different pieces that fit over any one open cell (1:
+        the outline alone tells which piece goes there, as an arm only one piece fills
+        does); ``forced_cell`` and ``forced_piece``: such a cell and its piece, or None;
+        ``single_cells``: the open cells that only one placement of any piece covers (the
+        outline forces that placement).
+
+    Examples
+    --------
+    >>> from polytile.geometry import piece
+    >>> q = region_quality(Board.from_text(["...", "..#"]), [piece("I3"), piece("I2")])
+    >>> q["fill"], q["fewest_pieces"], q["forced_cell"], q["forced_piece"]
+    (0.833, 1, (1, 0), 'I2')
+    """
+    open_cells = np.flatnonzero(board.open_mask.ravel())
+    where = [(r, c) for r, c in (board.cell(int(i)) for i in open_cells)]
+    rs = [r for r, _ in where]
+    cs = [c for _, c in where]
+    box = (max(rs) - min(rs) + 1) * (max(cs) - min(cs) + 1) if where else 1
+    kinds: dict[Polyomino, Polyomino] = {}
+    for shape in shapes:
+        kinds.setdefault(shape.canonical(), shape)
+    types = list(kinds.values())
+    pl = placements(board, types)
+    covered = np.zeros((len(types), board.size), dtype=bool)
+    per_cell = np.zeros(board.size, dtype=np.int64)
+    for row, t in zip(pl.cells, pl.piece, strict=True):
+        cells = row[row >= 0]
+        covered[int(t), cells] = True
+        per_cell[cells] += 1
+    fits = covered.sum(axis=0)[open_cells]
+    fewest = int(fits.min()) if fits.size else 0
+    forced_cell = forced_piece = None
+    if fewest == 1:
+        i = int(open_cells[int(np.argmin(fits))])
+        forced_cell = board.cell(i)
+        forced_piece = types[int(np.flatnonzero(covered[:, i])[0])].name
+    return {"fill": round(len(where) / box, 3), "fewest_pieces": fewest,
+            "forced_cell": forced_cell, "forced_piece": forced_piece,
+            "single_cells": int((per_cell[open_cells] == 1).sum())}  # fmt: skip
+
+
+def _encloses(full: np.ndarray, piece: np.ndarray, rows: int, cols: int) -> bool:
+    """Whether putting ``piece`` down leaves empty cells of the box that cannot reach its
+    edge through empty cells (a pocket that would become a hole)."""
+    empty = ~full.reshape(rows, cols)
+    empty.ravel()[piece] = False
+    reach = np.zeros_like(empty)
+    reach[0, :], reach[-1, :] = empty[0, :], empty[-1, :]
+    reach[:, 0] |= empty[:, 0]
+    reach[:, -1] |= empty[:, -1]
+    while True:  # flood from the edge, a step in each direction at a time
+        grown = reach.copy()
+        grown[1:] |= reach[:-1]
+        grown[:-1] |= reach[1:]
+        grown[:, 1:] |= reach[:, :-1]
+        grown[:, :-1] |= reach[:, 1:]
+        grown &= empty
+        if (grown == reach).all():
+            return bool((empty & ~reach).any())
+        reach = grown
+
+
+#: Regions grown for one candidate before it is dropped.
+GROW_TRIES = 12
+
+
+def _shape_region(
+    chosen: Sequence[Polyomino], holes: int, rng: np.random.Generator
+) -> tuple[Board, list[tuple[int, tuple[Cell, ...]]]] | str:
+    """A region grown from ``chosen`` with ``holes`` enclosed holes whose outline gives
+    nothing away (:func:`region_quality`), and the pieces' layout on it; after
+    :data:`GROW_TRIES` regions that fail, why the last one failed."""
+    reason = ""
+    for _ in range(GROW_TRIES):
+        grown = _grow(chosen, holes, rng)
+        if grown is None:
+            reason = "the region could not be grown"
+            continue
+        grown = _crop(grown)
+        cells = {c for _, cs in grown for c in cs}
+        rows = 1 + max(r for r, _ in cells)
+        cols = 1 + max(c for _, c in cells)
+        enclosed = _enclosed(cells, rows, cols)
+        if len(enclosed) != holes:
+            reason = f"the region has {counted(len(enclosed), 'hole')}, not {holes}"
+            continue
+        blocked = frozenset((r, c) for r in range(rows) for c in range(cols)) - cells
+        board = Board(rows, cols, blocked)
+        quality = region_quality(board, chosen)
+        if quality["fill"] < MIN_FILL:
+            reason = (f"the region is not compact: it fills {quality['fill']:.0%} of its "
+                      f"bounding box, under {MIN_FILL:.0%}")  # fmt: skip
+            continue
+        if quality["fewest_pieces"] < 2:
+            r, c = quality["forced_cell"]
+            reason = (f"the outline gives a piece away: only {quality['forced_piece']} fits "
+                      f"over cell ({r}, {c})")  # fmt: skip
+            continue
+        return board, grown
+    return f"{reason} (the last of {GROW_TRIES} regions grown)"
 
 
 def _crop(layout: list[tuple[int, tuple[Cell, ...]]]) -> list[tuple[int, tuple[Cell, ...]]]:
@@ -357,7 +524,7 @@ def packing_candidate(params: PackingParams, seed: int, index: int) -> Candidate
     the same arguments give the same candidate in any process)."""
     cand = Candidate("packing", seed, index)
     rng = _rng(seed, index, "packing")
-    pool = piece_set(params.pieces)
+    pool = params.pool()
     n = int(rng.integers(params.min_pieces, params.max_pieces + 1))
     chosen = tuple(pool[int(i)] for i in sorted(rng.choice(len(pool), n, replace=False)))
     if params.region == "rectangle":
@@ -373,24 +540,18 @@ def packing_candidate(params: PackingParams, seed: int, index: int) -> Candidate
             cand.reason = "no tiling of the rectangle found"
             return cand
     else:
-        grown = _grow(chosen, params.holes, rng)
-        if grown is None:
-            cand.reason = "the region could not be grown"
+        found = _shape_region(chosen, params.holes, rng)
+        if isinstance(found, str):
+            cand.reason = found
             return cand
-        grown = _crop(grown)
-        cells = {c for _, cs in grown for c in cs}
-        rows = 1 + max(r for r, _ in cells)
-        cols = 1 + max(c for _, c in cells)
-        holes = _enclosed(cells, rows, cols)
-        if len(holes) != params.holes:
-            found = f"{len(holes)} hole" + ("" if len(holes) == 1 else "s")
-            cand.reason = f"the region has {found}, not {params.holes}"
-            return cand
-        blocked = frozenset((r, c) for r in range(rows) for c in range(cols)) - cells
-        board = Board(rows, cols, blocked)
-        layout = grown
+        board, layout = found
     intended = [(chosen[i].name, cs) for i, cs in layout]
-    return _make_unique(cand, params, board, chosen, intended, rng)
+    cand = _make_unique(cand, params, board, chosen, intended, rng)
+    if cand.puzzle is not None:  # what the outline gives away, kept with the rating
+        quality = region_quality(board, chosen)
+        cand.stats.update(fill=quality["fill"], fewest_pieces=quality["fewest_pieces"],
+                          single_cells=quality["single_cells"])  # fmt: skip
+    return cand
 
 
 def _puzzle(

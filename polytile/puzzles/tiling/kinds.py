@@ -116,20 +116,40 @@ class _TilingKind(ByHandKind):
         return reasons
 
 
+#: The largest pieces file read (a file of a few hundred pieces takes some 50 KB).
+MAX_PIECES_FILE = 1 << 20
+
+
+def _own_pieces(path: str, most: int) -> tuple[tuple[str, str, int], ...]:
+    """``generate packing --pieces FILE.json``: the pieces of a puzzle file or of any JSON
+    object with a ``pieces`` list written as a puzzle file writes it, each with its copies
+    (``"*"``: as many as a puzzle has pieces)."""
+    from polytile._files import decode_text, parse_json, read_input
+    from polytile.puzzles.tiling.generate import own_pieces
+    from polytile.puzzles.tiling.puzzle_file import parse_pieces
+
+    data, source = read_input(path, MAX_PIECES_FILE)
+    return own_pieces(parse_pieces(parse_json(decode_text(data, source), source), source), most)
+
+
 class PackingKind(_TilingKind):
     """``packing``: pieces from a named set that fill a region in one way."""
 
     name = "packing"
-    summary = "pieces from a named set that fill a rectangle or a random shape in one way"
-    help = """pieces from a named set (see 'polytile pieces') that fill a region in
-exactly one way, up to the region's own symmetries. The region is a
-random connected shape (--region shape, --holes enclosed holes) or a
-rectangle. A candidate with several solutions gets up to --max-given of
-its pieces given in place to rule the others out, or is dropped."""
+    summary = ("pieces from a named set or your own that fill a rectangle or a compact shape "
+               "in one way")
+    help = """pieces from a named set (see 'polytile pieces'), or your own
+(--pieces FILE.json: the 'pieces' list of a puzzle file), that fill a
+region in exactly one way, up to the region's own symmetries. The
+region is a compact random shape (--region shape, --holes enclosed
+holes) whose outline gives no piece away, or a rectangle. A candidate
+with several solutions gets up to --max-given of its pieces given in
+place to rule the others out, or is dropped."""
     examples = (
         "polytile generate packing --count 50 --db puzzles.db",
         "polytile generate packing -n 20 --db rect.db --region rectangle --size 8-10 --seed 7",
         "polytile generate packing -n 10 --db hard.db --min-difficulty 5",
+        "polytile generate packing -n 10 --db mine.db --pieces my-pieces.json --size 6-8",
     )
     size_help = "pieces per puzzle, given ones included (packing)"
     size_default = "8-12"
@@ -176,9 +196,13 @@ its pieces given in place to rule the others out, or is dropped."""
                 f"pieces gives at most {lo - 1}; pass --max-given {lo - 1} or a larger --size",
                 "--max-given",
             )
-        return {"pieces": options.get("piece_set") or self.pieces_default, "min_pieces": lo,
-                "max_pieces": hi, "region": options["region"], "holes": options["holes"],
-                "max_given": max_given}  # fmt: skip
+        pieces = options.get("piece_set") or self.pieces_default
+        values = {"pieces": pieces, "min_pieces": lo, "max_pieces": hi,
+                  "region": options["region"], "holes": options["holes"],
+                  "max_given": max_given}  # fmt: skip
+        if pieces.lower().endswith(".json"):  # your own pieces, from a file
+            values["own_pieces"] = _own_pieces(pieces, hi)
+        return values
 
     def candidate(self, params: Any, seed: int, index: int) -> Candidate:
         """:func:`~polytile.puzzles.tiling.generate.packing_candidate`."""

@@ -31,7 +31,7 @@ from polytile.geometry import PIECE_SETS, Polyomino, piece, piece_set
 from polytile.puzzles.tiling.puzzles import PUZZLE_FORMAT, TilingPuzzle
 from polytile.solvers.tiling import PieceGroup, TilingProblem
 
-__all__ = ["PUZZLE_FORMAT", "parse_count", "parse_puzzle", "puzzle_doc"]
+__all__ = ["PUZZLE_FORMAT", "parse_count", "parse_pieces", "parse_puzzle", "puzzle_doc"]
 
 #: The most copies of one piece a file may ask for.
 MOST_COPIES = 1000
@@ -193,6 +193,36 @@ def _supplies(entries: list[Any], source: str, board: Board,
         have.low += s.low
         have.high = None if have.high is None or s.high is None else have.high + s.high
     return list(merged.values()), choices
+
+
+#: The widest board a piece of a pieces file may be drawn for.
+_PIECES_BOARD = Board(64, 64)
+
+
+def parse_pieces(doc: Any, source: str = "<string>") -> list[tuple[Polyomino, int | None]]:
+    """The pieces of a file's ``pieces`` list, each shape with its most copies (None: as
+    many as wanted), as a puzzle file writes them: any JSON object with a ``pieces`` list,
+    a puzzle file included (its board and givens are not read). A choice's members count
+    with their own copies.
+
+    Raises
+    ------
+    FormatError
+        Naming the source and the entry at fault.
+
+    Examples
+    --------
+    >>> [(p.name, most) for p, most in parse_pieces({"pieces": ["I3", {"name": "A",
+    ...     "shape": ["##"], "count": "0-2"}]})]
+    [('I3', 1), ('A', 2)]
+    """
+    if not isinstance(doc, dict):
+        raise FormatError("a pieces file holds a JSON object with a 'pieces' list", source)
+    entries = _field(doc, "pieces", list, source)
+    supplies, _ = _supplies(entries, source, _PIECES_BOARD, False)
+    if not supplies:
+        raise FormatError("the file lists no pieces", source, "pieces")
+    return [(s.shape, s.high) for s in supplies]
 
 
 def parse_puzzle(doc: Any, source: str = "<string>") -> TilingPuzzle:

@@ -2,13 +2,26 @@
 
 from __future__ import annotations
 
+import json
+import random
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from polytile.board import Board
 from polytile.errors import PolytileError, UnknownNameError
 from polytile.geometry import piece
 from polytile.models.exact_cover import tiling_problem
-from polytile.puzzles.tiling.generate import PackingParams, _enclosed, _puzzle, puzzle_key, rate
+from polytile.puzzles.tiling.generate import (
+    MIN_FILL,
+    PackingParams,
+    _enclosed,
+    _puzzle,
+    puzzle_key,
+    rate,
+    region_quality,
+)
 from polytile.puzzles.tiling.puzzle_file import parse_puzzle, puzzle_doc
 from polytile.puzzles.tiling.puzzles import TilingPuzzle, check_solution
 from polytile.solvers.xcc import count, solve
@@ -289,3 +302,96 @@ def test_teasers_are_unique_by_independent_enumeration() -> None:
         if found == 2:
             break
     assert found == 2
+
+
+# -- regions whose outline gives nothing away (issue 47, item 7) ---------------------------
+def _fits_by_hand(board: Board, shapes: list) -> tuple[dict, dict]:
+    """Per open cell: the piece names whose some placement covers it, and how many
+    placements do; every orientation shifted over the board by hand (no placement table)."""
+    open_cells = {(r, c) for r in range(board.rows) for c in range(board.cols)
+                  if (r, c) not in board.blocked}  # fmt: skip
+    names: dict = {cell: set() for cell in open_cells}
+    placements: dict = {cell: 0 for cell in open_cells}
+    seen = set()
+    for shape in shapes:
+        if shape.canonical() in seen:
+            continue
+        seen.add(shape.canonical())
+        for oriented in shape.orientations():
+            for dr in range(-board.rows, board.rows):
+                for dc in range(-board.cols, board.cols):
+                    cells = {(r + dr, c + dc) for r, c in oriented.cells}
+                    if cells <= open_cells:
+                        for cell in cells:
+                            names[cell].add(shape.name)
+                            placements[cell] += 1
+    return names, placements
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_region_quality_against_shapes_shifted_by_hand(seed: int) -> None:
+    rng = random.Random(seed)
+    rows, cols = rng.randint(2, 5), rng.randint(2, 5)
+    blocked = frozenset((r, c) for r in range(rows) for c in range(cols) if rng.random() < 0.3)
+    board = Board(rows, cols, blocked)
+    if board.n_open == 0:
+        return
+    shapes = [piece(n) for n in rng.sample(["I1", "I2", "I3", "V3", "I4", "L4", "T4", "O4"], 3)]
+    quality = region_quality(board, shapes)
+    names, placements = _fits_by_hand(board, shapes)
+    assert quality["fewest_pieces"] == min(len(v) for v in names.values())
+    assert quality["single_cells"] == sum(1 for v in placements.values() if v == 1)
+    if quality["fewest_pieces"] == 1:
+        assert names[quality["forced_cell"]] == {quality["forced_piece"]}
+    rs = [r for r, _ in names]
+    cs = [c for _, c in names]
+    box = (max(rs) - min(rs) + 1) * (max(cs) - min(cs) + 1)
+    assert quality["fill"] == round(len(names) / box, 3)
+
+
+@pytest.mark.parametrize("holes", [0, 1])
+def test_grown_regions_are_compact_and_give_no_piece_away(holes: int) -> None:
+    """Every kept shape puzzle's region (givens put back) fills at least MIN_FILL of its
+    box and fits two different pieces over every cell, checked by hand; and the stats say
+    so."""
+    params = PackingParams(min_pieces=6, max_pieces=8, holes=holes)
+    kept = 0
+    for index in range(6):
+        cand = make_candidate("packing", params, 3, index)
+        if not cand.accepted:
+            continue
+        kept += 1
+        puzzle = cand.puzzle
+        taken = {tuple(c) for g in puzzle.given for c in g.cells}
+        board = puzzle.problem.board
+        region = Board(board.rows, board.cols, frozenset(board.blocked) - taken)
+        shapes = [piece(n) for n in puzzle.all_piece_names()]
+        names, _ = _fits_by_hand(region, shapes)
+        assert min(len(v) for v in names.values()) >= 2
+        rs = [r for r, _ in names]
+        cs = [c for _, c in names]
+        assert len(names) / ((max(rs) - min(rs) + 1) * (max(cs) - min(cs) + 1)) >= MIN_FILL
+        assert cand.stats["fewest_pieces"] >= 2 and cand.stats["fill"] >= MIN_FILL
+        assert len(_enclosed(set(names), board.rows, board.cols)) == holes
+    assert kept >= 4  # 37-39 of 40 are kept at these settings (bench_generate_quality.py)
+
+
+def test_own_pieces_are_drawn_and_stored_with_the_params() -> None:
+    from polytile.geometry import Polyomino
+    from polytile.puzzles.tiling.generate import own_pieces
+
+    mine = own_pieces([(Polyomino.from_text(["##", "#."], "A"), 3),
+                       (Polyomino.from_text(["###", ".#."], "B"), None), (piece("I3"), 1)],
+                      most=6)  # fmt: skip
+    assert mine == (("A", "##/#.", 3), ("B", "###/.#.", 6), ("I3", "###", 1))
+    params = PackingParams(pieces="mine.json", min_pieces=4, max_pieces=5, own_pieces=mine)
+    again = parse_params("packing", json.loads(json.dumps(params.to_dict())))  # as a store
+    assert again == params
+    assert "own_pieces" not in SMALL.to_dict()  # stores of named sets read as before
+    for index in range(4):
+        cand = make_candidate("packing", params, 0, index)
+        if cand.accepted:
+            assert set(cand.puzzle.all_piece_names()) <= {"A", "B", "I3"}
+    with pytest.raises(PolytileError, match="size of set"):
+        PackingParams(pieces="mine.json", min_pieces=8, max_pieces=12, own_pieces=mine)
