@@ -362,21 +362,24 @@ class _Search:
         """Moves from the root that keep ``value``: to the end, or ``depth`` plies."""
         s = self.state
         line: list[Any] = []
-        while not s.is_over() and len(line) < depth:
-            hint = self.table.get(self.hooks.key(s), (0, 0, None, 0))[2]
-            for move in self.hooks.moves(s, hint):
-                s.push_legal(move)
-                left = _EXACT if depth == _EXACT else depth - len(line) - 1
-                if self.search(value - resolution, value + resolution, left) == value:
-                    line.append(move)
-                    break
-                s.pop()
-            else:
-                for _ in line:
+        pushed = 0  # a stop inside a re-search leaves the state at the root all the same
+        try:
+            while not s.is_over() and len(line) < depth:
+                hint = self.table.get(self.hooks.key(s), (0, 0, None, 0))[2]
+                for move in self.hooks.moves(s, hint):
+                    s.push_legal(move)
+                    pushed += 1
+                    left = _EXACT if depth == _EXACT else depth - len(line) - 1
+                    if self.search(value - resolution, value + resolution, left) == value:
+                        line.append(move)
+                        break
                     s.pop()
-                raise SolverError("the search lost its principal variation")
-        for _ in line:
-            s.pop()
+                    pushed -= 1
+                else:
+                    raise SolverError("the search lost its principal variation")
+        finally:
+            for _ in range(pushed):
+                s.pop()
         return line
 
 
