@@ -16,6 +16,7 @@ __all__ = [
     "ShapeError",
     "SolverError",
     "StoreLockedError",
+    "SymmetryError",
     "UnknownNameError",
 ]
 
@@ -107,6 +108,12 @@ class SolverError(PolytileError, RuntimeError):
     Raised when the independent rules check rejects a solver's answer: such an answer is never
     shown to a user.
     """
+
+
+class SymmetryError(PolytileError, ValueError):
+    """A count up to symmetry asks for a group the problem does not have: mirror images of
+    solutions with every piece turned into its mirror twin, for a set of one-sided pieces
+    that lacks some twins (or gives a twin another supply)."""
 
 
 class StoreLockedError(PolytileError, TimeoutError):

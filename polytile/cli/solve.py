@@ -133,13 +133,17 @@ def _color_help() -> str:
 @click.option(
     "--symmetry",
     "group",
-    type=click.Choice(["board", "rotations", "none"]),
+    type=click.Choice(["board", "rotations", "none", "mirror-pieces"]),
     default="board",
     show_default=True,
     help="What the count up to symmetry identifies solutions by. board: every rotation and "
     "reflection of the board that maps it onto itself (only its rotations for one-sided "
     "pieces, which a reflection would turn over); rotations: its rotations alone; none: "
-    "nothing (the count up to symmetry is the raw count). The text and --json say which.",
+    "nothing (the count up to symmetry is the raw count); mirror-pieces: every rotation and "
+    "reflection, a reflection also turning each piece into its mirror twin (S4 for Z4), "
+    "as the literature counts one-sided sets that hold both mirror images of each piece "
+    "(the 18 one-sided pentominoes); refused for a set without every twin. The text and "
+    "--json say which.",
 )
 @click.option(
     "--engine",
@@ -224,7 +228,8 @@ def count(
     puzzle file. Raw counts distinguish placements (mirror images and rotations of a
     solution count separately; identical copies of a piece do not). The count up to
     symmetry identifies solutions that a symmetry of the board maps onto each other
-    (Burnside's lemma, exact on any board); for teasers, renaming the colours too.
+    (Burnside's lemma, exact on any board); for teasers, renaming the colours too;
+    --symmetry chooses the group.
 
     Two engines count. The search visits every solution; it is split into independent
     subtrees run on worker processes (or a Dask cluster with --scheduler), and the total
@@ -242,7 +247,8 @@ def count(
       0    counted or estimated; also a count stopped by --time-limit, marked incomplete
            ('--json': "complete": false)
       2    bad input: an unknown puzzle name or piece, an unreadable puzzle file, an
-           engine that cannot take the puzzle
+           engine that cannot take the puzzle, --symmetry mirror-pieces for a set
+           without every mirror twin
       130  interrupted (Ctrl-C), after printing what was counted so far
 
     \b
@@ -252,6 +258,7 @@ def count(
       polytile count tetromino-8x10 --estimate
       polytile count my-puzzle.json --time-limit 60 --engine frontier --memory 8G
       polytile count four-square --touch connected
+      polytile count one-sided.json --symmetry mirror-pieces
     """
     from polytile.cli.console import CONSOLE, facing
     from polytile.faces.puzzle import CountRequest

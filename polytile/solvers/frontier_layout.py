@@ -86,10 +86,10 @@ class FrontierLayout:
 
 def _build(n: int, open_positions: npt.NDArray[np.int64], options: Sequence[npt.NDArray[np.int64]],
            types: npt.NDArray[np.int64], uses: npt.NDArray[np.int64],
-           problem: TilingProblem) -> FrontierLayout:  # fmt: skip
+           problem: TilingProblem, k: int = 0) -> FrontierLayout:  # fmt: skip
     """The layout of ``options`` (each an array of positions) over ``n`` positions, with
-    ``problem``'s supply."""
-    counts = problem.counts
+    ``problem``'s supply (that of its Fix(k) count: :meth:`TilingProblem.fixed_supply`)."""
+    _, counts, least, groups = problem.fixed_supply(k)
     width = max((len(o) for o in options), default=1)
     pos = np.full((len(options), width), -1, dtype=np.int64)
     for i, o in enumerate(options):
@@ -129,8 +129,8 @@ def _build(n: int, open_positions: npt.NDArray[np.int64], options: Sequence[npt.
         radix=np.array(radix, dtype=np.uint64),
         cap=np.array(counts, dtype=np.uint64),
         total=sum(r * c for r, c in zip(radix, counts, strict=True)),
-        low=tuple(problem.low),
-        groups=tuple((g.types, g.low, g.high) for g in problem.groups),
+        low=tuple(least),
+        groups=tuple((g.types, g.low, g.high) for g in groups),
     )
 
 
@@ -200,12 +200,14 @@ def fixed_layout(problem: TilingProblem, k: int) -> FrontierLayout:
     position = np.full(board.size, -1, dtype=np.int64)
     position[keep] = np.arange(len(keep))
     pl = placements(board, problem.types, problem.one_sided)
-    orbits = _orbit_options(pl, k)
+    orbits = _orbit_options(pl, k, problem.piece_map(k))
     options = []
     for orbit in orbits:
         cells = np.concatenate([pl.cells_of(j) for j in orbit])
         options.append(np.unique(position[cells][position[cells] >= 0]))
-    types = np.array([pl.piece[orbit[0]] for orbit in orbits], dtype=np.int64)
+    # the counter of the type (a piece and its mirror twin may share one)
+    kept = problem.fixed_supply(k)[0]
+    types = np.array([kept[pl.piece[orbit[0]]] for orbit in orbits], dtype=np.int64)
     uses = np.array([len(orbit) for orbit in orbits], dtype=np.int64)
     open_cells = keep[board.open_mask.ravel()[keep]]
-    return _build(len(keep), position[open_cells], options, types, uses, problem)
+    return _build(len(keep), position[open_cells], options, types, uses, problem, k)

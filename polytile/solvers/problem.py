@@ -13,13 +13,13 @@ import numpy as np
 import numpy.typing as npt
 
 from polytile.board import Board
-from polytile.errors import BoardError
+from polytile.errors import BoardError, SymmetryError
 from polytile.geometry import Polyomino
 
 __all__ = ["SYMMETRIES", "TOUCH_RULES", "Coloring", "PieceGroup", "TilingProblem"]
 
 #: The groups a count up to symmetry may be taken under (:attr:`TilingProblem.symmetries`).
-SYMMETRIES = ("board", "rotations", "none")
+SYMMETRIES = ("board", "rotations", "none", "mirror-pieces")
 
 
 #: Corner rules of the Blokus teasers, as the kernel numbers them.
@@ -94,13 +94,20 @@ class TilingProblem:
     symmetries
         What the count up to symmetry identifies tilings by (:data:`SYMMETRIES`): "board",
         every symmetry of the board (its rotations alone for one-sided pieces); "rotations",
-        its rotations; "none", nothing (the count up to symmetry is the raw count).
+        its rotations; "none", nothing (the count up to symmetry is the raw count);
+        "mirror-pieces", every symmetry of the board, a reflection also turning each piece
+        into its mirror twin (:meth:`mirror_twins`): the convention of the literature for a
+        one-sided set that holds both mirror images of each piece, such as the 18 one-sided
+        pentominoes. For pieces that may be turned over it is "board".
 
     Raises
     ------
     BoardError
         If no choice of pieces from the supply has the board's area (for an exact supply:
         the pieces' total area differs from the number of open cells).
+    SymmetryError
+        For "mirror-pieces" when a one-sided piece's mirror twin is not among the types or
+        has another supply, or with colour rules on one-sided pieces.
 
     Notes
     -----
@@ -164,24 +171,27 @@ class TilingProblem:
                 f"the supply covers {least} to {area} cells but the board has "
                 f"{self.board.n_open} open cells: no tiling can exist"
             )
+        if self.symmetries == "mirror-pieces":
+            self.mirror_twins()  # refuse a set without its twins now, not in the middle of a count
 
     @property
     def exact(self) -> bool:
         """Every copy is placed in every tiling (no ranges, no choices)."""
         return self.low == self.counts and not self.groups
 
-    def supply_arrays(self) -> tuple[npt.NDArray[np.int64], ...]:
+    def supply_arrays(self, k: int = 0) -> tuple[npt.NDArray[np.int64], ...]:
         """The supply as the kernels check it at a complete cover: per type the copies that
         may be left over (``counts - low``) and its count, per type its group (-1: none),
-        per group its least and most copies used."""
-        spare = np.array([c - lo for c, lo in zip(self.counts, self.low, strict=True)],
-                         dtype=np.int64)  # fmt: skip
-        cap = np.array(self.counts, dtype=np.int64)
+        per group its least and most copies used. With ``k``, the supply of the Fix(k)
+        count (:meth:`fixed_supply`)."""
+        _, counts, least, groups = self.fixed_supply(k)
+        spare = np.array([c - lo for c, lo in zip(counts, least, strict=True)], dtype=np.int64)
+        cap = np.array(counts, dtype=np.int64)
         group_of = np.full(len(self.types), -1, dtype=np.int64)
-        for g, group in enumerate(self.groups):
+        for g, group in enumerate(groups):
             group_of[list(group.types)] = g
-        low = np.array([g.low for g in self.groups], dtype=np.int64)
-        high = np.array([g.high for g in self.groups], dtype=np.int64)
+        low = np.array([g.low for g in groups], dtype=np.int64)
+        high = np.array([g.high for g in groups], dtype=np.int64)
         return spare, cap, group_of, low, high
 
     @property
@@ -198,9 +208,102 @@ class TilingProblem:
     def group(self) -> tuple[int, ...]:
         """The symmetries a count up to symmetry identifies tilings by
         (:attr:`symmetries`): a subgroup of the board's (rotations only for one-sided
-        pieces, which a mirror would turn over)."""
+        pieces, which a mirror would turn over, unless "mirror-pieces" turns each into its
+        twin: :meth:`piece_map`)."""
         if self.symmetries == "none":
             return (0,)
         sym = self.board.symmetries()
-        rotations = self.one_sided or self.symmetries == "rotations"
+        turned = self.symmetries == "mirror-pieces"  # reflections turn pieces into twins
+        rotations = self.symmetries == "rotations" or (self.one_sided and not turned)
         return tuple(k for k in sym if k < 4) if rotations else sym
+
+    def mirror_twins(self) -> tuple[int, ...]:
+        """``twins[t]``: the type whose shape is type ``t``'s mirror image, as one-sided
+        pieces (``t`` itself for a piece that is its own mirror image, such as T4, and for
+        every type of pieces that may be turned over).
+
+        Raises
+        ------
+        SymmetryError
+            If a one-sided piece's mirror image is not among the types, or has another
+            supply (copies, fewest copies, choice); or with colour rules on one-sided
+            pieces (their count up to symmetry compares colours, not pieces).
+
+        Examples
+        --------
+        >>> from polytile import Board, Polyomino, piece
+        >>> j4 = Polyomino.from_text(["..#", "###"], "J4")  # L4 is "#..", "###"
+        >>> TilingProblem(Board(4, 4), (piece("L4"), j4), (2, 2), one_sided=True).mirror_twins()
+        (1, 0)
+        """
+        types = self.types
+        if not self.one_sided:
+            return tuple(range(len(types)))
+        if self.coloring is not None:
+            raise SymmetryError('"mirror-pieces" does not take colour rules on one-sided pieces')
+        index = {t.canonical_one_sided(): i for i, t in enumerate(types)}
+        group_of = {t: g for g, grp in enumerate(self.groups) for t in grp.types}
+
+        def name(t: int) -> str:
+            return types[t].name or f"piece {t}"
+
+        def supply(t: int) -> str:
+            low, high = self.low[t], self.counts[t]
+            copies = f"{low}-{high}" if low < high else str(high)
+            copies += " copy" if copies == "1" else " copies"
+            return copies + (f" in choice {group_of[t] + 1}" if t in group_of else "")
+
+        twins: list[int] = []
+        lonely: list[str] = []
+        unequal: list[str] = []
+        for i, t in enumerate(types):
+            j = index.get(t.transform(4).canonical_one_sided())
+            if j is None:
+                lonely.append(name(i))
+                j = i
+            elif j > i and supply(i) != supply(j):
+                unequal.append(f"{name(i)} ({supply(i)}) and its twin {name(j)} ({supply(j)})")
+            twins.append(j)
+        if lonely or unequal:
+            said = [f"{', '.join(lonely)} {'has' if len(lonely) == 1 else 'have'} no mirror "
+                    "twin in the set"] if lonely else []  # fmt: skip
+            said += [f"{pair} have different supplies" for pair in unequal]
+            raise SymmetryError(
+                '"mirror-pieces" identifies a tiling with its mirror image in which every '
+                "piece is turned into its mirror twin, for a one-sided set that holds both "
+                "mirror images of each piece with the same supply (the 7 one-sided "
+                f"tetrominoes, the 18 one-sided pentominoes); here {'; '.join(said)}"
+            )
+        return tuple(twins)
+
+    def piece_map(self, k: int) -> tuple[int, ...] | None:
+        """The type each type becomes under symmetry ``k`` of :meth:`group`: its mirror twin
+        for a reflection with "mirror-pieces" on one-sided pieces; None where every piece
+        stays itself."""
+        if k < 4 or self.symmetries != "mirror-pieces" or not self.one_sided:
+            return None
+        return self.mirror_twins()
+
+    def fixed_supply(self, k: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...],
+                                            tuple[PieceGroup, ...]]:  # fmt: skip
+        """The supply a count of the tilings that ``k`` maps onto themselves keeps (Fix(k)
+        of Burnside's lemma): per type the type whose counter counts its copies, and the
+        copies, fewest copies and choices of those counters.
+
+        Where ``k`` turns pieces into their twins (:meth:`piece_map`), a tiling it fixes
+        has as many copies of a piece as of its twin, whose supplies are equal: one counter
+        (the lower type's) counts the copies of both, and the other type has none.
+        Otherwise the problem's own supply.
+        """
+        twins = self.piece_map(k)
+        if twins is None:
+            return tuple(range(len(self.types))), self.counts, self.low, self.groups
+        kept = tuple(min(t, u) for t, u in enumerate(twins))
+        counts = [0] * len(kept)
+        low = [0] * len(kept)
+        for t, into in enumerate(kept):
+            counts[into] += self.counts[t]
+            low[into] += self.low[t]
+        groups = tuple(PieceGroup(tuple(sorted({kept[t] for t in g.types})), g.low, g.high)
+                       for g in self.groups)  # fmt: skip
+        return kept, tuple(counts), tuple(low), groups

@@ -7,16 +7,21 @@ areas must match, every copy used.
 Symmetry
 --------
 Let G be the board's symmetry group (:meth:`Board.symmetries`, rotations only for one-sided
-pieces). G acts on tilings.
+pieces), or the subgroup :meth:`TilingProblem.group` names. G acts on tilings; with
+"mirror-pieces" a reflection also turns every one-sided piece into its mirror twin
+(:meth:`TilingProblem.piece_map`), which acts on placements all the same.
 
-* Raw count. When some type has exactly one copy, its placements fall into G-orbits; the
-  tilings with that piece at ``g(p)`` are the images of those with it at ``p``, so
-  ``raw = sum over orbit representatives p of |orbit(p)| * count(piece at p)``.
+* Raw count. When some type has exactly one copy, its placements fall into orbits under
+  the symmetries that keep it (all of G, or the rotations where a reflection turns it into
+  its twin); the tilings with that piece at ``g(p)`` are the images of those with it at
+  ``p``, so ``raw = sum over orbit representatives p of |orbit(p)| * count(piece at p)``.
   The search runs only below the representatives: about |G| times less work.
 * Count up to symmetry, by Burnside's lemma: ``(raw + sum over g != id of Fix(g)) / |G|``,
   where Fix(g) counts the g-invariant tilings. A g-invariant tiling is a disjoint union of
   <g>-orbits of placements, so Fix(g) is the count of a derived problem whose options are
-  those orbits (an orbit of k placements uses k copies). Fix(g) searches are small.
+  those orbits (an orbit of k placements uses k copies; an orbit of a piece and its twin
+  uses one of each, counted on one counter: :meth:`TilingProblem.fixed_supply`). Fix(g)
+  searches are small.
 
 Both are exact for every board, holes and repeated pieces included; tests check them against
 canonical-form deduplication.
@@ -181,15 +186,20 @@ def compile_problem(problem: TilingProblem, symmetry: int = 0) -> TilingKernel:
     words = (n_cells + 63) // 64
     bit, width, height = _scan_layout(problem.board)
     options: list[tuple[int, ...]] = (
-        [(i,) for i in range(len(pl))] if symmetry == 0 else _orbit_options(pl, symmetry)
+        [(i,) for i in range(len(pl))]
+        if symmetry == 0
+        else _orbit_options(pl, symmetry, problem.piece_map(symmetry))
     )
+    kept, counts, _, _ = problem.fixed_supply(symmetry)
     # Option i covers the cells of its placements: a padded (options x cells) array of bits.
     width_opt = max((len(opt) for opt in options), default=1)
     members = np.full((len(options), width_opt), -1, dtype=np.int64)
     for i, opt in enumerate(options):
         members[i, : len(opt)] = opt
     use = (members >= 0).sum(axis=1).astype(np.int64)
-    ptype = pl.piece[members[:, 0]].astype(np.int64) if len(options) else np.zeros(0, np.int64)
+    # the counter of the type: a piece and its mirror twin share one in some Fix(k) counts
+    ptype = (np.array(kept, dtype=np.int64)[pl.piece[members[:, 0]]] if len(options)
+             else np.zeros(0, np.int64))  # fmt: skip
     cells = pl.cells[np.maximum(members, 0)]  # (options, members, max size)
     cells = np.where((members >= 0)[:, :, None] & (cells >= 0), cells, -1)
     cells = cells.reshape(cells.shape[0], cells.shape[1] * cells.shape[2])
@@ -219,7 +229,7 @@ def compile_problem(problem: TilingProblem, symmetry: int = 0) -> TilingKernel:
     not_last = _bits(all_bits[col < width - 1], words)
     sizes = np.array([t.size for t in problem.types], dtype=np.int64)
     arrays = (masks, ptype, use, anchor_ptr, anchor_idx, sizes, valid, not_first, not_last,
-              *problem.supply_arrays())  # fmt: skip
+              *problem.supply_arrays(symmetry))  # fmt: skip
     del height
     return TilingKernel(
         problem=problem,
@@ -228,7 +238,7 @@ def compile_problem(problem: TilingProblem, symmetry: int = 0) -> TilingKernel:
         arrays=arrays,
         width=width,
         start_cover=~valid,
-        type_count=np.array(problem.counts, dtype=np.int64),
+        type_count=np.array(counts, dtype=np.int64),
         colors=_colors(problem, pl, options, bit, words),
     )
 
@@ -318,9 +328,12 @@ def placement_images(
     return image
 
 
-def _orbit_options(pl: Placements, k: int) -> list[tuple[int, ...]]:
-    """The <k>-orbits of placements whose members are pairwise disjoint (Fix(k) options)."""
-    image = placement_images(pl, k)
+def _orbit_options(
+    pl: Placements, k: int, piece_map: Sequence[int] | None = None
+) -> list[tuple[int, ...]]:
+    """The <k>-orbits of placements whose members are pairwise disjoint (Fix(k) options);
+    ``piece_map``: the type each type becomes under ``k`` (its mirror twin), if not itself."""
+    image = placement_images(pl, k, None if piece_map is None else np.array(piece_map))
     seen: set[tuple[int, ...]] = set()
     options = []
     for i in range(len(pl)):
@@ -400,7 +413,9 @@ def _break_symmetry(
         return None
     kernel = compile_problem(problem)
     pl = kernel.placements
-    images = [placement_images(pl, k) for k in group]
+    maps = [problem.piece_map(k) for k in group]
+    images = [placement_images(pl, k, None if m is None else np.array(m))
+              for k, m in zip(group, maps, strict=True)]  # fmt: skip
     best: tuple[int, list[tuple[int, int]]] | None = None
     for t, count in enumerate(problem.counts):
         # a piece in every tiling exactly once: one left over, or in a choice, may be absent
@@ -408,9 +423,12 @@ def _break_symmetry(
         if count != 1 or problem.low[t] != 1 or in_group or (allowed is not None
                                                              and t not in allowed):  # fmt: skip
             continue
+        # the symmetries that keep the piece itself (a subgroup): not a reflection that
+        # turns it into its mirror twin
+        keep = [img for img, m in zip(images, maps, strict=True) if m is None or m[t] == t]
         reps = []
         for i in np.flatnonzero(pl.piece == t):
-            orbit = {int(img[i]) for img in images}
+            orbit = {int(img[i]) for img in keep}
             if i == min(orbit):
                 reps.append((kernel.option_of_placement[int(i)], len(orbit)))
         if best is None or len(reps) < len(best[1]):

@@ -8,7 +8,16 @@ from typing import Any
 
 from polytile.text import counted, printable
 
-__all__ = ["count_doc", "count_line", "estimate_doc", "estimate_lines", "stats_line", "work_done"]
+__all__ = [
+    "count_doc",
+    "count_line",
+    "estimate_doc",
+    "estimate_lines",
+    "group_names",
+    "group_words",
+    "stats_line",
+    "work_done",
+]
 
 
 def _size(n: float) -> str:
@@ -29,14 +38,26 @@ def work_done(result: Any) -> dict[str, Any]:
 
 def group_words(problem: Any, result: Any) -> str | None:
     """What a count up to symmetry is up to: "the 4 symmetries of the board and the 24
-    colour renamings", "the 2 rotations of the board"; None when there is nothing to
-    identify."""
+    colour renamings", "the 2 rotations of the board", "the 4 symmetries of the board,
+    its reflections turning each piece into its mirror twin"; None when there is nothing
+    to identify."""
     renaming = problem.color_factor
-    kind = "rotations" if problem.symmetries == "rotations" or problem.one_sided else "symmetries"
-    parts = [f"the {result.group_order} {kind} of the board"] * (result.group_order > 1) + [
-        f"the {renaming} colour renamings"
-    ] * (renaming > 1)
+    reflects = result.group_order > 1 and any(k >= 4 for k in problem.group())
+    kind = "symmetries" if reflects else "rotations"
+    board = f"the {result.group_order} {kind} of the board"
+    if reflects and problem.one_sided:  # "mirror-pieces": reflections turn pieces over
+        board += ", its reflections turning each piece into its mirror twin"
+    parts = [board] * (result.group_order > 1)
+    parts += [f"the {renaming} colour renamings"] * (renaming > 1)
     return " and ".join(parts) if parts else None
+
+
+def group_names(problem: Any) -> list[str]:
+    """The symmetries a count up to symmetry identifies solutions by, by name ("id",
+    "rot180", "flip-lr"...: :func:`polytile.geometry.transform_name`)."""
+    from polytile.geometry import transform_name
+
+    return [transform_name(k) for k in problem.group()]
 
 
 def count_line(puzzle: str, problem: Any, result: Any, up: int | None) -> str:
@@ -92,6 +113,7 @@ def count_doc(puzzle: str, problem: Any, result: Any, up: int | None) -> dict[st
         "count_up_to_symmetry": up,
         "up_to": group_words(problem, result) if up is not None else None,
         "symmetry": problem.symmetries,
+        "group": group_names(problem) if up is not None else None,
         "complete": result.complete,
         "engine": result.engine,
         "engine_reason": result.engine_reason,
