@@ -109,7 +109,7 @@ READ_FORMATS = {
     "solve-endgame)",
     "polytile/walkable@1": "a Walkable Cities game (polytile play, render, score, validate, "
     "solve-endgame)",
-    "polytile/puzzle@1": "a tiling puzzle (polytile count, solve, validate --puzzle)",
+    "polytile/puzzle@1": "a tiling puzzle (polytile count, solve, render, validate --puzzle)",
     "polytile/teaser@1": "a Blokus teaser (polytile count, solve, validate --puzzle)",
     "polytile/henning-puzzle@1": "a City Blocks (Henning) puzzle, kept in a puzzle set "
     "(polytile puzzles)",
@@ -433,6 +433,12 @@ def _read_solution(doc: dict[str, Any], source: str) -> Solution:
                 source,
                 f"blocked[{j}]",
             )
+    seen: set[int] = set()  # "given": the placements a puzzle gave in place (pictures mark them)
+    for j, i in enumerate(get_list(doc.get("given", []), source, "given")):
+        if type(i) is not int or not 0 <= i < len(placed) or i in seen:
+            raise FormatError(f"must be the index of a placement (0 to {len(placed) - 1}), each "
+                              f"listed once, got {short(i)}", source, f"given[{j}]")  # fmt: skip
+        seen.add(i)
     extra = {k: v for k, v in doc.items() if k not in _SOLUTION_KEYS}
     return Solution(puzzle, rows, cols, tuple(placed), status, blocked, extra)
 

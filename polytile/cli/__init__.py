@@ -49,7 +49,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "selfplay": ("polytile.cli.games:selfplay",
                  "Let engine players play Blokus, City Blocks (Henning), Gridblock or Walkable "
                  "Cities games and write their records."),
-    "render": ("polytile.cli.render:render_command", "Draw a solution or position file."),
+    "render": ("polytile.cli.render:render_command", "Draw a solution, position or puzzle file."),
     "validate": ("polytile.cli.validate:validate_command", "Check a solution or position file."),
     "score": ("polytile.cli.score:score",
               "Score a City Blocks (Ritchie's or Henning's), Blokus, Gridblock or Walkable "

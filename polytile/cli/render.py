@@ -1,4 +1,5 @@
-"""``polytile render``: draw a solution or position file in the terminal, as SVG, PNG or text."""
+"""``polytile render``: draw a solution, position or puzzle file in the terminal, as SVG, PNG
+or text (several puzzles on one sheet)."""
 
 from __future__ import annotations
 
@@ -74,7 +75,7 @@ def read_position(
 
 @click.command(
     "render",
-    help="""Draw a solution or position file.
+    help="""Draw a solution, position or puzzle file.
 
 FILE is a polytile solution or position JSON file, a plain text board (rows of
 '. # B Y R G'), or a Pentobi game record (.blksgf: the position after --move N, by
@@ -88,7 +89,14 @@ picture goes to stdout as text, two characters per cell: colour blocks on a term
 letters otherwise. With -o it is written to a file whose suffix picks the kind: .svg, .png
 or .txt (plain letters).
 A solution with a cell off its board is refused (exit 2), as 'polytile validate' rejects
-it; overlapping pieces still draw, their shared cells marked '*'.
+it; overlapping pieces still draw, their shared cells marked '*'. The pieces a puzzle gave
+in place (a solution's "given" field) are in lower case in text, hatched in pictures.
+
+A tiling puzzle file (polytile/puzzle@1, a flat .xmpuzzle) or a catalogue name draws the
+puzzle to solve: the board with its holes and given pieces, and a tray of the pieces still
+to place, each with its supply (x2, 0-2, any number; a choice under "Choose 10 of these").
+Several such FILEs make one sheet, three to a row (-o .svg, .png or .txt; --title is its
+heading), as 'polytile puzzles export' does.
 
 For a Blokus position or game record the empty cells where the colour to move may attach
 a piece are marked ('+' in plain text, dots in colour and in pictures; --no-attach leaves
@@ -99,7 +107,8 @@ says what the marks are.
 \b
 Exit codes:
   0  drawn (to the terminal, or the file -o names)
-  2  unreadable file, a file of nothing polytile draws, or bad usage
+  2  unreadable file, a file of nothing polytile draws, an invalid puzzle file,
+     several FILEs not all puzzles, or bad usage
 
 \b
 Examples:
@@ -110,14 +119,17 @@ Examples:
   polytile render examples/duo-game.blksgf --move 6
   polytile render examples/duo-endgame.blksgf --best
   polytile render gridblock.json --move 12 -o turn12.svg
+  polytile render my-puzzle.json -o my-puzzle.png
+  polytile render a.json b.json c.json -o sheet.svg --title "Three puzzles"
 """,
 )
-@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("files", nargs=-1, required=True, metavar="FILE...",
+                type=click.Path(dir_okay=False, allow_dash=True))  # fmt: skip
 @picture_options
 @click.option(
     "--title",
-    help="Caption above the board in .svg and .png pictures (for a Gridblock file, in place "
-    "of the name it carries).",
+    help="Caption above the board in .svg and .png pictures (for a Gridblock file or a "
+    "puzzle, in place of the name it carries; for several puzzles, the sheet's heading).",
 )
 @click.option(
     "--move",
@@ -128,7 +140,7 @@ Examples:
 )
 @game_options("render_options")
 def render_command(
-    file: str,
+    files: tuple[str, ...],
     output: Path | None,
     color: bool | None,
     cell: int,
@@ -136,10 +148,21 @@ def render_command(
     move: int | None,
     **options: Any,
 ) -> None:
-    """Print or write a picture of ``file``."""
+    """Print or write a picture of each file (several: puzzles, on one sheet)."""
     from polytile.cli.console import CONSOLE
-    from polytile.faces.registry import face_of_file
+    from polytile.faces.registry import catalogue, face_of_file
 
+    if len(files) > 1:  # puzzles to solve on one sheet
+        tiling: Any = catalogue()
+        other = next((f for f in files if not tiling.draws(f)), None)
+        if other is not None:
+            raise click.BadParameter(f"{printable(other)} is no tiling puzzle: several files "
+                                     "are drawn only when each is a puzzle file (polytile/"
+                                     "puzzle@1) or a catalogue name, on one sheet",
+                                     param_hint="FILE...")  # fmt: skip
+        _render_puzzles(tiling, files, output, color, cell, title, move, options)
+        return
+    file = files[0]
     face = face_of_file(file)
     if face is not None:  # a game with a face of its own draws its picture
         given = given_options(face.name, options, "render_options")
@@ -154,6 +177,10 @@ def render_command(
         with facing():
             render_puzzle(CONSOLE, file, exported, None if output is None else str(output))
         return
+    tiling = catalogue()
+    if tiling.draws(file):  # a tiling puzzle to solve: its board and its tray
+        _render_puzzles(tiling, files, output, color, cell, title, move, options)
+        return
     if options.get("best"):
         raise click.BadParameter("--best needs a Blokus position or game record",
                                  param_hint="--best")  # fmt: skip
@@ -167,6 +194,20 @@ def render_command(
         return
     text = to_text(obj, color)
     click.echo(text, nl=False, color="\x1b[" in text)
+
+
+def _render_puzzles(tiling: Any, files: tuple[str, ...], output: Path | None,
+                    color: bool | None, cell: int, title: str | None, move: int | None,
+                    options: dict[str, Any]) -> None:  # fmt: skip
+    """Tiling puzzles to solve, drawn by the catalogue's face (a sheet for several)."""
+    from polytile.cli.console import CONSOLE
+
+    _refuse_move(move)
+    if options.get("best"):
+        raise click.BadParameter("--best needs a Blokus position or game record",
+                                 param_hint="--best")  # fmt: skip
+    with facing():
+        tiling.render(CONSOLE, files, output, color, cell, title)
 
 
 def _drawn(solution: Solution) -> Solution:

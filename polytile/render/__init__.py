@@ -1,13 +1,15 @@
-"""Pictures of solutions and positions: terminal text, SVG and PNG.
+"""Pictures of solutions, positions and puzzles to solve: terminal text, SVG and PNG.
 
 A small package: :mod:`~polytile.render.scene` describes a picture (a public
 :class:`~polytile.render.scene.Scene`: the board, its blocked cells and a list of *shapes*),
 :mod:`~polytile.render.text` draws text (:func:`board_grid`, :func:`to_text`),
 :mod:`~polytile.render.svg` and :mod:`~polytile.render.png` (Pillow) draw pictures,
-:mod:`~polytile.render.files` writes them (:func:`save_picture`) and
-:mod:`~polytile.render.sheet` lays many out on one page. Everything public is re-exported
-here. The package reads solutions and positions by their fields and never imports
-:mod:`polytile.formats`, so the documents there can draw themselves in notebooks.
+:mod:`~polytile.render.puzzle` adds, for a puzzle to solve (a :class:`PuzzlePicture`), the
+tray of its pieces under the board they draw, :mod:`~polytile.render.files` writes them
+(:func:`save_picture`, :func:`save_sheet`) and :mod:`~polytile.render.sheet` lays many out
+on one page. Everything public is re-exported here. The package reads solutions and
+positions by their fields and never imports :mod:`polytile.formats`, so the documents there
+can draw themselves in notebooks.
 
 All three kinds of picture are drawn from one scene. For a :class:`~polytile.formats.Solution` each
 placement is a shape; for a :class:`~polytile.formats.Position` (which records cells, not
@@ -18,6 +20,10 @@ Colours: player pieces use the player's colour (blue ``#1f5fbf``, yellow ``#e8c2
 :data:`PALETTE` by their index, moved on to the next free one when an edge neighbour already
 has it, so two touching pieces never look alike. Every shape's outline is drawn as a thick
 line along its boundary (edges to another piece, to an empty or blocked cell, or the border).
+
+The pieces a puzzle gave in place (the indices a solution's ``given`` field lists) are
+hatched in the SVG and PNG (falling strokes), and shown in lower case in text with a line
+under the picture naming them (``lower case: given in place (L5)``).
 
 Two optional layers go on top (both off by default, leaving the pictures unchanged):
 
@@ -55,10 +61,20 @@ v v .
 
 from __future__ import annotations
 
-from polytile.render.files import save_picture
+from polytile.render.files import save_picture, save_sheet
 from polytile.render.png import png_bytes, to_png
-from polytile.render.scene import BLOCKED_FILL, EMPTY_FILL, PALETTE, PLAYER_FILLS, Picture, Scene
-from polytile.render.sheet import contact_sheet
+from polytile.render.scene import (
+    BLOCKED_FILL,
+    EMPTY_FILL,
+    PALETTE,
+    PLAYER_FILLS,
+    Picture,
+    PuzzlePicture,
+    Scene,
+    TrayGroup,
+    TrayPiece,
+)
+from polytile.render.sheet import contact_sheet, contact_sheet_png
 from polytile.render.svg import to_svg
 from polytile.render.text import board_grid, to_text
 
@@ -68,11 +84,16 @@ __all__ = [
     "PALETTE",
     "PLAYER_FILLS",
     "Picture",
+    "PuzzlePicture",
     "Scene",
+    "TrayGroup",
+    "TrayPiece",
     "board_grid",
     "contact_sheet",
+    "contact_sheet_png",
     "png_bytes",
     "save_picture",
+    "save_sheet",
     "to_png",
     "to_svg",
     "to_text",

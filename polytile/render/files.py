@@ -1,9 +1,10 @@
-"""Picture files: :func:`save_picture` writes SVG, PNG or text by the file's suffix."""
+"""Picture files: :func:`save_picture` writes SVG, PNG or text by the file's suffix, and
+:func:`save_sheet` several pictures on one page."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from polytile._files import output_suffix, write_atomic
 from polytile.errors import FormatError
@@ -11,7 +12,7 @@ from polytile.geometry import Cell
 from polytile.render.scene import Picture
 from polytile.render.text import to_text
 
-__all__ = ["save_picture"]
+__all__ = ["save_picture", "save_sheet"]
 
 
 def save_picture(
@@ -70,6 +71,50 @@ def save_picture(
             highlight_color=highlight_color,
         )
         write_atomic(path, text)
+    else:
+        raise FormatError(
+            f"cannot tell the picture kind from suffix {suffix or '(none)'!r}; "
+            "use .svg, .png or .txt",
+            str(path),
+        )
+
+
+def save_sheet(
+    pictures: Sequence[tuple[Picture, str]],
+    path: str | os.PathLike[str],
+    cell: int = 24,
+    heading: str | None = None,
+    columns: int = 3,
+) -> None:
+    """Write several (picture, caption) pairs on one page whose kind follows the file
+    suffix: ``.svg`` (:func:`~polytile.render.sheet.contact_sheet`), ``.png``
+    (:func:`~polytile.render.sheet.contact_sheet_png`) or ``.txt`` (each plain
+    :func:`to_text` after its caption, unless it starts with it, as a puzzle's does; a blank
+    line between them).
+
+    Raises
+    ------
+    FormatError
+        If the suffix is none of those three.
+    BoardError
+        If a PNG page would be too large.
+    OSError
+        If the file cannot be written.
+    """
+    suffix = output_suffix(path, ".svg")
+    if suffix == ".svg":
+        from polytile.render.sheet import contact_sheet
+
+        write_atomic(path, contact_sheet(pictures, columns, cell, heading))
+    elif suffix == ".png":
+        from polytile.render.sheet import contact_sheet_png
+
+        write_atomic(path, contact_sheet_png(pictures, columns, cell, heading))
+    elif suffix == ".txt":
+        texts = [to_text(obj, False) for obj, _ in pictures]
+        texts = [text if text.startswith(caption) else f"{caption}\n{text}"
+                 for text, (_, caption) in zip(texts, pictures, strict=True)]  # fmt: skip
+        write_atomic(path, "\n".join(texts))
     else:
         raise FormatError(
             f"cannot tell the picture kind from suffix {suffix or '(none)'!r}; "

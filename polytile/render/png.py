@@ -18,6 +18,7 @@ from polytile.render.scene import (
     GRID_INK,
     INK,
     Picture,
+    PuzzlePicture,
     decorated,
     fill_or,
     hatch,
@@ -64,6 +65,11 @@ def png_bytes(
     """The PNG file's bytes (see :func:`to_png`)."""
     from PIL import Image, ImageDraw, ImageFont
 
+    if isinstance(obj, PuzzlePicture):  # the board and its tray, captioned with its name
+        from polytile.render.puzzle import tray_png
+
+        caption = obj.name if title is None else title
+        return tray_png(obj, png_bytes(obj.setup, cell, caption or None), cell, check_png_size)
     scene = decorated(obj, marks, mark_color, highlight, highlight_color)
     lay = layout(scene, cell, title)
     check_png_size(lay.width, lay.height)
@@ -85,6 +91,11 @@ def png_bytes(
     for shape in scene.shapes:
         for r, c in shape.cells:
             square(r, c, shape.fill)
+    for shape in scene.shapes:  # given in place: a falling hatch (a highlight's rises)
+        for r, c in shape.cells if shape.given else ():
+            for x0, y0, x1, y1 in hatch(r, c, back=True):
+                draw.line((lay.x(x0), lay.y(y0), lay.x(x1), lay.y(y1)),
+                          fill=mix(shape.fill, INK, 0.45), width=max(1, round(lay.thick / 3)))
     for (r, c), (fill, ghost) in under_highlight(scene).items():
         if ghost:
             square(r, c, fill)
@@ -156,7 +167,8 @@ def to_png(
     Parameters
     ----------
     obj
-        A solution or a position.
+        A solution, a position or a puzzle picture (its board, then its tray:
+        :func:`~polytile.render.puzzle.tray_png`).
     path
         Output file, written atomically.
     cell

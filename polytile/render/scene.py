@@ -1,5 +1,6 @@
 """The description every picture is drawn from: a :class:`Scene` (the board, its blocked
-cells, the shapes on it, marks and a highlight) and the geometry SVG and PNG share.
+cells, the shapes on it, marks and a highlight), a :class:`PuzzlePicture` (a puzzle to solve:
+its board as set up and the tray of its pieces) and the geometry SVG and PNG share.
 
 :func:`scene_of` builds the scene of a solution (each placement is a shape) or a position
 (each edge-connected group of one colour is a shape). Solutions and positions are read by
@@ -42,16 +43,21 @@ __all__ = [
     "Picture",
     "PlacedLike",
     "PositionLike",
+    "PuzzlePicture",
     "Scene",
     "Shape",
     "SolutionLike",
+    "TrayGroup",
+    "TrayPiece",
     "decorated",
     "fill_or",
+    "given_indices",
     "hatch",
     "label_cell",
     "layout",
     "mix",
     "outline",
+    "piece_letter",
     "scene_of",
     "under_highlight",
 ]
@@ -112,9 +118,61 @@ class PositionLike(Protocol):
     def board(self) -> Sequence[str]: ...
 
 
-#: What can be drawn: a :class:`~polytile.formats.Solution` or a
-#: :class:`~polytile.formats.Position`.
-Picture: TypeAlias = SolutionLike | PositionLike
+@dataclass(frozen=True)
+class TrayPiece:
+    """A piece in a puzzle's tray: its name, its cells in the orientation drawn, and its
+    supply in words (``"x2"``, ``"0-2"``, ``"up to 2"``, ``"any number"``)."""
+
+    name: str
+    cells: tuple[Cell, ...]
+    supply: str
+
+    def __post_init__(self) -> None:
+        cells = tuple((int(r), int(c)) for r, c in self.cells)
+        if not cells or min(min(r, c) for r, c in cells) < 0:
+            raise ValueError(f"a tray piece has cells, none at a negative row or column: "
+                             f"{self.name!r} has {list(cells)}")  # fmt: skip
+        object.__setattr__(self, "cells", cells)
+
+
+@dataclass(frozen=True)
+class TrayGroup:
+    """Pieces of a tray under one heading (``"Pieces to place"``, ``"Choose 10 of these"``)."""
+
+    heading: str
+    pieces: tuple[TrayPiece, ...]
+
+
+@dataclass(frozen=True)
+class PuzzlePicture:
+    """A puzzle to solve, as drawn: its board as set up (blocked cells, the pieces given in
+    place, marked given) and the tray of the pieces still to place.
+
+    Attributes
+    ----------
+    name
+        The puzzle's name: the picture's caption.
+    setup
+        The board as a solution holding only the given pieces, its ``given`` field marking
+        them (a :class:`~polytile.formats.Solution`).
+    tray
+        The pieces to place, in groups.
+    description
+        Said after the name in text pictures.
+    notes
+        Lines said under the tray (``one-sided: ...``).
+    """
+
+    name: str
+    setup: SolutionLike
+    tray: tuple[TrayGroup, ...]
+    description: str = ""
+    notes: tuple[str, ...] = ()
+
+
+#: What can be drawn: a :class:`~polytile.formats.Solution`, a
+#: :class:`~polytile.formats.Position`, or a puzzle with its tray (:class:`PuzzlePicture`).
+Picture: TypeAlias = SolutionLike | PositionLike | PuzzlePicture
 
 
 @dataclass(frozen=True)
@@ -124,6 +182,7 @@ class Shape:
     fill: str
     cells: frozenset[Cell]  # inside the board only
     player: bool  # filled by player colour (no letter drawn in pictures)
+    given: bool = False  # given in place by the puzzle: hatched in pictures, lower case in text
 
 
 @dataclass(frozen=True)
@@ -148,13 +207,16 @@ class Scene:
 
 
 def scene_of(obj: Picture) -> Scene:
-    """The scene of a solution (it has ``placements``) or a position (it has ``board``).
+    """The scene of a solution (it has ``placements``) or a position (it has ``board``); of
+    a puzzle picture, its board's.
 
     Raises
     ------
     TypeError
         For anything else.
     """
+    if isinstance(obj, PuzzlePicture):  # its board; the tray is drawn around it
+        return _solution_scene(obj.setup)
     if hasattr(obj, "placements"):
         return _solution_scene(obj)
     if hasattr(obj, "board"):
@@ -199,17 +261,29 @@ def _solution_scene(s: Any) -> Scene:
         for p in s.placements
     ]
     fills = _tiling_fills(inside)
+    given = given_indices(s)
     shapes = []
     for i, p in enumerate(s.placements):
         player = p.color is not None and p.color in COLORS
-        letter = COLORS[p.color] if player and p.color else _letter(p.piece)
+        letter = COLORS[p.color] if player and p.color else piece_letter(p.piece)
         fill = PLAYER_FILLS[letter] if player else fills[i]
-        shapes.append(Shape(p.piece, letter, fill, inside[i], player))
+        shapes.append(Shape(p.piece, letter, fill, inside[i], player, i in given))
     blocked = frozenset((r, c) for r, c in s.blocked if 0 <= r < s.rows and 0 <= c < s.cols)
     return Scene(s.rows, s.cols, blocked, tuple(shapes))
 
 
-def _letter(name: str) -> str:
+def given_indices(solution: Any) -> frozenset[int]:
+    """The placements of ``solution`` its puzzle gave in place: the indices its extra field
+    ``given`` lists (reading a file checks them; others are ignored here)."""
+    extra = getattr(solution, "extra", None)
+    marked = extra.get("given") if isinstance(extra, Mapping) else None
+    if not isinstance(marked, list):
+        return frozenset()
+    n = len(solution.placements)
+    return frozenset(i for i in marked if type(i) is int and 0 <= i < n)
+
+
+def piece_letter(name: str) -> str:
     """The letter a piece shows: its name's first character, or ``?`` when that would not
     print as one visible character (a control character read from a file, a space)."""
     first = name[:1]
@@ -342,12 +416,17 @@ def under_highlight(scene: Scene) -> dict[Cell, tuple[str, bool]]:
     return {cell: under.get(cell, (ghost, True)) for cell in sorted(scene.highlight)}
 
 
-def hatch(r: int, c: int) -> list[tuple[float, float, float, float]]:
-    """Three diagonal strokes across cell ``(r, c)`` as ``(x0, y0, x1, y1)`` in grid units."""
-    return [
+def hatch(r: int, c: int, back: bool = False) -> list[tuple[float, float, float, float]]:
+    """Three diagonal strokes across cell ``(r, c)`` as ``(x0, y0, x1, y1)`` in grid units:
+    rising to the right (``/``, a highlight's), or with ``back`` falling (``\\``, a given
+    piece's)."""
+    strokes: list[tuple[float, float, float, float]] = [
         (c + s, r, c, r + s) if s <= 1 else (c + 1, r + s - 1, c + s - 1, r + 1)
         for s in (0.5, 1.0, 1.5)
     ]
+    if back:  # mirrored across the cell's vertical middle
+        return [(2 * c + 1 - x0, y0, 2 * c + 1 - x1, y1) for x0, y0, x1, y1 in strokes]
+    return strokes
 
 
 def label_cell(cells: frozenset[Cell]) -> Cell:

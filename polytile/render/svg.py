@@ -25,6 +25,7 @@ from polytile.render.scene import (
     INK,
     Layout,
     Picture,
+    PuzzlePicture,
     Scene,
     decorated,
     fill_or,
@@ -70,7 +71,7 @@ def to_svg(
     Parameters
     ----------
     obj
-        A solution or a position.
+        A solution, a position or a puzzle picture.
     cell
         Side of a cell in pixels (4 to 200).
     title
@@ -87,7 +88,12 @@ def to_svg(
         An SVG document (``xmlns``, ``viewBox``, ``width`` and ``height`` set). Each shape has
         one ``<path class="outline">`` in the ``outlines`` group, with ``data-piece`` naming it.
         A highlight adds a ``highlight-fill`` group and a ``<path class="highlight">``; each
-        mark is a ``<circle class="mark">`` whose ``data-cell`` is ``"row,col"``.
+        mark is a ``<circle class="mark">`` whose ``data-cell`` is ``"row,col"``. A piece
+        given in place (a solution's ``given`` field) has ``data-given="true"`` on its
+        ``<path class="piece">`` and a ``<path class="given-hatch">`` in the ``given`` group.
+        A :class:`~polytile.render.scene.PuzzlePicture` (captioned with its name unless
+        ``title`` is given) is its board's picture with its tray under it
+        (:func:`~polytile.render.puzzle.tray_svg`).
 
     Raises
     ------
@@ -96,6 +102,11 @@ def to_svg(
     """
     from xml.sax.saxutils import escape, quoteattr  # 0.03 s (urllib): only when drawing
 
+    if isinstance(obj, PuzzlePicture):  # the board and its tray, captioned with its name
+        from polytile.render.puzzle import tray_svg
+
+        caption = obj.name if title is None else title
+        return tray_svg(obj, to_svg(obj.setup, cell, caption or None), cell, caption)
     scene = decorated(obj, marks, mark_color, highlight, highlight_color)
     title = xml_safe(title) if title else title  # names from files may hold control characters
     lay = layout(scene, cell, title)
@@ -129,9 +140,12 @@ def to_svg(
             out.append(
                 f'<path class="piece" data-index="{i}" '
                 f"data-piece={quoteattr(xml_safe(shape.label))} "
-                f'fill="{shape.fill}" d="{_squares(lay, shape.cells)}"/>'
+                + ('data-given="true" ' if shape.given else "")
+                + f'fill="{shape.fill}" d="{_squares(lay, shape.cells)}"/>'
             )
     out.append("</g>")
+    if any(shape.given and shape.cells for shape in scene.shapes):
+        out += _svg_given(lay, scene)
     if scene.highlight:
         out += _svg_highlight_fill(lay, scene)
     grid = [f"M{_num(bx0)} {_num(lay.y(r))}H{_num(bx1)}" for r in range(1, scene.rows)]
@@ -214,6 +228,30 @@ def _segments_d(lay: Layout, segments: Iterable[tuple[int, int, int, int]]) -> s
         + (f"H{_num(lay.x(x1))}" if y0 == y1 else f"V{_num(lay.y(y1))}")
         for x0, y0, x1, y1 in segments
     )
+
+
+def _svg_given(lay: Layout, scene: Scene) -> list[str]:
+    """The hatch over each piece given in place (falling strokes, ``\\``, in a darker shade of
+    its fill; a highlight's rise)."""
+    from xml.sax.saxutils import quoteattr
+
+    out = ['<g class="given" fill="none">']
+    width = _num(max(1, lay.thick / 3))
+    for i, shape in enumerate(scene.shapes):
+        if not (shape.given and shape.cells):
+            continue
+        d = "".join(
+            f"M{_num(lay.x(x0))} {_num(lay.y(y0))}L{_num(lay.x(x1))} {_num(lay.y(y1))}"
+            for r, c in sorted(shape.cells)
+            for x0, y0, x1, y1 in hatch(r, c, back=True)
+        )
+        out.append(
+            f'<path class="given-hatch" data-index="{i}" '
+            f"data-piece={quoteattr(xml_safe(shape.label))} "
+            f'stroke="{mix(shape.fill, INK, 0.45)}" stroke-width="{width}" d="{d}"/>'
+        )
+    out.append("</g>")
+    return out
 
 
 def _svg_highlight_fill(lay: Layout, scene: Scene) -> list[str]:

@@ -1,5 +1,5 @@
 """Pictures as text: :func:`board_grid` (one character per cell) and :func:`to_text` (plain
-or coloured for the terminal, with marks and a highlight)."""
+or coloured for the terminal, with given pieces, marks and a highlight)."""
 
 from __future__ import annotations
 
@@ -17,12 +17,14 @@ from polytile.render.scene import (
     MARK,
     PLAYER_FILLS,
     Picture,
+    PuzzlePicture,
     Scene,
     decorated,
     scene_of,
 )
+from polytile.text import printable
 
-__all__ = ["board_grid", "to_text"]
+__all__ = ["board_grid", "given_note", "to_text"]
 
 
 def board_grid(obj: Picture) -> list[str]:
@@ -41,6 +43,8 @@ def board_grid(obj: Picture) -> list[str]:
         twice (two pieces, or a piece on a blocked cell), which only an invalid solution has.
         Cells outside the board are not shown.
     """
+    if isinstance(obj, PuzzlePicture):  # a puzzle: its board as set up
+        obj = obj.setup
     if not hasattr(obj, "placements"):  # a position: its rows as they are
         return list(obj.board)
     scene = scene_of(obj)
@@ -98,7 +102,10 @@ def to_text(
     str
         Plain: the letters of :func:`board_grid` separated by spaces. Coloured: player
         pieces as blocks of their colour; tiling pieces as their letter on a background
-        that differs from every touching piece.
+        that differs from every touching piece. Pieces given in place (a solution's
+        ``given`` field) show their letters in lower case, and a last line names them
+        (:func:`given_note`). A :class:`~polytile.render.scene.PuzzlePicture` is drawn by
+        :func:`~polytile.render.puzzle.tray_text`: its name, its board, its tray.
 
     Raises
     ------
@@ -113,14 +120,29 @@ def to_text(
     text line a row and one between rows. In colour, touching pieces never share a
     background, and the SVG and PNG pictures draw every outline.
     """
+    if isinstance(obj, PuzzlePicture):  # its name, its board and its tray
+        from polytile.render.puzzle import tray_text
+
+        want = _want_color(color)
+        return tray_text(obj, to_text(obj.setup, want), want)
     scene = decorated(obj, marks, mark_color, highlight, highlight_color)
     grid = board_grid(obj)
+    note = given_note(scene)
     if not _want_color(color):
         plain = _plain_grid(scene, grid)
         if _ambiguous(scene):
-            return _bordered(scene, plain)
-        return "".join(" ".join(row) + "\n" for row in plain)
-    return _rich_text(scene, grid)
+            return _bordered(scene, plain) + note
+        return "".join(" ".join(row) + "\n" for row in plain) + note
+    return _rich_text(scene, grid) + note
+
+
+def given_note(scene: Scene) -> str:
+    """The line under a text picture whose scene has pieces given in place (drawn in lower
+    case), naming them; empty when it has none."""
+    names = sorted({shape.label for shape in scene.shapes if shape.given and shape.cells})
+    if not names:
+        return ""
+    return f"lower case: given in place ({', '.join(printable(n) for n in names)})\n"
 
 
 def _owners(scene: Scene) -> dict[Cell, int]:
@@ -180,10 +202,14 @@ def _bordered(scene: Scene, plain: list[str]) -> str:
 
 
 def _plain_grid(scene: Scene, grid: list[str]) -> list[str]:
-    """``grid`` with the marks and the highlight of the module's text convention."""
-    if not scene.marks and not scene.highlight:
+    """``grid`` with the given pieces, the marks and the highlight of the module's text
+    convention."""
+    given = [shape.cells for shape in scene.shapes if shape.given]
+    if not scene.marks and not scene.highlight and not given:
         return grid
     cells = [list(row) for row in grid]
+    for r, c in (cell for group in given for cell in group):
+        cells[r][c] = cells[r][c].lower()
     for r, c in scene.marks:
         if cells[r][c] == ".":
             cells[r][c] = MARK
@@ -203,8 +229,10 @@ def _rich_text(scene: Scene, grid: list[str]) -> str:
         if shape.player:
             look = ("  ", Style(bgcolor=shape.fill))
             lit = ("▒▒", Style(color="#ffffff", bgcolor=shape.fill))
-        else:
-            look = (f"{shape.letter} ", Style(color="#000000", bgcolor=shape.fill, bold=True))
+        else:  # given in place: lower case, not bold
+            bold = not shape.given
+            letter = shape.letter.lower() if shape.given else shape.letter
+            look = (f"{letter} ", Style(color="#000000", bgcolor=shape.fill, bold=bold))
             lit = (f"{shape.letter.lower()}▒", Style(color="#000000", bgcolor=shape.fill))
         for cell in shape.cells:
             style_of[cell] = lit if cell in scene.highlight else look

@@ -4,6 +4,7 @@ records it reads and what it got, and ``play`` / ``selfplay`` say which games th
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -45,13 +46,18 @@ def test_an_empty_file_is_called_empty(invoke: Invoke, tmp_path: Path, command: 
     assert f"{path}: line 1: the file is empty" in r.stderr and "JSON" not in r.stderr
 
 
-def test_a_known_format_given_where_it_is_not_read_is_named(invoke: Invoke,
-                                                            tmp_path: Path) -> None:  # fmt: skip
+@pytest.mark.parametrize(("command", "tag", "said"), [
+    ("score", "polytile/puzzle@1", "is a tiling puzzle"),  # render draws a tiling puzzle
+    ("render", "polytile/teaser@1", "is a Blokus teaser"),
+])  # fmt: skip
+def test_a_known_format_given_where_it_is_not_read_is_named(
+    invoke: Invoke, tmp_path: Path, command: str, tag: str, said: str
+) -> None:
     path = tmp_path / "puzzle.json"
-    path.write_text('{"format": "polytile/puzzle@1"}')
-    r = invoke("render", str(path))
+    path.write_text(json.dumps({"format": tag}))
+    r = invoke(command, str(path))
     assert_clean_failure(r)
-    assert "'polytile/puzzle@1' is a tiling puzzle" in r.stderr and "unknown" not in r.stderr
+    assert f"'{tag}' {said}" in r.stderr and "unknown" not in r.stderr
 
 
 # Walkable Cities, City Blocks (Henning) and Gridblock records are analysed since the faces

@@ -14,7 +14,7 @@ from polytile.puzzles.blokus.rules import Blokus
 from polytile.puzzles.blokus.sgf import read_blksgf
 from polytile.render import to_text
 
-from .helpers import Invoke, assert_clean_failure
+from .helpers import EXAMPLES, Invoke, assert_clean_failure
 
 
 def test_help(invoke: Invoke) -> None:
@@ -337,3 +337,166 @@ def test_a_cityblocks_max_layout_draws_the_centre_squares(invoke: Invoke, tmp_pa
                                | {"start": json.loads(dumps(game.to_position()))}))  # fmt: skip
     rows = drawn()
     assert all(rows[r][c] == "B" for r, c in first.cells)
+
+
+# -- puzzles to solve: the board, the given pieces and the tray (issue 47, item 3) --------------
+#: The puzzle file of docs/formats.md and of the README's "Designing a puzzle".
+PUZZLE = {
+    "format": "polytile/puzzle@1",
+    "name": "packing-0-3",
+    "board": ["#....", ".....", "....."],
+    "pieces": ["L5", "P5", {"name": "A", "shape": ["##", "#.", "#."], "count": 1}],
+    "given": [{"piece": "L5", "cells": [[2, 0], [2, 1], [2, 2], [2, 3], [1, 0]]}],
+}
+PUZZLE_TEXT = """\
+packing-0-3
+# . . . .
+l . . . .
+l l l l .
+lower case: given in place (L5)
+
+Pieces to place:
+P P     A A
+P P     A
+P       A
+P5 x1   A x1
+
+9 cells to fill, 5 covered by the given pieces
+"""
+
+
+def _puzzle(tmp_path: Path, doc: Any = None, name: str = "puzzle.json") -> str:
+    path = tmp_path / name
+    path.write_text(json.dumps(PUZZLE if doc is None else doc))
+    return str(path)
+
+
+def test_a_puzzle_file_prints_its_board_given_pieces_and_tray(invoke: Invoke,
+                                                             tmp_path: Path) -> None:  # fmt: skip
+    result = invoke("render", _puzzle(tmp_path), "--no-color")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == PUZZLE_TEXT and result.stderr == ""
+
+
+def test_the_readme_shows_what_render_prints_of_a_puzzle() -> None:
+    readme = (EXAMPLES.parent / "README.md").read_text(encoding="utf-8")
+    shown = readme.split("$ polytile render puzzle.json\n", 1)[1].split("```", 1)[0]
+    assert shown == PUZZLE_TEXT
+    doc = json.loads(readme.split("$ cat puzzle.json\n", 1)[1].split("$ ", 1)[0])
+    assert doc == PUZZLE
+
+
+def test_a_puzzle_in_colour_and_from_standard_input(invoke: Invoke) -> None:
+    coloured = invoke("render", "-", "--color", input=json.dumps(PUZZLE))
+    assert coloured.exit_code == 0, coloured.stderr
+    assert "\x1b[" in coloured.stdout and "P5 x1" in coloured.stdout
+
+
+@pytest.mark.parametrize("suffix", [".svg", ".png", ".txt"])
+def test_a_puzzle_picture_is_written(invoke: Invoke, tmp_path: Path, suffix: str) -> None:
+    out = tmp_path / f"puzzle{suffix}"
+    result = invoke("render", _puzzle(tmp_path), "-o", str(out), "--cell", "20")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == "" and str(out) in result.stderr
+    if suffix == ".txt":
+        assert out.read_text() == PUZZLE_TEXT
+    elif suffix == ".svg":
+        root = ET.fromstring(out.read_text())
+        tray = {e.get("data-piece"): e.get("data-supply") for e in root.iter()
+                if e.get("class") == "tray-piece"}  # fmt: skip
+        assert tray == {"P5": "x1", "A": "x1"}
+        hatched = [e.get("data-piece") for e in root.iter() if e.get("class") == "given-hatch"]
+        assert hatched == ["L5"]
+        assert [e.get("class") for e in root.iter() if e.get("class") == "blocked"] == ["blocked"]
+    else:
+        from PIL import Image
+
+        with Image.open(out) as image:
+            width, height = image.size
+        # the 3x5 board (100 x 60 pixels) and its caption above a tray at least 14 cells wide
+        assert 14 * 20 <= width <= 30 * 20 and 5 * 20 < height <= 20 * 20
+
+
+@pytest.mark.parametrize("suffix", [".svg", ".png", ".txt"])
+def test_several_puzzles_go_on_one_sheet(invoke: Invoke, tmp_path: Path, suffix: str) -> None:
+    other = {"format": "polytile/puzzle@1", "name": "three", "board": ["..."], "pieces": ["I3"]}
+    out = tmp_path / f"sheet{suffix}"
+    files = (_puzzle(tmp_path), _puzzle(tmp_path, other, "three.json"), "pentomino-3x20")
+    result = invoke("render", *files, "-o", str(out), "--cell", "12", "--title", "three puzzles")
+    assert result.exit_code == 0, result.stderr
+    if suffix == ".svg":
+        root = ET.fromstring(out.read_text())
+        boards = [e for e in root.iter() if e.get("class") == "puzzle-board"]
+        assert len(boards) == 3 and "three puzzles" in out.read_text()
+    elif suffix == ".png":
+        from PIL import Image
+
+        with Image.open(out) as image:
+            assert image.size[0] > 3 * 14 * 12  # three columns, each at least a tray wide
+    else:
+        text = out.read_text()
+        assert text.startswith(PUZZLE_TEXT + "\nthree\n") and "pentomino-3x20:" in text
+
+
+def test_several_files_are_all_puzzles_or_refused(invoke: Invoke, examples: Path,
+                                                  tmp_path: Path) -> None:  # fmt: skip
+    result = invoke("render", _puzzle(tmp_path), str(examples / "pentomino-6x10.json"),
+                    "-o", str(tmp_path / "sheet.svg"))  # fmt: skip
+    assert_clean_failure(result)
+    assert "pentomino-6x10.json is no tiling puzzle" in result.stderr
+    assert not (tmp_path / "sheet.svg").exists()
+
+
+def test_a_catalogue_name_draws_its_puzzle(invoke: Invoke) -> None:
+    result = invoke("render", "pentomino-6x10", "--no-color")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith("pentomino-6x10: the 12 pentominoes in a 6x10 rectangle\n")
+    assert sum(f"{p}5 x1" in result.stdout for p in "FILNPTUVWXYZ") == 12
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        ({"board": ["#..x.", ".....", "....."]}, "board[0]: board rows are strings"),
+        ({"pieces": ["L5", "P5", "Q7"]}, "pieces[2]"),
+        ({"given": [{"piece": "I5", "cells": [[1, 0]]}]}, "given[0]: given piece 'I5'"),
+        ({"given": [{"piece": "L5", "cells": [[0, 0], [0, 1], [0, 2], [0, 3], [1, 0]]}]},
+         "given[0]: cells [(0, 0)] are outside the board or blocked"),
+        ({"pieces": ["L5"]}, "pieces: "),
+    ],
+)  # fmt: skip
+def test_a_malformed_puzzle_file_is_refused_with_its_field(
+    invoke: Invoke, tmp_path: Path, change: Any, said: str
+) -> None:
+    path = _puzzle(tmp_path, {**PUZZLE, **change})
+    for args in ((), ("-o", str(tmp_path / "p.svg"))):
+        result = invoke("render", path, *args)
+        assert_clean_failure(result)
+        assert f"{path}: {said}" in result.stderr
+    assert not (tmp_path / "p.svg").exists()
+
+
+def test_a_damaged_puzzle_file_names_its_line(invoke: Invoke, tmp_path: Path) -> None:
+    path = tmp_path / "puzzle.json"
+    path.write_text('{"format": "polytile/puzzle@1",\n "board": [".."],\n "pieces": [}\n')
+    result = invoke("render", str(path))
+    assert_clean_failure(result)
+    assert f"{path}: line 3" in result.stderr
+
+
+def test_move_and_best_are_refused_for_a_puzzle(invoke: Invoke, tmp_path: Path) -> None:
+    assert_clean_failure(invoke("render", _puzzle(tmp_path), "--move", "1"))
+    assert_clean_failure(invoke("render", _puzzle(tmp_path), "--best"))
+
+
+def test_a_solution_of_a_puzzle_with_given_pieces_marks_them(invoke: Invoke,
+                                                             tmp_path: Path) -> None:  # fmt: skip
+    puzzle, saved, picture = _puzzle(tmp_path), tmp_path / "sol.json", tmp_path / "sol.svg"
+    assert invoke("solve", puzzle, "-o", str(saved)).exit_code == 0
+    assert invoke("solve", puzzle, "-o", str(picture)).exit_code == 0
+    assert json.loads(saved.read_text())["given"] == [0]
+    root = ET.fromstring(picture.read_text())
+    assert [e.get("data-piece") for e in root.iter() if e.get("class") == "given-hatch"] == ["L5"]
+    shown = invoke("render", str(saved), "--no-color")
+    assert shown.stdout == "# P P A A\nl P P P A\nl l l l A\nlower case: given in place (L5)\n"
+    assert invoke("validate", str(saved), "--puzzle", puzzle).exit_code == 0

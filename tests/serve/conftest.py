@@ -56,14 +56,15 @@ def store_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def hand_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A puzzle set to solve by hand: a packing puzzle of three tetrominoes and a teaser of
-    two colours with two pieces each."""
+    """A puzzle set to solve by hand: a packing puzzle of three tetrominoes, none given in
+    place (the tests place the solution's pieces in order), and a teaser of two colours
+    with two pieces each."""
     from polytile.store.db import PuzzleStore
     from polytile.store.generate import parse_params
     from polytile.store.sets import build_set
 
     path = tmp_path_factory.mktemp("hand") / "hand.db"
-    packing = {"pieces": "tetrominoes", "min_pieces": 3, "max_pieces": 3, "max_given": 1}
+    packing = {"pieces": "tetrominoes", "min_pieces": 3, "max_pieces": 3, "max_given": 0}
     teaser = {"min_pieces": 2, "max_pieces": 2, "colors": 2}
     with PuzzleStore(path) as db:
         build_set(db, "packing", parse_params("packing", packing), 0, 1)

@@ -90,10 +90,18 @@ def test_todays_documents_read_back_unchanged(row: dict[str, Any]) -> None:
     assert found.row(puzzle)["board"] and found.caption(puzzle)
 
 
+#: Rows whose kind's generator has changed on purpose since today.db was written, with what
+#: the same parameters, seed and candidate make now (the packing regions of issue 47).
+REMADE: dict[str, dict[str, Any]] = json.loads(
+    (Path(__file__).with_name("fixtures") / "remade.json").read_text())["rows"]  # fmt: skip
+
+
 @pytest.mark.parametrize("row", ROWS, ids=[f"{r['id']}-{r['kind']}" for r in ROWS])
 def test_todays_rows_are_made_again_byte_for_byte(row: dict[str, Any]) -> None:
     """The candidate a row came from, made again by its kind: the same document, answer,
-    key, difficulty and search figures as today's code stored."""
+    key, difficulty and search figures as today's code stored (or, for a kind whose
+    generator changed on purpose, as recorded in remade.json since)."""
+    row = {**row, **REMADE.get(str(row["id"]), {})}
     found = kind(row["kind"])
     params = found.parse_params(json.loads(row["params"]))
     cand = found.candidate(params, row["seed"], row["candidate"])

@@ -284,7 +284,12 @@ class TilingPuzzles(CataloguePuzzles):
         if request.group != "board":  # the group the count up to symmetry is taken under
             import dataclasses
 
-            problem = dataclasses.replace(problem, symmetries=request.group)
+            from polytile.errors import SymmetryError
+
+            try:
+                problem = dataclasses.replace(problem, symmetries=request.group)
+            except SymmetryError as no:
+                raise OptionError(f"{printable(spec.name)}: {no}", "--symmetry") from None
 
         def prepare() -> float:
             """Before compiled code first runs: wait for the engines' first compile (a
@@ -508,6 +513,21 @@ class TilingPuzzles(CataloguePuzzles):
         write_atomic(output, text)
         console.err(wrote(output, "wrote"))
 
+    # -- render ---------------------------------------------------------------------------------
+
+    def draws(self, file: str) -> bool:
+        """Whether ``render`` draws ``file`` as a puzzle (:mod:`.tiling.picture`)."""
+        from polytile.puzzles.tiling.picture import draws
+
+        return draws(file)
+
+    def render(self, console: Console, files: tuple[str, ...], output: Any, color: bool | None,
+               cell: int, title: str | None) -> None:  # fmt: skip
+        """``render`` of puzzles with their trays (:mod:`.tiling.picture`)."""
+        from polytile.puzzles.tiling.picture import render_puzzles
+
+        render_puzzles(console, files, output, color, cell, title)
+
     # -- validate -------------------------------------------------------------------------------
 
     def check(self, console: Console, solution: Any, against: str | None,
@@ -580,7 +600,6 @@ def _check_published(spec: Any, result: Any, symmetry: bool) -> None:
         known = f"{spec.known_count} / {spec.known_count_up_to_symmetry}"
         raise SolverError(f"{spec.name}: counted {result.count} / {up} but the published "
                           f"count is {known}")  # fmt: skip
-
 
 
 #: The tiling catalogue's puzzles, as :data:`polytile.faces.registry.CATALOGUE` names them.

@@ -261,6 +261,7 @@ def parse_puzzle(doc: Any, source: str = "<string>") -> TilingPuzzle:
     given = _read_given(doc.get("given", []), board, supplies, choices, one_sided, source)
     taken = {c for g in given for c in g.cells}
     left = Board(board.rows, board.cols, board.blocked | taken)
+    unlimited = frozenset(s.shape.name for s in supplies if s.high is None)
     for s in supplies:  # "as many as fit": as many as the open cells left could take
         if s.high is None:
             s.high = max(left.n_open // s.shape.size, s.low, 1)
@@ -275,7 +276,8 @@ def parse_puzzle(doc: Any, source: str = "<string>") -> TilingPuzzle:
                                 groups=tuple(g for g in groups if g.types))  # fmt: skip
     except (BoardError, ValueError) as exc:
         raise FormatError(str(exc), source, "pieces") from exc
-    return TilingPuzzle(name, problem, str(doc.get("description", "")), given=given)
+    return TilingPuzzle(name, problem, str(doc.get("description", "")), given=given,
+                        unlimited=unlimited)
 
 
 def _read_given(entries: Any, board: Board, supplies: list[_Supply],

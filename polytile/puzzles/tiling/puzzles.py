@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from polytile.board import Board, Placements
@@ -54,6 +54,10 @@ class TilingPuzzle:
     known_count: int | None = None
     known_count_up_to_symmetry: int | None = None
     given: tuple[PlacedPiece, ...] = ()
+    #: The piece types whose supply is "as many as fit" (``"*"``), by name: their ``counts``
+    #: are the most the open cells take, and a tray says "any number". Not compared, so a
+    #: puzzle equals the one its file (which writes the range) reads back as.
+    unlimited: frozenset[str] = field(default=frozenset(), compare=False)
 
     @property
     def board(self) -> Board:
@@ -192,7 +196,10 @@ def get_puzzle(name: str) -> TilingPuzzle:
 def placed_solution(puzzle: TilingPuzzle | Teaser, placed: Sequence[PlacedPiece], status: str,
                     extra: Mapping[str, Any]) -> Solution:  # fmt: skip
     """The solution document of ``puzzle`` (a tiling puzzle or a teaser) holding its given
-    pieces and ``placed``, not checked."""
+    pieces and ``placed``, not checked. The given pieces come first, and the extra field
+    ``given`` lists their indices, so that pictures mark them (docs/formats.md)."""
+    if puzzle.given:
+        extra = {**extra, "given": list(range(len(puzzle.given)))}
     return Solution(
         puzzle=puzzle.name,
         rows=puzzle.board.rows,
@@ -296,8 +303,31 @@ def check_solution(solution: Solution, puzzle: TilingPuzzle | None = None) -> li
         for g in puzzle.given:
             if (g.piece, frozenset(map(tuple, g.cells))) not in laid:
                 reasons.append(f"given piece {g.piece} at {list(g.cells)} was moved or removed")
+        reasons += _marked_reasons(solution, puzzle)
         reasons += _supply_reasons(puzzle, Counter(pp.piece for pp in solution.placements))
     return reasons
+
+
+def _marked_reasons(solution: Solution, puzzle: TilingPuzzle) -> list[str]:
+    """Whether the placements the solution's ``given`` field marks (if it has one) are the
+    pieces the puzzle gives in place: a picture marks them as given."""
+    marked = solution.extra.get("given")
+    if not isinstance(marked, list):
+        return []
+    placed = solution.placements
+    said = {(placed[i].piece, frozenset(placed[i].cells)) for i in marked
+            if isinstance(i, int) and 0 <= i < len(placed)}  # fmt: skip
+    wanted = {(g.piece, frozenset(g.cells)) for g in puzzle.given}
+    if said == wanted:
+        return []
+
+    def listed(pieces: set[tuple[str, frozenset[tuple[int, int]]]]) -> str:
+        return ", ".join(sorted(name for name, _ in pieces)) or "none"
+
+    return [f"its field 'given' marks {listed(said - wanted)} as given in place, which puzzle "
+            f"{puzzle.name} does not give (it gives {listed(wanted)})" if said - wanted else
+            f"its field 'given' leaves out given pieces {listed(wanted - said)} of puzzle "
+            f"{puzzle.name}"]  # fmt: skip
 
 
 def _supply_reasons(puzzle: TilingPuzzle, have: Counter[str]) -> list[str]:

@@ -93,3 +93,15 @@ def test_not_a_puzzle(tmp_path: Path) -> None:
         path.write_bytes(content)
         with pytest.raises(FormatError, match=said):
             read_xmpuzzle(path)
+
+
+def test_render_draws_a_flat_puzzle_with_its_ranges(tmp_path: Path) -> None:
+    path = tmp_path / "six.xmpuzzle"
+    path.write_bytes(gzip.compress(xmpuzzle(SHAPES, PARTS, 0).encode()))
+    shown = CliRunner().invoke(cli, ["render", str(path), "--no-color"])
+    assert shown.exit_code == 0, shown.output
+    assert "U 0-2" in shown.stdout and "O 0-3" in shown.stdout and "P x1" in shown.stdout
+    path.write_text(xmpuzzle(SHAPES, PARTS, 0, 1))
+    refused = CliRunner().invoke(cli, ["render", str(path)])
+    assert refused.exit_code == 2 and "triangular prism grid" in refused.stderr
+    assert "Traceback" not in refused.output
