@@ -70,6 +70,10 @@ def test_packing_from_your_own_pieces_file(invoke: Invoke, tmp_path: Path) -> No
         doc = json.loads(invoke("puzzles", "show", str(row["id"]), "--db", db, "--json").stdout)
         names = {p if isinstance(p, str) else p["name"] for p in doc["puzzle"]["pieces"]}
         assert names <= {"A", "B", "I3", "L4", "O4"}, names
+    # the job is known by its pieces, not by the path's spelling: the same set resumes
+    again = invoke("generate", "packing", "-n", "3", "--db", db, "--workers", "1", "--size",
+                   "5-6", "--pieces", str(tmp_path / "." / "mine.json"), "--json")  # fmt: skip
+    assert json.loads(again.stdout)["stored"] == 0 and json.loads(again.stdout)["total"] == 3
     mine.unlink()  # the job holds the pieces: the set still checks
     assert invoke("validate", db, "--json").exit_code == 0
     assert invoke("generate", "packing", "-n", "4", "--db", db, "--workers", "1",
@@ -79,7 +83,8 @@ def test_packing_from_your_own_pieces_file(invoke: Invoke, tmp_path: Path) -> No
 @pytest.mark.parametrize(
     ("text", "says"),
     [(None, "No such file"), ('{"pieces": [{"name": "Q"}]}', "pieces[0]"),
-     ('{"board": []}', "pieces"), ("[1, 2", "JSON")],
+     ('{"board": []}', "pieces"), ("[1, 2", "JSON"),
+     ('{"one_sided": true, "pieces": ["L4", "T4"]}', "one_sided")],
 )  # fmt: skip
 def test_a_bad_pieces_file_is_named(invoke: Invoke, tmp_path: Path, text: str | None,
                                     says: str) -> None:  # fmt: skip

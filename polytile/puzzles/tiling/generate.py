@@ -65,7 +65,7 @@ import numpy as np
 
 from polytile.board import Board, placements
 from polytile.errors import PolytileError, ShapeError, UnknownNameError
-from polytile.formats import PlacedPiece, Solution
+from polytile.formats import PlacedPiece
 from polytile.geometry import PIECE_SETS, Cell, Polyomino, piece_set
 from polytile.puzzles.tiling.keys import puzzle_key
 from polytile.puzzles.tiling.puzzles import TilingPuzzle, check_solution
@@ -94,12 +94,13 @@ class PackingParams:
     Parameters
     ----------
     pieces
-        Named piece set to draw from (``polytile pieces`` lists them), or, with
-        ``own_pieces``, the name of the file they came from (shown, not read again).
+        Named piece set to draw from (``polytile pieces`` lists them), or ``"own"`` with
+        ``own_pieces``.
     own_pieces
         A designer's own pieces (``generate --pieces FILE.json``): ``(name, shape, copies)``
         with the shape's rows joined by ``/`` (``"##/#."``), so a store holds the pieces it
-        was made from and a resumed run needs no file.
+        was made from (its job is known by them, not by the file's path; ``pieces`` is then
+        ``"own"``).
     min_pieces, max_pieces
         How many pieces a puzzle has, given ones included (drawn uniformly).
     region
@@ -363,7 +364,8 @@ def _shape_region(
             reason = (f"the region is not compact: it fills {quality['fill']:.0%} of its "
                       f"bounding box, under {MIN_FILL:.0%}")  # fmt: skip
             continue
-        if quality["fewest_pieces"] < 2:
+        # one shape repeated (T-tetromino regions) tells nothing by fitting alone
+        if quality["fewest_pieces"] < min(2, len({s.canonical() for s in chosen})):
             r, c = quality["forced_cell"]
             reason = (f"the outline gives a piece away: only {quality['forced_piece']} fits "
                       f"over cell ({r}, {c})")  # fmt: skip
@@ -507,6 +509,22 @@ def _first_tiling(
     return None
 
 
+def _types(chosen: Sequence[Polyomino]) -> tuple[tuple[Polyomino, ...], tuple[int, ...]]:
+    """The distinct shapes of ``chosen`` (each its first copy, in order) and their copies."""
+    first: dict[Polyomino, int] = {}
+    counts: list[int] = []
+    types: list[Polyomino] = []
+    for shape in chosen:
+        key = shape.canonical()
+        if key in first:
+            counts[first[key]] += 1
+        else:
+            first[key] = len(types)
+            types.append(shape)
+            counts.append(1)
+    return tuple(types), tuple(counts)
+
+
 def _rectangle(area: int, rng: np.random.Generator, largest: int) -> Board | None:
     sides = [
         (r, area // r)
@@ -533,12 +551,15 @@ def packing_candidate(params: PackingParams, seed: int, index: int) -> Candidate
         if board is None:
             cand.reason = "the pieces' area makes no rectangle of sides 3 or more"
             return cand
+        types, counts = _types(chosen)
         layout = _first_tiling(
-            TilingProblem(board, chosen), int(rng.integers(1 << 62)), params.node_limit
+            TilingProblem(board, types, counts), int(rng.integers(1 << 62)), params.node_limit
         )
         if layout is None:
             cand.reason = "no tiling of the rectangle found"
             return cand
+        where = {id(t): i for i, t in enumerate(chosen)}  # a type is its first copy
+        layout = [(where[id(types[t])], cs) for t, cs in layout]
     else:
         found = _shape_region(chosen, params.holes, rng)
         if isinstance(found, str):
@@ -616,13 +637,8 @@ def _make_unique(
         given.append(best[int(rng.integers(len(best)))])
     placed = {(n, frozenset(cs)) for n, cs in given}
     rest = [p for p in intended if (p[0], frozenset(p[1])) not in placed]
-    solution = Solution(
-        puzzle=name,
-        rows=board.rows,
-        cols=board.cols,
-        placements=puzzle.given + tuple(PlacedPiece(n, cs) for n, cs in rest),
-        blocked=tuple(sorted(board.blocked)),
-    )
+    # the given pieces first, marked (extra "given") so that pictures show them as given
+    solution = puzzle.solution_of([PlacedPiece(n, cs) for n, cs in rest])
     reasons = check_solution(solution, puzzle)
     if reasons:  # the intended layout must solve the final puzzle; a bug if not
         raise PolytileError(f"generated solution fails the rules check: {reasons[0]}")

@@ -58,20 +58,22 @@ class _TilingKind(ByHandKind):
 
     def picture(self, puzzle: Any) -> Solution:
         """The given pieces on the board, the rest empty."""
-        from polytile.formats import Solution
 
-        return Solution(
-            puzzle=puzzle.name,
-            rows=puzzle.layout.rows,
-            cols=puzzle.layout.cols,
-            placements=puzzle.given,
-            blocked=tuple(sorted(puzzle.layout.blocked)),
-            status="unknown",
-        )
+        return puzzle.solution_of((), "unknown")  # the given pieces, marked as given
 
     def answer_picture(self, answer: Any) -> Solution:
         """The solution, which draws itself."""
         return answer
+
+    def _marked(self, puzzle: Any, answer: Solution) -> Solution:
+        """A stored answer with its given pieces marked (a store written before the mark
+        existed: the generator puts them first)."""
+        import dataclasses
+
+        if not puzzle.given or "given" in answer.extra:
+            return answer
+        return dataclasses.replace(answer, extra={**answer.extra,
+                                                  "given": list(range(len(puzzle.given)))})
 
     def show(self, stored: StoredRow, with_answer: bool, color: bool | None) -> Iterator[str]:
         """The board with the given pieces; with the answer, the solution below it, once
@@ -85,7 +87,7 @@ class _TilingKind(ByHandKind):
             if problems:
                 raise UnsoundAnswerError(problems[0])
             yield "solution:\n"
-            yield to_text(answer, color=color)
+            yield to_text(self._marked(stored.puzzle, answer), color=color)
 
     def hand(self, puzzle: Any) -> tuple[HandPiece, ...]:
         """:func:`~polytile.puzzles.tiling.by_hand.hand`."""
@@ -200,7 +202,8 @@ place to rule the others out, or is dropped."""
         values = {"pieces": pieces, "min_pieces": lo, "max_pieces": hi,
                   "region": options["region"], "holes": options["holes"],
                   "max_given": max_given}  # fmt: skip
-        if pieces.lower().endswith(".json"):  # your own pieces, from a file
+        if pieces.lower().endswith(".json"):  # your own pieces, from a file: the job is
+            values["pieces"] = "own"  # known by them, not by how the path was spelled
             values["own_pieces"] = _own_pieces(pieces, hi)
         return values
 

@@ -218,6 +218,9 @@ def parse_pieces(doc: Any, source: str = "<string>") -> list[tuple[Polyomino, in
     """
     if not isinstance(doc, dict):
         raise FormatError("a pieces file holds a JSON object with a 'pieces' list", source)
+    if doc.get("one_sided"):
+        raise FormatError("one-sided pieces are not generated from yet: give pieces that may "
+                          "be turned over (drop 'one_sided')", source, "one_sided")  # fmt: skip
     entries = _field(doc, "pieces", list, source)
     supplies, _ = _supplies(entries, source, _PIECES_BOARD, False)
     if not supplies:

@@ -395,3 +395,39 @@ def test_own_pieces_are_drawn_and_stored_with_the_params() -> None:
             assert set(cand.puzzle.all_piece_names()) <= {"A", "B", "I3"}
     with pytest.raises(PolytileError, match="size of set"):
         PackingParams(pieces="mine.json", min_pieces=8, max_pieces=12, own_pieces=mine)
+
+
+def test_own_pieces_with_copies_and_one_shape() -> None:
+    """Copies of one shape: a rectangle is tiled by types with counts, and a shape region
+    of one repeated shape is not refused for fitting only that shape (found in review)."""
+    from polytile.geometry import Polyomino
+    from polytile.puzzles.tiling.generate import own_pieces
+
+    ell = own_pieces([(Polyomino.from_text(["#.", "##"], "L"), None)], most=6)
+    for region in ("rectangle", "shape"):
+        params = PackingParams(pieces="own", min_pieces=4, max_pieces=6, region=region,
+                               own_pieces=ell)  # fmt: skip
+        kept = [c for c in (make_candidate("packing", params, 1, i) for i in range(12))
+                if c.accepted]  # fmt: skip
+        assert kept, region
+        for cand in kept:
+            assert set(cand.puzzle.all_piece_names()) == {"L"}
+            assert check_solution(cand.solution, cand.puzzle) == []
+
+
+def test_stored_pictures_mark_the_given_pieces() -> None:
+    """The puzzle's picture and a stored answer written before the mark existed both mark
+    the given pieces (lower case in text), as render and solve do."""
+    from polytile.formats import PlacedPiece, Solution
+    from polytile.puzzles.tiling.kinds import PACKING
+    from polytile.render import to_text
+
+    puzzle = parse_puzzle({"format": "polytile/puzzle@1", "board": ["...", "..."],
+                           "pieces": [{"name": "I3", "count": 2}],
+                           "given": [{"piece": "I3", "cells": [[0, 0], [0, 1], [0, 2]]}]})
+    assert PACKING.picture(puzzle).extra["given"] == [0]
+    old = Solution(puzzle.name, 2, 3, (puzzle.given[0], *puzzle.solution_of(
+        [PlacedPiece("I3", ((1, 0), (1, 1), (1, 2)))]).placements[1:]))  # fmt: skip
+    marked = PACKING._marked(puzzle, old)
+    assert marked.extra["given"] == [0]
+    assert "lower case" in to_text(marked, color=False)
