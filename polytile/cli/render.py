@@ -154,6 +154,12 @@ def render_command(
 
     if len(files) > 1:  # puzzles to solve on one sheet
         tiling: Any = catalogue()
+        missing = next((f for f in files if f != "-" and not Path(f).exists()
+                        and not tiling.draws(f)), None)  # fmt: skip
+        if missing is not None:
+            raise click.BadParameter(f"{printable(missing)}: no such file, nor a puzzle of the "
+                                     "catalogue ('polytile puzzles')",
+                                     param_hint="FILE...")  # fmt: skip
         other = next((f for f in files if not tiling.draws(f)), None)
         if other is not None:
             raise click.BadParameter(f"{printable(other)} is no tiling puzzle: several files "

@@ -445,6 +445,11 @@ def test_several_files_are_all_puzzles_or_refused(invoke: Invoke, examples: Path
     assert_clean_failure(result)
     assert "pentomino-6x10.json is no tiling puzzle" in result.stderr
     assert not (tmp_path / "sheet.svg").exists()
+    missing = invoke("render", _puzzle(tmp_path), str(tmp_path / "nope.json"),
+                     "-o", str(tmp_path / "sheet.svg"))  # fmt: skip
+    assert_clean_failure(missing)
+    assert "nope.json: no such file, nor a puzzle of the catalogue" in missing.stderr
+    assert not (tmp_path / "sheet.svg").exists()
 
 
 def test_a_catalogue_name_draws_its_puzzle(invoke: Invoke) -> None:
