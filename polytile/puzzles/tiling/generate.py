@@ -130,9 +130,11 @@ class PackingParams:
             raise UnknownNameError("piece set", self.pieces, sorted(PIECE_SETS))
         n_set = len(self.pool())
         if not 2 <= self.min_pieces <= self.max_pieces <= n_set:
+            whose = ("the pieces of your file, copies included" if self.own_pieces
+                     else f"the size of set {self.pieces!r}")  # fmt: skip
             raise PolytileError(
-                f"piece counts must satisfy 2 <= min ({self.min_pieces}) <= max "
-                f"({self.max_pieces}) <= {n_set}, the size of set {self.pieces!r}"
+                f"piece counts (--size) must satisfy 2 <= min ({self.min_pieces}) <= max "
+                f"({self.max_pieces}) <= {n_set}, {whose}"
             )
         if self.region not in ("shape", "rectangle"):
             raise UnknownNameError("region", self.region, ("rectangle", "shape"))

@@ -393,7 +393,7 @@ def test_own_pieces_are_drawn_and_stored_with_the_params() -> None:
         cand = make_candidate("packing", params, 0, index)
         if cand.accepted:
             assert set(cand.puzzle.all_piece_names()) <= {"A", "B", "I3"}
-    with pytest.raises(PolytileError, match="size of set"):
+    with pytest.raises(PolytileError, match="the pieces of your file, copies included"):
         PackingParams(pieces="mine.json", min_pieces=8, max_pieces=12, own_pieces=mine)
 
 
