@@ -112,7 +112,12 @@ _VARYING = [
 ]
 
 
+#: Progress lines: a long step prints them, so a busy machine prints more of them.
+_PROGRESS = re.compile(r"^(.*[\d,]+/s \(\d+(\.\d+)? s\)|compiling: .*\(\d+ s\))\n", re.M)
+
+
 def _steady(text: str, folder: Path) -> str:
+    text = _PROGRESS.sub("", text)
     text = text.replace(str(folder), "<dir>").replace(str(EXAMPLES), "<ex>")
     for pattern, replacement in _VARYING:
         text = pattern.sub(replacement, text)
