@@ -27,15 +27,15 @@ Run: ``python benchmarks/bench_first_compile.py [--engines henning-kernel,tiling
 from __future__ import annotations
 
 import argparse
-import io
 import os
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from pathlib import Path
+
+from _trees import extract
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -74,14 +74,6 @@ def measure(tree: Path, code: str) -> tuple[float, float]:
         return _run(tree, code, cache), _run(tree, code, cache)
 
 
-def _extract(rev: str, into: Path) -> Path:
-    data = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "polytile", "seeds"],
-                          capture_output=True, check=True).stdout  # fmt: skip
-    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
-        tar.extractall(into, filter="data")
-    return into
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--engines", default=",".join(ENGINES))
@@ -95,7 +87,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-compile-") as folder:
         trees = {"this tree": ROOT}
         if args.compare:
-            trees[args.compare] = _extract(args.compare, Path(folder))
+            trees[args.compare] = extract(args.compare, Path(folder))
         results: dict[tuple[str, str], list[tuple[float, float]]] = {}
         for name in names:
             for run in range(args.runs):

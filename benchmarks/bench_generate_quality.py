@@ -16,16 +16,16 @@ Run: ``python benchmarks/bench_generate_quality.py [--count 40] [--compare REV]`
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import os
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from pathlib import Path
+
+from _trees import extract
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -55,14 +55,6 @@ for i in range(int(sys.argv[2])):
         row["difficulty"] = c.difficulty
     print(json.dumps(row), flush=True)
 """
-
-
-def _extract(rev: str, into: Path) -> Path:
-    data = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "polytile", "seeds"],
-                          capture_output=True, check=True).stdout  # fmt: skip
-    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
-        tar.extractall(into, filter="data")
-    return into
 
 
 def make(tree: Path, params: dict[str, int], count: int) -> list[dict]:
@@ -105,7 +97,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-quality-") as folder:
         trees = {"this tree": ROOT}
         if args.compare:
-            trees[args.compare] = _extract(args.compare, Path(folder))
+            trees[args.compare] = extract(args.compare, Path(folder))
         table: dict[tuple[str, str], dict[str, str]] = {}
         for setting, params in SETTINGS.items():
             for label, tree in trees.items():

@@ -13,27 +13,19 @@ Run: ``python benchmarks/bench_search_compare.py --compare 713dfb8^ [--runs 5]``
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import os
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from pathlib import Path
 
+from _trees import extract
+
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = ("pentomino-4x15", "pentomino-5x12", "pentomino-6x10", "pentomino-8x8-hole")
-
-
-def _extract(rev: str, into: Path) -> Path:
-    data = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "polytile", "seeds"],
-                          capture_output=True, check=True).stdout  # fmt: skip
-    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
-        tar.extractall(into, filter="data")
-    return into
 
 
 def _has_engine_option(tree: Path) -> bool:
@@ -59,7 +51,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-search-") as folder:
-        trees = {"this tree": ROOT, args.compare: _extract(args.compare, Path(folder) / "old")}
+        trees = {"this tree": ROOT, args.compare: extract(args.compare, Path(folder) / "old")}
         caches = {label: str(Path(folder) / f"cache-{i}") for i, label in enumerate(trees)}
         times: dict[tuple[str, str], list[float]] = {}
         for name in PUZZLES:
