@@ -32,7 +32,9 @@ solution once the rules have checked it.
 
 The server listens on 127.0.0.1 unless --host says otherwise, and answers only requests
 that carry the secret token of the URL it prints (a new one each run) and address it by
-its own name, so another web page cannot drive it. Ctrl-C stops it and every analysis.
+its own name, so another web page cannot drive it; the first load moves the token into a
+cookie, out of the address bar, and a page of another origin can change nothing even with
+the token. Ctrl-C stops it and every analysis.
 
 \b
 Exit codes:

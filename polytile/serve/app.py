@@ -3,8 +3,17 @@
 Safety of a server on the local machine (another web page in the same browser must not be
 able to drive it, as Jupyter guards its own):
 
-* every request but the page's own script and style carries the run's secret token (query
-  ``?token=``, or the ``X-Polytile-Token`` header the page sends), compared in constant time;
+* every request but the page's own script, style and icon carries the run's secret token,
+  compared in constant time: in the cookie the first load of the page sets (``HttpOnly``,
+  ``SameSite=Strict``, named by the port), in the ``X-Polytile-Token`` header, or in the query
+  ``?token=``. The first load, ``/?token=...``, sets the cookie and sends the browser on to
+  ``/``, so that the token leaves the address bar, the history and any link copied from it;
+* a request that changes something (any method but GET and HEAD) must come from the page's
+  own origin: one whose ``Origin`` names another (another port of this machine included), or
+  that the browser marks as cross-site (``Sec-Fetch-Site``), starts nothing, even with the
+  token;
+* every answer, errors included, says ``X-Content-Type-Options: nosniff`` and
+  ``Referrer-Policy: no-referrer``; an unknown route answers a JSON 404;
 * the ``Host`` header must name this server (``127.0.0.1``, ``localhost``, ``[::1]`` or the
   ``--host`` given, with the port it listens on), which defeats DNS rebinding;
 * records are found by index, never by a path: only the files given and those uploaded (saved
@@ -58,7 +67,13 @@ _ANALYSES = web.AppKey("analyses", object)
 
 #: The files of the page, shipped in the package (``polytile/serve/static``), by URL.
 STATIC = {"/board.js": ("board.js", "text/javascript"),
-          "/board.css": ("board.css", "text/css")}  # fmt: skip
+          "/board.css": ("board.css", "text/css"),
+          "/favicon.svg": ("favicon.svg", "image/svg+xml"),
+          "/favicon.ico": ("favicon.svg", "image/svg+xml")}  # fmt: skip
+#: The methods that only read: every other must come from the page's own origin.
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+#: Headers on every answer, errors included.
+ALWAYS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
 #: The names a browser on this machine reaches the server by.
 LOCAL_NAMES = frozenset({"127.0.0.1", "localhost", "[::1]"})
 
@@ -102,6 +117,7 @@ def make_app(board: Board, token: str | None = None, host: str = "127.0.0.1",
         analyses = Analyses(app[_UPLOADS])
     app[_ANALYSES] = analyses
     app.on_startup.append(_start_reaper)
+    app.on_response_prepare.append(_always)
     app.on_cleanup.append(_cleanup)
     app.router.add_get("/", _page)
     for url in STATIC:
@@ -161,6 +177,14 @@ async def _guard(request: web.Request, handler: Handler) -> web.StreamResponse:
     if not _host_ok(request):
         return _error(403, "this server answers only requests addressed to it by its own "
                            "name (Host header refused)")  # fmt: skip
+    missing = request.match_info.http_exception
+    if missing is not None:  # no such route, or not with this method
+        what = "no such page or API route" if missing.status == 404 else (
+            f"{request.path} does not take {request.method}")
+        return _error(missing.status, f"{what}: {printable(request.path[:200])}")
+    if request.method not in SAFE_METHODS and not _origin_ok(request):
+        return _error(403, "refused: a request that changes something must come from this "
+                           "board's own page, not from a page of another origin")  # fmt: skip
     if request.path not in STATIC and not _token_ok(request):
         return _error(403, "missing or wrong token: open the URL 'polytile serve' printed")
     try:
@@ -190,9 +214,33 @@ def _host_ok(request: web.Request) -> bool:
     return name in request.app[HOSTS]
 
 
+def _origin_ok(request: web.Request) -> bool:
+    """Whether a request that changes something comes from the board's own page (or from no
+    page: a script or ``curl``, which send no ``Origin``)."""
+    origin = request.headers.get("Origin")
+    if origin is None:
+        # browsers send Origin with every cross-origin POST; Sec-Fetch-Site is a second say
+        return request.headers.get("Sec-Fetch-Site", "same-origin") in ("same-origin", "none")
+    host = (request.headers.get("Host") or "").lower()
+    return origin.lower() == f"http://{host}"
+
+
+def _cookie_name(request: web.Request) -> str:
+    """The token's cookie, one per port: cookies do not tell ports apart, and two boards may
+    run on one machine."""
+    sock = request.transport.get_extra_info("sockname") if request.transport else None
+    return f"polytile-token-{sock[1] if sock else 0}"
+
+
 def _token_ok(request: web.Request) -> bool:
-    given = request.headers.get("X-Polytile-Token") or request.query.get("token") or ""
+    given = (request.headers.get("X-Polytile-Token") or request.query.get("token")
+             or request.cookies.get(_cookie_name(request)) or "")  # fmt: skip
     return hmac.compare_digest(given.encode(), request.app[TOKEN].encode())
+
+
+async def _always(request: web.Request, response: web.StreamResponse) -> None:
+    for name, value in ALWAYS.items():
+        response.headers.setdefault(name, value)
 
 
 async def _run(request: web.Request, work: Callable[..., _T], *args: Any) -> _T:
@@ -243,6 +291,14 @@ def _asset(name: str) -> bytes:
 
 
 async def _page(request: web.Request) -> web.Response:
+    if "token" in request.query:
+        # the first load: keep the token in a cookie and take it out of the address bar
+        rest = [(k, v) for k, v in request.query.items() if k != "token"]
+        target = request.rel_url.with_query(rest or None)
+        answer = web.Response(status=303, headers={**_NO_STORE, "Location": str(target)})
+        answer.set_cookie(_cookie_name(request), request.app[TOKEN], path="/", httponly=True,
+                          samesite="Strict")  # fmt: skip
+        return answer
     return web.Response(body=_asset("index.html"), content_type="text/html", headers=_NO_STORE)
 
 

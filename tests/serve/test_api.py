@@ -15,6 +15,7 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from polytile.faces.registry import face
+from polytile.serve.app import _ANALYSES as _ANALYSES_KEY
 from polytile.serve.app import make_app
 from polytile.serve.board import MAX_UPLOAD_BYTES, Board
 
@@ -78,6 +79,110 @@ def test_host_header_is_checked(game_files: dict[str, Path]) -> None:
         for host in (f"127.0.0.1:{port}", f"localhost:{port}", f"LOCALHOST:{port}"):
             r = await client.get("/api/records", headers={**AUTH, "Host": host})
             assert r.status == 200, host
+
+    run([game_files["henning"]], scenario)
+
+
+def test_the_first_load_moves_the_token_into_a_cookie(game_files: dict[str, Path]) -> None:
+    """#50: ``/?token=`` sets an HttpOnly, SameSite=Strict cookie and sends the browser on
+    to ``/``, so the token leaves the address bar; the cookie alone then opens the page and
+    the API."""
+
+    async def scenario(client: TestClient[Any, Any]) -> None:
+        r = await client.get(f"/?token={TOKEN}&x=1", allow_redirects=False)
+        assert r.status == 303, await r.text()
+        assert r.headers["Location"] == "/?x=1"
+        cookie = r.cookies[f"polytile-token-{client.port}"]
+        assert cookie.value == TOKEN and cookie["httponly"] and cookie["samesite"] == "Strict"
+        assert cookie["path"] == "/"
+        r = await client.get(f"/?token={TOKEN}", allow_redirects=False)
+        assert r.headers["Location"] == "/"
+        assert (await client.get("/")).status == 200  # the cookie jar sends it
+        assert (await client.get("/api/records")).status == 200
+        client.session.cookie_jar.clear()
+        await error(await client.get("/api/records"), 403)
+        client.session.cookie_jar.update_cookies({f"polytile-token-{client.port}": "forged"})
+        await error(await client.get("/api/records"), 403)
+        await error(await client.get(f"/?token={TOKEN}x", allow_redirects=False), 403)
+
+    run([game_files["henning"]], scenario)
+
+
+def test_another_origin_starts_nothing_even_with_the_token(
+        game_files: dict[str, Path]) -> None:  # fmt: skip
+    """#50: a request that changes something, sent by a page of another origin (another
+    port of this machine included) that knows the token, is refused; the board's own page
+    and clients that are no page (no ``Origin``) are served."""
+
+    async def scenario(client: TestClient[Any, Any]) -> None:
+        port = client.port
+        at0 = face("henning").legal(face("henning").read(str(game_files["henning"]), 0)).moves[0]
+        play = {"move": 0, "text": at0}
+        analysis = {"tab": "t", "move": 1, "seconds": 1}
+        others = ("http://evil.example", f"http://127.0.0.1:{port + 1}",
+                  f"https://127.0.0.1:{port}", "null", f"http://localhost:{port}")
+        for origin in others:
+            headers = {**AUTH, "Origin": origin}
+            for url, body in (("/api/records/0/play", play),
+                              ("/api/records/0/analysis", analysis),
+                              (f"/api/upload?name=x.json&token={TOKEN}", None)):  # fmt: skip
+                r = await client.post(url, json=body, headers=headers)
+                assert "another origin" in await error(r, 403), (origin, url)
+            r = await client.delete("/api/analysis/nope", headers=headers)
+            assert "another origin" in await error(r, 403), origin
+        for site in ("cross-site", "same-site"):  # no Origin, but the browser says whence
+            r = await client.post("/api/records/0/play", json=play,
+                                  headers={**AUTH, "Sec-Fetch-Site": site})  # fmt: skip
+            await error(r, 403)
+        rows = (await (await client.get("/api/records", headers=AUTH)).json())["records"]
+        assert len(rows) == 1  # nothing was played, uploaded or started
+        assert not client.app[_ANALYSES_KEY].jobs  # type: ignore[index]
+        # the page's own origin, and a script that sends no Origin, are served
+        own = {**AUTH, "Origin": f"http://127.0.0.1:{port}", "Sec-Fetch-Site": "same-origin"}
+        r = await client.post("/api/records/0/play", json=play, headers=own)
+        assert r.status == 200, await r.text()
+        r = await client.post("/api/records/0/play", json=play, headers=AUTH)
+        assert r.status == 200, await r.text()
+        # reading is not refused by origin (the browser keeps another origin from reading)
+        r = await client.get("/api/records", headers={**AUTH, "Origin": "http://evil.example"})
+        assert r.status == 200
+
+    run([game_files["henning"]], scenario)
+
+
+def test_every_answer_carries_the_safety_headers(game_files: dict[str, Path]) -> None:
+    """#50: ``nosniff`` and ``no-referrer`` on every answer, errors included; unknown
+    routes answer JSON; the icon needs no token."""
+
+    async def scenario(client: TestClient[Any, Any]) -> None:
+        port = client.port
+        answers = [
+            (await client.get("/", headers=AUTH), 200),
+            (await client.get("/board.js"), 200),
+            (await client.get("/favicon.ico"), 200),
+            (await client.get("/favicon.svg"), 200),
+            (await client.get("/api/records", headers=AUTH), 200),
+            (await client.get("/api/records"), 403),
+            (await client.get("/api/records", headers={**AUTH, "Host": "evil.example"}), 403),
+            (await client.get("/api/records/99", headers=AUTH), 404),
+            (await client.get("/api/records/x", headers=AUTH), 400),
+            (await client.get("/nope", headers=AUTH), 404),
+            (await client.get("/nope"), 404),
+            (await client.put("/api/records", headers=AUTH), 405),
+            (await client.post("/api/records/0/play", json={}, headers={
+                **AUTH, "Origin": f"http://127.0.0.1:{port + 1}"}), 403),
+            (await client.get(f"/?token={TOKEN}", allow_redirects=False), 303),  # sets a cookie
+        ]  # fmt: skip
+        for r, status in answers:
+            assert r.status == status, (r.url, await r.text())
+            assert r.headers["X-Content-Type-Options"] == "nosniff", r.url
+            assert r.headers["Referrer-Policy"] == "no-referrer", r.url
+            if status >= 400:
+                assert (await r.json())["error"], r.url
+        assert "no such page" in await error(await client.get("/nope"), 404)
+        assert "does not take PUT" in await error(await client.put("/api/records"), 405)
+        icon = await client.get("/favicon.ico")
+        assert icon.content_type == "image/svg+xml" and b"<svg" in await icon.read()
 
     run([game_files["henning"]], scenario)
 

@@ -697,3 +697,34 @@ def test_no_tokens_read_as_none(page: Any, tmp_path: Path) -> None:
         assert tokens == ["tokens none"], tokens
 
     shot_on_failure(driver, tmp_path, check)
+
+
+def test_the_token_leaves_the_address_bar(page: Any, server: str, tmp_path: Path) -> None:
+    """#50: after the first load the token is in a cookie the page's script cannot read, not
+    in the address bar or the download link; the board works on the cookie alone, and a
+    reload keeps it."""
+    driver = page
+
+    def check() -> None:
+        _open(driver, "blokus")
+        assert "token" not in driver.current_url, driver.current_url
+        assert driver.current_url == server.split("?")[0], driver.current_url
+        assert "token" not in (driver.find_element("id", "download").get_attribute("href") or "")
+        assert "polytile-token" not in driver.execute_script("return document.cookie")
+        driver.refresh()
+        _open(driver, "henning")
+        driver.execute_script("show(state.index, 0)")
+        _step_to(driver, 0, "the record's start")
+        # the page's own requests that change something are served (its Origin is the
+        # board's): a preview of a listed move answers
+        answer = driver.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "const m = state.view.legal.moves;"
+            "const text = Array.isArray(m) ? m[0] : Object.values(m)[0][0];"
+            "api(`/api/records/${state.index}/preview`, {method: 'POST',"
+            " headers: {'Content-Type': 'application/json'},"
+            " body: JSON.stringify({move: state.view.at, text})})"
+            ".then(v => done(v.at), e => done(String(e)));")
+        assert isinstance(answer, int), answer
+
+    shot_on_failure(driver, tmp_path, check)

@@ -3,7 +3,7 @@
 // is given (the game's own SVG picture) and sends moves as the game writes them.
 "use strict";
 
-const TOKEN = new URLSearchParams(location.search).get("token") || "";
+// The token travels in the cookie the first load set (HttpOnly: this script never sees it).
 const TAB = (self.crypto && crypto.randomUUID) ? crypto.randomUUID()
   : String(Math.random()).slice(2) + String(Date.now());
 const $ = (id) => document.getElementById(id);
@@ -13,8 +13,7 @@ const state = { records: [], index: null, view: null, picture: null, job: null, 
                 reviews: {}, picked: [], piece: null, image: 0 };
 
 async function api(path, options = {}) {
-  const headers = Object.assign({ "X-Polytile-Token": TOKEN }, options.headers || {});
-  const response = await fetch(path, Object.assign({}, options, { headers }));
+  const response = await fetch(path, Object.assign({ credentials: "same-origin" }, options));
   let body = null;
   try { body = await response.json(); } catch (e) { body = null; }
   if (!response.ok) {
@@ -90,7 +89,7 @@ function render(view) {
   renderMoves(view);
   renderScore(view);
   renderLegal(view);
-  $("download").href = `/api/records/${view.index}/download?token=${encodeURIComponent(TOKEN)}`;
+  $("download").href = `/api/records/${view.index}/download`;
   const modes = $("mode");
   const was = modes.value;
   modes.replaceChildren();
