@@ -63,8 +63,10 @@ def test_text_shows_value_best_move_and_picture(invoke: Invoke) -> None:
     best = Move(doc["best_move"]["color"], doc["best_move"]["piece"], doc["best_move"]["cells"])
     out = result.stdout
     assert f"Exact value: blue {doc['value']:+d} against yellow" in out
-    assert f"Best move: {best}" in out
-    rows = [line.split(" ") for line in out.splitlines() if len(line) == 27 and line[1] == " "]
+    assert f"Best move: {doc['best_move']['text']}" in out  # the one notation, as JSON's
+    assert doc["best_move"]["text"].startswith(f"{best.color} {best.piece} ")
+    rows = [line.split(" ") for line in out.splitlines()
+            if len(line) == 27 and all(len(w) == 1 for w in line.split(" "))]  # fmt: skip
     assert len(rows) == 14
     lit = {(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "y"}
     assert lit == set(best.cells)
@@ -377,7 +379,7 @@ def test_a_stopped_search_prints_what_it_proved(invoke: Invoke, monkeypatch: Any
             f"{lo:+d} and {hi:+d}.") in text  # fmt: skip
     mover = "blue makes sure of a lead of at least" if side == "at_least" else \
         "yellow holds blue's lead to at most"  # fmt: skip
-    assert f"  {mover} {bound:+d} by playing {search['move']['color'][0].upper()}" in text
+    assert f"  {mover} {bound:+d} by playing {search['move']['text']}" in text
 
 
 def test_an_interrupt_keeps_the_players_solved_and_the_forced_passes(

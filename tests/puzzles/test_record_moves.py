@@ -211,3 +211,56 @@ def test_three_city_blocks_players_place_green_too(tmp_path: Path) -> None:
     assert {(p.color, p.name) for p in pieces if p.playable} == placed
     letters = {"blue": "B", "yellow": "Y", "red": "R", "green": "G"}
     assert all(p.prefix == f"{letters[p.color]} {p.name} " for p in pieces)
+
+
+EXAMPLES = Path(__file__).parents[2] / "examples"
+
+
+def _records(tmp_path: Path) -> list[tuple[Face, Path]]:
+    """The example records, and a self-played record of each game with records (4-player
+    Blokus too)."""
+    found = [(face("blokus"), p) for p in sorted(EXAMPLES.glob("*.blksgf"))]
+    for game, options, suffix in [*GAMES, ("blokus", {}, ".blksgf")]:
+        folder = tmp_path / f"{game}-{len(found)}"
+        folder.mkdir()
+        found.append(_selfplayed(folder, game, options, suffix))
+    return found
+
+
+def _listed(f: Face, doc: Any) -> list[str]:
+    """Each legal move listed for ``doc``, written as ``play`` takes it: for a game whose
+    players move at once, each player's listed part joined with the others' first."""
+    from polytile.faces.at_once import AtOnceFace
+
+    legal = f.legal(doc)
+    if not legal.at_once:
+        return list(legal.moves)
+    assert isinstance(f, AtOnceFace)
+    groups = legal.groups or {player: legal.moves for player in f.at_once_players}
+    first = {player: parts[0] for player, parts in groups.items()}
+    return [f.join_parts({**first, player: part})
+            for player, parts in groups.items() for part in parts]  # fmt: skip
+
+
+def test_every_listed_move_reads_back_in_play(tmp_path: Path) -> None:
+    """#50, one notation: stepping through every example record and a record of each game,
+    every move of the move list is read by ``play`` in the position before it (the Duo
+    example's move 10, ``yellow I1 j1``, read two ways), and so is every legal move listed
+    there (a sample of at most 12 a position, the first and last always)."""
+    import random
+
+    rng = random.Random(7)
+    for f, path in _records(tmp_path):
+        moves = f.record_moves(f.read(str(path)))
+        assert moves, path
+        for at, text in enumerate(moves):
+            doc = f.read(str(path), at)
+            f.play_move(doc, text)
+            assert f.picture(doc, "txt") == f.picture(f.read(str(path), at + 1), "txt")
+            listed = _listed(f, f.read(str(path), at))
+            sample = listed if len(listed) <= 12 else [
+                listed[0], listed[-1], *rng.sample(listed[1:-1], 10)]  # fmt: skip
+            for move in sample:
+                f.play_move(f.read(str(path), at), move)
+            if f.title == "Blokus" and not listed[0].endswith(" pass"):
+                assert text in listed, (path, at, text)  # the same text in both lists

@@ -13,6 +13,7 @@ from typing import Any
 from polytile.errors import FormatError
 from polytile.faces.analysis import AnalyseRequest
 from polytile.faces.face import Console
+from polytile.puzzles.blokus.endgame_verb import move_text, with_move_texts
 from polytile.text import counted, wrote
 
 __all__ = ["analyse"]
@@ -38,7 +39,10 @@ def analyse(console: Console, file: str, request: AnalyseRequest) -> None:
         raise FormatError(_not_a_record(file, request.reads), "<stdin>" if file == "-" else file)
     as_json, output, time_limit = request.as_json, request.output, request.time_limit
     max_pieces = DEFAULT_MAX_PIECES if request.max_pieces is None else request.max_pieces
+    from polytile.puzzles.blokus.rules import VARIANTS
+
     game = read_blksgf(Path(file))
+    size = VARIANTS[game.variant].size
     state = SimpleNamespace(done=0, total=1, seconds=0.0, nodes=0)
 
     def describe(p: Any) -> str:
@@ -57,7 +61,7 @@ def analyse(console: Console, file: str, request: AnalyseRequest) -> None:
         console.err(f"no exact analysis: {analysis.refused} (--max-pieces)")
         if as_json:  # the object formats.md describes, its "refused" saying why
             doc = {"game": "blokus", "variant": game.variant, "players_option": game.players}
-            console.out(json.dumps(doc | analysis.as_dict()))
+            console.out(json.dumps(with_move_texts(doc | analysis.as_dict(), size)))
         raise SystemExit(1)
     if output is not None and analysis.moves:
         _write(console, game, analysis, output)
@@ -66,7 +70,7 @@ def analyse(console: Console, file: str, request: AnalyseRequest) -> None:
     if as_json:
         doc = {"game": "blokus", "variant": game.variant, "players_option": game.players,
                **analysis.as_dict()}  # fmt: skip
-        console.out(json.dumps(doc))
+        console.out(json.dumps(with_move_texts(doc, size)))
     else:
         _print(console, game, analysis)
     if analysis.stopped is not None:
@@ -82,17 +86,8 @@ def analyse(console: Console, file: str, request: AnalyseRequest) -> None:
             k, proven = analysis.unfinished
             size = VARIANTS[game.variant].size
             console.out(f"Before move {k + 1}, proven before the stop: {proven.summary()}.")
-            console.out(f"  {proven.claim(lambda m: _move_text(m, proven.mover, size))}")
+            console.out(f"  {proven.claim(lambda m: move_text(m, size))}")
         raise SystemExit(130 if analysis.stopped == "interrupt" else 1)
-
-
-def _move_text(move: Any, player: str, size: int) -> str:
-    """``T4 k14,k13,l13,k12``, the colour first when the player has more than one."""
-    from polytile.puzzles.blokus.sgf import cell_name
-
-    cells = sorted(move.cells, key=lambda rc: (size - rc[0], rc[1]))
-    text = f"{move.piece} {','.join(cell_name(cell, size) for cell in cells)}"
-    return text if player == move.color else f"{move.color} {text}"
 
 
 def _value_words(analysis: Any) -> tuple[str, str]:
@@ -120,9 +115,9 @@ def _print(console: Console, record: Any, analysis: Any) -> None:
     if not analysis.moves:
         out("\nNo move to analyse.")
     else:
-        rows = [(str(m.number), m.player, _move_text(m.move, m.player, size),
+        rows = [(str(m.number), m.player, move_text(m.move, size),
                  fmt.format(m.before), fmt.format(m.after), str(m.loss) if m.loss else "",
-                 _move_text(m.best, m.player, size) if m.loss else "")
+                 move_text(m.best, size) if m.loss else "")
                 for m in analysis.moves]  # fmt: skip
         head = ("move", "player", "played", "before", "after", "loss", "best move")
         widths = [max(len(r[i]) for r in (head, *rows)) for i in range(len(head))]
@@ -152,7 +147,7 @@ def _comments(record: Any, analysis: Any) -> dict[int, str]:
         text = f"polytile analyse: exact value {fmt.format(m.before)} before, " \
                f"{fmt.format(m.after)} after"  # fmt: skip
         if m.loss:
-            text += f"; {m.player} lost {m.loss}; best: {_move_text(m.best, m.player, size)}"
+            text += f"; {m.player} lost {m.loss}; best: {move_text(m.best, size)}"
         else:
             text += "; a best move"
         if m is analysis.moves[0]:

@@ -114,8 +114,9 @@ def solve_endgame(console: Console, file: str, request: EndgameRequest) -> None:
             _say_ranges(console, ranges, "")
             extra = _say_found(console, found, as_json)
             if as_json:
-                console.out(json.dumps({"game": "blokus", "exact": False,
-                                        "reason": f"interrupted: {stopped}", **extra}))  # fmt: skip
+                console.out(json.dumps(with_move_texts({
+                    "game": "blokus", "exact": False, "reason": f"interrupted: {stopped}",
+                    **extra}, game.size)))  # fmt: skip
             raise SystemExit(130) from None
         reason = f"{stopped} (--time-limit {limit:g} s reached)"
         if (clock.left(limit, 0.3) or 0.0) < 0.5 * len(game.colors):
@@ -138,7 +139,7 @@ def solve_endgame(console: Console, file: str, request: EndgameRequest) -> None:
     if as_json:
         doc = {"game": "blokus", "variant": game.variant.name, "players_option": game.players,
                **result.as_dict()}  # fmt: skip
-        console.out(json.dumps(doc))
+        console.out(json.dumps(with_move_texts(doc, game.size)))
         return
     _print_result(console, game, obj, result, request.color)
 
@@ -153,13 +154,18 @@ def _marks(game: Any) -> list[tuple[int, int]]:
     return [] if game.is_game_over() else list(game.attach_points())
 
 
-def move_text(move: Any, size: int) -> str:
-    """``Y T4 0,10 1,10 1,11 2,10  (k14 k13 l13 k12)``: our cells, then Pentobi's names."""
-    from polytile.puzzles.blokus.sgf import cell_name
+def with_move_texts(doc: dict[str, Any], size: int) -> dict[str, Any]:
+    """``doc`` with each move's ``"text"`` (:func:`.notation.with_move_texts`)."""
+    from polytile.puzzles.blokus.notation import with_move_texts as add
 
-    if move.piece is None:
-        return str(move)
-    return f"{move}  ({' '.join(cell_name(cell, size) for cell in move.cells)})"
+    return dict(add(doc, size))
+
+
+def move_text(move: Any, size: int) -> str:
+    """``yellow T4 k14 k13 l13 k12``: the one notation (:func:`.notation.move_text`)."""
+    from polytile.puzzles.blokus.notation import move_text as text
+
+    return text(move, size)
 
 
 def _print_result(console: Console, game: Any, obj: Any, result: Any,
@@ -265,8 +271,9 @@ def _cheap_ranges(console: Console, game: Any, reason: str, as_json: bool,
         colors = {} if ranges is None else {"colors": {
             c: {"score_lower": lo, "score_can_ensure": lo, "score_upper": hi}
             for c, (lo, hi) in ranges.items()}}  # fmt: skip
-        console.out(json.dumps({"game": "blokus", "exact": False, "reason": reason, **colors,
-                                **extra}))  # fmt: skip
+        console.out(json.dumps(with_move_texts({"game": "blokus", "exact": False,
+                                                "reason": reason, **colors, **extra},
+                                               game.size)))  # fmt: skip
     raise SystemExit(1)
 
 
@@ -350,7 +357,7 @@ class _Bounds:
                 doc["not_bounded"] = missing
             if settled:
                 doc["settled"] = settled
-            console.out(json.dumps(doc))
+            console.out(json.dumps(with_move_texts(doc, game.size)))
             return None
         if results:
             console.out(table(results))

@@ -185,15 +185,13 @@ main line, a position becomes the new position."""
         doc.obj = doc.game.to_position()  # the picture and the score read the position
 
     def record_moves(self, doc: Any) -> tuple[str, ...]:
-        """A record's placements as ``colour PIECE points`` (forced passes are not
-        written in a record, as Pentobi's)."""
-        from polytile.puzzles.blokus.sgf import cell_name
+        """A record's placements in the one notation, ``colour PIECE points`` (forced passes
+        are not written in a record, as Pentobi's)."""
+        from polytile.puzzles.blokus.notation import move_text
 
         if doc.record is None:
             return ()
-        size = doc.game.size
-        return tuple(f"{m.color} {m.piece} " + " ".join(cell_name(c, size) for c in m.cells)
-                     for m in doc.record.moves)  # fmt: skip
+        return tuple(move_text(m, doc.game.size) for m in doc.record.moves)
 
     def dumps(self, doc: Any) -> str:
         from dataclasses import replace
@@ -291,12 +289,14 @@ main line, a position becomes the new position."""
 
     def best_moves(self, answer: dict[str, Any]) -> tuple[str, ...]:
         """The ``"best_move"`` of a ``solve-endgame --json`` answer (colour, piece and
-        cells), in polytile's own notation (``B I1 2,5``), which ``play`` reads."""
+        cells), in the one notation (``blue I1 c12``), which ``play`` reads."""
         from polytile.puzzles.blokus.moves import Move
 
         best = answer.get("best_move")
         if not isinstance(best, dict) or not best.get("cells"):
             return ()
+        if isinstance(best.get("text"), str):  # written by solve-endgame --json
+            return (best["text"],)
         try:
             move = Move(best["color"], best["piece"], [tuple(c) for c in best["cells"]])
         except (KeyError, TypeError, ValueError):

@@ -13,7 +13,13 @@ A point is a column letter and a row number counted from the bottom (``a1`` is t
 left corner), as Pentobi and ``polytile solve-endgame`` write them. Piece names are
 written in capitals because some are also points (``I2``, ``T4``, ``L5``...): ``i2`` is a
 point, ``I2`` the piece. A first word in capitals that reads both ways, as the piece on
-the other points and as one more point of a piece (``I2 I3 I4``), is refused as ambiguous.
+the other points and as one more point of a piece, is the piece when the points after it
+are written in lower case (``I1 j1``: the monomino on j1) and is refused as ambiguous when
+they are capitals too (``I2 I3 I4``).
+
+:func:`move_text` writes the one notation every command and the web board show a move in
+(the move list, the legal moves, the best move, ``--json``'s ``"text"``): the colour's
+name, the piece, its points (``yellow I1 j1``, ``blue V3 e10 e9 f9``), or ``blue pass``.
 
 Examples
 --------
@@ -23,18 +29,22 @@ Examples
 Move(color='blue', piece='V3', cells=((4, 4), (5, 4), (5, 5)))
 >>> parse_move("B V3 4,4 5,4 5,5", g) == parse_move("blue V3 e10,e9,f9", g)
 True
+>>> move_text(parse_move("e10 e9 f9", g), g.size)
+'blue V3 e10 e9 f9'
 """
 
 from __future__ import annotations
 
 import re
 
+from typing import Any
+
 from polytile.geometry import Cell
 from polytile.puzzles.blokus.moves import PIECE_NAMES, Move
 from polytile.puzzles.blokus.rules import Blokus
-from polytile.puzzles.blokus.sgf import _piece_of, parse_cell
+from polytile.puzzles.blokus.sgf import _piece_of, cell_name, parse_cell
 
-__all__ = ["is_pass", "named_color", "parse_move"]
+__all__ = ["is_pass", "move_text", "named_color", "parse_move", "with_move_texts"]
 
 _LETTERS = {"B": "blue", "Y": "yellow", "R": "red", "G": "green"}
 _ENGINE_FORM = re.compile(r"\s*[BYRG]\s+\S+\s+\d+\s*,\s*\d+")
@@ -115,6 +125,8 @@ def parse_move(text: str, game: Blokus) -> Move:
                 return Move(color, *_placement(words, game.size))
             except ValueError:
                 raise exc from None
+        if any(w != w.upper() for w in words[1:]):  # points in lower case: words[0] is the piece
+            return Move(color, *named)
         try:
             whole = _placement(words, game.size)
         except ValueError:
@@ -124,6 +136,33 @@ def parse_move(text: str, game: Blokus) -> Move:
             f"{whole[0]} on {' '.join(words)}; write points in lower case"
         )
     return Move(color, *_placement(words, game.size))
+
+
+def move_text(move: Move, size: int) -> str:
+    """``move`` in polytile's one Blokus notation (see the module notes), which
+    :func:`parse_move` reads back: ``yellow I1 j1``, ``blue pass``."""
+    if move.piece is None:
+        return f"{move.color} pass"
+    return f"{move.color} {move.piece} " + " ".join(cell_name(c, size) for c in move.cells)
+
+
+def with_move_texts(doc: Any, size: int) -> Any:
+    """``doc`` (JSON: dicts, lists, values) with a ``"text"`` in every move it holds (a dict
+    with ``"color"`` and ``"piece"`` and ``"cells"``, or ``"pass"``): the move in
+    :func:`move_text`'s notation, the one ``polytile play`` reads."""
+    if isinstance(doc, list):
+        return [with_move_texts(v, size) for v in doc]
+    if not isinstance(doc, dict):
+        return doc
+    out = {k: with_move_texts(v, size) for k, v in doc.items()}
+    color = doc.get("color")
+    if isinstance(color, str) and "text" not in doc:
+        if doc.get("pass") is True and "cells" not in doc:
+            out["text"] = f"{color} pass"
+        elif isinstance(doc.get("piece"), str) and isinstance(doc.get("cells"), list):
+            cells = [tuple(c) for c in doc["cells"]]
+            out["text"] = f"{color} {doc['piece']} " + " ".join(cell_name(c, size) for c in cells)
+    return out
 
 
 def _check_color(color: str, game: Blokus) -> None:

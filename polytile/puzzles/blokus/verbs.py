@@ -163,13 +163,12 @@ def score(console: Console, doc: BlokusDoc, players: str | None, as_json: bool,
 
 
 def legal_texts(game: Any) -> tuple[str, ...]:
-    """The legal moves of the colour to move as ``play`` reads them: a placement by its
-    points (Pentobi's, which name the piece too: a piece name before them could also read
-    as a point), a pass as ``pass``."""
-    from polytile.puzzles.blokus.sgf import cell_name
+    """The legal moves of the colour to move in the one notation ``play`` reads and every
+    command writes (:func:`~polytile.puzzles.blokus.notation.move_text`: ``blue V3 e10 e9
+    f9``, ``blue pass``)."""
+    from polytile.puzzles.blokus.notation import move_text
 
-    return tuple("pass" if m.is_pass else " ".join(cell_name(c, game.size) for c in m.cells)
-                 for m in game.legal_moves())  # fmt: skip
+    return tuple(move_text(m, game.size) for m in game.legal_moves())
 
 
 def forced_passes(game: Any) -> list[str]:

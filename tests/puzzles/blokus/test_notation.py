@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from polytile.puzzles.blokus.notation import parse_move
+from polytile.puzzles.blokus.notation import move_text, parse_move, with_move_texts
 from polytile.puzzles.blokus.rules import Blokus, Move
 
 
@@ -64,3 +64,36 @@ def test_a_capital_first_word_that_reads_two_ways_is_refused() -> None:
 def test_pass_and_colour_letters_in_any_case(duo: Blokus) -> None:
     assert parse_move("Pass", duo) == parse_move("b PASS", duo) == Move.pass_turn("blue")
     assert parse_move("y j5 j4 k4", duo).color == "yellow"
+
+
+def test_a_capital_piece_before_lower_case_points_is_the_piece() -> None:
+    """#50: ``yellow I1 j1`` (the Duo example's move 10 as the move list writes it) was
+    refused as reading two ways (I1 on j1, or I2 on i1 j1); points in lower case say the
+    capital word is the piece."""
+    duo = Blokus("duo")
+    duo.push(parse_move("e10 e9 f9", duo))
+    assert parse_move("yellow I1 j1", duo) == Move("yellow", "I1", [(13, 9)])
+    assert parse_move("I2 i3 i4", Blokus("classic")).piece == "I2"
+
+
+@pytest.mark.parametrize("variant", ["duo", "classic"])
+def test_every_legal_move_written_reads_back(variant: str) -> None:
+    """The one notation: :func:`move_text` of every legal move (the opening and two moves
+    on, a pass included) is read back by :func:`parse_move` as that move."""
+    game = Blokus(variant)
+    for _ in range(3):
+        moves = game.legal_moves()
+        for move in [*moves, Move.pass_turn(game.to_move)]:
+            text = move_text(move, game.size)
+            assert text.startswith(f"{move.color} ")
+            assert parse_move(text, game) == move, text
+        game.push(moves[len(moves) // 2])
+
+
+def test_json_moves_carry_their_text(duo: Blokus) -> None:
+    doc = {"best_move": {"color": "blue", "piece": "V3", "cells": [[4, 4], [5, 4], [5, 5]]},
+           "pv": [{"color": "yellow", "pass": True}], "colors": {"blue": {"color": "blue"}}}
+    out = with_move_texts(doc, duo.size)
+    assert out["best_move"]["text"] == "blue V3 e10 e9 f9"
+    assert out["pv"][0]["text"] == "yellow pass"
+    assert "text" not in out["colors"]["blue"] and "text" not in doc["best_move"]
