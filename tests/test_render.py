@@ -388,3 +388,41 @@ def test_touching_pieces_of_one_letter_are_told_apart_in_text() -> None:
                           "| T | T | T   T |", "+---+---+---+---+"]  # fmt: skip
     apart = Solution("tl", 1, 2, (PlacedPiece("I1", ((0, 0),)), PlacedPiece("O1", ((0, 1),))))
     assert to_text(apart, color=False) == "I O\n"  # letters tell them apart: no walls
+
+
+def test_boards_name_their_squares_as_their_moves_do(tmp_path: Path) -> None:
+    """#50: Blokus pictures name columns a, b, ... and rows from 1 at the bottom (Pentobi's
+    points, as its moves write them); City Blocks (Ritchie) rows and columns from 0 at the
+    top left (its moves' cells); each name sits beside its square (``cell_boxes``, where
+    the web board's clicks land, agrees); the PNG grows by the same margins."""
+    import re
+
+    from polytile.faces.registry import face
+
+    for game, options, first_col, top_row in (("blokus", {"variant": "duo"}, "a", "14"),
+                                              ("cityblocks", {}, "0", "0")):  # fmt: skip
+        f = face(game)
+        path = tmp_path / f"{game}.json"
+        path.write_text(f.new(0, options))
+        doc = f.read(str(path))
+        svg = str(f.picture(doc, "svg", cell=24))
+        group = re.search(r'<g class="coordinates"[^>]*>(.*?)</g>', svg, re.S)
+        assert group, game
+        names = [(float(x), float(y), t) for x, y, t in
+                 re.findall(r'<text x="([\d.]+)" y="([\d.]+)">([^<]+)</text>', group[1])]
+        cells = f.move_cells(doc, cell=24)
+        assert cells is not None
+        side = round(len(cells.cells) ** 0.5)
+        assert len(names) == 2 * side, game
+        x0, y0, w, h = cells.cells["0,0"]
+        under = next(n for n in names if n[2] == first_col and abs(n[0] - (x0 + w / 2)) < 0.01)
+        assert under[1] > y0 + side * h  # under the board
+        beside = [n for n in names if abs(n[1] - (y0 + h / 2)) < 0.01 and n[0] < x0]
+        assert [n[2] for n in beside] == [top_row], game
+        width, height = (float(v) for v in re.search(r'viewBox="0 0 ([\d.]+) ([\d.]+)"',
+                                                     svg).groups())  # fmt: skip
+        assert all(0 < x < width and 0 < y < height for x, y, _ in names)
+        png = f.picture(doc, "png", cell=24)
+        assert isinstance(png, bytes) and png.startswith(b"\x89PNG")
+        assert (int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")) == (
+            int(width), int(height))

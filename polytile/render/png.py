@@ -19,6 +19,7 @@ from polytile.render.scene import (
     INK,
     Picture,
     PuzzlePicture,
+    coordinate_labels,
     decorated,
     fill_or,
     hatch,
@@ -61,8 +62,10 @@ def png_bytes(
     mark_color: str | None = None,
     highlight: Iterable[Cell] = (),
     highlight_color: str | None = None,
+    coordinates: str | None = None,
 ) -> bytes:
-    """The PNG file's bytes (see :func:`to_png`)."""
+    """The PNG file's bytes (see :func:`to_png`; ``coordinates`` as
+    :func:`~polytile.render.svg.to_svg` takes them)."""
     from PIL import Image, ImageDraw, ImageFont
 
     if isinstance(obj, PuzzlePicture):  # the board and its tray, captioned with its name
@@ -71,7 +74,7 @@ def png_bytes(
         caption = obj.name if title is None else title
         return tray_png(obj, png_bytes(obj.setup, cell, caption or None), cell, check_png_size)
     scene = decorated(obj, marks, mark_color, highlight, highlight_color)
-    lay = layout(scene, cell, title)
+    lay = layout(scene, cell, title, coordinates)
     check_png_size(lay.width, lay.height)
     image = Image.new("RGB", (lay.width, lay.height), "#ffffff")
     draw = ImageDraw.Draw(image)
@@ -146,6 +149,11 @@ def png_bytes(
     if title:
         font = ImageFont.load_default(size=max(8, round(cell * 0.75)))
         draw.text((lay.width / 2, lay.margin + cell * 0.7), title, fill=INK, font=font, anchor="mm")
+    names = coordinate_labels(scene, lay, coordinates)
+    if names:
+        font = ImageFont.load_default(size=max(8, round(cell * 0.45)))
+        for x, y, text in names:
+            draw.text((x, y), text, fill=INK, font=font, anchor="mm")
     buffer = io.BytesIO()
     image.save(buffer, format="PNG")
     return buffer.getvalue()

@@ -341,24 +341,55 @@ class Layout:
         return self.top + row * self.cell
 
 
-def layout(scene: Scene, cell: int, title: str | None) -> Layout:
+#: How a board's squares may be named around its edge (``to_svg``'s ``coordinates``):
+#: ``"pentobi"``, columns a, b, ... from the left and rows 1, 2, ... from the bottom (the
+#: points Blokus moves are written with); ``"rowcol"``, rows and columns numbered from 0 at
+#: the top left (the cells City Blocks moves are written with).
+COORDINATES = ("pentobi", "rowcol")
+
+
+def layout(scene: Scene, cell: int, title: str | None, coordinates: str | None = None) -> Layout:
+    """Where a picture of ``scene`` puts its board: ``cell`` pixels a square, a band for
+    ``title``, and with ``coordinates`` (one of :data:`COORDINATES`) a gutter at the left for
+    the row names and a band under the board for the column names."""
     if not isinstance(cell, int) or isinstance(cell, bool) or not 4 <= cell <= 200:
         raise ValueError(f"cell size must be an integer from 4 to 200 pixels, got {cell!r}")
+    if coordinates is not None and coordinates not in COORDINATES:
+        raise ValueError(f"coordinates must be one of {', '.join(COORDINATES)}, "
+                         f"not {coordinates!r}")
     margin = max(4, cell // 2)
     band = int(cell * 1.4) if title else 0
+    gutter = round(cell * 0.9) if coordinates else 0
+    foot = round(cell * 0.8) if coordinates else 0
     board = scene.cols * cell
     # A generous guess at the caption's width (sans-serif averages ~0.6 em per character).
     caption = round(len(title) * cell * 0.75 * 0.62) if title else 0
-    width = max(board, caption) + 2 * margin
+    width = max(board + gutter, caption) + 2 * margin
     return Layout(
         cell=cell,
         margin=margin,
-        left=(width - board) // 2,
+        left=(width - board - gutter) // 2 + gutter,
         top=margin + band,
         width=width,
-        height=scene.rows * cell + 2 * margin + band,
+        height=scene.rows * cell + 2 * margin + band + foot,
         thick=max(2, round(cell / 8)),
     )
+
+
+def coordinate_labels(scene: Scene, lay: Layout,
+                      coordinates: str | None) -> list[tuple[float, float, str]]:  # fmt: skip
+    """The names around the board's edge, ``(x, y, text)`` centred on the point: one under
+    each column, one left of each row (none without ``coordinates``)."""
+    if not coordinates:
+        return []
+    pentobi = coordinates == "pentobi"
+    below = lay.y(scene.rows) + lay.cell * 0.45
+    left = lay.x(0) - lay.cell * 0.5
+    out = [(lay.x(c + 0.5), below, chr(ord("a") + c) if pentobi and c < 26 else str(c))
+           for c in range(scene.cols)]  # fmt: skip
+    out += [(left, lay.y(r + 0.5), str(scene.rows - r if pentobi else r))
+            for r in range(scene.rows)]  # fmt: skip
+    return out
 
 
 def outline(cells: frozenset[Cell]) -> list[tuple[int, int, int, int]]:

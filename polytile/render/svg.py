@@ -27,6 +27,7 @@ from polytile.render.scene import (
     Picture,
     PuzzlePicture,
     Scene,
+    coordinate_labels,
     decorated,
     fill_or,
     hatch,
@@ -46,12 +47,13 @@ def _num(v: float) -> str:
 
 
 def cell_boxes(obj: Picture, cell: int = 24, title: str | None = None,
+               coordinates: str | None = None,
                ) -> dict[tuple[int, int], tuple[float, float, float, float]]:  # fmt: skip
     """Where :func:`to_svg` draws each cell of ``obj``'s board: ``(x, y, width, height)``
-    by ``(row, col)``, for the same ``cell`` and ``title``."""
+    by ``(row, col)``, for the same ``cell``, ``title`` and ``coordinates``."""
     scene = decorated(obj, (), None, (), None)
     title = xml_safe(title) if title else title
-    lay = layout(scene, cell, title)
+    lay = layout(scene, cell, title, coordinates)
     return {(r, c): (lay.x(c), lay.y(r), float(cell), float(cell))
             for r in range(scene.rows) for c in range(scene.cols)}  # fmt: skip
 
@@ -65,6 +67,7 @@ def to_svg(
     mark_color: str | None = None,
     highlight: Iterable[Cell] = (),
     highlight_color: str | None = None,
+    coordinates: str | None = None,
 ) -> str:
     """A standalone SVG picture with grid lines, filled pieces and every piece's outline.
 
@@ -81,6 +84,10 @@ def to_svg(
     highlight, highlight_color
         The cells of one placement, drawn with a thick black-and-white border and a hatch;
         empty ones are shaded in ``highlight_color`` (grey if None).
+    coordinates
+        Name the columns under the board and the rows left of it: ``"pentobi"`` (a, b, ...;
+        rows from 1 at the bottom) or ``"rowcol"`` (0, 1, ... from the top left); None for
+        no names (see :data:`~polytile.render.scene.COORDINATES`).
 
     Returns
     -------
@@ -109,7 +116,7 @@ def to_svg(
         return tray_svg(obj, to_svg(obj.setup, cell, caption or None), cell, caption)
     scene = decorated(obj, marks, mark_color, highlight, highlight_color)
     title = xml_safe(title) if title else title  # names from files may hold control characters
-    lay = layout(scene, cell, title)
+    lay = layout(scene, cell, title, coordinates)
     bx0, by0 = lay.x(0), lay.y(0)
     bx1, by1 = lay.x(scene.cols), lay.y(scene.rows)
     out = [
@@ -216,6 +223,14 @@ def to_svg(
                 f'<text x="{_num(lay.x(c + 0.5))}" y="{_num(lay.y(r + 0.5))}">'
                 f"{escape(shape.letter)}</text>"
             )
+        out.append("</g>")
+    names = coordinate_labels(scene, lay, coordinates)
+    if names:
+        out.append(
+            f'<g class="coordinates" font-family="sans-serif" font-size="{_num(cell * 0.45)}" '
+            f'text-anchor="middle" dominant-baseline="central" fill="{INK}">'
+        )
+        out += [f'<text x="{_num(x)}" y="{_num(y)}">{escape(t)}</text>' for x, y, t in names]
         out.append("</g>")
     out.append("</svg>")
     return "\n".join(out) + "\n"

@@ -728,3 +728,35 @@ def test_the_token_leaves_the_address_bar(page: Any, server: str, tmp_path: Path
         assert isinstance(answer, int), answer
 
     shot_on_failure(driver, tmp_path, check)
+
+
+def test_boards_show_coordinates(page: Any, tmp_path: Path) -> None:
+    """#50: the Blokus and City Blocks (Ritchie) boards name their squares around the edge
+    as their moves write them, and a click on the square a column name and a row name point
+    at is that square (Blokus: a and 14 are row 0, column 0 of the Duo board; City Blocks:
+    0 and 0)."""
+    import re
+
+    driver = page
+
+    def check() -> None:
+        for game, col, row in (("blokus", "a", "14"), ("cityblocks", "0", "0")):
+            _open(driver, game)
+            svg = driver.execute_script("return state.view.svg")
+            group = re.search(r'<g class="coordinates"[^>]*>(.*?)</g>', svg, re.S)
+            assert group, game
+            names = re.findall(r'<text x="([\d.]+)" y="([\d.]+)">([^<]+)</text>', group[1])
+            x = next(float(x) for x, _, t in names if t == col)
+            y = next(float(y) for _, y, t in names[len(names) // 2:] if t == row)
+            width = float(re.search(r'viewBox="0 0 ([\d.]+)', svg)[1])
+            assert driver.execute_script("return $('board').naturalWidth") == round(width)
+            under = driver.execute_async_script(
+                "const [x, y, done] = arguments; const img = $('board');"
+                "api(`/api/records/${state.index}/cells?move=${state.view.at}`).then(c => {"
+                " const box = img.getBoundingClientRect();"
+                " const s = box.width / img.naturalWidth;"
+                " done(cellUnder({clientX: box.left + x * s, clientY: box.top + y * s}, img,"
+                " c.cells.cells)); });", x, y)
+            assert under == "0,0", (game, under)
+
+    shot_on_failure(driver, tmp_path, check)

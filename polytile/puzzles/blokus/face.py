@@ -111,11 +111,14 @@ main line, a position becomes the new position."""
                     "highlight_color": last.color if last else None}  # fmt: skip
         if kind == "txt":
             return to_text(doc.obj, False, marks=marks, mark_color=to_move, **lit)
+        # the squares named around the board as moves write them (Pentobi's points)
         if kind == "svg":
-            return to_svg(doc.obj, cell, title, marks=marks, mark_color=to_move, **lit)
+            return to_svg(doc.obj, cell, title, marks=marks, mark_color=to_move,
+                          coordinates="pentobi", **lit)  # fmt: skip
         from polytile.render.png import png_bytes
 
-        return png_bytes(doc.obj, cell, title, marks=marks, mark_color=to_move, **lit)
+        return png_bytes(doc.obj, cell, title, marks=marks, mark_color=to_move,
+                         coordinates="pentobi", **lit)  # fmt: skip
 
     def score_doc(self, doc: Any) -> dict[str, Any]:
         from polytile.puzzles.blokus.verbs import score_doc
@@ -166,7 +169,7 @@ main line, a position becomes the new position."""
         from polytile.render.svg import cell_boxes
 
         game = doc.game
-        boxes = cell_boxes(doc.obj, cell)
+        boxes = cell_boxes(doc.obj, cell, coordinates="pentobi")
         moves = {} if game.is_game_over() else {
             text: tuple(f"{r},{c}" for r, c in m.cells)
             for m, text in zip(game.legal_moves(), legal_texts(game), strict=True)

@@ -36,7 +36,6 @@ True
 from __future__ import annotations
 
 import re
-
 from typing import Any
 
 from polytile.geometry import Cell

@@ -82,9 +82,10 @@ class CityBlocksFace(BoundsFace):
             return to_text(doc.obj, color).removesuffix("\n")
         if kind == "txt":
             return to_text(doc.obj, False)
+        # the squares named around the board as moves write them (row,col from 0)
         if kind == "svg":
-            return to_svg(doc.obj, cell, title)
-        return png_bytes(doc.obj, cell, title)
+            return to_svg(doc.obj, cell, title, coordinates="rowcol")
+        return png_bytes(doc.obj, cell, title, coordinates="rowcol")
 
     def _sheet(self, doc: CityBlocksDoc, players: str | None) -> Any:
         """The score of ``doc`` with ``players`` (None: the file's), its hands checked
@@ -143,7 +144,7 @@ class CityBlocksFace(BoundsFace):
         moves = {} if game.is_game_over() else {
             str(m): tuple(f"{r},{c}" for r, c in m.cells) for m in game.legal_moves()
             if m.cells}  # fmt: skip
-        boxes = cell_boxes(doc.obj, cell)
+        boxes = cell_boxes(doc.obj, cell, coordinates="rowcol")
         return MoveCells({f"{r},{c}": box for (r, c), box in boxes.items()}, moves)
 
     def move_pieces(self, doc: Any) -> tuple[MovePiece, ...]:
