@@ -129,6 +129,9 @@ class Record:
                 "game_title": self.face.title, "kind": self.kind, "length": len(self.moves),
                 "length_text": counted(len(self.moves), word),
                 "variation": self.parent is not None, "parent": self.parent,
+                # the move of the parent record the variation left it at (its own moves
+                # follow): where "back to the record" leads
+                "left_at": None if self.parent is None else len(self.base),
                 "suffix": _suffix(self.file)}  # fmt: skip
 
 

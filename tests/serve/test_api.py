@@ -287,6 +287,9 @@ def test_play_legal_illegal_and_variations(game_files: dict[str, Path]) -> None:
         assert (await r.json())["index"] == 2
         rows = (await (await client.get("/api/records", headers=AUTH)).json())["records"]
         assert [(row["length"], row["parent"]) for row in rows] == [(30, None), (7, 0), (7, 0)]
+        # where each variation left the record (both at its move 5: the second branches
+        # off the first, whose own moves start there)
+        assert [row["left_at"] for row in rows] == [None, 5, 5]
 
     run([file], scenario)
 

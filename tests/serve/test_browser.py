@@ -216,6 +216,13 @@ def test_step_play_and_refuse(page: Any, game: str, game_files: dict[str, Path],
         assert driver.find_element("id", "board").get_attribute("src") != before
         assert "variation" in _text(driver, "title")
         assert "variation" in _text(driver, "message")
+        # #50: a variation leads back to the move it left
+        back = driver.find_element("id", "back-to-parent")
+        assert back.is_displayed() and f"at move {at}" in back.text
+        back.click()
+        _wait_for(driver, lambda d: d.execute_script("return state.index") == INDEX[game]
+                  and _at(d) == at, "back at the record's move the variation left")
+        assert not driver.find_element("id", "variation-note").is_displayed()
 
     shot_on_failure(driver, tmp_path, check)
 
@@ -266,6 +273,13 @@ def test_analysis_shows_the_exact_value(page: Any, game_files: dict[str, Path],
         assert "answered" in _text(driver, "analysis-state")
         assert "exact" in _text(driver, "analysis-state")
         assert _text(driver, "analysis-summary").startswith("value ")
+        # #50: the best move drawn on the live board, over the squares it covers
+        best = driver.find_element("css selector", "#best code").text.strip()
+        _wait_for(driver, lambda d: d.find_element("id", "best-mark").get_attribute("data-move")
+                  == best and d.find_elements("css selector", "#best-mark div"),
+                  "the best move drawn on the board")  # fmt: skip
+        drawn = len(driver.find_elements("css selector", "#best-mark div"))
+        assert drawn == len(best.split()) - 2, best  # colour, piece, then one point a square
         board = driver.find_element("id", "board")
         before = board.get_attribute("src")
         driver.find_element("css selector", "#best .show-best").click()
@@ -276,6 +290,17 @@ def test_analysis_shows_the_exact_value(page: Any, game_files: dict[str, Path],
         driver.find_element("id", "next").click()  # a step leaves the preview
         _wait_for(driver, lambda d: not d.find_element("id", "preview-note").is_displayed(),
                   "the preview gone after a step")  # fmt: skip
+        # #50: beside another position the analysis is dimmed, says whose it is and leads
+        # back; its best move is not drawn on a board it does not belong to
+        box = driver.find_element("id", "analysis-box")
+        assert "stale" in box.get_attribute("class")
+        assert f"after move {n - 5}" in _text(driver, "analysis-elsewhere")
+        assert not driver.find_elements("css selector", "#best-mark div")
+        driver.find_element("id", "analysis-back").click()
+        _step_to(driver, n - 5, "back to the analysed position")
+        _wait_for(driver, lambda d: "stale" not in box.get_attribute("class")
+                  and d.find_elements("css selector", "#best-mark div"),
+                  "the analysis bright again, its best move drawn")  # fmt: skip
 
     shot_on_failure(driver, tmp_path, check)
 
@@ -506,6 +531,13 @@ def test_bounds_on_the_page(page: Any, game: str, tmp_path: Path) -> None:
         rows = driver.find_elements("css selector", "#analysis-summary table.bounds tr")
         assert len(rows) >= 2  # the heading and at least one colour
         assert not driver.find_elements("css selector", "#best .show-best")
+        # #50: squares and score in columns of their own, never both in one cell
+        cells = [c.text for c in driver.find_elements("css selector",
+                                                       "#analysis-summary table.bounds td")]
+        assert not any("squares" in c and "score" in c for c in cells), cells
+        heads = [h.text for h in driver.find_elements("css selector",
+                                                      "#analysis-summary table.bounds th")]
+        assert ("can still reach (squares)" in heads) == (game == "blokus"), heads
 
     shot_on_failure(driver, tmp_path, check)
 
@@ -758,5 +790,27 @@ def test_boards_show_coordinates(page: Any, tmp_path: Path) -> None:
                 " done(cellUnder({clientX: box.left + x * s, clientY: box.top + y * s}, img,"
                 " c.cells.cells)); });", x, y)
             assert under == "0,0", (game, under)
+
+    shot_on_failure(driver, tmp_path, check)
+
+
+def test_a_long_analysis_shows_a_progress_bar(page: Any, tmp_path: Path) -> None:
+    """#50: while an analysis runs, a bar fills with its time limit; it goes when the
+    answer (here: out of time, a City Blocks (Henning) view early in the game) comes."""
+    from selenium.webdriver.support.ui import Select
+
+    driver = page
+
+    def check() -> None:
+        _open(driver, "henning")
+        driver.execute_script("show(state.index, 2)")
+        _step_to(driver, 2, "move 2")
+        Select(driver.find_element("id", "mode")).select_by_value("view")
+        _ask(driver, "analyse", 4, "#analysis-progress:not([hidden])", "the progress bar")
+        _wait_for(driver, lambda d: float(d.find_element("id", "analysis-progress")
+                                          .get_attribute("value")) > 0, "the bar filling")
+        _wait_for(driver, lambda d: d.execute_script("return state.job") is None,
+                  "the analysis' end", 60)  # fmt: skip
+        assert not driver.find_element("id", "analysis-progress").is_displayed()
 
     shot_on_failure(driver, tmp_path, check)

@@ -10,7 +10,7 @@ const $ = (id) => document.getElementById(id);
 const SHOWN = 300;  // legal moves listed at once (the filter finds the others)
 
 const state = { records: [], index: null, view: null, picture: null, job: null, poll: null,
-                reviews: {}, picked: [], piece: null, image: 0 };
+                reviews: {}, picked: [], piece: null, image: 0, answered: null };
 
 async function api(path, options = {}) {
   const response = await fetch(path, Object.assign({ credentials: "same-origin" }, options));
@@ -106,6 +106,55 @@ function render(view) {
   $("analyse-record").hidden = !view.record_analysis;
   $("analyse-record").disabled = state.job !== null;
   if (!view.analysis.length) $("analysis-state").textContent = `${view.game_title} has no endgame solver`;
+  renderVariation(view);
+  placeAnalysis(view);
+}
+
+// A variation says where it left its record, and leads back there.
+function renderVariation(view) {
+  const note = $("variation-note");
+  note.hidden = !view.variation;
+  if (!view.variation) return;
+  const parent = state.records.find((r) => r.index === view.parent);
+  const button = $("back-to-parent");
+  button.textContent = `back to ${parent ? parent.title : "the record"} at move ${view.left_at}`;
+  button.onclick = () => show(view.parent, view.left_at);
+}
+
+// An analysis answers for one position: shown beside another, it is dimmed and says which
+// it is of; beside its own, its best move is drawn on the board.
+function placeAnalysis(view) {
+  const a = state.answered;
+  const elsewhere = Boolean(a && view && (a.index !== view.index || a.at !== view.at));
+  $("analysis-box").classList.toggle("stale", elsewhere);
+  const note = $("analysis-elsewhere");
+  note.hidden = !elsewhere;
+  if (elsewhere) {
+    const other = a.index !== view.index ? " of another record" : "";
+    note.querySelector("span").textContent =
+      `this analysis is of the position after move ${a.at}${other}, not of the one shown`;
+    $("analysis-back").onclick = () => show(a.index, a.at);
+  }
+  drawBest(view, elsewhere);
+}
+
+async function drawBest(view, elsewhere) {
+  const layer = $("best-mark");
+  layer.replaceChildren();
+  const a = state.answered;
+  if (!a || elsewhere || !a.best.length || !view || !view.clickable) return;
+  try {
+    await loadCells();
+  } catch (e) {
+    return;  // the best move stays listed beside the board
+  }
+  const img = $("board");
+  if (!img.complete || !img.naturalWidth) await new Promise((done) => img.addEventListener("load", done, { once: true }));
+  if (state.view !== view || state.answered !== a || $("board").dataset.preview) return;
+  const cells = view.cells && view.cells.moves[a.best[0]];
+  if (!cells || !cells.length) return;
+  markCells(layer, img, cells.map((name) => view.cells.cells[name]).filter(Boolean));
+  layer.dataset.move = a.best[0];
 }
 
 function renderMoves(view) {
@@ -557,6 +606,8 @@ async function analyse(whole) {
   $("best").replaceChildren();
   $("analysis-details").hidden = true;
   $("analysis-state").classList.remove("estimate");
+  state.answered = null;
+  placeAnalysis(view);
   try {
     const body = await api(`/api/records/${view.index}/analysis`, {
       method: "POST", headers: { "Content-Type": "application/json" },
@@ -583,6 +634,11 @@ async function pollAnalysis() {
     if (r.state === "running") {
       $("analysis-state").textContent = `analysing the ${where}: ${r.seconds} s of ${r.limit} s` +
         (r.progress ? ` — ${r.progress}` : "");
+      // the bar fills with the time limit, which holds: the answer comes by its end
+      const bar = $("analysis-progress");
+      bar.hidden = false;
+      bar.value = r.limit ? Math.min(1, r.seconds / r.limit) : 0;
+      bar.title = r.progress || `${r.seconds} s of ${r.limit} s`;
       return;
     }
     endAnalysis();
@@ -596,9 +652,13 @@ async function pollAnalysis() {
 function showAnswer(r, job, where) {
   const a = r.answer;
   if (job.mode === "record") {
+    state.answered = null;  // the record's reviews are written in its move list
     showReviews(r, job, where);
     return;
   }
+  state.answered = { index: job.index, at: job.at, mode: job.mode,
+                     best: job.mode === "bounds" ? [] : (r.best || []) };
+  placeAnalysis(state.view);
   if (job.mode === "bounds") {
     showBounds(r, where);
     return;
@@ -622,7 +682,11 @@ function showAnswer(r, job, where) {
   if (a) {
     if (a.value !== undefined && a.value !== null) line(`value ${a.value}` + (a.lead ? ` (${a.lead})` : ""));
     if (a.values && typeof a.values === "object") {
-      line("values: " + Object.entries(a.values).map(([k, v]) => `${k} ${v}`).join(", "));
+      // with 3 or 4 players a value is the final score that player can make sure of, the
+      // others playing against it; with 2, the lead named by "lead"
+      const what = a.mode === "max-own" ?
+        "the final score each can make sure of, the others playing against it: " : "values: ";
+      line(what + Object.entries(a.values).map(([k, v]) => `${k} ${v}`).join(", "));
     }
     for (const key of ["outcome", "kind", "label", "reason", "note", "meaning"]) {
       if (typeof a[key] === "string" && a[key] !== a.lead) line(`${key}: ${a[key]}`);
@@ -670,16 +734,23 @@ function showBounds(r, where) {
   summary.replaceChildren();
   const table = element("table");
   table.className = "bounds";
+  // Blokus bounds squares placed and gives the scores they mean: one column for each,
+  // never both in one cell
+  const squares = Object.values(a.colors || {}).some((b) => b.score_upper !== undefined);
+  const heads = squares ? ["colour", "score now", "can still reach (squares)", "(score)",
+                           "can make sure of (squares)", "(score)", "exact score"] :
+    ["colour", "now", "can still reach", "can make sure of", "exact"];
   const head = element("tr");
-  for (const h of ["colour", "now", "can still reach", "can make sure of", "exact"]) head.append(element("th", h));
+  for (const h of heads) head.append(element("th", h));
   table.append(head);
   for (const [color, b] of Object.entries(a.colors || {})) {
     const row = element("tr");
-    const squares = b.score_upper !== undefined;  // Blokus: squares placed; the scores beside
-    const cells = [color, String(b.score_now),
-      bound(b.upper, b.upper_proven) + (squares ? ` squares (score ${b.score_upper})` : ""),
-      bound(b.can_ensure, b.can_ensure_proven) + (squares ? ` squares (score ${b.score_can_ensure})` : ""),
-      b.exact === null || b.exact === undefined ? "—" : String(b.exact)];
+    const exact = b.exact === null || b.exact === undefined ? "—" : String(b.exact);
+    const cells = squares ?
+      [color, String(b.score_now), bound(b.upper, b.upper_proven), String(b.score_upper),
+       bound(b.can_ensure, b.can_ensure_proven), String(b.score_can_ensure), exact] :
+      [color, String(b.score_now), bound(b.upper, b.upper_proven),
+       bound(b.can_ensure, b.can_ensure_proven), exact];
     for (const c of cells) row.append(element("td", c));
     table.append(row);
   }
@@ -688,7 +759,7 @@ function showBounds(r, where) {
     const row = element("tr");
     row.append(element("td", color));
     const why = element("td", `not bounded: ${a.reason}`);
-    why.colSpan = 4;
+    why.colSpan = heads.length - 1;
     row.append(why);
     table.append(row);
   }
@@ -733,6 +804,7 @@ async function preview(index, at, text) {
     state.picture = URL.createObjectURL(new Blob([p.svg], { type: "image/svg+xml" }));
     $("board").src = state.picture;
     $("board").dataset.preview = text;
+    $("best-mark").replaceChildren();
     $("board-frame").classList.add("preview");
     const note = $("preview-note");
     note.textContent = `showing the board after ${text} (not played: step or play to leave)`;
@@ -745,6 +817,7 @@ async function preview(index, at, text) {
 function endAnalysis() {
   clearInterval(state.poll);
   state.poll = null;
+  $("analysis-progress").hidden = true;
   state.job = null;
   $("stop").disabled = true;
   $("analyse").disabled = !(state.view && state.view.analysis.length);
