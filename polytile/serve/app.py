@@ -128,6 +128,7 @@ def make_app(board: Board, token: str | None = None, host: str = "127.0.0.1",
     app.router.add_post("/api/records/{index}/preview", _preview)
     app.router.add_get("/api/records/{index}/cells", _cells)
     app.router.add_get("/api/records/{index}/download", _download)
+    app.router.add_get("/api/records/{index}/picture", _picture)
     app.router.add_post("/api/upload", _upload)
     app.router.add_post("/api/records/{index}/analysis", _start_analysis)
     app.router.add_get("/api/stores", _stores)
@@ -371,6 +372,16 @@ async def _play(request: web.Request) -> web.Response:
 async def _download(request: web.Request) -> web.Response:
     text, name = await _run(request, request.app[BOARD].download, _index(request))
     return web.Response(text=text, content_type="application/octet-stream", headers={
+        **_NO_STORE, "Content-Disposition": f'attachment; filename="{name}"'})  # fmt: skip
+
+
+async def _picture(request: web.Request) -> web.Response:
+    """The board as a picture file (``?move=N&kind=svg|png``), to download."""
+    move = _int(request.query.get("move"), "move")
+    kind = request.query.get("kind", "svg")
+    data, media, name = await _run(request, request.app[BOARD].picture, _index(request), move,
+                                   kind)  # fmt: skip
+    return web.Response(body=data, content_type=media, headers={
         **_NO_STORE, "Content-Disposition": f'attachment; filename="{name}"'})  # fmt: skip
 
 

@@ -336,6 +336,21 @@ class Board:
         return text, _safe_name(name) + _suffix(rec.file)
 
 
+    def picture(self, index: int, move: int | None, kind: str) -> tuple[bytes, str, str]:
+        """The picture of record ``index`` after ``move`` moves (None: the end), ``kind``
+        ``"svg"`` or ``"png"`` as the face draws it (``polytile render`` draws the same):
+        its bytes, media type and a file name."""
+        if kind not in ("svg", "png"):
+            raise BoardError(f'"kind" must be svg or png, not {printable(kind[:20])!r}')
+        rec = self.record(index)
+        at = self._move(rec, move)
+        drawn = rec.face.picture(rec.doc(at), kind, cell=24)
+        data = drawn if isinstance(drawn, bytes) else drawn.encode("utf-8")
+        stem = Path(self.records[rec.parent if rec.parent is not None else index].title).stem
+        name = f"{_safe_name(stem)}-move-{at}.{kind}"
+        return data, "image/svg+xml" if kind == "svg" else "image/png", name
+
+
 def analysis_modes(face: Face) -> list[str]:
     """The analyses the page offers for ``face``'s positions: ``exact`` (``solve-endgame``),
     ``open`` and ``view`` where the game declares ``--open`` and ``--view``, and ``bounds``

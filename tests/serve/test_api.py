@@ -419,6 +419,32 @@ def test_a_variation_on_a_position_downloads_as_a_position(
     assert result.exit_code == 0, result.output
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_the_board_downloads_as_a_picture(game_files: dict[str, Path], game: str) -> None:
+    """#50: the position shown, as an SVG or PNG file, the face's own picture."""
+    f = face(game)
+    doc = f.read(str(game_files[game]), 2 if game != "cityblocks" else None)
+
+    async def scenario(client: TestClient[Any, Any]) -> None:
+        at = "2" if game != "cityblocks" else ""
+        r = await client.get("/api/records/0/picture", params={"move": at, "kind": "svg"},
+                             headers=AUTH)  # fmt: skip
+        assert r.status == 200, await r.text()
+        assert r.content_type == "image/svg+xml"
+        assert "attachment" in r.headers["Content-Disposition"]
+        assert (await r.text()) == f.picture(doc, "svg", cell=24)
+        r = await client.get("/api/records/0/picture", params={"move": at, "kind": "png"},
+                             headers=AUTH)  # fmt: skip
+        assert r.status == 200 and r.content_type == "image/png"
+        assert (await r.read()) == f.picture(doc, "png", cell=24)
+        assert ".png" in r.headers["Content-Disposition"]
+        r = await client.get("/api/records/0/picture", params={"kind": "gif"}, headers=AUTH)
+        assert "svg or png" in await error(r, 400)
+        await error(await client.get("/api/records/0/picture?move=999", headers=AUTH), 404)
+
+    run([game_files[game]], scenario)
+
+
 def test_uploads(game_files: dict[str, Path]) -> None:
     async def scenario(client: TestClient[Any, Any]) -> None:
         up = {"token": TOKEN, "name": "mine.blksgf"}

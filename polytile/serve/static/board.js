@@ -90,6 +90,9 @@ function render(view) {
   renderScore(view);
   renderLegal(view);
   $("download").href = `/api/records/${view.index}/download`;
+  for (const kind of ["svg", "png"]) {
+    $(`picture-${kind}`).href = `/api/records/${view.index}/picture?move=${view.at}&kind=${kind}`;
+  }
   const modes = $("mode");
   const was = modes.value;
   modes.replaceChildren();
