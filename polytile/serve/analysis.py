@@ -396,7 +396,8 @@ def _answer(order: AnalysisOrder, text: str) -> tuple[dict[str, Any] | None, tup
 def _reviews(order: AnalysisOrder, answer: dict[str, Any] | None) -> list[dict[str, Any]]:
     """Each move an ``analyse --json`` answer reviews: its number, what it lost, a best
     move in its place in play's notation (read by the face when the answer writes it
-    another way) and whether the values are estimates."""
+    another way), the values before and after it (the page's evaluation graph) and whether
+    the values are estimates."""
     from polytile.faces.face import EndgameFace
     from polytile.faces.registry import face
 
@@ -411,8 +412,11 @@ def _reviews(order: AnalysisOrder, answer: dict[str, Any] | None) -> list[dict[s
             named = game.best_moves({"best_move": best}) if isinstance(game, EndgameFace) else ()
             best = named[0] if named else ""
         loss = row.get("loss")
+        values = {key: v if isinstance(v := row.get(f"value_{key}"), int | float)
+                  and not isinstance(v, bool) else None for key in ("before", "after")}
         found.append({"number": row["number"], "best": best,
                       "loss": loss if isinstance(loss, int | float) else None,
+                      "value_before": values["before"], "value_after": values["after"],
                       "estimate": row.get("kind") == "estimate"})  # fmt: skip
     return found
 

@@ -542,14 +542,39 @@ def test_bounds_on_the_page(page: Any, game: str, tmp_path: Path) -> None:
     shot_on_failure(driver, tmp_path, check)
 
 
-def test_every_move_analysed_in_the_move_list(page: Any, tmp_path: Path) -> None:
+@pytest.mark.parametrize("game", ["blokus", "henning", "gridblock-split", "walkable"])
+def test_every_move_analysed_in_the_move_list_and_the_graph(page: Any, game: str,
+                                                            tmp_path: Path) -> None:  # fmt: skip
+    """"Analyse every move": what each move lost in the move list, and (#50) the graph of
+    the value after each analysed move, exact points filled and estimates hollow, each at
+    its move's value; a click on a point goes to its move, which the graph marks."""
     driver = page
 
     def check() -> None:
-        _open(driver, "blokus")
-        _ask(driver, "analyse-record", 40, "#moves li .review",
-             "what each move lost, in the move list")  # fmt: skip
+        _open(driver, game)
+        _ask(driver, "analyse-record", 25, "#graph .point", "the evaluation graph")
+        _wait_for(driver, lambda d: d.execute_script("return state.job") is None,
+                  "the analysis' end", 60)  # fmt: skip
         assert "moves analysed" in _text(driver, "analysis-summary")
+        assert driver.find_elements("css selector", "#moves li .review")
+        assert driver.find_element("id", "graph-box").is_displayed()
+        assert "values are " in _text(driver, "graph-lead")
+        reviews = driver.execute_script("return state.graphs[state.index].reviews")
+        after = {r["number"]: (r["value_after"], not r["estimate"]) for r in reviews}
+        points = driver.find_elements("css selector", "#graph .point")
+        assert len(points) >= 2
+        for point in points:
+            at = int(point.get_attribute("data-at"))
+            if at in after:  # the others are the value before the first one reviewed
+                value, exact = after[at]
+                assert float(point.get_attribute("data-value")) == value
+                assert ("exact" if exact else "estimate") in point.get_attribute("class")
+        target = points[len(points) // 2]
+        at = int(target.get_attribute("data-at"))
+        target.click()
+        _step_to(driver, at, "the move of the point clicked")
+        _wait_for(driver, lambda d: d.find_elements(
+            "css selector", f'#graph .point.here[data-at="{at}"]'), "the graph marking it")
 
     shot_on_failure(driver, tmp_path, check)
 

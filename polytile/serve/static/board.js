@@ -10,7 +10,7 @@ const $ = (id) => document.getElementById(id);
 const SHOWN = 300;  // legal moves listed at once (the filter finds the others)
 
 const state = { records: [], index: null, view: null, picture: null, job: null, poll: null,
-                reviews: {}, picked: [], piece: null, image: 0, answered: null };
+                reviews: {}, graphs: {}, picked: [], piece: null, image: 0, answered: null };
 
 async function api(path, options = {}) {
   const response = await fetch(path, Object.assign({ credentials: "same-origin" }, options));
@@ -111,6 +111,79 @@ function render(view) {
   if (!view.analysis.length) $("analysis-state").textContent = `${view.game_title} has no endgame solver`;
   renderVariation(view);
   placeAnalysis(view);
+  renderGraph(view);
+}
+
+// -- the evaluation graph: the value after each analysed move ("Analyse every move") -------
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function svgElement(tag, attributes) {
+  const e = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attributes)) e.setAttribute(k, String(v));
+  return e;
+}
+
+// The points of record `index`'s graph: [move, value, exact] in move order, the value
+// before the first reviewed move included.
+function graphPoints(index) {
+  const g = state.graphs[index];
+  if (!g) return [];
+  const points = new Map();
+  for (const r of g.reviews) {
+    if (r.value_before !== null && r.value_before !== undefined && !points.has(r.number - 1)) {
+      points.set(r.number - 1, [r.number - 1, r.value_before, !r.estimate]);
+    }
+    if (r.value_after !== null && r.value_after !== undefined) {
+      points.set(r.number, [r.number, r.value_after, !r.estimate]);
+    }
+  }
+  return [...points.values()].sort((a, b) => a[0] - b[0]);
+}
+
+function renderGraph(view) {
+  const box = $("graph-box");
+  const g = view ? state.graphs[view.index] : null;
+  const points = g ? graphPoints(view.index) : [];
+  box.hidden = !g || (!points.length && !g.note);
+  if (box.hidden) return;
+  $("graph-lead").textContent = g.lead ? `values are ${g.lead}` : g.note || "";
+  const graph = $("graph");
+  const key = `${view.index}:${points.length}:${view.moves.length}`;
+  const width = 560, height = 150, pad = 12;
+  const n = Math.max(1, view.moves.length);
+  const x = (at) => pad + (width - 2 * pad) * at / n;
+  if (graph.dataset.key !== key) {
+    graph.dataset.key = key;
+    graph.replaceChildren();
+    graph.setAttribute("viewBox", `0 0 ${width} ${height}`);
+    const most = Math.max(1, ...points.map((p) => Math.abs(p[1])));
+    const y = (v) => height / 2 - (height / 2 - pad) * v / most;
+    graph.append(svgElement("line", { class: "zero", x1: pad, x2: width - pad, y1: y(0), y2: y(0) }));
+    for (let i = 1; i < points.length; i++) {
+      const [a, b] = [points[i - 1], points[i]];
+      if (b[0] - a[0] !== 1) continue;  // a gap: moves not analysed
+      graph.append(svgElement("line", { class: `line ${a[2] && b[2] ? "exact" : "estimate"}`,
+                                        x1: x(a[0]), y1: y(a[1]), x2: x(b[0]), y2: y(b[1]) }));
+    }
+    graph.append(svgElement("line", { class: "now", y1: pad / 2, y2: height - pad / 2, x1: 0, x2: 0 }));
+    for (const [at, value, exact] of points) {
+      const dot = svgElement("circle", { class: `point ${exact ? "exact" : "estimate"}`,
+                                         cx: x(at), cy: y(value), r: 4 });
+      dot.dataset.at = String(at);
+      dot.dataset.value = String(value);
+      dot.append(svgElement("title", {}));
+      dot.firstChild.textContent = `after move ${at}: ${value}${exact ? "" : " (an estimate)"}`;
+      dot.addEventListener("click", () => show(view.index, at));
+      graph.append(dot);
+    }
+  }
+  const now = graph.querySelector(".now");
+  now.setAttribute("x1", x(view.at));
+  now.setAttribute("x2", x(view.at));
+  for (const dot of graph.querySelectorAll(".point")) {
+    dot.classList.toggle("here", dot.dataset.at === String(view.at));
+  }
 }
 
 // A variation says where it left its record, and leads back there.
@@ -777,6 +850,12 @@ function showReviews(r, job, where) {
   const reviews = {};
   for (const review of r.reviews || []) reviews[review.number] = review;
   state.reviews[job.index] = reviews;
+  // the graph's values are a lead (two players, or one side against the other); with 3
+  // or 4 Blokus players each value is the mover's own, so there is no one line to draw
+  const lead = a.lead || (a.mode === "difference" && (a.players || []).length === 2 ?
+    `${a.players[0]}'s final score minus ${a.players[1]}'s` : "");
+  state.graphs[job.index] = lead ? { lead, reviews: r.reviews || [] } :
+    { lead: "", note: "with 3 or 4 players a value is the mover's own score, not one lead: no graph", reviews: [] };
   const estimates = (r.reviews || []).some((x) => x.estimate);
   const stateLine = $("analysis-state");
   stateLine.textContent = r.state === "done" ? `the ${where}: ${r.outcome}` +
@@ -793,7 +872,10 @@ function showReviews(r, job, where) {
   $("analysis-report").textContent = a ? JSON.stringify(a, null, 1) : r.report;
   $("analysis-details").hidden = !$("analysis-report").textContent;
   $("best").replaceChildren();
-  if (state.view && state.view.index === job.index) renderMoves(state.view);
+  if (state.view && state.view.index === job.index) {
+    renderMoves(state.view);
+    renderGraph(state.view);
+  }
 }
 
 async function preview(index, at, text) {
