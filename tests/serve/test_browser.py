@@ -235,6 +235,9 @@ def test_walkable_parts_by_clicks(page: Any, tmp_path: Path) -> None:
 
     def check() -> None:
         _open(driver, "walkable")
+        # #50: the three boards at a readable size, not squeezed into a square board's width
+        shown = driver.execute_script("return $('board').clientWidth")
+        assert shown > 700, shown
         driver.find_element("id", "first").click()
         _step_to(driver, 0, "the start")
         assert driver.execute_script("return partsMode()")

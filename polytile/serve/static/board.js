@@ -73,6 +73,7 @@ function render(view) {
   // a User Timing mark when the picture is drawn (benchmarks/bench_serve.py reads them)
   $("board").onload = () => performance.mark("board-drawn");
   $("board").src = state.picture;
+  $("board-frame").dataset.game = view.game;
   $("board").dataset.at = String(view.at);
   delete $("board").dataset.preview;
   $("board-frame").classList.remove("preview");
