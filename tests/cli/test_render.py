@@ -505,3 +505,16 @@ def test_a_solution_of_a_puzzle_with_given_pieces_marks_them(invoke: Invoke,
     shown = invoke("render", str(saved), "--no-color")
     assert shown.stdout == "# P P A A\nl P P P A\nl l l l A\nlower case: given in place (L5)\n"
     assert invoke("validate", str(saved), "--puzzle", puzzle).exit_code == 0
+
+
+def test_a_teaser_name_says_what_draws_it(invoke: Invoke, tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """#47's left gap: ``render four-square`` said "No such file or directory"; a teaser's
+    name is named as one, with the command that draws an answer (a file of that name is
+    still drawn as a file)."""
+    monkeypatch.chdir(tmp_path)
+    for name in ("four-square", "eighty-four"):
+        result = invoke("render", name)
+        assert result.exit_code == 2, result.stderr
+        assert f"{name} is a teaser of the catalogue" in result.stderr
+        assert f"polytile solve {name}" in result.stderr and "Traceback" not in result.stderr

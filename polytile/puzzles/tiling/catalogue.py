@@ -19,10 +19,10 @@ __all__ = ["TEASERS", "Puzzle", "load_puzzle", "names", "resolve", "teaser_board
 
 Puzzle = TilingPuzzle | Teaser
 
-#: The coloured teasers by name, with what they are.
 #: The largest puzzle file read, in bytes.
 MAX_PUZZLE_BYTES = 16 * 2**20
 
+#: The coloured teasers by name, with what they are.
 TEASERS = {
     "four-square": "Blokus: the 20 tetrominoes of four colours tile 8x10, same colours never "
     "share an edge, every piece corner-touches its colour (--touch connected: one group)",
