@@ -436,6 +436,9 @@ def _read_solution(doc: dict[str, Any], source: str) -> Solution:
     seen: set[int] = set()  # "given": the placements a puzzle gave in place (pictures mark them)
     for j, i in enumerate(get_list(doc.get("given", []), source, "given")):
         if type(i) is not int or not 0 <= i < len(placed) or i in seen:
+            if not placed:  # "(0 to -1)" said nothing: there is no placement to give
+                raise FormatError(f"names a placement given in place, got {short(i)}, but the "
+                                  "solution places no piece", source, f"given[{j}]")  # fmt: skip
             raise FormatError(f"must be the index of a placement (0 to {len(placed) - 1}), each "
                               f"listed once, got {short(i)}", source, f"given[{j}]")  # fmt: skip
         seen.add(i)

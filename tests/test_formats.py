@@ -491,3 +491,12 @@ def test_the_examples_in_docs_formats_md_load() -> None:
     from polytile.puzzles.walkable.files import read_walkable
 
     assert [read_walkable(b, "docs/formats.md").kind for b in walkable] == ["record", "position"]
+
+
+def test_given_of_an_empty_solution_says_there_is_none() -> None:
+    """#47's left gap: the message said "(0 to -1)"."""
+    doc = {"format": "polytile/solution@1", "puzzle": "p", "rows": 2, "cols": 2,
+           "placements": [], "given": [0]}  # fmt: skip
+    with pytest.raises(FormatError, match="places no piece") as info:
+        loads(json.dumps(doc))
+    assert "-1" not in str(info.value)
