@@ -12,6 +12,9 @@ from polytile.interop.openspiel import to_pyspiel  # noqa: E402
 from polytile.puzzles.blokus.game import BlokusGame  # noqa: E402
 from polytile.puzzles.cityblocks.game import CityBlocksGame  # noqa: E402
 from polytile.puzzles.game import Game  # noqa: E402
+from polytile.puzzles.gridblock.game import GridblockGame  # noqa: E402
+from polytile.puzzles.henning.game import HenningGame  # noqa: E402
+from polytile.puzzles.walkable.game import WalkableGame  # noqa: E402
 from polytile.puzzles.toys import DiceRace, HighCard, RockPaperScissors, TakeAway  # noqa: E402
 
 
@@ -20,6 +23,9 @@ from polytile.puzzles.toys import DiceRace, HighCard, RockPaperScissors, TakeAwa
     [
         BlokusGame("duo"),
         CityBlocksGame(2),
+        HenningGame(),
+        GridblockGame(2),
+        WalkableGame(),
         TakeAway(7),
         DiceRace(),
         RockPaperScissors(),
@@ -28,7 +34,7 @@ from polytile.puzzles.toys import DiceRace, HighCard, RockPaperScissors, TakeAwa
     ids=lambda g: g.name,
 )
 def test_openspiel_random_simulation_checks(game: Game) -> None:
-    sims = 1 if game.name == "cityblocks" else 3
+    sims = 1 if game.name in ("cityblocks", "henning", "gridblock", "walkable") else 3
     pyspiel.random_sim_test(to_pyspiel(game), num_sims=sims, serialize=False, verbose=False)
 
 
@@ -76,3 +82,22 @@ def test_action_coding_round_trips() -> None:
         for m in s.legal_moves():
             assert inner.move_at(inner.move_index(m), s) == m
         s.push(s.legal_moves()[-1])
+
+
+@pytest.mark.parametrize("game", [HenningGame(), GridblockGame(4), GridblockGame(2)],
+                         ids=["henning", "gridblock-4", "gridblock-2"])
+def test_every_game_codes_its_moves_both_ways(game: Game) -> None:
+    """#49: City Blocks (Henning) and Gridblock code their moves too (the adapter played 3
+    of 5 games): every legal move of a random game's positions, to its index and back."""
+    rng = np.random.default_rng(4)
+    s = game.new_initial_state(4)
+    seen = set()
+    while not s.is_over() and len(seen) < 3000:
+        moves = s.legal_moves()
+        for m in moves:
+            i = game.move_index(m)
+            assert 0 <= i < game.num_distinct_moves()
+            assert game.move_at(i, s) == m, m
+            seen.add(i)
+        s.push(moves[int(rng.integers(len(moves)))])
+    assert len(seen) > 50

@@ -180,6 +180,33 @@ class GridblockGame(Game):
     def parse_move(self, text: str) -> Move:
         return Move.parse(text)
 
+    # The move coding (OpenSpiel's actions): a set-up placement by tile and corner; then a
+    # turn by card (symbol, value 1..3), end tile and the corner filled (or none: a cube
+    # discarded). A walk's path is not part of a move.
+
+    def num_distinct_moves(self) -> int:
+        return _TURNS + len(SYMBOLS) * 3 * 36 * 5
+
+    def move_index(self, move: Any) -> int:
+        if move.card is None:
+            return move.tile * 4 + move.corner
+        symbol, value = move.card
+        corner = 4 if move.corner is None else move.corner
+        return _TURNS + ((symbol * 3 + value - 1) * 36 + move.tile) * 5 + corner
+
+    def move_at(self, index: int, state: State) -> Move:
+        if not 0 <= index < self.num_distinct_moves():
+            raise ValueError(f"move index {index} is outside 0..{self.num_distinct_moves() - 1}")
+        if index < _TURNS:
+            return Move(None, index // 4, index % 4)
+        card, rest = divmod(index - _TURNS, 36 * 5)
+        tile, corner = divmod(rest, 5)
+        return Move((card // 3, card % 3 + 1), tile, None if corner == 4 else corner)
+
+
+#: The first index of a turn in the move coding (the set-up placements come first).
+_TURNS = 36 * 4
+
 
 def hand_weights(deck: Sequence[Card], played: Sequence[Card] = ()
                  ) -> list[tuple[tuple[Card, ...], float]]:  # fmt: skip

@@ -49,10 +49,10 @@ from polytile.puzzles.game import (
     Traits,
     Utility,
 )
-from polytile.puzzles.henning.moves import Move
+from polytile.puzzles.henning.moves import PASS, Move
 from polytile.puzzles.henning.picture import token_label
 from polytile.puzzles.henning.rules import Henning
-from polytile.puzzles.henning.tiles import KINDS, PLAYER_NAMES, TILE_SET
+from polytile.puzzles.henning.tiles import CH, KINDS, PLAYER_NAMES, TILE_SET
 
 __all__ = ["MAX_LISTED", "HenningGame", "HenningState", "unseen_tiles"]
 
@@ -115,6 +115,46 @@ class HenningGame(Game):
 
     def parse_move(self, text: str) -> Move:
         return Move.parse(text)
+
+    # The move coding (OpenSpiel's actions): 0 is the pass; then a placement by tile kind,
+    # block and whether it redevelops (the token paid is the mover's lowest, read from the
+    # state); then a courthouse's placements with a swap, by block, redevelopment and the
+    # pair of streets.
+
+    def num_distinct_moves(self) -> int:
+        return _SWAPPED + 30 * 2 * len(_PAIRS)
+
+    def move_index(self, move: Any) -> int:
+        if move.is_pass:
+            return 0
+        r, c = move.block
+        where = (r * 6 + c) * 2 + int(move.redevelop)
+        if move.swap is None:
+            return 1 + move.kind * 60 + where
+        return _SWAPPED + where * len(_PAIRS) + _PAIRS.index(move.swap)
+
+    def move_at(self, index: int, state: State) -> Move:
+        if not 0 <= index < self.num_distinct_moves():
+            raise ValueError(f"move index {index} is outside 0..{self.num_distinct_moves() - 1}")
+        if index == 0:
+            return PASS
+        if index < _SWAPPED:
+            kind, where = divmod(index - 1, 60)
+            swap = None
+        else:
+            where, pair = divmod(index - _SWAPPED, len(_PAIRS))
+            kind, swap = CH, _PAIRS[pair]
+        block, redevelop = divmod(where, 2)
+        board = state.board  # type: ignore[attr-defined]
+        money = board.money[board.turn]
+        pay = (money[0] if money else 0) if redevelop else None
+        return Move(kind, (block // 6, block % 6), bool(redevelop), pay, swap)
+
+
+#: The pairs of streets a courthouse may swap, in the move coding's order.
+_PAIRS: tuple[tuple[int, int], ...] = tuple(combinations(range(11), 2))
+#: The first index of a courthouse placement with a swap.
+_SWAPPED = 1 + len(KINDS) * 30 * 2
 
 
 def unseen_tiles(board: Henning, player: int) -> list[int]:
