@@ -14,8 +14,8 @@ from polytile.puzzles.cityblocks.game import CityBlocksGame  # noqa: E402
 from polytile.puzzles.game import Game  # noqa: E402
 from polytile.puzzles.gridblock.game import GridblockGame  # noqa: E402
 from polytile.puzzles.henning.game import HenningGame  # noqa: E402
-from polytile.puzzles.walkable.game import WalkableGame  # noqa: E402
 from polytile.puzzles.toys import DiceRace, HighCard, RockPaperScissors, TakeAway  # noqa: E402
+from polytile.puzzles.walkable.game import WalkableGame  # noqa: E402
 
 
 @pytest.mark.parametrize(
