@@ -4,7 +4,11 @@
    served alone; the time from the navigation's start to the first board drawn (the page's
    ``board-drawn`` User Timing mark), and a step's round trip (a click on "next" to the next
    board drawn), each the median of 20. Goals on this machine: under 300 ms and 50 ms.
-2. **Load**: 50 clients at once, each stepping through every game's record (aiohttp
+2. **Every game's steps** (issue 50): a self-played record of each game with records
+   (City Blocks (Henning), Blokus Duo, Gridblock, Walkable Cities: three boards a step),
+   served together; a step's round trip in each, the median of 20 from its start. Goal:
+   under 50 ms in every game.
+3. **Load**: 50 clients at once, each stepping through every game's record (aiohttp
    clients, 20 steps each), while 5 tabs run an analysis each (a Blokus opening: minutes of
    work, stopped by the abandonment rule): every step must be answered; the server's
    resident memory before and after; and once the clients are gone, how long until no
@@ -13,7 +17,9 @@
 
 Run it once (the machine has 2 cores and is shared)::
 
-    .venv/bin/python benchmarks/bench_serve.py
+    .venv/bin/python benchmarks/bench_serve.py [--steps-only]
+
+``--steps-only`` leaves out the load run (parts 1 and 2 only).
 
 Figures go to stdout; nothing is written.
 """
@@ -86,7 +92,21 @@ def _analyses(server: int) -> list[int]:
     return [pid for pid, _, group in rows if group == pid and below(pid)]
 
 
-def browser(record: Path) -> None:
+_STEP = """
+const done = arguments[arguments.length - 1];
+const before = performance.getEntriesByName('board-drawn').length;
+const t0 = performance.now();
+document.getElementById('next').click();
+const wait = () => {
+  const marks = performance.getEntriesByName('board-drawn');
+  if (marks.length > before) done(marks[marks.length - 1].startTime - t0);
+  else setTimeout(wait, 1);
+};
+wait();
+"""
+
+
+def _driver() -> Any:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -94,7 +114,44 @@ def browser(record: Path) -> None:
     for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
                  "--window-size=1300,1000"):  # fmt: skip
         options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def every_game(folder: Path) -> None:
+    """A step's round trip in a record of each game with records (median of 20)."""
+    from polytile.faces.registry import face
+
+    games = (("henning", {}, ".json"), ("blokus", {"variant": "duo"}, ".blksgf"),
+             ("gridblock", {}, ".json"), ("walkable", {}, ".json"))  # fmt: skip
+    files = []
+    for game, options, suffix in games:
+        text, _ = face(game).selfplay(3, 0, options)  # type: ignore[attr-defined]
+        files.append(folder / f"{game}{suffix}")
+        files[-1].write_text(text)
+    driver = _driver()
+    server, url = _serve(*files)
+    try:
+        driver.get(url)
+        for index, (game, _, _) in enumerate(games):
+            driver.execute_script(f"show({index}, 0)")
+            start = time.monotonic()
+            while not driver.execute_script(
+                    f"return state.view && state.view.index === {index} && state.view.at === 0"
+                    " && document.getElementById('board').complete"):  # fmt: skip
+                if time.monotonic() - start > 30:
+                    raise SystemExit(f"{game}: no board drawn in 30 s")
+                time.sleep(0.01)
+            steps = [driver.execute_async_script(_STEP) for _ in range(20)]
+            print(f"{game}: one step's round trip, median {statistics.median(steps):.1f} ms "
+                  f"(min {min(steps):.1f}, max {max(steps):.1f}; goal < 50 ms)")  # fmt: skip
+    finally:
+        driver.quit()
+        server.terminate()
+        server.wait(30)
+
+
+def browser(record: Path) -> None:
+    driver = _driver()
     server, url = _serve(record)
     try:
         firsts, steps = [], []
@@ -111,20 +168,7 @@ def browser(record: Path) -> None:
         driver.find_element("id", "first").click()
         time.sleep(0.5)
         for _ in range(20):
-            steps.append(
-                driver.execute_async_script("""
-                const done = arguments[arguments.length - 1];
-                const before = performance.getEntriesByName('board-drawn').length;
-                const t0 = performance.now();
-                document.getElementById('next').click();
-                const wait = () => {
-                  const marks = performance.getEntriesByName('board-drawn');
-                  if (marks.length > before) done(marks[marks.length - 1].startTime - t0);
-                  else setTimeout(wait, 1);
-                };
-                wait();
-            """)
-            )
+            steps.append(driver.execute_async_script(_STEP))
         print(
             f"first board drawn, 60-move Blokus record: median {statistics.median(firsts):.0f} "
             f"ms (min {min(firsts):.0f}, max {max(firsts):.0f}; goal < 300 ms)"
@@ -228,7 +272,9 @@ def main() -> None:
         folder = Path(tmp)
         record = _record(folder)
         browser(record)
-        load(folder)
+        every_game(folder)
+        if "--steps-only" not in sys.argv:
+            load(folder)
     print(json.dumps({"cores": os.cpu_count()}))
 
 

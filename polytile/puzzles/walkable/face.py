@@ -106,8 +106,7 @@ Cells are a column a-j and a row 1-10 from the top; each board named once."""
         return f"game record, {counted(len(doc.rounds), 'round')}, all legal"
 
     def legal(self, doc: Any) -> Legal:
-        from polytile.puzzles.walkable.board import legal_drops
-        from polytile.puzzles.walkable.rules import PASS, PLAYER_NAMES, Drop
+        from polytile.puzzles.walkable.rules import PASS, PLAYER_NAMES, legal_drop_texts
 
         g = doc.state
         if g.is_over():
@@ -121,9 +120,7 @@ Cells are a column a-j and a row 1-10 from the top; each board named once."""
         }  # fmt: skip
 
         def parts(piece: str) -> tuple[str, ...]:
-            drops = (str(Drop(piece, tuple(int(x) for x in row)))  # type: ignore[arg-type]
-                     for row in legal_drops(g.cells, piece))  # fmt: skip
-            return (f"{piece} {PASS}", *drops)
+            return (f"{piece} {PASS}", *legal_drop_texts(g.cells, piece))
 
         if g.phase == "drop":  # picks made (a position between the two steps of a round)
             groups = {name: parts(pick) for name, pick in zip(PLAYER_NAMES, g.picks, strict=True)}
@@ -138,22 +135,23 @@ Cells are a column a-j and a row 1-10 from the top; each board named once."""
         """Each drop by the cells it claims, named as the rules write them, board first
         (``"2:d4"``); a pass covers none. Both players' drops: in the drop phase of each
         one's pick, else of every piece left."""
-        from polytile.puzzles.walkable.board import legal_drops
         from polytile.puzzles.walkable.picture import cell_boxes
-        from polytile.puzzles.walkable.rules import Drop, cell_name
+        from polytile.puzzles.walkable.rules import (
+            cell_name,
+            drop_cell_names,
+            drop_texts,
+            legal_drop_rows,
+        )
 
         g = doc.state
-
-        def name(c: int) -> str:
-            return f"{c // 100 + 1}:{cell_name(c)}"
-
         pieces = () if g.is_over() else (g.picks if g.phase == "drop" else g.available())
         moves = {}
         for piece in dict.fromkeys(pieces):
-            for row in legal_drops(g.cells, piece):
-                cells = tuple(int(x) for x in row)
-                moves[str(Drop(piece, cells))] = tuple(name(c) for c in cells)  # type: ignore[arg-type]
-        return MoveCells({name(c): box for c, box in cell_boxes(cell).items()}, moves)
+            names, written = drop_cell_names(piece), drop_texts(piece)
+            for i in legal_drop_rows(g.cells, piece).tolist():
+                moves[written[i]] = names[i]
+        boxes = {f"{c // 100 + 1}:{cell_name(c)}": box for c, box in cell_boxes(cell).items()}
+        return MoveCells(boxes, moves)
 
     def solve_endgame(self, console: Console, file: str, request: EndgameRequest) -> None:
         from polytile.puzzles.walkable.report import solve_report

@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 
 import numpy as np
 import numpy.typing as npt
@@ -46,6 +47,7 @@ from polytile.puzzles.walkable.board import (
     RED,
     SIDE,
     UNCLAIMED,
+    drop_table,
     is_drop,
     largest_regions,
     legal_drops,
@@ -64,6 +66,10 @@ __all__ = [
     "Walkable",
     "boards_from_rows",
     "cell_name",
+    "drop_cell_names",
+    "drop_texts",
+    "legal_drop_rows",
+    "legal_drop_texts",
     "parse_cell",
     "parse_drop",
     "parse_part",
@@ -502,3 +508,33 @@ def boards_from_rows(rows: Sequence[Sequence[str]]) -> npt.NDArray[np.int8]:
             for c, ch in enumerate(line):
                 cells[b * 100 + r * SIDE + c] = ".#RB".index(ch)
     return cells
+
+
+@cache
+def drop_texts(name: str) -> tuple[str, ...]:
+    """The text of every row of :func:`drop_table` of ``name``, in its order (made once a
+    piece: a web board's step lists thousands of drops, and writing each anew took most of
+    a Walkable Cities step)."""
+    return tuple(str(Drop(name, (int(a), int(b), int(c), int(d))))
+                 for a, b, c, d in drop_table(name).tolist())  # fmt: skip
+
+
+@cache
+def drop_cell_names(name: str) -> tuple[tuple[str, ...], ...]:
+    """Each row of :func:`drop_table` of ``name`` as its cells' names, board first
+    (``"2:d4"``), in the table's order."""
+    return tuple(tuple(f"{g // 100 + 1}:{cell_name(g)}" for g in row)
+                 for row in drop_table(name).tolist())  # fmt: skip
+
+
+def legal_drop_rows(cells: npt.NDArray[np.int8], name: str) -> npt.NDArray[np.intp]:
+    """The indices of the rows of :func:`drop_table` of ``name`` whose cells are all
+    unclaimed (the rows :func:`legal_drops` gives, by index)."""
+    table = drop_table(name)
+    return np.flatnonzero((cells[table] == UNCLAIMED).all(axis=1))
+
+
+def legal_drop_texts(cells: npt.NDArray[np.int8], name: str) -> list[str]:
+    """The text of every legal drop of ``name`` (:func:`legal_drops`, in its order)."""
+    texts = drop_texts(name)
+    return [texts[i] for i in legal_drop_rows(cells, name).tolist()]
