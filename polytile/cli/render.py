@@ -190,7 +190,11 @@ def render_command(
     if options.get("best"):
         raise click.BadParameter("--best needs a Blokus position or game record",
                                  param_hint="--best")  # fmt: skip
-    _refuse_teaser_name(file)
+    if tiling.is_teaser_name(file):  # it said "No such file or directory"
+        raise click.BadParameter(
+            f"{file} is a teaser of the catalogue, not a file: render draws files and the "
+            f"catalogue's tiling puzzles; 'polytile solve {file} -o answer.svg' draws an "
+            "answer", param_hint="FILE")  # fmt: skip
     obj = read_document(file, move)  # a solution, or a position or board of no game's face
     if isinstance(obj, Solution):
         _refuse_off_board(obj, "<stdin>" if file == "-" else file)
@@ -201,19 +205,6 @@ def render_command(
         return
     text = to_text(obj, color)
     click.echo(text, nl=False, color="\x1b[" in text)
-
-
-def _refuse_teaser_name(file: str) -> None:
-    """A teaser's name where no file has it: say what it is and what draws it (it was
-    "No such file or directory")."""
-    from polytile.puzzles.tiling.catalogue import TEASERS
-
-    if file == "-" or Path(file).exists() or file not in (*TEASERS, "eighty-four"):
-        return
-    raise click.BadParameter(
-        f"{file} is a teaser of the catalogue, not a file: render draws files and the "
-        f"catalogue's tiling puzzles; 'polytile solve {file} -o answer.svg' draws an answer",
-        param_hint="FILE")  # fmt: skip
 
 
 def _render_puzzles(tiling: Any, files: tuple[str, ...], output: Path | None,

@@ -247,6 +247,12 @@ class Face(ABC):
         position, which has no moves to step through (the web board's move list)."""
         return ()
 
+    def played_text(self, doc: Any, text: str) -> str:
+        """The move :meth:`play_move` just played on ``doc`` from ``text``, written as
+        :meth:`record_moves` writes moves (the web board keeps a variation's moves so): by
+        default ``text`` itself, for a game whose notation has one way to write a move."""
+        return text
+
     def split_moves(self, words: tuple[str, ...]) -> list[str]:
         """The moves written in command-line ``words`` (one a word, unless a game's moves
         span several)."""

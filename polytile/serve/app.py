@@ -5,7 +5,9 @@ able to drive it, as Jupyter guards its own):
 
 * every request but the page's own script, style and icon carries the run's secret token,
   compared in constant time: in the cookie the first load of the page sets (``HttpOnly``,
-  ``SameSite=Strict``, named by the port), in the ``X-Polytile-Token`` header, or in the query
+  ``SameSite=Lax``, named by the port so that two boards on one machine keep theirs apart;
+  cookies are not kept apart by port, so this is no wall against other local servers, which
+  is what the origin check below is for), in the ``X-Polytile-Token`` header, or in the query
   ``?token=``. The first load, ``/?token=...``, sets the cookie and sends the browser on to
   ``/``, so that the token leaves the address bar, the history and any link copied from it;
 * a request that changes something (any method but GET and HEAD) must come from the page's
@@ -71,7 +73,7 @@ STATIC = {"/board.js": ("board.js", "text/javascript"),
           "/favicon.svg": ("favicon.svg", "image/svg+xml"),
           "/favicon.ico": ("favicon.svg", "image/svg+xml")}  # fmt: skip
 #: The methods that only read: every other must come from the page's own origin.
-SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+SAFE_METHODS = frozenset({"GET", "HEAD"})
 #: Headers on every answer, errors included.
 ALWAYS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
 #: The names a browser on this machine reaches the server by.
@@ -182,7 +184,10 @@ async def _guard(request: web.Request, handler: Handler) -> web.StreamResponse:
     if missing is not None:  # no such route, or not with this method
         what = "no such page or API route" if missing.status == 404 else (
             f"{request.path} does not take {request.method}")
-        return _error(missing.status, f"{what}: {printable(request.path[:200])}")
+        answer = _error(missing.status, f"{what}: {printable(request.path[:200])}")
+        if "Allow" in missing.headers:  # a 405 says which methods the route takes
+            answer.headers["Allow"] = missing.headers["Allow"]
+        return answer
     if request.method not in SAFE_METHODS and not _origin_ok(request):
         return _error(403, "refused: a request that changes something must come from this "
                            "board's own page, not from a page of another origin")  # fmt: skip
@@ -297,8 +302,11 @@ async def _page(request: web.Request) -> web.Response:
         rest = [(k, v) for k, v in request.query.items() if k != "token"]
         target = request.rel_url.with_query(rest or None)
         answer = web.Response(status=303, headers={**_NO_STORE, "Location": str(target)})
+        # Lax, not Strict: a Strict cookie is left off the redirected load when the URL was
+        # opened from a page of another site (a chat, a notebook), and the board said its
+        # token was missing; GETs change nothing, and the origin check guards the rest
         answer.set_cookie(_cookie_name(request), request.app[TOKEN], path="/", httponly=True,
-                          samesite="Strict")  # fmt: skip
+                          samesite="Lax")  # fmt: skip
         return answer
     return web.Response(body=_asset("index.html"), content_type="text/html", headers=_NO_STORE)
 

@@ -266,6 +266,7 @@ class Board:
             rec.face.play_move(doc, text)
         except ValueError as exc:  # IllegalMoveError and every parse error are ValueErrors
             raise BoardError(printable(f"{text}: {exc}")) from None
+        text = rec.face.played_text(doc, text)  # kept as the move list writes moves
         if rec.parent is not None and at == len(rec.moves):
             rec.played.append(text)
             return index, at + 1
@@ -338,8 +339,8 @@ class Board:
 
     def picture(self, index: int, move: int | None, kind: str) -> tuple[bytes, str, str]:
         """The picture of record ``index`` after ``move`` moves (None: the end), ``kind``
-        ``"svg"`` or ``"png"`` as the face draws it (``polytile render`` draws the same):
-        its bytes, media type and a file name."""
+        ``"svg"`` or ``"png"`` as the face draws it for the page: its bytes, media type and a
+        file name."""
         if kind not in ("svg", "png"):
             raise BoardError(f'"kind" must be svg or png, not {printable(kind[:20])!r}')
         rec = self.record(index)

@@ -84,7 +84,7 @@ def test_host_header_is_checked(game_files: dict[str, Path]) -> None:
 
 
 def test_the_first_load_moves_the_token_into_a_cookie(game_files: dict[str, Path]) -> None:
-    """#50: ``/?token=`` sets an HttpOnly, SameSite=Strict cookie and sends the browser on
+    """#50: ``/?token=`` sets an HttpOnly, SameSite=Lax cookie and sends the browser on
     to ``/``, so the token leaves the address bar; the cookie alone then opens the page and
     the API."""
 
@@ -93,7 +93,7 @@ def test_the_first_load_moves_the_token_into_a_cookie(game_files: dict[str, Path
         assert r.status == 303, await r.text()
         assert r.headers["Location"] == "/?x=1"
         cookie = r.cookies[f"polytile-token-{client.port}"]
-        assert cookie.value == TOKEN and cookie["httponly"] and cookie["samesite"] == "Strict"
+        assert cookie.value == TOKEN and cookie["httponly"] and cookie["samesite"] == "Lax"
         assert cookie["path"] == "/"
         r = await client.get(f"/?token={TOKEN}", allow_redirects=False)
         assert r.headers["Location"] == "/"
@@ -180,7 +180,9 @@ def test_every_answer_carries_the_safety_headers(game_files: dict[str, Path]) ->
             if status >= 400:
                 assert (await r.json())["error"], r.url
         assert "no such page" in await error(await client.get("/nope"), 404)
-        assert "does not take PUT" in await error(await client.put("/api/records"), 405)
+        put = await client.put("/api/records")
+        assert "does not take PUT" in await error(put, 405)
+        assert "GET" in put.headers["Allow"]
         icon = await client.get("/favicon.ico")
         assert icon.content_type == "image/svg+xml" and b"<svg" in await icon.read()
 
@@ -519,5 +521,22 @@ def test_analysis_requests_are_checked(game_files: dict[str, Path]) -> None:
             await error(await client.post(url, json=body, headers=AUTH), 400)
         await error(await client.get("/api/analysis/nope", headers=AUTH), 404)
         await error(await client.delete("/api/analysis/nope", headers=AUTH), 404)
+
+    run([game_files["blokus"]], scenario)
+
+
+def test_a_typed_move_is_kept_in_the_one_notation(game_files: dict[str, Path]) -> None:
+    """#50: a Blokus move typed by its points alone is kept in the variation as the move
+    list writes every move (colour, piece, points), not as typed."""
+    f = face("blokus")
+    listed = f.legal(f.read(str(game_files["blokus"]), 2)).moves[0]  # "blue V3 e10 e9 f9"
+    typed = " ".join(listed.split()[2:])
+
+    async def scenario(client: TestClient[Any, Any]) -> None:
+        r = await client.post("/api/records/0/play", json={"move": 2, "text": typed},
+                              headers=AUTH)  # fmt: skip
+        view = await r.json()
+        assert r.status == 200, view
+        assert view["moves"][2] == listed
 
     run([game_files["blokus"]], scenario)

@@ -187,6 +187,14 @@ main line, a position becomes the new position."""
         play_one(doc.game, text)
         doc.obj = doc.game.to_position()  # the picture and the score read the position
 
+    def played_text(self, doc: Any, text: str) -> str:
+        """The placement (or pass) just played, in the one notation, however it was typed
+        (``e10 e9 f9`` is kept as ``blue V3 e10 e9 f9``)."""
+        from polytile.puzzles.blokus.notation import move_text
+
+        stack = doc.game.move_stack
+        return move_text(stack[-1], doc.game.size) if stack else text
+
     def record_moves(self, doc: Any) -> tuple[str, ...]:
         """A record's placements in the one notation, ``colour PIECE points`` (forced passes
         are not written in a record, as Pentobi's)."""

@@ -6,8 +6,9 @@
 * ``V3 e10 e9 f9``, ``yellow V3 e10 e9 f9``, ``Y e10 e9 f9``: the piece (its name in
   capitals) and the colour, each optional, checked against the points and the turn;
 * ``pass`` (or ``blue pass``): only where the colour has no placement;
-* ``B V3 4,4 5,4 5,5``: the form polytile writes (:meth:`Move.__str__`; rows and columns
-  counted from 0 at the top left), copied from ``solve-endgame`` or ``analyse``.
+* ``B V3 4,4 5,4 5,5``: the rules engine's own form (:meth:`Move.__str__`; rows and columns
+  counted from 0 at the top left), which polytile wrote before it had one notation, still
+  read.
 
 A point is a column letter and a row number counted from the bottom (``a1`` is the bottom
 left corner), as Pentobi and ``polytile solve-endgame`` write them. Piece names are

@@ -521,6 +521,15 @@ class TilingPuzzles(CataloguePuzzles):
 
         return draws(file)
 
+    def is_teaser_name(self, file: str) -> bool:
+        """Whether ``file``, no file of that name being there, names a teaser of the
+        catalogue (which ``solve`` draws an answer of, and ``render`` does not draw)."""
+        from pathlib import Path
+
+        from polytile.puzzles.tiling.catalogue import TEASERS
+
+        return file != "-" and not Path(file).exists() and file in (*TEASERS, "eighty-four")
+
     def render(self, console: Console, files: tuple[str, ...], output: Any, color: bool | None,
                cell: int, title: str | None) -> None:  # fmt: skip
         """``render`` of puzzles with their trays (:mod:`.tiling.picture`)."""

@@ -150,7 +150,7 @@ function renderGraph(view) {
   if (box.hidden) return;
   $("graph-lead").textContent = g.lead ? `values are ${g.lead}` : g.note || "";
   const graph = $("graph");
-  const key = `${view.index}:${points.length}:${view.moves.length}`;
+  const key = `${view.index}:${g.run}:${view.moves.length}`;
   const width = 560, height = 150, pad = 12;
   const n = Math.max(1, view.moves.length);
   const x = (at) => pad + (width - 2 * pad) * at / n;
@@ -238,7 +238,7 @@ function renderMoves(view) {
   const list = $("moves");
   // a step within the same list moves the mark alone (rebuilding 60 items and scrolling
   // costs more than the rest of a step)
-  const key = `${view.index}:${view.moves.length}:${Object.keys(state.reviews[view.index] || {}).length}`;
+  const key = `${view.index}:${view.moves.length}:${(state.graphs[view.index] || {}).run || 0}`;
   if (list.dataset.key === key) {
     markCurrent(list, view.at);
     return;
@@ -855,8 +855,12 @@ function showReviews(r, job, where) {
   // or 4 Blokus players each value is the mover's own, so there is no one line to draw
   const lead = a.lead || (a.mode === "difference" && (a.players || []).length === 2 ?
     `${a.players[0]}'s final score minus ${a.players[1]}'s` : "");
-  state.graphs[job.index] = lead ? { lead, reviews: r.reviews || [] } :
-    { lead: "", note: "with 3 or 4 players a value is the mover's own score, not one lead: no graph", reviews: [] };
+  // each answer a run number of its own: the move list and the graph redraw for a new
+  // answer even when it reviews as many moves as the last one did
+  state.runs = (state.runs || 0) + 1;
+  state.graphs[job.index] = lead ? { lead, reviews: r.reviews || [], run: state.runs } :
+    { lead: "", note: "with 3 or 4 players a value is the mover's own score, not one lead: no graph",
+      reviews: [], run: state.runs };
   const estimates = (r.reviews || []).some((x) => x.estimate);
   const stateLine = $("analysis-state");
   stateLine.textContent = r.state === "done" ? `the ${where}: ${r.outcome}` +
