@@ -132,6 +132,11 @@ def every_game(folder: Path) -> None:
     server, url = _serve(*files)
     try:
         driver.get(url)
+        start = time.monotonic()
+        while not driver.execute_script("return state.view !== null"):  # the page's own first
+            if time.monotonic() - start > 30:  # show, which must not land after ours
+                raise SystemExit("no board drawn in 30 s")
+            time.sleep(0.01)
         for index, (game, _, _) in enumerate(games):
             driver.execute_script(f"show({index}, 0)")
             start = time.monotonic()
