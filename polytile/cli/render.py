@@ -150,7 +150,7 @@ def render_command(
 ) -> None:
     """Print or write a picture of each file (several: puzzles, on one sheet)."""
     from polytile.cli.console import CONSOLE
-    from polytile.faces.registry import catalogue, face_of_file
+    from polytile.faces.registry import PUZZLES, catalogue, face_of_file
 
     if len(files) > 1:  # puzzles to solve on one sheet
         tiling: Any = catalogue()
@@ -190,9 +190,10 @@ def render_command(
     if options.get("best"):
         raise click.BadParameter("--best needs a Blokus position or game record",
                                  param_hint="--best")  # fmt: skip
-    if tiling.is_teaser_name(file):  # it said "No such file or directory"
+    declared = file in PUZZLES and file != "-" and not Path(file).exists()
+    if declared or tiling.is_teaser_name(file):  # it said "No such file or directory"
         raise click.BadParameter(
-            f"{file} is a teaser of the catalogue, not a file: render draws files and the "
+            f"{file} is a puzzle of 'polytile solve', not a file: render draws files and the "
             f"catalogue's tiling puzzles; 'polytile solve {file} -o answer.svg' draws an "
             "answer", param_hint="FILE")  # fmt: skip
     obj = read_document(file, move)  # a solution, or a position or board of no game's face

@@ -507,14 +507,14 @@ def test_a_solution_of_a_puzzle_with_given_pieces_marks_them(invoke: Invoke,
     assert invoke("validate", str(saved), "--puzzle", puzzle).exit_code == 0
 
 
-def test_a_teaser_name_says_what_draws_it(invoke: Invoke, tmp_path: Path,
+def test_a_puzzle_name_says_what_draws_it(invoke: Invoke, tmp_path: Path,
                                           monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
-    """#47's left gap: ``render four-square`` said "No such file or directory"; a teaser's
-    name is named as one, with the command that draws an answer (a file of that name is
-    still drawn as a file)."""
+    """#47's left gap: ``render four-square`` said "No such file or directory"; the name of
+    a teaser or of a declared puzzle is named as one, with the command that draws an answer
+    (a file of that name is still drawn as a file)."""
     monkeypatch.chdir(tmp_path)
-    for name in ("four-square", "eighty-four"):
+    for name in ("four-square", "eighty-four", "gridblock-solo"):
         result = invoke("render", name)
         assert result.exit_code == 2, result.stderr
-        assert f"{name} is a teaser of the catalogue" in result.stderr
+        assert f"{name} is a puzzle of 'polytile solve'" in result.stderr
         assert f"polytile solve {name}" in result.stderr and "Traceback" not in result.stderr

@@ -81,10 +81,7 @@ def analyse(console: Console, file: str, request: AnalyseRequest) -> None:
         console.err(f"incomplete ({why}): {done} analysed, not every move after move "
                     f"{analysis.first_solvable}")  # fmt: skip
         if analysis.unfinished is not None and not as_json:
-            from polytile.puzzles.blokus.rules import VARIANTS
-
             k, proven = analysis.unfinished
-            size = VARIANTS[game.variant].size
             console.out(f"Before move {k + 1}, proven before the stop: {proven.summary()}.")
             console.out(f"  {proven.claim(lambda m: move_text(m, size))}")
         raise SystemExit(130 if analysis.stopped == "interrupt" else 1)

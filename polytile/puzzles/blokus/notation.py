@@ -141,9 +141,13 @@ def parse_move(text: str, game: Blokus) -> Move:
 def move_text(move: Move, size: int) -> str:
     """``move`` in polytile's one Blokus notation (see the module notes), which
     :func:`parse_move` reads back: ``yellow I1 j1``, ``blue pass``."""
-    if move.piece is None:
-        return f"{move.color} pass"
-    return f"{move.color} {move.piece} " + " ".join(cell_name(c, size) for c in move.cells)
+    return _text(move.color, move.piece, move.cells, size)
+
+
+def _text(color: str, piece: str | None, cells: Any, size: int) -> str:
+    if piece is None:
+        return f"{color} pass"
+    return f"{color} {piece} " + " ".join(cell_name(tuple(c), size) for c in cells)
 
 
 def with_move_texts(doc: Any, size: int) -> Any:
@@ -158,10 +162,9 @@ def with_move_texts(doc: Any, size: int) -> Any:
     color = doc.get("color")
     if isinstance(color, str) and "text" not in doc:
         if doc.get("pass") is True and "cells" not in doc:
-            out["text"] = f"{color} pass"
+            out["text"] = _text(color, None, (), size)
         elif isinstance(doc.get("piece"), str) and isinstance(doc.get("cells"), list):
-            cells = [tuple(c) for c in doc["cells"]]
-            out["text"] = f"{color} {doc['piece']} " + " ".join(cell_name(c, size) for c in cells)
+            out["text"] = _text(color, doc["piece"], doc["cells"], size)
     return out
 
 

@@ -528,7 +528,7 @@ class TilingPuzzles(CataloguePuzzles):
 
         from polytile.puzzles.tiling.catalogue import TEASERS
 
-        return file != "-" and not Path(file).exists() and file in (*TEASERS, "eighty-four")
+        return file != "-" and not Path(file).exists() and file in TEASERS
 
     def render(self, console: Console, files: tuple[str, ...], output: Any, color: bool | None,
                cell: int, title: str | None) -> None:  # fmt: skip

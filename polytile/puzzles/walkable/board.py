@@ -44,6 +44,7 @@ __all__ = [
     "drop_table",
     "is_drop",
     "largest_regions",
+    "legal_drop_rows",
     "legal_drops",
     "resolve_drops",
     "seeded_boards",
@@ -117,8 +118,14 @@ def is_drop(name: str, cells: Sequence[int]) -> bool:
 
 def legal_drops(cells: npt.NDArray[np.int8], name: str) -> npt.NDArray[np.int16]:
     """The rows of :func:`drop_table` whose four cells are all unclaimed in ``cells``."""
+    return drop_table(name)[legal_drop_rows(cells, name)]
+
+
+def legal_drop_rows(cells: npt.NDArray[np.int8], name: str) -> npt.NDArray[np.intp]:
+    """The indices of the rows of :func:`drop_table` whose four cells are all unclaimed in
+    ``cells`` (the rows :func:`legal_drops` gives, by index)."""
     table = drop_table(name)
-    return table[(cells[table] == UNCLAIMED).all(axis=1)]
+    return np.flatnonzero((cells[table] == UNCLAIMED).all(axis=1))
 
 
 def largest_regions(cells: npt.NDArray[np.int8]) -> npt.NDArray[np.int64]:

@@ -137,7 +137,7 @@ Cells are a column a-j and a row 1-10 from the top; each board named once."""
         one's pick, else of every piece left."""
         from polytile.puzzles.walkable.picture import cell_boxes
         from polytile.puzzles.walkable.rules import (
-            cell_name,
+            board_cell_name,
             drop_cell_names,
             drop_texts,
             legal_drop_rows,
@@ -150,7 +150,7 @@ Cells are a column a-j and a row 1-10 from the top; each board named once."""
             names, written = drop_cell_names(piece), drop_texts(piece)
             for i in legal_drop_rows(g.cells, piece).tolist():
                 moves[written[i]] = names[i]
-        boxes = {f"{c // 100 + 1}:{cell_name(c)}": box for c, box in cell_boxes(cell).items()}
+        boxes = {board_cell_name(c): box for c, box in cell_boxes(cell).items()}
         return MoveCells(boxes, moves)
 
     def solve_endgame(self, console: Console, file: str, request: EndgameRequest) -> None:

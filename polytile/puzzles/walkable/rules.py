@@ -50,6 +50,7 @@ from polytile.puzzles.walkable.board import (
     drop_table,
     is_drop,
     largest_regions,
+    legal_drop_rows,
     legal_drops,
     resolve_drops,
     seeded_boards,
@@ -64,6 +65,7 @@ __all__ = [
     "Result",
     "Round",
     "Walkable",
+    "board_cell_name",
     "boards_from_rows",
     "cell_name",
     "drop_cell_names",
@@ -523,15 +525,14 @@ def drop_texts(name: str) -> tuple[str, ...]:
 def drop_cell_names(name: str) -> tuple[tuple[str, ...], ...]:
     """Each row of :func:`drop_table` of ``name`` as its cells' names, board first
     (``"2:d4"``), in the table's order."""
-    return tuple(tuple(f"{g // 100 + 1}:{cell_name(g)}" for g in row)
+    return tuple(tuple(board_cell_name(g) for g in row)
                  for row in drop_table(name).tolist())  # fmt: skip
 
 
-def legal_drop_rows(cells: npt.NDArray[np.int8], name: str) -> npt.NDArray[np.intp]:
-    """The indices of the rows of :func:`drop_table` of ``name`` whose cells are all
-    unclaimed (the rows :func:`legal_drops` gives, by index)."""
-    table = drop_table(name)
-    return np.flatnonzero((cells[table] == UNCLAIMED).all(axis=1))
+def board_cell_name(g: int) -> str:
+    """Global cell ``g`` named with its board first (``"2:d4"``), as the web board names
+    the cells a drop claims."""
+    return f"{g // 100 + 1}:{cell_name(g)}"
 
 
 def legal_drop_texts(cells: npt.NDArray[np.int8], name: str) -> list[str]:
