@@ -426,3 +426,23 @@ def test_boards_name_their_squares_as_their_moves_do(tmp_path: Path) -> None:
         assert isinstance(png, bytes) and png.startswith(b"\x89PNG")
         assert (int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")) == (
             int(width), int(height))
+
+
+def test_render_files_name_the_squares_as_the_board_does(tmp_path: Path) -> None:
+    """The pictures ``polytile render -o`` writes of a Blokus or City Blocks (Ritchie)
+    position name the squares as the web board's do (they had none)."""
+    from click.testing import CliRunner
+
+    from polytile.cli import cli
+    from polytile.faces.registry import face
+
+    runner = CliRunner()
+    for game, options in (("blokus", {"variant": "duo"}), ("cityblocks", {})):
+        path = tmp_path / f"{game}.json"
+        path.write_text(face(game).new(0, options))
+        out = tmp_path / f"{game}.svg"
+        result = runner.invoke(cli, ["render", str(path), "-o", str(out)])
+        assert result.exit_code == 0, result.output
+        doc = face(game).read(str(path))
+        assert out.read_text() == face(game).picture(doc, "svg", cell=24)
+        assert 'class="coordinates"' in out.read_text()

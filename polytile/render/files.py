@@ -25,10 +25,12 @@ def save_picture(
     mark_color: str | None = None,
     highlight: Iterable[Cell] = (),
     highlight_color: str | None = None,
+    coordinates: str | None = None,
 ) -> None:
     """Write a picture whose kind follows the file suffix: ``.svg``, ``.png`` or ``.txt``.
 
-    A ``.txt`` picture is the plain (colour-less) :func:`to_text`; ``cell`` and ``title``
+    A ``.txt`` picture is the plain (colour-less) :func:`to_text`; ``cell``, ``title`` and
+    ``coordinates`` (the squares named around the board, as :func:`to_svg` takes them)
     apply to SVG and PNG; the marks and the highlight (as for :func:`to_text` and
     :func:`to_svg`) to all three.
 
@@ -54,13 +56,14 @@ def save_picture(
             mark_color=mark_color,
             highlight=highlight,
             highlight_color=highlight_color,
+            coordinates=coordinates,
         )
         write_atomic(path, svg)
     elif suffix == ".png":
         from polytile.render.png import to_png
 
         to_png(obj, path, cell, title, marks=marks, mark_color=mark_color, highlight=highlight,
-               highlight_color=highlight_color)  # fmt: skip
+               highlight_color=highlight_color, coordinates=coordinates)  # fmt: skip
     elif suffix == ".txt":
         text = to_text(
             obj,

@@ -169,6 +169,7 @@ def to_png(
     mark_color: str | None = None,
     highlight: Iterable[Cell] = (),
     highlight_color: str | None = None,
+    coordinates: str | None = None,
 ) -> None:
     """Write a PNG picture, drawn with Pillow from the same geometry and colours as the SVG.
 
@@ -183,7 +184,7 @@ def to_png(
         Side of a cell in pixels (4 to 200).
     title
         Optional caption above the board.
-    marks, mark_color, highlight, highlight_color
+    marks, mark_color, highlight, highlight_color, coordinates
         As for :func:`polytile.render.svg.to_svg`.
 
     Raises
@@ -195,5 +196,5 @@ def to_png(
     OSError
         If the file cannot be written.
     """
-    png = png_bytes(obj, cell, title, marks, mark_color, highlight, highlight_color)
+    png = png_bytes(obj, cell, title, marks, mark_color, highlight, highlight_color, coordinates)
     write_atomic(path, png)

@@ -134,7 +134,7 @@ def solve_endgame(console: Console, file: str, request: EndgameRequest) -> None:
         lit = best.cells if best is not None else ()
         save_picture(obj, output, request.cell, None, marks=_marks(game),
                      mark_color=game.to_move, highlight=lit,
-                     highlight_color=game.to_move)  # fmt: skip
+                     highlight_color=game.to_move, coordinates="pentobi")  # fmt: skip
         console.err(wrote(output))
     if as_json:
         doc = {"game": "blokus", "variant": game.variant.name, "players_option": game.players,

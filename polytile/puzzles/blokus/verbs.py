@@ -35,7 +35,7 @@ def render(console: Console, doc: BlokusDoc, output: Path | None, color: bool | 
     lit = played.color if played else None
     if output is not None:
         save_picture(obj, output, cell, title, marks=marks, mark_color=to_move,
-                     highlight=highlight, highlight_color=lit)  # fmt: skip
+                     highlight=highlight, highlight_color=lit, coordinates="pentobi")  # fmt: skip
         console.err(wrote(output))
         return
     text = to_text(obj, color, marks=marks, mark_color=to_move, highlight=highlight,
@@ -150,7 +150,7 @@ def score(console: Console, doc: BlokusDoc, players: str | None, as_json: bool,
 
     sheet = score_sheet(doc.game, players)
     if output is not None:
-        save_picture(doc.obj, output, cell, None)
+        save_picture(doc.obj, output, cell, None, coordinates="pentobi")
         console.err(wrote(output))
     if as_json:
         console.out(json.dumps(score_doc(doc.game, sheet)))

@@ -184,7 +184,7 @@ class CityBlocksFace(BoundsFace):
 
         doc = self.read(file, move)
         if output is not None:
-            save_picture(doc.obj, output, cell, title)
+            save_picture(doc.obj, output, cell, title, coordinates="rowcol")
             console.err(wrote(output))
             return
         text = to_text(doc.obj, color)
