@@ -12,6 +12,7 @@ import click
 
 from polytile.cli.options import game_options, given_options
 from polytile.faces.face import Face, SelfplayFace
+from polytile.puzzles.engine import DEFAULT_MOVE_TIME
 from polytile.text import wrote
 
 __all__ = ["COMMANDS"]
@@ -148,6 +149,10 @@ Walkable Cities rounds (one quoted MOVE a round: red's part | blue's part):
                                      board 2, d5 on board 3; blue picked L4 and passes
 Cells are a column a-j and a row 1-10 from the top; each board named once.
 
+--reply lets the engine player answer: it searches for --move-time seconds from what its
+player may see (exact where the exact search answers in that time, a labelled estimate
+before), its move is checked like a typed one, and a line says what it played and why.
+
 \b
 Exit codes:
   0  played and written
@@ -163,23 +168,36 @@ Examples:
   polytile play grid.json setup b3 NE setup e1 SW "setup a4 NW" "setup f6 SE"
   polytile play grid.json C3@d4 NE
   polytile play walk.json "T4 1:c4,d4 2:e4 3:d5 | L4 1:a1,a2 3:a3,b3"
+  polytile play game.json S4@b3 --reply --move-time 5
+  polytile play duo.blksgf --reply
 """,
 )
 @click.argument("record", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.argument("moves", nargs=-1, required=True)
+@click.argument("moves", nargs=-1)
+@click.option("--reply", is_flag=True,
+              help="After MOVES, the engine player answers with the next move (Blokus, "
+                   "City Blocks (Henning), Gridblock); with no MOVES, it makes the next "
+                   "move.")  # fmt: skip
+@click.option("--move-time", type=click.FloatRange(0.05, 3600), default=DEFAULT_MOVE_TIME,
+              show_default=True, help="Seconds the engine takes for its answer.")  # fmt: skip
 @click.option("--color/--no-color", default=None,
               help="Colour the picture [default: on a terminal].")  # fmt: skip
-def play(record: Path, moves: tuple[str, ...], color: bool | None) -> None:
-    """Append ``moves`` to ``record``."""
+def play(record: Path, moves: tuple[str, ...], reply: bool, move_time: float,
+         color: bool | None) -> None:  # fmt: skip
+    """Append ``moves`` to ``record`` (and the engine's answer)."""
     from polytile.cli.console import CONSOLE, facing
     from polytile.faces.registry import face, face_of_file
+
+    if not moves and not reply:
+        raise click.BadParameter("give the moves to play, or --reply to let the engine move",
+                                 param_hint="MOVES")  # fmt: skip
 
     found = face_of_file(str(record))
     if found is None:
         _refuse_other_formats(record)
         found = face("henning")  # its reader says what the file lacks
     with facing():
-        found.play(CONSOLE, record, moves, color)
+        found.play(CONSOLE, record, moves, color, reply, move_time)
 
 
 def _refuse_other_formats(record: Path) -> None:
@@ -214,8 +232,9 @@ def _selfplay_help() -> str:
     help=f"""Let engine players play Blokus, City Blocks (Henning), Gridblock or Walkable Cities
 games and write their records.
 
-Players: 'random' (a uniformly random legal move) and 'greedy'; each colour or player has its
-own (--blue, --red, ...).
+Players: 'random' (a uniformly random legal move), 'greedy' and 'engine' (a search,
+--move-time seconds a move: exact where the exact search answers in that time, an estimate
+before); each colour or player has its own (--blue, --red, ...).
 
 {_selfplay_help()}
 
@@ -230,6 +249,7 @@ Exit codes:
 \b
 Examples:
   polytile selfplay henning --blue greedy --red random -o game.json
+  polytile selfplay henning --blue engine --move-time 1 -o game.json
   polytile selfplay henning --games 20 --seed 100 -o records/
   polytile selfplay gridblock --yellow random --green random -o grid.json
   polytile selfplay gridblock --players 2 --score weaker --games 10 -o grid-records/
@@ -246,10 +266,12 @@ Examples:
 @click.option("--stop-before-end", type=click.IntRange(0, 100), default=0, show_default=True,
               help="Take back this many moves from the end of each game (for endgame "
                    "studies).")  # fmt: skip
+@click.option("--move-time", type=click.FloatRange(0.05, 3600), default=DEFAULT_MOVE_TIME,
+              show_default=True, help="Seconds a move of each 'engine' player.")  # fmt: skip
 @click.option("-o", "--output", type=click.Path(path_type=Path),
               help="The record file, or a folder with --games N [default: stdout].")  # fmt: skip
-def selfplay(game: str, seed: int, games: int, stop_before_end: int, output: Path | None,
-             **options: Any) -> None:  # fmt: skip
+def selfplay(game: str, seed: int, games: int, stop_before_end: int, move_time: float,
+             output: Path | None, **options: Any) -> None:  # fmt: skip
     """Self-play ``games`` games."""
     from polytile.cli.console import facing
 
@@ -259,6 +281,7 @@ def selfplay(game: str, seed: int, games: int, stop_before_end: int, output: Pat
         raise click.BadParameter(f"{output} is a folder: give a file name, or --games N "
                                  f"to write several into it", param_hint="-o/--output")  # fmt: skip
     given = given_options(game, options, "selfplay_options")
+    given["move_time"] = move_time
     face = _faces(SelfplayFace)[game]
     if games == 1 and output is not None:
         with facing():

@@ -28,7 +28,7 @@ __all__ = [
 ]
 
 #: The engine players every game's ``selfplay`` offers.
-ENGINES = ("greedy", "random")
+ENGINES = ("engine", "greedy", "random")
 
 #: The picture files ``-o`` writes, by suffix.
 PICTURE_SUFFIXES = (".svg", ".png", ".txt")

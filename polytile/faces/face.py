@@ -48,6 +48,7 @@ from polytile.faces.view import (
     run_view_analysis,
     view_plan,
 )
+from polytile.puzzles.engine import DEFAULT_MOVE_TIME, EngineChoice
 from polytile.text import printable, wrote
 
 __all__ = [
@@ -275,6 +276,13 @@ class Face(ABC):
         (a game whose rules engine says so itself leaves this False)."""
         return False
 
+    def engine_choice(self, doc: Any, seconds: float) -> tuple[str, EngineChoice] | None:
+        """The engine player's move for the player to move in ``doc`` within ``seconds``:
+        its text in the game's notation (as :meth:`play_move` reads it) and what it rests
+        on; None when this game has no engine player to answer with (``play --reply``
+        says so)."""
+        return None
+
     # -- the verbs, shared -------------------------------------------------------------
 
     def render(self, console: Console, file: str, move: int | None, output: Path | None,
@@ -331,10 +339,13 @@ class Face(ABC):
             console.out(f"{printable(file)}: valid {self.title} {self.describe(doc)}")
 
     def play(self, console: Console, record: Path, moves: tuple[str, ...],
-             color: bool | None) -> None:  # fmt: skip
+             color: bool | None, reply: bool = False,
+             move_time: float = DEFAULT_MOVE_TIME) -> None:  # fmt: skip
         """``polytile play``: play ``moves`` on the game record (or position, of
-        :attr:`play_kinds`) in ``record`` and write it back, in place and atomically, only
-        when every move is legal; then its picture and :meth:`notes`."""
+        :attr:`play_kinds`) in ``record`` and, with ``reply``, the engine player's answer
+        (``move_time`` seconds, checked by the rules engine as a typed move is); write it
+        back, in place and atomically, only when every move is legal; then its picture and
+        :meth:`notes`."""
         from polytile.formats import write_atomic
 
         doc = self.read(str(record))
@@ -351,12 +362,31 @@ class Face(ABC):
             except ValueError as e:
                 raise OptionError(f"move {i} ({text!r}{where}): {e}; nothing was written",
                                   "MOVES") from None  # fmt: skip
+        answer = self._engine_reply(doc, move_time) if reply else None
         write_atomic(record, self.dumps(doc))
         console.err(wrote(record))
         shown = str(self.picture(doc, "text", color=color))
         console.out(shown, color="\x1b[" in shown)  # --color keeps its colours in a pipe
         for line in self.notes(doc):
             console.out(line)
+        if answer is not None:
+            console.out(answer)
+
+    def _engine_reply(self, doc: Any, seconds: float) -> str:
+        """Play the engine's move on ``doc`` (:meth:`engine_choice`, checked by
+        :meth:`play_move`): the line that says what it played and why."""
+        if self.finished(doc) or self.legal(doc).to_move is None:
+            raise OptionError("the game is over: the engine has no move to answer with; "
+                              "nothing was written", "--reply")  # fmt: skip
+        mover = self.legal(doc).to_move
+        found = self.engine_choice(doc, seconds)
+        if found is None:
+            raise OptionError(f"{self.title} has no engine player to answer with here; "
+                              "nothing was written", "--reply")  # fmt: skip
+        text, choice = found
+        self.play_move(doc, text)  # the rules engine checks the engine's move too
+        value = "" if choice.value is None else f", value {choice.value:+.1f} for {mover}"
+        return f"engine ({mover}) plays {text}: {choice.label}{value}, {choice.seconds:.1f} s"
 
     def moves(self, console: Console, file: str, move: int | None, as_json: bool,
               limit: int = 0) -> None:  # fmt: skip

@@ -28,6 +28,7 @@ from polytile.faces.face import (
 )
 from polytile.faces.move_cells import held_pieces
 from polytile.puzzles.blokus._endgame_limits import DEFAULT_MAX_PIECES
+from polytile.puzzles.engine import DEFAULT_MOVE_TIME
 
 __all__ = ["FACE", "BlokusFace"]
 
@@ -51,7 +52,9 @@ class BlokusFace(SelfplayFace, EndgameFace, BoundsFace, OwnAnalysisFace):
     selfplay_help = (
         "Blokus (--variant, --players as for 'polytile new'; --blue, --yellow, --red, --green): "
         "greedy places its biggest piece where it covers the most attach points of the other "
-        "colours (not its partner's); random, any placement. With 3 players green's moves are "
+        "colours (not its partner's); random, any placement; engine searches (the exact endgame "
+        "search where it answers in time, Monte Carlo tree search before). With 3 players "
+        "green's moves are "
         "made by the player whose turn with green it is. --stop-before-end counts placements. "
         "The records are Pentobi's (.blksgf), ready for 'polytile analyse' and 'polytile "
         "solve-endgame' (teams are written as Blokus Two-Player, the same board and scoring)."
@@ -187,6 +190,15 @@ main line, a position becomes the new position."""
         play_one(doc.game, text)
         doc.obj = doc.game.to_position()  # the picture and the score read the position
 
+    def engine_choice(self, doc: Any, seconds: float) -> tuple[str, Any] | None:
+        from polytile.puzzles.blokus.engine import engine_choice
+        from polytile.puzzles.blokus.notation import move_text
+
+        if doc.game is None:
+            return None
+        choice = engine_choice(doc.game, seconds)
+        return move_text(choice.move, doc.game.size), choice
+
     def played_text(self, doc: Any, text: str) -> str:
         """The placement (or pass) just played, in the one notation, however it was typed
         (``e10 e9 f9`` is kept as ``blue V3 e10 e9 f9``)."""
@@ -221,7 +233,7 @@ main line, a position becomes the new position."""
 
         engines = {c: options.get(c) for c in _COLORS}
         return selfplay(options.get("variant") or "classic", options.get("players"), engines,
-                        seed, stop_before_end)  # fmt: skip
+                        seed, stop_before_end, options.get("move_time"))  # fmt: skip
 
     def refuse_record(self, data: bytes, source: str) -> None:
         from polytile.puzzles.blokus.files import refuse_record
@@ -283,10 +295,11 @@ main line, a position becomes the new position."""
         report_problems(console, file, "position", reasons, as_json)
 
     def play(self, console: Console, record: Path, moves: tuple[str, ...],
-             color: bool | None) -> None:  # fmt: skip
+             color: bool | None, reply: bool = False,
+             move_time: float = DEFAULT_MOVE_TIME) -> None:  # fmt: skip
         from polytile.puzzles.blokus.verbs import play
 
-        play(console, record, self.read(str(record)), moves, color)
+        play(console, record, self.read(str(record)), moves, color, reply, move_time)
 
     # -- the optional parts: exact endgames, bounds, its own analysis of records --------
 

@@ -2,7 +2,9 @@
 Pentobi records.
 
 ``random`` places a uniformly random legal piece; ``greedy`` its biggest piece where it
-covers the most attach points of the other colours (:func:`greedy`). With three players,
+covers the most attach points of the other colours (:func:`greedy`); ``engine`` searches
+(:mod:`polytile.puzzles.blokus.engine`: the exact endgame search where it answers in time,
+Monte Carlo tree search before), a time a move. With three players,
 green's moves are made by the player whose turn with green it is.
 """
 
@@ -31,20 +33,30 @@ def greedy(game: Any, moves: list[Any], rng: Any) -> Any:
     return moves[int(rng.integers(len(moves)))]
 
 
-def self_play(game: Any, engines: dict[str, str], seed: int) -> None:
+def self_play(game: Any, engines: dict[str, str], seed: int,
+              move_time: float | None = None) -> None:  # fmt: skip
     """Play ``game`` to the end: each player's move by its engine (``random``: a uniformly
-    random placement; ``greedy``: :func:`greedy`), forced passes as they come. ``engines``
-    are by player (:attr:`Blokus.player_to_move`) or by colour; with three players green's
-    moves are made by the engine of the player whose turn with green it is."""
+    random placement; ``greedy``: :func:`greedy`; ``engine``:
+    :func:`polytile.puzzles.blokus.engine.engine_choice`, ``move_time`` seconds a move),
+    forced passes as they come. ``engines`` are by player (:attr:`Blokus.player_to_move`)
+    or by colour; with three players green's moves are made by the engine of the player
+    whose turn with green it is."""
     import numpy as np
 
+    from polytile.puzzles.engine import DEFAULT_MOVE_TIME
+
     rng = np.random.default_rng(seed)
+    seconds = DEFAULT_MOVE_TIME if move_time is None else move_time
     while moves := game.legal_moves():
         engine = engines.get(game.player_to_move) or engines.get(game.to_move, "greedy")
         if moves[0].is_pass:
             game.push(moves[0])
         elif engine == "greedy":
             game.push(greedy(game, moves, rng))
+        elif engine == "engine":
+            from polytile.puzzles.blokus.engine import engine_choice
+
+            game.push(engine_choice(game, seconds, rng=rng).move)
         else:
             game.push(moves[int(rng.integers(len(moves)))])
 
@@ -78,7 +90,7 @@ def new_game(variant: str, players: str | None) -> Blokus:
 
 
 def selfplay(variant: str, players: str | None, engines: dict[str, str | None], seed: int,
-             stop_before_end: int) -> tuple[str, str]:  # fmt: skip
+             stop_before_end: int, move_time: float | None = None) -> tuple[str, str]:  # fmt: skip
     """One game of ``variant`` with ``players`` (None: the variant's), ``engines`` by colour
     (None: not given, greedy), its last ``stop_before_end`` placements taken back: the
     Pentobi record and a line saying how it ended.
@@ -105,9 +117,13 @@ def selfplay(variant: str, players: str | None, engines: dict[str, str | None], 
     chosen = {c: engines.get(c) or "greedy" for c in game.colors}
     if game.players == 3:
         chosen["green"] = "shared"
-    self_play(game, chosen, seed)
+    self_play(game, chosen, seed, move_time)
     take_back(game, stop_before_end)
     names = ", ".join(f"{c} {e}" for c, e in chosen.items())
+    if "engine" in chosen.values():
+        from polytile.puzzles.engine import DEFAULT_MOVE_TIME
+
+        names += f" ({DEFAULT_MOVE_TIME if move_time is None else move_time:g} s a move)"
     text = write_blksgf(game, C=f"polytile selfplay, seed {seed}: {names}")
     totals = game.score().player_totals
     state = "the end" if game.is_game_over() else "not finished"

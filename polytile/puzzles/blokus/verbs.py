@@ -211,11 +211,13 @@ def play_one(game: Any, text: str) -> list[str]:
 
 
 def play(console: Console, record: Path, doc: BlokusDoc, moves: tuple[str, ...],
-         color: bool | None) -> None:  # fmt: skip
+         color: bool | None, reply: bool = False, move_time: float = 2.0) -> None:  # fmt: skip
     """``polytile play`` on a Blokus position or Pentobi record: the moves played by the
-    rules engine (the forced passes on the way included), the file written again only when
-    every move was legal: a position as the new position, a record with the moves added to
-    its main line (its comments and properties kept)."""
+    rules engine (the forced passes on the way included), with ``reply`` the engine
+    player's answer (:func:`polytile.puzzles.blokus.engine.engine_choice`, ``move_time``
+    seconds, played through the rules engine like a typed move), the file written again
+    only when every move was legal: a position as the new position, a record with the moves
+    added to its main line (its comments and properties kept)."""
     from polytile.formats import dumps, write_atomic
 
     game: Any = doc.game  # read checked by the rules
@@ -239,6 +241,21 @@ def play(console: Console, record: Path, doc: BlokusDoc, moves: tuple[str, ...],
             raise OptionError(f"move {i} ({text!r}): {e}; nothing was written",
                               "MOVES") from None  # fmt: skip
     notes += [f"{name} passes (no placement left)" for name in forced_passes(game)]
+    answer = None
+    if reply:
+        if game.is_game_over():
+            raise OptionError("the game is over: the engine has no move to answer with; "
+                              "nothing was written", "--reply")  # fmt: skip
+        from polytile.puzzles.blokus.engine import engine_choice
+        from polytile.puzzles.blokus.notation import move_text
+
+        mover = game.to_move
+        choice = engine_choice(game, move_time)
+        said = move_text(choice.move, game.size)
+        notes += play_one(game, said)  # checked by the rules engine, as a typed move is
+        notes += [f"{name} passes (no placement left)" for name in forced_passes(game)]
+        value = "" if choice.value is None else f", value {choice.value:+.1f} for {mover}"
+        answer = f"engine ({mover}) plays {said}: {choice.label}{value}, {choice.seconds:.1f} s"
     if rec is not None:  # a Pentobi record
         from dataclasses import replace
 
@@ -254,6 +271,8 @@ def play(console: Console, record: Path, doc: BlokusDoc, moves: tuple[str, ...],
     console.err(wrote(record))
     shown = play_picture(game, color)
     console.out(shown, nl=False, color="\x1b[" in shown)
+    if answer is not None:
+        console.out(answer)
 
 
 def play_picture(game: Any, color: bool | None) -> str:

@@ -16,6 +16,7 @@ from polytile.faces.face import (
     SelfplayFace,
     engine_option,
 )
+from polytile.puzzles.engine import DEFAULT_MOVE_TIME
 from polytile.text import counted
 
 __all__ = ["FACE", "GridblockFace"]
@@ -75,9 +76,10 @@ class GridblockFace(EndgameFace, SelfplayFace, AnalyseFace):
         "Gridblock (--blue, --yellow, --red, --green; --players, --deal, --score, "
         "--instant-win as for 'polytile new'): greedy takes the most points for its player at "
         "once (its colour's, or with --players 2 its two colours' sum or the weaker one, as "
-        "--score says; an instant win above all), then for its own colour; it reads only its "
-        "own hands. With --players 2, blue and red are one player's colours and yellow and "
-        "green the other's."
+        "--score says; an instant win above all), then for its own colour; engine solves each "
+        "move to the end of the round over the hands it cannot see (greedy in the set-up). "
+        "Both read only their own hands. With --players 2, blue and red are one player's "
+        "colours and yellow and green the other's."
     )
     selfplay_options = (
         engine_option("blue"),
@@ -218,10 +220,13 @@ A Gridblock move may be given as one quoted word or as several: a new move start
             raise OptionError("green is not in play with 3 players", "--green")
         g = Gridblock.new(seed, rules)
         chosen = {COLOR_NAMES[c]: options.get(COLOR_NAMES[c]) or "greedy" for c in g.colors}
-        self_play(g, list(chosen.values()), seed=seed)
+        self_play(g, list(chosen.values()), seed=seed, move_time=options.get("move_time"))
         for _ in range(min(stop_before_end, len(g.move_stack))):
             g.pop()
-        text = dumps_record(g, {"seed": seed, "players": chosen})
+        meta: dict[str, Any] = {"seed": seed, "players": chosen}
+        if "engine" in chosen.values():
+            meta["move_time"] = options.get("move_time", DEFAULT_MOVE_TIME)
+        text = dumps_record(g, meta)
         names = player_names(rules)
         points = [int(r) for r in g.returns()]
         scores = ", ".join(f"{n} {p - (INSTANT_WIN if g.winner == j else 0)}"
@@ -245,6 +250,13 @@ A Gridblock move may be given as one quoted word or as several: a new move start
         from polytile.puzzles.gridblock.moves import Move
 
         doc.state.push(Move.parse(text))
+
+    def engine_choice(self, doc: Any, seconds: float) -> tuple[str, Any] | None:
+        from polytile.puzzles.gridblock.engine import engine_choice
+        from polytile.puzzles.gridblock.files import move_text
+
+        choice = engine_choice(doc.state, seconds)
+        return move_text(choice.move), choice
 
     def record_moves(self, doc: Any) -> tuple[str, ...]:
         from polytile.puzzles.gridblock.files import move_text

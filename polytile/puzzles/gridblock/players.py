@@ -5,6 +5,8 @@ full state but reads only what that colour's player sees: the grid, the cubes, t
 and its own hand (the players here do).
 
 * ``random``: a uniformly random legal move.
+* ``engine``: each move solved to the end of the round over the hands it cannot see, a
+  time a move (:mod:`polytile.puzzles.gridblock.engine`).
 * ``greedy``: the move that most raises its player's points at once (its own colour's, or
   with two players the pair's sum or the weaker colour, as the game scores them; an instant
   win counts as the most of all), then the one that most raises its own colour's points;
@@ -25,11 +27,10 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from polytile.errors import UnknownNameError
 from polytile.puzzles.gridblock.moves import Move
 from polytile.puzzles.gridblock.rules import INSTANT_WIN, Gridblock, tile_scores
 
-__all__ = ["PLAYERS", "Player", "greedy_player", "random_player", "self_play"]
+__all__ = ["PLAYERS", "Player", "greedy_player", "named_player", "random_player", "self_play"]
 
 Player = Callable[[Gridblock, np.random.Generator], Move]
 
@@ -86,11 +87,21 @@ def greedy_player(game: Gridblock, rng: np.random.Generator) -> Move:
 PLAYERS: dict[str, Player] = {"random": random_player, "greedy": greedy_player}
 
 
+def named_player(name: str, move_time: float | None = None) -> Player:
+    """The player named ``name``: one of :data:`PLAYERS`, or ``engine`` taking
+    ``move_time`` seconds a move (:func:`polytile.puzzles.engine.choose_player`)."""
+    from polytile.puzzles.engine import choose_player
+    from polytile.puzzles.gridblock.engine import engine_player
+
+    return choose_player(name, PLAYERS, engine_player, move_time)
+
+
 def self_play(
     game: Gridblock,
     players: Sequence[str] | None = None,
     seed: int | np.random.Generator | None = None,
     max_moves: int | None = None,
+    move_time: float | None = None,
 ) -> list[Move]:
     """Play ``game`` on to the end (or ``max_moves`` more moves) with the named players;
     return the moves made. ``game`` is changed.
@@ -106,6 +117,8 @@ def self_play(
         The players' random choices.
     max_moves
         Stop after this many moves.
+    move_time
+        Seconds a move of the ``engine`` player (:mod:`polytile.puzzles.gridblock.engine`).
 
     Raises
     ------
@@ -116,15 +129,13 @@ def self_play(
     """
     k = len(game.colors)
     names = list(players) if players is not None else ["greedy"] * k
-    for name in names:
-        if name not in PLAYERS:
-            raise UnknownNameError("player", name, tuple(PLAYERS))
+    made_players = {name: named_player(name, move_time) for name in names}
     if len(names) == game.options.players and len(names) != k:
         names = [names[game.options.player_of(c)] for c in game.colors]
     if len(names) != k:
         raise ValueError(f"this game has {k} colours and {game.options.players} players; "
                          f"got {len(names)} player names")  # fmt: skip
-    chosen = [PLAYERS[n] for n in names]
+    chosen = [made_players[n] for n in names]
     rng = np.random.default_rng(seed)
     made: list[Move] = []
     while not game.is_over() and (max_moves is None or len(made) < max_moves):

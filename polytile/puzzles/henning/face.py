@@ -14,6 +14,7 @@ from polytile.faces.face import (
     SelfplayFace,
     engine_option,
 )
+from polytile.puzzles.engine import DEFAULT_MOVE_TIME
 from polytile.text import counted
 
 __all__ = ["FACE", "HenningFace"]
@@ -39,7 +40,8 @@ class HenningFace(EndgameFace, SelfplayFace, AnalyseFace):
     lead = "blue's final money minus red's, both playing perfectly"
     selfplay_help = (
         "City Blocks (Henning) (--blue, --red): greedy takes the best immediate money margin, "
-        "then the best street leads; it reads only its own hand."
+        "then the best street leads; engine runs Monte Carlo tree search over the tiles it "
+        "cannot see, greedy playing on to the end. Both read only their own hand."
     )
     selfplay_options = (
         engine_option("blue"),
@@ -160,10 +162,13 @@ Tiles: H1-H5, S2-S6, F3-F7, SC (school, also PK or park), PP, MA, CH."""
 
         blue, red = options.get("blue", "greedy"), options.get("red", "greedy")
         g = Henning.new(seed)
-        self_play(g, (blue, red), seed=seed)
+        self_play(g, (blue, red), seed=seed, move_time=options.get("move_time"))
         for _ in range(min(stop_before_end, len(g.move_stack))):
             g.pop()
-        text = dumps_record(g, {"seed": seed, "players": {"blue": blue, "red": red}})
+        meta: dict[str, Any] = {"seed": seed, "players": {"blue": blue, "red": red}}
+        if "engine" in (blue, red):
+            meta["move_time"] = options.get("move_time", DEFAULT_MOVE_TIME)
+        text = dumps_record(g, meta)
         m = g.margin()
         if not g.is_over():  # --stop-before-end: the record's money so far, not a result
             result = f"not finished (so far blue ${g.money_of(0)}, red ${g.money_of(1)})"
@@ -183,6 +188,12 @@ Tiles: H1-H5, S2-S6, F3-F7, SC (school, also PK or park), PP, MA, CH."""
         from polytile.puzzles.henning.moves import Move
 
         doc.state.push(Move.parse(text))
+
+    def engine_choice(self, doc: Any, seconds: float) -> tuple[str, Any] | None:
+        from polytile.puzzles.henning.engine import engine_choice
+
+        choice = engine_choice(doc.state, seconds)
+        return str(choice.move), choice
 
     def record_moves(self, doc: Any) -> tuple[str, ...]:
         return tuple(str(m) for m in doc.moves) if doc.kind == "record" else ()

@@ -218,7 +218,10 @@ class HenningState(EngineState):
     def sample_hidden(self, player: int, rng: np.random.Generator) -> HenningState:
         b = self.board
         q = 1 - player
-        own = [b.reserve(player)[i] for i in rng.permutation(b.reserve_size(player))]
+        # sorted first: a draw depends on the player's view alone, not on the order the
+        # hidden reserve happens to be in
+        mine = sorted(b.reserve(player))
+        own = [mine[i] for i in rng.permutation(len(mine))]
         pool = unseen_tiles(b, q)
         pool = [pool[i] for i in rng.permutation(len(pool))]
         h = len(b.hand(q))

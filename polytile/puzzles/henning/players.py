@@ -5,6 +5,8 @@ handed the full state but must read only the public parts and its own hand (the 
 do). :data:`PLAYERS` names them for the command line.
 
 * ``random``: a uniformly random legal move.
+* ``engine``: Monte Carlo tree search from its own view, a time a move
+  (:mod:`polytile.puzzles.henning.engine`).
 * ``greedy``: the move that most raises its money margin at once (streets won minus tokens
   paid), then the one that most raises its lead on the streets it touches; ties broken at
   random. It never looks at the opponent's hand.
@@ -24,12 +26,11 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from polytile.errors import UnknownNameError
 from polytile.puzzles.henning.moves import Move
 from polytile.puzzles.henning.rules import OPEN, Henning
 from polytile.puzzles.henning.tiles import STREETS_OF
 
-__all__ = ["PLAYERS", "Player", "greedy_player", "random_player", "self_play"]
+__all__ = ["PLAYERS", "Player", "greedy_player", "named_player", "random_player", "self_play"]
 
 Player = Callable[[Henning, np.random.Generator], Move]
 
@@ -64,8 +65,17 @@ def greedy_player(game: Henning, rng: np.random.Generator) -> Move:
     return best[int(rng.integers(len(best)))]
 
 
-#: Players by name.
+#: Players by name (and ``engine``, made by :func:`named_player`).
 PLAYERS: dict[str, Player] = {"random": random_player, "greedy": greedy_player}
+
+
+def named_player(name: str, move_time: float | None = None) -> Player:
+    """The player named ``name``: one of :data:`PLAYERS`, or ``engine`` taking
+    ``move_time`` seconds a move (:func:`polytile.puzzles.engine.choose_player`)."""
+    from polytile.puzzles.engine import choose_player
+    from polytile.puzzles.henning.engine import engine_player
+
+    return choose_player(name, PLAYERS, engine_player, move_time)
 
 
 def self_play(
@@ -73,20 +83,18 @@ def self_play(
     players: Sequence[str] = ("greedy", "greedy"),
     seed: int | np.random.Generator | None = None,
     max_moves: int | None = None,
+    move_time: float | None = None,
 ) -> list[Move]:
     """Play ``game`` on to the end (or ``max_moves`` more moves) with the named players for
-    blue and red; return the moves made. ``game`` is changed.
+    blue and red (``engine`` too: :mod:`polytile.puzzles.henning.engine`, ``move_time``
+    seconds a move); return the moves made. ``game`` is changed.
 
     Raises
     ------
     UnknownNameError
         For a player name not in :data:`PLAYERS`.
     """
-    chosen = []
-    for name in players:
-        if name not in PLAYERS:
-            raise UnknownNameError("player", name, tuple(PLAYERS))
-        chosen.append(PLAYERS[name])
+    chosen = [named_player(name, move_time) for name in players]
     if len(chosen) != 2:
         raise ValueError(f"City Blocks (Henning) has 2 players, got {len(chosen)}")
     rng = np.random.default_rng(seed)

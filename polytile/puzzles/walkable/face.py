@@ -17,6 +17,7 @@ from polytile.faces.face import (
     SelfplayFace,
     engine_option,
 )
+from polytile.puzzles.engine import DEFAULT_MOVE_TIME
 from polytile.text import counted, listed
 
 __all__ = ["FACE", "WalkableFace"]
@@ -61,7 +62,8 @@ class WalkableFace(EndgameFace, SelfplayFace, AnalyseFace, AtOnceFace):
     selfplay_help = (
         "Walkable Cities (--red, --blue; --dead, --pass-limit, --tiebreak as for 'polytile "
         "new'): greedy drops where its cells touch the most of its own cells and picks the "
-        "piece with the best such drop; random passes only when it has no drop. "
+        "piece with the best such drop; random passes only when it has no drop; engine plays "
+        "the equilibrium mix, exact near the end, one round ahead before. "
         "--stop-before-end counts rounds."
     )
     selfplay_options = (
@@ -171,10 +173,12 @@ Cells are a column a-j and a row 1-10 from the top; each board named once."""
 
         red, blue = options.get("red") or "greedy", options.get("blue") or "greedy"
         g, dead = _new(seed, options)
-        self_play(g, (red, blue), seed=seed)
+        self_play(g, (red, blue), seed=seed, move_time=options.get("move_time"))
         for _ in range(min(stop_before_end, g.round)):
             g.pop_round()
-        extra = {"players": {"red": red, "blue": blue}}
+        extra: dict[str, Any] = {"players": {"red": red, "blue": blue}}
+        if "engine" in (red, blue):
+            extra["move_time"] = options.get("move_time", DEFAULT_MOVE_TIME)
         text = dumps_record(g, {"seed": seed, "dead": dead}, extra)
         res = g.result()
         won = f"boards won: red {res.won[0]}, blue {res.won[1]}"

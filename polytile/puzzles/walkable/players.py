@@ -6,6 +6,9 @@ which hides nothing (the picks of the round are open by the time of the drop).
 
 * ``random``: a uniformly random pick, then a uniformly random legal drop (a pass only when
   there is no drop).
+* ``engine``: the equilibrium of the rest of the game where the exact search settles it in
+  time, else of the selection or drop phase one round ahead, an action drawn from the mix
+  (:mod:`polytile.puzzles.walkable.engine`).
 * ``greedy``: the drop whose cells touch the most of its own cells already on the same
   boards (edge contacts; ties at random), which grows its regions; it picks the piece whose
   best such drop is best.
@@ -27,11 +30,11 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from polytile.errors import UnknownNameError
 from polytile.puzzles.walkable.board import BLUE, CELLS, RED, SIDE, legal_drops
 from polytile.puzzles.walkable.rules import PASS, Drop, Walkable
 
-__all__ = ["PLAYERS", "greedy_drop", "greedy_pick", "random_drop", "random_pick", "self_play"]
+__all__ = ["PLAYERS", "greedy_drop", "greedy_pick", "named_player", "random_drop", "random_pick",
+           "self_play"]
 
 Pick = Callable[[Walkable, int, np.random.Generator], str]
 DropChoice = Callable[[Walkable, int, np.random.Generator], "Drop | str"]
@@ -102,21 +105,27 @@ PLAYERS: dict[str, tuple[Pick, DropChoice]] = {
 }
 
 
+def named_player(name: str, move_time: float | None = None) -> tuple[Pick, DropChoice]:
+    """The player named ``name``: one of :data:`PLAYERS`, or ``engine`` taking
+    ``move_time`` seconds a decision (:func:`polytile.puzzles.engine.choose_player`)."""
+    from polytile.puzzles.engine import choose_player
+    from polytile.puzzles.walkable.engine import engine_players
+
+    return choose_player(name, PLAYERS, engine_players, move_time)
+
+
 def self_play(g: Walkable, players: Sequence[str], seed: int | None = None,
-              max_rounds: int | None = None) -> None:  # fmt: skip
+              max_rounds: int | None = None, move_time: float | None = None) -> None:  # fmt: skip
     """Play ``g`` to the end (or for ``max_rounds`` rounds) with the named players, red's
-    first.
+    first (``engine`` too: :mod:`polytile.puzzles.walkable.engine`, ``move_time`` seconds a
+    decision).
 
     Raises
     ------
     UnknownNameError
-        For a player name not in :data:`PLAYERS`.
+        For a player name not in :data:`PLAYERS` nor ``engine``.
     """
-    chosen = []
-    for name in players:
-        if name not in PLAYERS:
-            raise UnknownNameError("player", name, tuple(PLAYERS))
-        chosen.append(PLAYERS[name])
+    chosen = [named_player(name, move_time) for name in players]
     rng = np.random.default_rng(seed)
     played = 0
     while not g.is_over() and (max_rounds is None or played < max_rounds):

@@ -1,0 +1,87 @@
+"""The engine players of every game: legal, labelled, exact only where an exact search
+chose, and reading only what their player may see."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from polytile.puzzles.blokus.players import greedy, take_back
+from polytile.puzzles.blokus.rules import Blokus
+from polytile.puzzles.gridblock.rules import Gridblock, Options
+from polytile.puzzles.henning.game import HenningGame
+from polytile.puzzles.henning.rules import Henning
+from polytile.puzzles.walkable.rules import PASS, Walkable
+
+
+def _greedy_duo(seed: int, before_end: int) -> Blokus:
+    g = Blokus("duo")
+    rng = np.random.default_rng(seed)
+    while moves := g.legal_moves():
+        g.push(moves[0] if moves[0].is_pass else greedy(g, moves, rng))
+    take_back(g, before_end)
+    return g
+
+
+def test_blokus_estimate_early_and_exact_at_the_end() -> None:
+    from polytile.puzzles.blokus.engine import engine_choice
+
+    g = Blokus("duo")
+    early = engine_choice(g, None, playouts=30, rng=np.random.default_rng(0))
+    assert not early.exact and early.label.startswith("estimate (Monte Carlo tree search")
+    assert early.move in g.legal_moves() and len(early.move.cells) == 5  # the biggest size
+    late = next(g for k in range(2, 12) if len((g := _greedy_duo(3, k)).legal_moves()) > 1)
+    stack = len(late.move_stack)
+    choice = engine_choice(late, 30.0, rng=np.random.default_rng(0))
+    assert len(late.move_stack) == stack  # not changed
+    assert choice.exact and choice.label.startswith("exact"), choice
+    assert choice.move in late.legal_moves()
+
+
+def test_henning_engine_reads_only_its_view() -> None:
+    from polytile.puzzles.henning.engine import engine_choice
+
+    g = Henning.new(seed=5)
+    other = g.copy()  # the same view for the mover, another hidden hand for the opponent
+    q = 1 - g.to_move
+    state = HenningGame().state_of(other).sample_hidden(g.to_move, np.random.default_rng(9))
+    other = state.board
+    assert other.hand(g.to_move) == g.hand(g.to_move)
+    a = engine_choice(g, None, playouts=12, rng=np.random.default_rng(1))
+    b = engine_choice(other, None, playouts=12, rng=np.random.default_rng(1))
+    assert a.move == b.move and a.value == b.value
+    assert g.is_legal(a.move) and not a.exact and "sampled hidden states" in a.label
+    assert other.hand(q) != g.hand(q) or other.reserve(q) != g.reserve(q)
+
+
+def test_gridblock_engine_labels_its_estimates() -> None:
+    from polytile.puzzles.gridblock.engine import engine_choice
+
+    g = Gridblock.new(seed=2, options=Options(players=3))
+    assert engine_choice(g, 1.0, rng=np.random.default_rng(0)).label.startswith("greedy")
+    while g.is_setup:
+        g.push_legal(g.legal_moves()[0])
+    c = engine_choice(g, None, rng=np.random.default_rng(0))
+    assert c.move in g.legal_moves() and not c.exact and c.value is not None
+    assert "end of the round" in c.label
+
+
+def test_walkable_engine_picks_and_drops_legally() -> None:
+    from polytile.puzzles.walkable.engine import engine_choice
+
+    g = Walkable.new(seed=1)
+    rng = np.random.default_rng(0)
+    for _ in range(2):
+        picks = [engine_choice(g, p, 30.0, rng=rng) for p in (0, 1)]
+        assert all(c.move in g.pick_choices() for c in picks)
+        g.select(picks[0].move, picks[1].move)
+        drops = [engine_choice(g, p, 30.0, rng=rng).move for p in (0, 1)]
+        g.drop(drops[0], drops[1])  # checked by the rules engine
+    assert g.round == 2 and all(d == PASS or d.piece for d in drops)
+
+
+def test_walkable_engine_is_exact_when_little_is_left() -> None:
+    from polytile.puzzles.walkable.engine import engine_choice
+
+    g = Walkable.new(seed=0, dead=95)
+    c = engine_choice(g, 0, 30.0, rng=np.random.default_rng(0))
+    assert c.exact and c.label.startswith("exact") and c.move in g.pick_choices()
