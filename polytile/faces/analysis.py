@@ -150,6 +150,13 @@ class AnalyseFace(Face):
 
     stop_errors: ClassVar[tuple[str, ...]] = ()
 
+    def estimate_review(self, file: str, index: int, seconds: float,
+                        cache: dict[Any, Any]) -> Review | None:  # fmt: skip
+        """An estimate of move ``index + 1`` in about ``seconds`` (``exact`` False, its
+        ``note`` saying what it rests on), for the moves :meth:`review` did not value in its
+        share of the time; None: this game gives none (those moves stay unanalysed)."""
+        return None
+
     def analyse(self, console: Console, file: str, request: AnalyseRequest) -> None:
         """``polytile analyse``: the table (or ``request.as_json``, JSON) of the moves the
         solver settles, from the end of the record backward; with ``request.output``, the
@@ -263,12 +270,26 @@ class OwnAnalysisFace(Face):
         it is. Exit 1 when incomplete or nothing could be analysed, 130 after Ctrl-C."""
 
 
+#: The share of ``analyse``'s time its reviews (exact where they can be) may take when the
+#: game also estimates (:meth:`AnalyseFace.estimate_review`): the rest estimates the moves
+#: they left, so that the whole record is valued.
+REVIEW_SHARE = 0.6
+#: ... but at least this many seconds are kept for each move that may need an estimate.
+ESTIMATE_FLOOR = 0.3
+
+
 def analyse(face: AnalyseFace, file: str, request: AnalyseRequest,
             progress: Callable[[Any], None] | None = None) -> Analysis:  # fmt: skip
     """Review the moves of the record in ``file`` from the last backward, skipping those the
     solver cannot settle, until the first move, what the front end's clock leaves of
     ``request.time_limit`` (less a quarter second to report) or Ctrl-C (``request``: the
     game options for :meth:`AnalyseFace.review` too).
+
+    A game that estimates (:meth:`AnalyseFace.estimate_review`) gives its reviews
+    :data:`REVIEW_SHARE` of the time (less :data:`ESTIMATE_FLOOR` a move, but never under
+    half that share), then estimates
+    every move they left, the time left shared evenly among those: estimates are marked
+    apart from exact values, and every move is valued.
 
     Raises
     ------
@@ -280,26 +301,60 @@ def analyse(face: AnalyseFace, file: str, request: AnalyseRequest,
     started = time.perf_counter()
     time_limit = request.clock.left(request.time_limit, reserve=0.25) or request.time_limit
     total = face.record_length(face.read(file))
+    estimates = type(face).estimate_review is not AnalyseFace.estimate_review
+    first = time_limit
+    if estimates:
+        first = max(time_limit * REVIEW_SHARE / 2,
+                    min(time_limit * REVIEW_SHARE, time_limit - ESTIMATE_FLOOR * total))
     result = Analysis(total)
     cache: dict[Any, Any] = {}
     note = SimpleNamespace(done=0, total=total, seconds=0.0)
+
+    def elapsed() -> float:
+        return time.perf_counter() - started
+
+    def keep(review: Review) -> None:
+        result.reviews.append(review)
+        result.reviews.sort(key=lambda r: r.number)
+        if progress is not None:
+            note.done, note.seconds = len(result.reviews), elapsed()
+            progress(note)
+
+    left_out: list[int] = []  # indices the reviews did not reach
     try:
         for index in range(total - 1, -1, -1):
-            left = time_limit - (time.perf_counter() - started)
+            left = first - elapsed()
             if left <= 0:
-                result.stopped, result.why = "time", _time_why(result, total)
+                left_out = list(range(index + 1))
+                if not estimates:
+                    result.stopped, result.why = "time", _time_why(result, total)
                 break
-            review = face.review(file, index, left, cache, request)
+            try:
+                review = face.review(file, index, left, cache, request)
+            except _errors(face.stop_errors) as stop:
+                if not estimates or getattr(stop, "reason", "time") == "interrupt":
+                    raise
+                left_out = list(range(index + 1))
+                break
             if review is None:
                 result.skipped.insert(0, index + 1)
                 continue
             if review.exact and not review.at_once and review.loss < -1e-9:
                 raise SolverError(f"move {review.number} ({review.move}) would gain "
                                   f"{-review.loss:g} over the exact value before it")  # fmt: skip
-            result.reviews.insert(0, review)
-            if progress is not None:
-                note.done, note.seconds = len(result.reviews), time.perf_counter() - started
-                progress(note)
+            keep(review)
+        if estimates:
+            todo = sorted({*left_out, *(n - 1 for n in result.skipped)}, reverse=True)
+            for done, index in enumerate(todo):
+                share = (time_limit - elapsed()) / (len(todo) - done)
+                if share <= 0:
+                    result.stopped, result.why = "time", _time_why(result, total)
+                    break
+                review = face.estimate_review(file, index, share, cache)
+                if review is not None:
+                    if index + 1 in result.skipped:
+                        result.skipped.remove(index + 1)
+                    keep(review)
     except KeyboardInterrupt:
         result.stopped, result.why = "interrupt", "interrupted (Ctrl-C)"
     except _errors(face.stop_errors) as stop:
@@ -323,8 +378,11 @@ def _errors(names: tuple[str, ...]) -> tuple[type[BaseException], ...]:
 
 def _time_why(result: Analysis, total: int) -> str:
     done = len(result.reviews)
-    return (f"out of time (--time-limit) after the last {done} of {total} moves; the "
-            "earlier moves are not analysed")  # fmt: skip
+    numbers = [r.number for r in result.reviews]
+    if numbers == list(range(total - done + 1, total + 1)):
+        return (f"out of time (--time-limit) after the last {done} of {total} moves; the "
+                "earlier moves are not analysed")  # fmt: skip
+    return f"out of time (--time-limit): {done} of {total} moves analysed"
 
 
 def _print(console: Console, face: AnalyseFace, result: Analysis) -> None:
@@ -348,8 +406,9 @@ def _print(console: Console, face: AnalyseFace, result: Analysis) -> None:
         console.out(f"{r.number:>5}  {r.player:<{who}}{r.move:<{width}}"
                     f"{before:>8}{after:>8}{lost:>7}  {r.best}")  # fmt: skip
     estimates = [r for r in result.reviews if not r.exact]
-    if estimates:
-        console.out(f"~ an estimate ({estimates[0].note}), not an exact value")
+    # one line per kind of estimate (a note's words before its ":" name the kind)
+    for kind in dict.fromkeys(r.note.split(":")[0] for r in estimates):
+        console.out(f"~ an estimate ({kind}), not an exact value")
     if any(r.at_once for r in result.reviews):
         console.out(f"{word}s made at once: 'lost' is the lead's change, which both parts made")
     losing = [r for r in result.reviews if r.loss > 1e-9 and not r.at_once]

@@ -128,6 +128,7 @@ def make_app(board: Board, token: str | None = None, host: str = "127.0.0.1",
     app.router.add_get("/api/records/{index}", _position)
     app.router.add_post("/api/records/{index}/play", _play)
     app.router.add_post("/api/records/{index}/preview", _preview)
+    app.router.add_post("/api/records/{index}/engine", _engine)
     app.router.add_get("/api/records/{index}/cells", _cells)
     app.router.add_get("/api/records/{index}/download", _download)
     app.router.add_get("/api/records/{index}/picture", _picture)
@@ -375,6 +376,25 @@ async def _play(request: web.Request) -> web.Response:
     where, at = await _run(request, board.play, index, move, text)
     view = await _run(request, board.position, where, at)
     return web.json_response(view, headers=_NO_STORE)
+
+
+async def _engine(request: web.Request) -> web.Response:
+    """The engine player's move after ``"move"`` moves (the end when not given), found in
+    ``"seconds"`` (2 when not given) and played: the new position, with ``"engine"``
+    saying what the choice rests on."""
+    body = await _json(request)
+    index = _index(request)
+    move, seconds = body.get("move"), body.get("seconds", 2.0)
+    if move is not None and (not isinstance(move, int) or isinstance(move, bool)):
+        raise BoardError('"move" must be a whole number: the position the engine moves in')
+    if not isinstance(seconds, int | float) or isinstance(seconds, bool):
+        raise BoardError('"seconds" must be a number: the engine\'s time for its move')
+    board = request.app[BOARD]
+    if move is None:
+        move = len(board.record(index).moves)
+    where, at, choice = await _run(request, board.engine, index, move, float(seconds))
+    view = await _run(request, board.position, where, at)
+    return web.json_response({**view, "engine": choice}, headers=_NO_STORE)
 
 
 async def _download(request: web.Request) -> web.Response:

@@ -213,6 +213,9 @@ class Board:
             # whether the face says where its moves fall (asked for on the first click:
             # a Blokus opening's placements and their squares would double each step)
             "clickable": type(face).move_cells is not Face.move_cells,
+            # an engine player to move for a side, or to answer a person's moves
+            "engine": type(face).engine_choice is not Face.engine_choice
+            and rec.kind != "view",
         }
 
     @staticmethod
@@ -277,6 +280,39 @@ class Board:
         self.records.append(Record(title, rec.file, rec.face, rec.kind, rec.base[:keep],
                                    played, origin))  # fmt: skip
         return len(self.records) - 1, at + 1
+
+    def engine(self, index: int, move: int, seconds: float) -> tuple[int, int, dict[str, Any]]:
+        """The engine player's move after ``move`` moves of record ``index``, found within
+        ``seconds`` and played as :meth:`play` plays a typed move (checked by the rules):
+        the record it went into, the number of moves there, and what the choice rests on
+        (:class:`~polytile.puzzles.engine.EngineChoice`, with the mover and the move's
+        text).
+
+        Raises
+        ------
+        BoardError
+            For a game with no engine player, a view, a finished game, or ``seconds``
+            outside 0.1-60.
+        """
+        rec = self.record(index)
+        at = self._move(rec, move)
+        if not 0.1 <= seconds <= 60:
+            raise BoardError("the engine's time is 0.1 to 60 seconds")
+        if type(rec.face).engine_choice is Face.engine_choice:
+            raise BoardError(f"{rec.face.title} has no engine player on the board")
+        if rec.kind == "view":
+            raise BoardError("this is a player's view: the hidden hands are not known, so the "
+                             "engine does not play on from it")  # fmt: skip
+        doc = rec.doc(at)
+        legal = rec.face.legal(doc)
+        if rec.face.finished(doc) or legal.to_move is None:
+            raise BoardError("the game is over: there are no moves")
+        found = rec.face.engine_choice(doc, seconds)
+        if found is None:  # pragma: no cover - a face with an engine answers
+            raise BoardError(f"{rec.face.title} has no engine player here")
+        text, choice = found
+        where, now = self.play(index, at, text)
+        return where, now, {**choice.as_dict(), "text": text, "mover": legal.to_move}
 
     def cells(self, index: int, move: int | None = None) -> dict[str, Any] | None:
         """Where the legal moves after ``move`` moves of record ``index`` fall in its

@@ -126,17 +126,31 @@ def test_a_stored_answers_value_says_whose_lead_it_is(invoke):
 
 
 def test_nothing_analysed_exits_1(invoke, tmp_path):
-    """A record none of whose positions the solver settles (Walkable Cities after its
-    first round: more drops than --max-drops) is reported with exit 1, as --help says: it
+    """A record none of whose positions the solver settles (a Gridblock record of one
+    set-up move: the rounds start later) is reported with exit 1, as --help says: it
     exited 0 saying "no move analysed"."""
-    path = tmp_path / "walk.json"
-    assert invoke("new", "walkable", "--seed", "3", "-o", str(path)).exit_code == 0
-    assert invoke("play", str(path), "I4 pass | O4 pass").exit_code == 0
+    path = tmp_path / "grid.json"
+    made = invoke("new", "gridblock", "--seed", "2", "--players", "2", "-o", str(path))
+    assert made.exit_code == 0
+    assert invoke("play", str(path), "--reply").exit_code == 0
     for extra in ([], ["--json"]):
         result = invoke("analyse", str(path), *extra)
         assert result.exit_code == 1, result.stderr
-        assert "no round analysed: the solver settles none of its positions" in result.stderr
+        assert "no move analysed: the solver settles none of its positions" in result.stderr
     assert json.loads(result.stdout)["moves"] == []
+
+
+def test_a_round_past_the_exact_search_is_estimated(invoke, tmp_path):
+    """#49: a Walkable Cities round the backward induction does not reach (more drops than
+    --max-drops) is valued one round ahead, marked as an estimate; it was left out."""
+    path = tmp_path / "walk.json"
+    assert invoke("new", "walkable", "--seed", "3", "-o", str(path)).exit_code == 0
+    assert invoke("play", str(path), "I4 pass | O4 pass").exit_code == 0
+    result = invoke("analyse", str(path), "--json")
+    assert result.exit_code == 0, result.stderr
+    (row,) = json.loads(result.stdout)["moves"]
+    assert row["kind"] == "estimate" and row["note"].startswith("one round ahead")
+    assert " | " in row["best_move"]
 
 
 def test_a_view_that_hides_nothing_gives_exact_values(invoke, tmp_path):
@@ -163,9 +177,30 @@ def test_max_drops_reaches_walkable_analysis(invoke, tmp_path):
     path.write_text(dumps_record(g))
     reached = _analysis(invoke, path, "--max-drops", "1")
     assert [m["number"] for m in reached["moves"]] == [1] and reached["complete"]
+    assert reached["moves"][0]["kind"] == "exact"
     refused = invoke("analyse", str(path), "--json", "--max-drops", "0")
-    assert refused.exit_code == 1 and json.loads(refused.stdout)["not_settled"] == [1]
-    assert "no round analysed" in refused.stderr
+    assert refused.exit_code == 0  # past the exact search: estimated one round ahead
+    assert [m["kind"] for m in json.loads(refused.stdout)["moves"]] == ["estimate"]
     henning = _record(invoke, tmp_path, "henning", "--seed", "7")
     other = invoke("analyse", str(henning), "--max-drops", "3")
     assert other.exit_code == 2 and "--max-drops: only for Walkable Cities" in other.stderr
+
+
+def test_every_henning_move_is_valued_exact_or_estimated(invoke, tmp_path):
+    """#49: analyse values the whole record in its time: the late moves exactly (or from
+    the view), the early ones by Monte Carlo tree search from the mover's view, each marked
+    as what it is. It stopped after the last dozen moves of greedy games."""
+    path = _record(invoke, tmp_path, "henning", "--seed", "7")
+    result = invoke("analyse", str(path), "--json", "--time-limit", "30")
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    numbers = [m["number"] for m in doc["moves"]]
+    assert numbers == list(range(1, doc["total_moves"] + 1)) and doc["complete"]
+    searched = [m for m in doc["moves"] if "Monte Carlo" in (m.get("note") or "")]
+    assert searched and all(m["kind"] != "exact" for m in searched)
+    assert doc["moves"][-1]["kind"] == "exact"  # the reserves are empty at the end
+    for m in searched:
+        sign = 1 if m["player"] == "blue" else -1
+        assert m["loss"] == pytest.approx(sign * (m["value_before"] - m["value_after"]), abs=1e-3)
+    text = invoke("analyse", str(path), "--time-limit", "20").stdout
+    assert "Monte Carlo" in text or "~" in text

@@ -540,3 +540,38 @@ def test_a_typed_move_is_kept_in_the_one_notation(game_files: dict[str, Path]) -
         assert view["moves"][2] == listed
 
     run([game_files["blokus"]], scenario)
+
+
+def test_the_engine_moves_and_says_why(game_files: dict[str, Path]) -> None:
+    """A game against the engine (#49, #50): the engine's move is played as a typed one
+    (checked, a variation mid-record) and the answer says what it rests on; games without
+    an engine player, bad times and finished games are refused."""
+    files = [game_files[g] for g in ("henning", "blokus", "walkable", "cityblocks")]
+
+    async def scenario(client: TestClient[Any, Any]) -> None:
+        for index in (0, 1):
+            view = await (await client.get(f"/api/records/{index}?move=4", headers=AUTH)).json()
+            assert view["engine"] is True
+            r = await client.post(f"/api/records/{index}/engine",
+                                  json={"move": 4, "seconds": 0.2}, headers=AUTH)  # fmt: skip
+            assert r.status == 200, await r.text()
+            after = await r.json()
+            engine = after["engine"]
+            assert after["at"] == 5 and after["variation"] and after["moves"][4] == engine["text"]
+            assert engine["mover"] == view["legal"]["to_move"]
+            assert engine["label"].startswith(("estimate", "exact")) and "seconds" in engine
+        for index, what in ((2, "no engine player"), (3, "no engine player")):
+            view = await (await client.get(f"/api/records/{index}", headers=AUTH)).json()
+            assert view["engine"] is False
+            r = await client.post(f"/api/records/{index}/engine", json={}, headers=AUTH)
+            assert what in await error(r, 400)
+        url = "/api/records/0/engine"
+        for body in ({"seconds": 0}, {"seconds": 61}, {"seconds": "2"}, {"seconds": True},
+                     {"move": "3"}):  # fmt: skip
+            await error(await client.post(url, json=body, headers=AUTH), 400)
+        assert "over" in await error(await client.post(url, json={}, headers=AUTH), 400)
+        await error(await client.post(url, json={"move": 999}, headers=AUTH), 404)
+        r = await client.post(url, json={"move": 3}, headers={**AUTH, "Origin": "http://evil"})
+        await error(r, 403)
+
+    run(files, scenario)

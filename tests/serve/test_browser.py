@@ -842,3 +842,38 @@ def test_a_long_analysis_shows_a_progress_bar(page: Any, tmp_path: Path) -> None
         assert not driver.find_element("id", "analysis-progress").is_displayed()
 
     shot_on_failure(driver, tmp_path, check)
+
+
+@pytest.mark.parametrize("game", ["henning", "blokus"])
+def test_a_game_against_the_engine(page: Any, game: str, tmp_path: Path) -> None:
+    """#50: from the board, the engine makes a move, and with "the engine answers my
+    moves" ticked it answers a move played on the board; each time a line says what its
+    choice rests on, and the moves land in a variation."""
+    driver = page
+
+    def check() -> None:
+        _open(driver, game)
+        driver.execute_script("show(state.index, 2)")
+        _step_to(driver, 2, "move 2")
+        assert driver.find_element("id", "engine-box").is_displayed()
+        seconds = driver.find_element("id", "engine-seconds")
+        seconds.clear()
+        seconds.send_keys("0.2")
+        driver.find_element("id", "engine-move").click()
+        _wait_for(driver, lambda d: _at(d) == 3 and _text(d, "engine-note").startswith("engine ("),
+                  "the engine's move")  # fmt: skip
+        assert driver.execute_script("return state.view.variation") is True
+        note = _text(driver, "engine-note")
+        assert " played " in note and ("estimate" in note or "exact" in note), note
+        driver.find_element("id", "engine-answers").click()
+        driver.execute_script("play(state.view.legal.moves[0])")
+        _wait_for(driver, lambda d: _at(d) == 5 and _text(d, "engine-note").startswith("engine ("),
+                  "the engine's answer")  # fmt: skip
+        moves = driver.execute_script("return state.view.moves")
+        assert note != _text(driver, "engine-note") or len(moves) == 5
+        driver.execute_script("show(state.index, 1)")  # elsewhere: the line is cleared
+        _step_to(driver, 1, "move 1")
+        _wait_for(driver, lambda d: _text(d, "engine-note") == "", "the line cleared")
+        driver.find_element("id", "engine-answers").click()  # untick for the next test
+
+    shot_on_failure(driver, tmp_path, check)

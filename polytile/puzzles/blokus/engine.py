@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from polytile.puzzles.blokus.game import BlokusGame
+from polytile.puzzles.blokus.players import greedy
 from polytile.puzzles.blokus.rules import Blokus, Move
 from polytile.puzzles.engine import DEFAULT_MOVE_TIME, EngineChoice
 from polytile.puzzles.game import State
@@ -51,8 +52,16 @@ def _biggest(moves: list[Move]) -> list[Move]:
     return [m for m in moves if len(m.cells) == size]
 
 
+#: How often a playout move is the greedy player's (its biggest piece where it blocks the
+#: others most) rather than a random placement of the biggest piece.
+GREEDY_SHARE = 0.5
+
+
 def _playout(state: State, rng: np.random.Generator) -> Move:
-    moves = _biggest(state.legal_moves())
+    moves = state.legal_moves()
+    if not moves[0].is_pass and len(moves) > 1 and rng.random() < GREEDY_SHARE:
+        return greedy(state.board, moves, rng)  # type: ignore[attr-defined]
+    moves = _biggest(moves)
     return moves[int(rng.integers(len(moves)))]
 
 

@@ -184,6 +184,12 @@ Tiles: H1-H5, S2-S6, F3-F7, SC (school, also PK or park), PP, MA, CH."""
 
         return review_move(self, file, index, time_limit, cache)
 
+    def estimate_review(self, file: str, index: int, seconds: float,
+                        cache: dict[Any, Any]) -> Review | None:  # fmt: skip
+        from polytile.puzzles.henning.report import estimate_move
+
+        return estimate_move(self, file, index, seconds, cache)
+
     def play_move(self, doc: Any, text: str) -> None:
         from polytile.puzzles.henning.moves import Move
 

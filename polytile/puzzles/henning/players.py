@@ -30,7 +30,8 @@ from polytile.puzzles.henning.moves import Move
 from polytile.puzzles.henning.rules import OPEN, Henning
 from polytile.puzzles.henning.tiles import STREETS_OF
 
-__all__ = ["PLAYERS", "Player", "greedy_player", "named_player", "random_player", "self_play"]
+__all__ = ["PLAYERS", "Player", "greedy_player", "greedy_scores", "named_player", "random_player",
+           "self_play"]
 
 Player = Callable[[Henning, np.random.Generator], Move]
 
@@ -40,14 +41,12 @@ def random_player(game: Henning, rng: np.random.Generator) -> Move:
     return game.random_move(rng)
 
 
-def greedy_player(game: Henning, rng: np.random.Generator) -> Move:
-    """The move with the best immediate margin, then the best street leads (see the module
-    notes)."""
-    me = game.to_move
-    sign = 1 if me == 0 else -1
-    best: list[Move] = []
-    best_score: tuple[int, int] | None = None
-    for move in game.legal_moves():
+def greedy_scores(game: Henning, moves: list[Move]) -> list[tuple[int, int]]:
+    """Each move's greedy score for the player to move: its money margin right after the
+    move, then its leads on the open streets the move touches."""
+    sign = 1 if game.to_move == 0 else -1
+    scores = []
+    for move in moves:
         game.push_legal(move)
         margin = sign * game.margin()
         lead = 0
@@ -57,11 +56,17 @@ def greedy_player(game: Henning, rng: np.random.Generator) -> Move:
                     blue, red = game.standing(s)
                     lead += sign * (blue - red)
         game.pop()
-        score = (margin, lead)
-        if best_score is None or score > best_score:
-            best, best_score = [move], score
-        elif score == best_score:
-            best.append(move)
+        scores.append((margin, lead))
+    return scores
+
+
+def greedy_player(game: Henning, rng: np.random.Generator) -> Move:
+    """The move with the best immediate margin, then the best street leads (see the module
+    notes)."""
+    moves = game.legal_moves()
+    scores = greedy_scores(game, moves)
+    top = max(scores)
+    best = [m for m, s in zip(moves, scores, strict=True) if s == top]
     return best[int(rng.integers(len(best)))]
 
 

@@ -229,6 +229,56 @@ Cells are a column a-j and a row 1-10 from the top; each board named once."""
                       before[0] - after[0], before[1], at_once=True,
                       note="a round's two parts are made at once")  # fmt: skip
 
+    def estimate_review(self, file: str, index: int, seconds: float,
+                        cache: dict[Any, Any]) -> Review | None:  # fmt: skip
+        """Round ``index + 1`` estimated one round ahead where the backward induction does
+        not reach: the round before it and the round after it each solved as a matrix game
+        (:func:`polytile.puzzles.walkable.phase.solve_round`: the boards won as if the game
+        ended after that round); the best round in its place is the most likely picks and
+        drops of the equilibrium. None when the time is too short for them."""
+        from polytile.errors import SolverError
+        from polytile.puzzles.walkable.endgame import final_value
+        from polytile.puzzles.walkable.phase import solve_round
+        from polytile.puzzles.walkable.rules import PASS, Drop, Round
+
+        started = time.perf_counter()
+        key = ("one round", index)
+
+        def value(k: int) -> tuple[float, str] | None:
+            if ("one round", k) not in cache:
+                g = self.read(file, k).state
+                if g.is_over():
+                    cache["one round", k] = (final_value(g.cells, g.options.tiebreak), "")
+                    return cache["one round", k]
+                left = seconds - (time.perf_counter() - started)
+                try:
+                    rs = solve_round(g.cells, g.pick_choices(), time_limit=max(left, 0.05))
+                except SolverError:
+                    return None
+                picks = (rs.red[0][0], rs.blue[0][0])
+                phase = rs.phases[picks]
+
+                def drop(piece: str, mix: Any) -> Drop | str:
+                    action = mix[0][0]
+                    cells = None if action is None else tuple(int(x) for x in action)
+                    return PASS if cells is None else Drop(piece, cells)  # type: ignore[arg-type]
+
+                best = Round(picks, (drop(picks[0], phase.red), drop(picks[1], phase.blue)))
+                cache["one round", k] = (rs.value, str(best))
+            found: tuple[float, str] = cache["one round", k]
+            return found
+
+        before = value(index)
+        after = value(index + 1) if before is not None else None
+        if before is None or after is None:
+            cache.pop(key, None)
+            return None
+        doc = cache.get("doc") or cache.setdefault("doc", self.read(file))
+        return Review(index + 1, "red and blue", str(doc.rounds[index]), before[0], after[0],
+                      before[0] - after[0], before[1], exact=False, at_once=True,
+                      note="one round ahead, each round a matrix game with the boards won as "
+                           "if the game ended after it")  # fmt: skip
+
     def play_move(self, doc: Any, text: str) -> None:
         doc.state.play_round(text)
 

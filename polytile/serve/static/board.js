@@ -10,7 +10,8 @@ const $ = (id) => document.getElementById(id);
 const SHOWN = 300;  // legal moves listed at once (the filter finds the others)
 
 const state = { records: [], index: null, view: null, picture: null, job: null, poll: null,
-                reviews: {}, graphs: {}, picked: [], piece: null, image: 0, answered: null };
+                reviews: {}, graphs: {}, picked: [], piece: null, image: 0, answered: null,
+                thinking: false };
 
 async function api(path, options = {}) {
   const response = await fetch(path, Object.assign({ credentials: "same-origin" }, options));
@@ -359,6 +360,11 @@ function renderLegal(view) {
   const playable = view.playable && !view.finished;
   $("move-input").disabled = !playable;
   $("play").disabled = !playable;
+  $("engine-box").hidden = !view.engine;
+  if ($("engine-note").dataset.at !== `${view.index}:${view.at}` && !state.thinking) {
+    $("engine-note").textContent = "";  // it spoke of another position
+  }
+  $("engine-move").disabled = !playable || state.thinking;
   renderParts(view, playable);
   renderPieces(view);
   listLegal();
@@ -660,6 +666,41 @@ async function play(text, parts) {
     render(next);
   } catch (e) {
     say(e.message);
+    return;
+  }
+  if ($("engine-answers").checked && state.view.engine && state.view.legal.to_move !== null) {
+    await engineMove();
+  }
+}
+
+// The engine player makes the next move of the position shown (a game against it: tick
+// "the engine answers my moves"); the server finds and plays it, and says what it rests on.
+async function engineMove() {
+  const view = state.view;
+  if (!view || state.thinking) return;
+  const seconds = Number($("engine-seconds").value) || 2;
+  state.thinking = true;
+  $("engine-move").disabled = true;
+  $("engine-note").textContent = `the engine is thinking (${seconds} s)…`;
+  try {
+    const next = await api(`/api/records/${view.index}/engine`, {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ move: view.at, seconds }),
+    });
+    if (next.index !== view.index) await loadRecords(next.index);
+    state.thinking = false;
+    render(next);
+    const e = next.engine;
+    const value = e.value === null ? "" : `, value ${e.value >= 0 ? "+" : ""}${e.value} for ${e.mover}`;
+    $("engine-note").textContent = `engine (${e.mover}) played ${e.text}: ${e.label}${value}`;
+    $("engine-note").dataset.exact = String(e.exact);
+    $("engine-note").dataset.at = `${next.index}:${next.at}`;
+  } catch (e) {
+    state.thinking = false;
+    $("engine-note").textContent = "";
+    say(e.message);
+  } finally {
+    if (state.view) $("engine-move").disabled = !(state.view.playable && !state.view.finished);
   }
 }
 
@@ -1251,6 +1292,7 @@ document.addEventListener("DOMContentLoaded", async () => {
       play($("move-input").value);
     }
   });
+  $("engine-move").addEventListener("click", engineMove);
   $("analysis-form").addEventListener("submit", (e) => { e.preventDefault(); analyse(false); });
   $("analyse-record").addEventListener("click", () => analyse(true));
   $("stop").addEventListener("click", stopAnalysis);

@@ -1,0 +1,152 @@
+"""How strong the engine players are: the engine against the greedy player, sides
+alternated, with the win rate's 95% interval (Wilson's score interval; a tie counts half).
+
+Each game is played from a seeded set-up (seeds 0, 1, ...); the engine takes the first seat
+in even games and the second in odd ones. Two-player games throughout: Blokus Duo, City
+Blocks (Henning), Gridblock with 2 players (the engine plays both colours of its side, as
+the rules' two-player game has it) and Walkable Cities.
+
+Run on a quiet machine (the engine's strength depends on how many playouts its time buys):
+``python benchmarks/bench_engine_strength.py [--games N] [--move-time S] [--only GAME]``.
+Results go to stdout and, with ``--json FILE``, to a file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+
+def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% score interval of a win rate of ``score`` out of ``n`` games."""
+    if n == 0:
+        return 0.0, 1.0
+    p = score / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def duo(seed: int, engine_seat: int, seconds: float) -> tuple[float, float]:
+    from polytile.puzzles.blokus.engine import engine_choice
+    from polytile.puzzles.blokus.players import greedy
+    from polytile.puzzles.blokus.rules import Blokus
+
+    rng = np.random.default_rng(seed)
+    g = Blokus("duo")
+    while moves := g.legal_moves():
+        if moves[0].is_pass:
+            g.push(moves[0])
+        elif g.colors.index(g.to_move) == engine_seat:
+            g.push(engine_choice(g, seconds, rng=rng).move)
+        else:
+            g.push(greedy(g, moves, rng))
+    totals = list(g.score().player_totals.values())
+    return totals[engine_seat], totals[1 - engine_seat]
+
+
+def henning(seed: int, engine_seat: int, seconds: float) -> tuple[float, float]:
+    from polytile.puzzles.henning.engine import engine_choice
+    from polytile.puzzles.henning.players import greedy_player
+    from polytile.puzzles.henning.rules import Henning
+
+    rng = np.random.default_rng(seed)
+    g = Henning.new(seed)
+    while not g.is_over():
+        if g.to_move == engine_seat:
+            g.push(engine_choice(g, seconds, rng=rng).move)
+        else:
+            g.push(greedy_player(g, rng))
+    return g.money_of(engine_seat), g.money_of(1 - engine_seat)
+
+
+def gridblock(seed: int, engine_seat: int, seconds: float) -> tuple[float, float]:
+    from polytile.puzzles.gridblock.engine import engine_choice
+    from polytile.puzzles.gridblock.game import GridblockGame
+    from polytile.puzzles.gridblock.players import greedy_player
+    from polytile.puzzles.gridblock.rules import Gridblock, Options
+
+    rng = np.random.default_rng(seed)
+    options = Options(players=2)
+    game = GridblockGame.of(options)
+    g = Gridblock.new(seed, options)
+    while not g.is_over():
+        if game.state_of(g).to_move == engine_seat:
+            g.push(engine_choice(g, seconds, rng=rng).move)
+        else:
+            g.push(greedy_player(g, rng))
+    returns = game.state_of(g).returns()
+    return returns[engine_seat], returns[1 - engine_seat]
+
+
+def walkable(seed: int, engine_seat: int, seconds: float) -> tuple[float, float]:
+    from polytile.puzzles.walkable.engine import engine_choice
+    from polytile.puzzles.walkable.players import greedy_drop, greedy_pick
+    from polytile.puzzles.walkable.rules import Walkable
+
+    rng = np.random.default_rng(seed)
+    g = Walkable.new(seed=seed)
+    other = 1 - engine_seat
+    while not g.is_over():
+        if g.picks is None:
+            picks = [""] * 2
+            picks[engine_seat] = engine_choice(g, engine_seat, seconds, rng=rng).move
+            picks[other] = greedy_pick(g, other, rng)
+            g.select(picks[0], picks[1])
+        drops: list[Any] = [None, None]
+        drops[engine_seat] = engine_choice(g, engine_seat, seconds, rng=rng).move
+        drops[other] = greedy_drop(g, other, rng)
+        g.drop(drops[0], drops[1])
+    returns = g.returns()
+    return returns[engine_seat], returns[other]
+
+
+GAMES: dict[str, tuple[str, Callable[[int, int, float], tuple[float, float]]]] = {
+    "duo": ("Blokus Duo", duo),
+    "henning": ("City Blocks (Henning)", henning),
+    "gridblock": ("Gridblock, 2 players", gridblock),
+    "walkable": ("Walkable Cities", walkable),
+}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--move-time", type=float, default=1.0)
+    parser.add_argument("--only", choices=sorted(GAMES), action="append")
+    parser.add_argument("--json", help="also write the results to this file")
+    args = parser.parse_args()
+    rows = []
+    for key in args.only or list(GAMES):
+        title, play = GAMES[key]
+        score = 0.0
+        margins = []
+        started = time.perf_counter()
+        for seed in range(args.games):
+            mine, theirs = play(seed, seed % 2, args.move_time)
+            score += 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+            margins.append(mine - theirs)
+            print(f"  {title} game {seed + 1}: engine {mine:g}, greedy {theirs:g}", flush=True)
+        low, high = wilson(score, args.games)
+        row = {"game": title, "games": args.games, "move_time": args.move_time,
+               "engine_score": score, "win_rate": score / args.games, "low": low, "high": high,
+               "mean_margin": float(np.mean(margins)),
+               "seconds": round(time.perf_counter() - started, 1)}  # fmt: skip
+        rows.append(row)
+        share = f"{100 * score / args.games:.0f}%"
+        print(f"{title}: engine {score:g} of {args.games} against greedy ({share}, 95% "
+              f"interval {100 * low:.0f}-{100 * high:.0f}%), mean margin "
+              f"{row['mean_margin']:+.1f}, {row['seconds']:.0f} s", flush=True)  # fmt: skip
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(rows, f, indent=2)
+
+
+if __name__ == "__main__":
+    main()
