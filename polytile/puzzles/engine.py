@@ -68,20 +68,21 @@ class EngineChoice:
                 "label": self.label, "seconds": round(self.seconds, 3)}  # fmt: skip
 
 
-def choose_player(name: str, players: Mapping[str, P], engine: Callable[[float], P],
+def choose_player(name: str, players: Mapping[str, P], engine: Callable[[float], P] | None,
                   move_time: float | None = None) -> P:  # fmt: skip
     """The player named ``name``: one of a game's ``players``, or ``"engine"``, made by
-    ``engine(seconds)`` with ``move_time`` seconds a move (None: :data:`DEFAULT_MOVE_TIME`).
+    ``engine(seconds)`` with ``move_time`` seconds a move (None: :data:`DEFAULT_MOVE_TIME`)
+    when an ``engine`` is given.
 
     Raises
     ------
     UnknownNameError
         For another name (the message lists them all).
     """
-    if name == "engine":
+    if name == "engine" and engine is not None:
         return engine(DEFAULT_MOVE_TIME if move_time is None else move_time)
     if name not in players:
-        raise UnknownNameError("player", name, (*players, "engine"))
+        raise UnknownNameError("player", name, (*players, *("engine",) * (engine is not None)))
     return players[name]
 
 

@@ -229,11 +229,13 @@ main line, a position becomes the new position."""
         return write_blksgf(replace(doc.record, moves=tuple(played)))
 
     def selfplay(self, seed: int, stop_before_end: int, options: dict[str, Any]) -> tuple[str, str]:
+        from polytile.puzzles.blokus.engine import engine_move
         from polytile.puzzles.blokus.players import selfplay
 
         engines = {c: options.get(c) for c in _COLORS}
+        seconds = options.get("move_time") or DEFAULT_MOVE_TIME
         return selfplay(options.get("variant") or "classic", options.get("players"), engines,
-                        seed, stop_before_end, options.get("move_time"))  # fmt: skip
+                        seed, stop_before_end, engine_move(seconds), seconds)  # fmt: skip
 
     def refuse_record(self, data: bytes, source: str) -> None:
         from polytile.puzzles.blokus.files import refuse_record

@@ -10,6 +10,7 @@ green's moves are made by the player whose turn with green it is.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from polytile.errors import OptionError
@@ -18,7 +19,10 @@ from polytile.text import counted
 if TYPE_CHECKING:
     from polytile.puzzles.blokus.rules import Blokus
 
-__all__ = ["greedy", "new_game", "self_play", "selfplay", "take_back"]
+__all__ = ["Chooser", "greedy", "new_game", "self_play", "selfplay", "take_back"]
+
+#: A move chooser: ``(game, legal moves, rng) -> move`` (:func:`greedy`'s signature).
+Chooser = Callable[[Any, list[Any], Any], Any]
 
 
 def greedy(game: Any, moves: list[Any], rng: Any) -> Any:
@@ -34,29 +38,33 @@ def greedy(game: Any, moves: list[Any], rng: Any) -> Any:
 
 
 def self_play(game: Any, engines: dict[str, str], seed: int,
-              move_time: float | None = None) -> None:  # fmt: skip
+              searcher: Chooser | None = None) -> None:  # fmt: skip
     """Play ``game`` to the end: each player's move by its engine (``random``: a uniformly
-    random placement; ``greedy``: :func:`greedy`; ``engine``:
-    :func:`polytile.puzzles.blokus.engine.engine_choice`, ``move_time`` seconds a move),
-    forced passes as they come. ``engines`` are by player (:attr:`Blokus.player_to_move`)
-    or by colour; with three players green's moves are made by the engine of the player
-    whose turn with green it is."""
+    random placement; ``greedy``: :func:`greedy`; ``engine``: ``searcher``, which the caller
+    gives, :func:`polytile.puzzles.blokus.engine.engine_move`: this module does not import
+    the engine, whose playouts play :func:`greedy`), forced passes as they come.
+    ``engines`` are by player (:attr:`Blokus.player_to_move`) or by colour; with three
+    players green's moves are made by the engine of the player whose turn with green it
+    is.
+
+    Raises
+    ------
+    ValueError
+        For ``engine`` without a ``searcher``.
+    """
     import numpy as np
 
-    from polytile.puzzles.engine import DEFAULT_MOVE_TIME
-
+    if "engine" in engines.values() and searcher is None:
+        raise ValueError("an 'engine' player needs the engine's searcher")
     rng = np.random.default_rng(seed)
-    seconds = DEFAULT_MOVE_TIME if move_time is None else move_time
     while moves := game.legal_moves():
         engine = engines.get(game.player_to_move) or engines.get(game.to_move, "greedy")
         if moves[0].is_pass:
             game.push(moves[0])
         elif engine == "greedy":
             game.push(greedy(game, moves, rng))
-        elif engine == "engine":
-            from polytile.puzzles.blokus.engine import engine_choice
-
-            game.push(engine_choice(game, seconds, rng=rng).move)
+        elif engine == "engine" and searcher is not None:
+            game.push(searcher(game, moves, rng))
         else:
             game.push(moves[int(rng.integers(len(moves)))])
 
@@ -90,7 +98,8 @@ def new_game(variant: str, players: str | None) -> Blokus:
 
 
 def selfplay(variant: str, players: str | None, engines: dict[str, str | None], seed: int,
-             stop_before_end: int, move_time: float | None = None) -> tuple[str, str]:  # fmt: skip
+             stop_before_end: int, searcher: Chooser | None = None,
+             move_time: float | None = None) -> tuple[str, str]:  # fmt: skip
     """One game of ``variant`` with ``players`` (None: the variant's), ``engines`` by colour
     (None: not given, greedy), its last ``stop_before_end`` placements taken back: the
     Pentobi record and a line saying how it ended.
@@ -117,13 +126,11 @@ def selfplay(variant: str, players: str | None, engines: dict[str, str | None], 
     chosen = {c: engines.get(c) or "greedy" for c in game.colors}
     if game.players == 3:
         chosen["green"] = "shared"
-    self_play(game, chosen, seed, move_time)
+    self_play(game, chosen, seed, searcher)
     take_back(game, stop_before_end)
     names = ", ".join(f"{c} {e}" for c, e in chosen.items())
-    if "engine" in chosen.values():
-        from polytile.puzzles.engine import DEFAULT_MOVE_TIME
-
-        names += f" ({DEFAULT_MOVE_TIME if move_time is None else move_time:g} s a move)"
+    if "engine" in chosen.values() and move_time is not None:
+        names += f" ({move_time:g} s a move)"
     text = write_blksgf(game, C=f"polytile selfplay, seed {seed}: {names}")
     totals = game.score().player_totals
     state = "the end" if game.is_game_over() else "not finished"

@@ -210,6 +210,7 @@ A Gridblock move may be given as one quoted word or as several: a new move start
         return dumps_record(Gridblock.new(seed, _rules(options)), {"seed": seed})
 
     def selfplay(self, seed: int, stop_before_end: int, options: dict[str, Any]) -> tuple[str, str]:
+        from polytile.puzzles.gridblock.engine import engine_player
         from polytile.puzzles.gridblock.files import dumps_record
         from polytile.puzzles.gridblock.game import player_names
         from polytile.puzzles.gridblock.players import self_play
@@ -220,7 +221,8 @@ A Gridblock move may be given as one quoted word or as several: a new move start
             raise OptionError("green is not in play with 3 players", "--green")
         g = Gridblock.new(seed, rules)
         chosen = {COLOR_NAMES[c]: options.get(COLOR_NAMES[c]) or "greedy" for c in g.colors}
-        self_play(g, list(chosen.values()), seed=seed, move_time=options.get("move_time"))
+        self_play(g, list(chosen.values()), seed=seed, engine=engine_player,
+                  move_time=options.get("move_time"))
         for _ in range(min(stop_before_end, len(g.move_stack))):
             g.pop()
         meta: dict[str, Any] = {"seed": seed, "players": chosen}

@@ -27,10 +27,11 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from polytile.puzzles.engine import choose_player
 from polytile.puzzles.gridblock.moves import Move
 from polytile.puzzles.gridblock.rules import INSTANT_WIN, Gridblock, tile_scores
 
-__all__ = ["PLAYERS", "Player", "greedy_player", "named_player", "random_player", "self_play"]
+__all__ = ["PLAYERS", "Player", "greedy_player", "random_player", "self_play"]
 
 Player = Callable[[Gridblock, np.random.Generator], Move]
 
@@ -87,20 +88,12 @@ def greedy_player(game: Gridblock, rng: np.random.Generator) -> Move:
 PLAYERS: dict[str, Player] = {"random": random_player, "greedy": greedy_player}
 
 
-def named_player(name: str, move_time: float | None = None) -> Player:
-    """The player named ``name``: one of :data:`PLAYERS`, or ``engine`` taking
-    ``move_time`` seconds a move (:func:`polytile.puzzles.engine.choose_player`)."""
-    from polytile.puzzles.engine import choose_player
-    from polytile.puzzles.gridblock.engine import engine_player
-
-    return choose_player(name, PLAYERS, engine_player, move_time)
-
-
 def self_play(
     game: Gridblock,
     players: Sequence[str] | None = None,
     seed: int | np.random.Generator | None = None,
     max_moves: int | None = None,
+    engine: Callable[[float], Player] | None = None,
     move_time: float | None = None,
 ) -> list[Move]:
     """Play ``game`` on to the end (or ``max_moves`` more moves) with the named players;
@@ -117,8 +110,10 @@ def self_play(
         The players' random choices.
     max_moves
         Stop after this many moves.
-    move_time
-        Seconds a move of the ``engine`` player (:mod:`polytile.puzzles.gridblock.engine`).
+    engine, move_time
+        What makes a player named ``engine``: ``engine(move_time)`` (the caller passes
+        :func:`polytile.puzzles.gridblock.engine.engine_player`; this module does not import
+        the engine, which plays greedy moves from here).
 
     Raises
     ------
@@ -129,7 +124,7 @@ def self_play(
     """
     k = len(game.colors)
     names = list(players) if players is not None else ["greedy"] * k
-    made_players = {name: named_player(name, move_time) for name in names}
+    made_players = {name: choose_player(name, PLAYERS, engine, move_time) for name in names}
     if len(names) == game.options.players and len(names) != k:
         names = [names[game.options.player_of(c)] for c in game.colors]
     if len(names) != k:

@@ -156,13 +156,15 @@ Tiles: H1-H5, S2-S6, F3-F7, SC (school, also PK or park), PP, MA, CH."""
         return dumps_record(Henning.new(seed), {"seed": seed})
 
     def selfplay(self, seed: int, stop_before_end: int, options: dict[str, Any]) -> tuple[str, str]:
+        from polytile.puzzles.henning.engine import engine_player
         from polytile.puzzles.henning.files import dumps_record
         from polytile.puzzles.henning.players import self_play
         from polytile.puzzles.henning.rules import Henning
 
         blue, red = options.get("blue", "greedy"), options.get("red", "greedy")
         g = Henning.new(seed)
-        self_play(g, (blue, red), seed=seed, move_time=options.get("move_time"))
+        self_play(g, (blue, red), seed=seed, engine=engine_player,
+                  move_time=options.get("move_time"))
         for _ in range(min(stop_before_end, len(g.move_stack))):
             g.pop()
         meta: dict[str, Any] = {"seed": seed, "players": {"blue": blue, "red": red}}

@@ -26,12 +26,12 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from polytile.puzzles.engine import choose_player
 from polytile.puzzles.henning.moves import Move
 from polytile.puzzles.henning.rules import OPEN, Henning
 from polytile.puzzles.henning.tiles import STREETS_OF
 
-__all__ = ["PLAYERS", "Player", "greedy_player", "greedy_scores", "named_player", "random_player",
-           "self_play"]
+__all__ = ["PLAYERS", "Player", "greedy_player", "greedy_scores", "random_player", "self_play"]
 
 Player = Callable[[Henning, np.random.Generator], Move]
 
@@ -70,17 +70,8 @@ def greedy_player(game: Henning, rng: np.random.Generator) -> Move:
     return best[int(rng.integers(len(best)))]
 
 
-#: Players by name (and ``engine``, made by :func:`named_player`).
+#: Players by name (``engine`` is made by its module, :mod:`polytile.puzzles.henning.engine`).
 PLAYERS: dict[str, Player] = {"random": random_player, "greedy": greedy_player}
-
-
-def named_player(name: str, move_time: float | None = None) -> Player:
-    """The player named ``name``: one of :data:`PLAYERS`, or ``engine`` taking
-    ``move_time`` seconds a move (:func:`polytile.puzzles.engine.choose_player`)."""
-    from polytile.puzzles.engine import choose_player
-    from polytile.puzzles.henning.engine import engine_player
-
-    return choose_player(name, PLAYERS, engine_player, move_time)
 
 
 def self_play(
@@ -88,18 +79,21 @@ def self_play(
     players: Sequence[str] = ("greedy", "greedy"),
     seed: int | np.random.Generator | None = None,
     max_moves: int | None = None,
+    engine: Callable[[float], Player] | None = None,
     move_time: float | None = None,
 ) -> list[Move]:
     """Play ``game`` on to the end (or ``max_moves`` more moves) with the named players for
-    blue and red (``engine`` too: :mod:`polytile.puzzles.henning.engine`, ``move_time``
-    seconds a move); return the moves made. ``game`` is changed.
+    blue and red; return the moves made. ``game`` is changed. A player named ``engine`` is
+    made by ``engine(move_time)`` (the caller passes
+    :func:`polytile.puzzles.henning.engine.engine_player`: this module does not import the
+    engine, which plays its playouts with the greedy player here).
 
     Raises
     ------
     UnknownNameError
         For a player name not in :data:`PLAYERS`.
     """
-    chosen = [named_player(name, move_time) for name in players]
+    chosen = [choose_player(name, PLAYERS, engine, move_time) for name in players]
     if len(chosen) != 2:
         raise ValueError(f"City Blocks (Henning) has 2 players, got {len(chosen)}")
     rng = np.random.default_rng(seed)

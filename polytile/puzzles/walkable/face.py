@@ -167,13 +167,15 @@ Cells are a column a-j and a row 1-10 from the top; each board named once."""
         return dumps_record(g, {"seed": seed, "dead": dead})
 
     def selfplay(self, seed: int, stop_before_end: int, options: dict[str, Any]) -> tuple[str, str]:
+        from polytile.puzzles.walkable.engine import engine_players
         from polytile.puzzles.walkable.files import dumps_record
         from polytile.puzzles.walkable.players import self_play
         from polytile.puzzles.walkable.rules import PLAYER_NAMES
 
         red, blue = options.get("red") or "greedy", options.get("blue") or "greedy"
         g, dead = _new(seed, options)
-        self_play(g, (red, blue), seed=seed, move_time=options.get("move_time"))
+        self_play(g, (red, blue), seed=seed, engine=engine_players,
+                  move_time=options.get("move_time"))
         for _ in range(min(stop_before_end, g.round)):
             g.pop_round()
         extra: dict[str, Any] = {"players": {"red": red, "blue": blue}}

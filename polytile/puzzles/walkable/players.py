@@ -30,11 +30,11 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
+from polytile.puzzles.engine import choose_player
 from polytile.puzzles.walkable.board import BLUE, CELLS, RED, SIDE, legal_drops
 from polytile.puzzles.walkable.rules import PASS, Drop, Walkable
 
-__all__ = ["PLAYERS", "greedy_drop", "greedy_pick", "named_player", "random_drop", "random_pick",
-           "self_play"]
+__all__ = ["PLAYERS", "greedy_drop", "greedy_pick", "random_drop", "random_pick", "self_play"]
 
 Pick = Callable[[Walkable, int, np.random.Generator], str]
 DropChoice = Callable[[Walkable, int, np.random.Generator], "Drop | str"]
@@ -105,27 +105,21 @@ PLAYERS: dict[str, tuple[Pick, DropChoice]] = {
 }
 
 
-def named_player(name: str, move_time: float | None = None) -> tuple[Pick, DropChoice]:
-    """The player named ``name``: one of :data:`PLAYERS`, or ``engine`` taking
-    ``move_time`` seconds a decision (:func:`polytile.puzzles.engine.choose_player`)."""
-    from polytile.puzzles.engine import choose_player
-    from polytile.puzzles.walkable.engine import engine_players
-
-    return choose_player(name, PLAYERS, engine_players, move_time)
-
-
 def self_play(g: Walkable, players: Sequence[str], seed: int | None = None,
-              max_rounds: int | None = None, move_time: float | None = None) -> None:  # fmt: skip
+              max_rounds: int | None = None,
+              engine: Callable[[float], tuple[Pick, DropChoice]] | None = None,
+              move_time: float | None = None) -> None:  # fmt: skip
     """Play ``g`` to the end (or for ``max_rounds`` rounds) with the named players, red's
-    first (``engine`` too: :mod:`polytile.puzzles.walkable.engine`, ``move_time`` seconds a
-    decision).
+    first. A player named ``engine`` is made by ``engine(move_time)`` (the caller passes
+    :func:`polytile.puzzles.walkable.engine.engine_players`; this module does not import the
+    engine, which falls back on the greedy player here).
 
     Raises
     ------
     UnknownNameError
         For a player name not in :data:`PLAYERS` nor ``engine``.
     """
-    chosen = [named_player(name, move_time) for name in players]
+    chosen = [choose_player(name, PLAYERS, engine, move_time) for name in players]
     rng = np.random.default_rng(seed)
     played = 0
     while not g.is_over() and (max_rounds is None or played < max_rounds):
