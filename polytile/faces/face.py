@@ -375,18 +375,17 @@ class Face(ABC):
     def _engine_reply(self, doc: Any, seconds: float) -> str:
         """Play the engine's move on ``doc`` (:meth:`engine_choice`, checked by
         :meth:`play_move`): the line that says what it played and why."""
-        if self.finished(doc) or self.legal(doc).to_move is None:
+        mover = self.legal(doc).to_move
+        if self.finished(doc) or mover is None:
             raise OptionError("the game is over: the engine has no move to answer with; "
                               "nothing was written", "--reply")  # fmt: skip
-        mover = self.legal(doc).to_move
         found = self.engine_choice(doc, seconds)
         if found is None:
             raise OptionError(f"{self.title} has no engine player to answer with here; "
                               "nothing was written", "--reply")  # fmt: skip
         text, choice = found
         self.play_move(doc, text)  # the rules engine checks the engine's move too
-        value = "" if choice.value is None else f", value {choice.value:+.1f} for {mover}"
-        return f"engine ({mover}) plays {text}: {choice.label}{value}, {choice.seconds:.1f} s"
+        return choice.said(mover, text)
 
     def moves(self, console: Console, file: str, move: int | None, as_json: bool,
               limit: int = 0) -> None:  # fmt: skip

@@ -8,8 +8,8 @@ use it as the ``engine`` player, and the web board as the opponent of a person.
 How each game chooses (the games' modules say more):
 
 * Blokus: the exact endgame search when the position is small enough and it finishes in
-  part of the time; otherwise Monte Carlo tree search (:mod:`polytile.solvers.mcts`) whose
-  playouts place a random piece of the biggest size left.
+  part of the time; otherwise Monte Carlo tree search (:mod:`polytile.solvers.mcts`) over
+  the biggest pieces, half the playout moves the greedy player's.
 * City Blocks (Henning): information-set Monte Carlo tree search from the mover's view
   (the other hand and the draw pile sampled), playouts by the greedy player.
 * Gridblock: each move scored over the hands the mover cannot see, solved exactly to the
@@ -60,6 +60,11 @@ class EngineChoice:
     value: float | None
     label: str
     seconds: float
+
+    def said(self, mover: str, text: str) -> str:
+        """The line that says the engine played ``text`` for ``mover``, and why."""
+        value = "" if self.value is None else f", value {self.value:+.1f} for {mover}"
+        return f"engine ({mover}) plays {text}: {self.label}{value}, {self.seconds:.1f} s"
 
     def as_dict(self) -> dict[str, Any]:
         """As JSON (the move by its text)."""

@@ -11,6 +11,7 @@ from typing import Any
 from polytile.errors import IllegalMoveError, OptionError
 from polytile.faces.face import Console
 from polytile.puzzles.blokus.files import BlokusDoc
+from polytile.puzzles.engine import DEFAULT_MOVE_TIME
 from polytile.text import wrote
 
 __all__ = ["best_move", "legal_texts", "play", "play_picture", "render", "score", "score_sheet"]
@@ -211,7 +212,8 @@ def play_one(game: Any, text: str) -> list[str]:
 
 
 def play(console: Console, record: Path, doc: BlokusDoc, moves: tuple[str, ...],
-         color: bool | None, reply: bool = False, move_time: float = 2.0) -> None:  # fmt: skip
+         color: bool | None, reply: bool = False,
+         move_time: float = DEFAULT_MOVE_TIME) -> None:  # fmt: skip
     """``polytile play`` on a Blokus position or Pentobi record: the moves played by the
     rules engine (the forced passes on the way included), with ``reply`` the engine
     player's answer (:func:`polytile.puzzles.blokus.engine.engine_choice`, ``move_time``
@@ -254,8 +256,7 @@ def play(console: Console, record: Path, doc: BlokusDoc, moves: tuple[str, ...],
         said = move_text(choice.move, game.size)
         notes += play_one(game, said)  # checked by the rules engine, as a typed move is
         notes += [f"{name} passes (no placement left)" for name in forced_passes(game)]
-        value = "" if choice.value is None else f", value {choice.value:+.1f} for {mover}"
-        answer = f"engine ({mover}) plays {said}: {choice.label}{value}, {choice.seconds:.1f} s"
+        answer = choice.said(mover, said)
     if rec is not None:  # a Pentobi record
         from dataclasses import replace
 

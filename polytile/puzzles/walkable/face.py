@@ -244,7 +244,6 @@ Cells are a column a-j and a row 1-10 from the top; each board named once."""
         from polytile.puzzles.walkable.rules import PASS, Drop, Round
 
         started = time.perf_counter()
-        key = ("one round", index)
 
         def value(k: int) -> tuple[float, str] | None:
             if ("one round", k) not in cache:
@@ -273,7 +272,6 @@ Cells are a column a-j and a row 1-10 from the top; each board named once."""
         before = value(index)
         after = value(index + 1) if before is not None else None
         if before is None or after is None:
-            cache.pop(key, None)
             return None
         doc = cache.get("doc") or cache.setdefault("doc", self.read(file))
         return Review(index + 1, "red and blue", str(doc.rounds[index]), before[0], after[0],
