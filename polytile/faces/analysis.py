@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from polytile.errors import SolverError
 from polytile.faces.face import Console, Face
-from polytile.text import wrote
+from polytile.text import counted, wrote
 
 if TYPE_CHECKING:
     from polytile.faces.base import Clock
@@ -171,8 +171,9 @@ class AnalyseFace(Face):
 
             raise OptionError(f"{file} is a {doc.kind}; analyse goes through a game record",
                               "RECORD")  # fmt: skip
+        word = self.move_word
         with console.progress("analysis", True,
-                              lambda p: f"{p.done:,} moves reviewed") as update:  # fmt: skip
+                              lambda p: f"{counted(p.done, word)} reviewed") as update:  # fmt: skip
             result = analyse(self, file, request, update)
         if output is not None and result.reviews:
             doc.extra["analysis"] = {"lead": self.lead,
