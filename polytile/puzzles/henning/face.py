@@ -216,10 +216,11 @@ Tiles: H1-H5, S2-S6, F3-F7, SC (school, also PK or park), PP, MA, CH."""
 
 def _last_block(doc: Any) -> tuple[int, int] | None:
     """The block of the last move shown of a record, for the highlight."""
-    if doc.kind != "record" or not doc.moves:
+    if doc.kind != "record":
         return None
-    n = len(doc.state.move_stack)
-    return doc.moves[n - 1].block if n > 0 else None
+    # the state's own moves: on the board a variation's moves are not the file's
+    made = doc.state.move_stack
+    return made[-1].block if made else None
 
 
 #: The face the registry finds (:mod:`polytile.faces.registry`).
