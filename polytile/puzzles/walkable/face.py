@@ -17,7 +17,7 @@ from polytile.faces.face import (
     SelfplayFace,
     engine_option,
 )
-from polytile.puzzles.engine import DEFAULT_MOVE_TIME
+from polytile.puzzles.engine import DEFAULT_MOVE_TIME, EngineChoice
 from polytile.text import counted, listed
 
 __all__ = ["FACE", "WalkableFace"]
@@ -297,6 +297,32 @@ Cells are a column a-j and a row 1-10 from the top; each board named once."""
             too = "" if len(missing) == len(self.at_once_players) else " too"
             raise ValueError(f"a round needs {whose} {parts_word}{too}")
         return " | ".join(parts[p].strip() for p in self.at_once_players)
+
+    def engine_at_once(self, doc: Any, seconds: float,
+                       player: str | None = None) -> tuple[str, EngineChoice] | None:  # fmt: skip
+        """A whole round by the engine for both players (picks at once, then drops at once
+        as the rules have them made: :func:`~polytile.puzzles.walkable.engine.engine_round`),
+        or ``player``'s part of the round, its pick and drop committed from the round's
+        start alone (:func:`~polytile.puzzles.walkable.engine.engine_part`); None between
+        the selection and the drops (a position the board does not play on) or at the end.
+
+        Raises
+        ------
+        ValueError
+            For a ``player`` not red or blue.
+        """
+        from polytile.puzzles.walkable import engine
+
+        if doc.state.phase != "select":
+            return None
+        if player is None:
+            choice = engine.engine_round(doc.state, seconds)
+        elif player in self.at_once_players:
+            choice = engine.engine_part(doc.state, self.at_once_players.index(player), seconds)
+        else:
+            raise ValueError(f"no player {player!r} in {self.title}: "
+                             f"{' or '.join(self.at_once_players)}")  # fmt: skip
+        return str(choice.move), choice
 
     def dumps(self, doc: Any) -> str:
         from polytile.puzzles.walkable.files import dumps_position, dumps_record
