@@ -29,9 +29,9 @@ import numpy as np
 
 from polytile.puzzles.engine import choose_player
 from polytile.puzzles.gridblock.moves import Move
-from polytile.puzzles.gridblock.rules import INSTANT_WIN, Gridblock, tile_scores
+from polytile.puzzles.gridblock.rules import INSTANT_WIN, Gridblock, tile_points
 
-__all__ = ["PLAYERS", "Player", "greedy_player", "random_player", "self_play"]
+__all__ = ["PLAYERS", "Player", "greedy_player", "greedy_scores", "random_player", "self_play"]
 
 Player = Callable[[Gridblock, np.random.Generator], Move]
 
@@ -49,38 +49,53 @@ def greedy_player(game: Gridblock, rng: np.random.Generator) -> Move:
     Notes
     -----
     Only the tile a cube lands on changes, so each move is scored from the colours' points
-    before the turn and that tile's points before and after: O(moves) small sums.
+    before the turn and that tile's points before and after (looked up:
+    :func:`~polytile.puzzles.gridblock.rules.tile_points`): O(moves) small sums.
     """
-    slot = game.to_move_slot
-    colors = game.colors
-    me = colors[slot]
-    player = game.options.player_of(me)
-    team = [c for c in colors if game.options.player_of(c) == player]
+    return _best(game, game.legal_moves(), rng)
+
+
+def greedy_scores(game: Gridblock, moves: list[Move]) -> list[tuple[int, int]]:
+    """Each move's greedy score: what it adds to its player's points (:data:`INSTANT_WIN`
+    more for an instant win), then to its own colour's; the greater, the better."""
+    me = game.to_move_color
+    team = [c for c in game.colors if game.options.player_of(c) == game.options.player_of(me)]
     weaker = game.options.players == 2 and game.options.two_player_score == "weaker"
-    base = dict(zip(colors, game.scores(), strict=True))
-    best: list[Move] = []
-    best_score: tuple[int, int] | None = None
-    for move in game.legal_moves():
-        points = dict(base)
-        won = False
-        if move.corner is not None:
-            t = move.tile
-            held = game.corners[4 * t : 4 * t + 4]
-            before = tile_scores(held, colors)
-            after_held = list(held)
-            after_held[move.corner] = me
-            after = tile_scores(after_held, colors)
-            for c in colors:
-                points[c] += after[c] - before[c]
-            if game.options.instant_win and not game.is_setup:
-                won = after_held.count(me) == 3 and all(c in (-1, me) for c in after_held)
-        mine = [points[c] for c in team]
-        value = min(mine) if weaker else sum(mine)
-        score = (value + (INSTANT_WIN if won else 0), points[me])
-        if best_score is None or score > best_score:
-            best, best_score = [move], score
-        elif score == best_score:
-            best.append(move)
+    base = [0, 0, 0, 0]  # the points before the move: only a minimum needs them
+    if weaker:
+        for c, n in zip(game.colors, game.scores(), strict=True):
+            base[c] = n
+    now = min(base[c] for c in team) if weaker else sum(base[c] for c in team)
+    win = game.options.instant_win and not game.is_setup
+    corners = game.corners
+    # a tile's free corners are alike (only how many cubes each colour has there counts)
+    by_tile: dict[int | None, tuple[int, int]] = {}
+    out = []
+    for move in moves:
+        q = move.corner
+        t = None if q is None else move.tile
+        score = by_tile.get(t)
+        if score is None:
+            points, won = base, False
+            if t is not None and q is not None:
+                held = tuple(corners[4 * t : 4 * t + 4])
+                after_held = list(held)
+                after_held[q] = me
+                after, before = tile_points(tuple(after_held)), tile_points(held)
+                points = [base[c] + after[c] - before[c] for c in range(4)]
+                won = win and after_held.count(me) == 3 and all(c in (-1, me) for c in held)
+            mine = [points[c] for c in team]
+            value = (min(mine) if weaker else sum(mine)) - now
+            score = by_tile[t] = (value + (INSTANT_WIN if won else 0), points[me] - base[me])
+        out.append(score)
+    return out
+
+
+def _best(game: Gridblock, moves: list[Move], rng: np.random.Generator) -> Move:
+    """A move of the best greedy score among ``moves``, ties broken at random."""
+    scores = greedy_scores(game, moves)
+    top = max(scores)
+    best = [m for m, s in zip(moves, scores, strict=True) if s == top]
     return best[int(rng.integers(len(best)))]
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -48,6 +49,7 @@ __all__ = [
     "TURNS_PER_ROUND",
     "Gridblock",
     "Options",
+    "tile_points",
     "tile_scores",
 ]
 
@@ -108,17 +110,36 @@ def tile_scores(corners: Sequence[int], colors: Sequence[int]) -> dict[int, int]
 
     >>> tile_scores([0, 0, 0, 1] + [0, 0, 1, 1] + [0, 0, 2, -1], (0, 1, 2))
     {0: 10, 1: 3, 2: 1}
+
+    Notes
+    -----
+    A tile's points depend on its four corners alone, so each of the 5**4 fillings is
+    scored once and looked up after (the greedy playouts of the engine's search score
+    every move this way).
     """
-    score = dict.fromkeys(colors, 0)
-    for t in range(len(corners) // 4):
-        held = Counter(c for c in corners[4 * t : 4 * t + 4] if c >= 0)
-        for c, n in held.items():
-            score[c] += n
-            if n >= 3:
-                score[c] += 2
-            elif n == 2 and sum(1 for m in held.values() if m == 2) == 1:
-                score[c] += 1
-    return score
+    total = [0, 0, 0, 0]
+    it = iter(corners)
+    for held in zip(it, it, it, it, strict=False):  # the tiles' corners, four at a time
+        if held != _EMPTY:
+            for c, n in enumerate(tile_points(held)):
+                total[c] += n
+    return {c: total[c] for c in colors}
+
+
+_EMPTY = (-1, -1, -1, -1)
+
+
+@cache
+def tile_points(held: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """Each colour's points (blue, yellow, red, green) from one tile whose corners hold
+    ``held`` (a colour, or -1 for a free corner): a point a cube, +1 for the only colour
+    with 2 cubes there, +2 for a colour with 3 or more."""
+    points = [0, 0, 0, 0]
+    counts = Counter(c for c in held if c >= 0)
+    pairs = sum(1 for n in counts.values() if n == 2)
+    for c, n in counts.items():
+        points[c] = n + (2 if n >= 3 else 1 if n == 2 and pairs == 1 else 0)
+    return points[0], points[1], points[2], points[3]
 
 
 class Gridblock:
@@ -257,8 +278,11 @@ class Gridblock:
         """The cards colour ``slot`` still holds this round (none during the set-up)."""
         if self.is_setup or self.is_over():
             return ()
-        left = Counter(self.deals[slot][self.round]) - Counter(self.played[slot][self.round])
-        return tuple(sorted(left.elements()))
+        left = sorted(self.deals[slot][self.round])
+        for card in self.played[slot][self.round]:
+            if card in left:
+                left.remove(card)
+        return tuple(left)
 
     def is_over(self) -> bool:
         """True after the 6th round, or once a colour has won at once (option 7.4)."""
