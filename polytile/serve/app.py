@@ -351,8 +351,7 @@ async def _move_body(request: web.Request) -> tuple[int, int, str]:
     text, move, parts = body.get("text"), body.get("move"), body.get("parts")
     index = _index(request)
     if parts is not None:  # each player's part of a move made at once
-        if not isinstance(parts, dict) or not all(
-                isinstance(k, str) and isinstance(v, str) for k, v in parts.items()):  # fmt: skip
+        if not _parts_ok(parts):
             raise BoardError('"parts" must map each player to its part of the move')
         text = request.app[BOARD].join(index, parts)
     if not isinstance(text, str):
@@ -362,6 +361,12 @@ async def _move_body(request: web.Request) -> tuple[int, int, str]:
     if move is None:
         move = len(request.app[BOARD].record(index).moves)
     return index, move, text
+
+
+def _parts_ok(parts: Any) -> bool:
+    """Whether ``parts`` maps players to their parts of a move, names and parts as text."""
+    return isinstance(parts, dict) and all(isinstance(k, str) and isinstance(v, str)
+                                           for k, v in parts.items())  # fmt: skip
 
 
 async def _preview(request: web.Request) -> web.Response:
@@ -381,18 +386,25 @@ async def _play(request: web.Request) -> web.Response:
 async def _engine(request: web.Request) -> web.Response:
     """The engine player's move after ``"move"`` moves (the end when not given), found in
     ``"seconds"`` (2 when not given) and played: the new position, with ``"engine"``
-    saying what the choice rests on."""
+    saying what the choice rests on. In a game whose players move at once, ``"player"``
+    asks for that player's part only, played with the others' ``"parts"`` (a person's)."""
     body = await _json(request)
     index = _index(request)
     move, seconds = body.get("move"), body.get("seconds", 2.0)
+    player, parts = body.get("player"), body.get("parts")
     if move is not None and (not isinstance(move, int) or isinstance(move, bool)):
         raise BoardError('"move" must be a whole number: the position the engine moves in')
     if not isinstance(seconds, int | float) or isinstance(seconds, bool):
         raise BoardError('"seconds" must be a number: the engine\'s time for its move')
+    if player is not None and not isinstance(player, str):
+        raise BoardError('"player" must name the player whose part the engine makes')
+    if parts is not None and not _parts_ok(parts):
+        raise BoardError('"parts" must map each other player to its part of the move')
     board = request.app[BOARD]
     if move is None:
         move = len(board.record(index).moves)
-    where, at, choice = await _run(request, board.engine, index, move, float(seconds))
+    where, at, choice = await _run(request, board.engine, index, move, float(seconds), player,
+                                   parts)  # fmt: skip
     view = await _run(request, board.position, where, at)
     return web.json_response({**view, "engine": choice}, headers=_NO_STORE)
 

@@ -17,9 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from polytile.errors import FormatError, PolytileError
+from polytile.faces.at_once import AtOnceFace
 from polytile.faces.face import EndgameFace, Face
 from polytile.serve.turning import orientations
-from polytile.text import counted, printable
+from polytile.text import counted, listed, printable
 
 __all__ = [
     "MAX_UPLOAD_BYTES",
@@ -213,9 +214,9 @@ class Board:
             # whether the face says where its moves fall (asked for on the first click:
             # a Blokus opening's placements and their squares would double each step)
             "clickable": type(face).move_cells is not Face.move_cells,
-            # an engine player to move for a side, or to answer a person's moves
-            "engine": type(face).engine_choice is not Face.engine_choice
-            and rec.kind != "view",
+            # an engine player to move for a side, or to answer a person's moves (in a game
+            # whose players move at once: the whole move, or the parts a person left out)
+            "engine": _engine_kind(face) is not None and rec.kind != "view",
         }
 
     @staticmethod
@@ -238,9 +239,11 @@ class Board:
                            for p in face.move_pieces(doc)] if rec.kind != "view" else [],
                 "finished": face.finished(doc) or legal.to_move is None}  # fmt: skip
 
-    def play(self, index: int, move: int, text: str) -> tuple[int, int]:
+    def play(self, index: int, move: int, text: str, *, unseen: str = "") -> tuple[int, int]:
         """Play ``text`` after ``move`` moves of record ``index``, checked by the game's
-        rules: the record it is added to and the number of moves there.
+        rules: the record it is added to and the number of moves there. ``unseen``: a part
+        of ``text`` the person has not seen (the engine's part of a move made at once), left
+        out of the message that refuses the move.
 
         At the end of a variation the move is added to it; anywhere else (a file's record,
         or an earlier move of a variation) it starts a new variation, so a file's moves are
@@ -268,7 +271,9 @@ class Board:
         try:
             rec.face.play_move(doc, text)
         except ValueError as exc:  # IllegalMoveError and every parse error are ValueErrors
-            raise BoardError(printable(f"{text}: {exc}")) from None
+            said = f"{text}: {exc}"
+            raise BoardError(printable(said.replace(unseen, "(the engine's part)") if unseen
+                                       else said)) from None  # fmt: skip
         text = rec.face.played_text(doc, text)  # kept as the move list writes moves
         if rec.parent is not None and at == len(rec.moves):
             rec.played.append(text)
@@ -281,38 +286,67 @@ class Board:
                                    played, origin))  # fmt: skip
         return len(self.records) - 1, at + 1
 
-    def engine(self, index: int, move: int, seconds: float) -> tuple[int, int, dict[str, Any]]:
+    def engine(self, index: int, move: int, seconds: float, player: str | None = None,
+               parts: dict[str, str] | None = None) -> tuple[int, int, dict[str, Any]]:  # fmt: skip
         """The engine player's move after ``move`` moves of record ``index``, found within
         ``seconds`` and played as :meth:`play` plays a typed move (checked by the rules):
         the record it went into, the number of moves there, and what the choice rests on
-        (:class:`~polytile.puzzles.engine.EngineChoice`, with the mover and the move's
-        text).
+        (:class:`~polytile.puzzles.engine.EngineChoice`, with ``mover``, the engine's
+        ``text``, the move ``played``, ``value_for`` the player its value is for, and
+        ``unseen`` the players whose parts it did not see).
+
+        In a game whose players move at once the engine makes the whole move, each part
+        from its player's view; with ``player``, it makes that player's part only and the
+        move is played with the other players' ``parts`` (a person's). That part is chosen
+        from the position before the move: the face is asked before ``parts`` are joined
+        to it, and the rules' message refusing the move leaves it out.
 
         Raises
         ------
         BoardError
-            For a game with no engine player, a view, a finished game, or ``seconds``
-            outside 0.1-60.
+            For a game with no engine player, a view, a finished game, ``seconds``
+            outside 0.1-60, a ``player`` or ``parts`` in a game whose players take turns,
+            an unknown ``player``, or ``parts`` missing one of the other players'.
         """
         rec = self.record(index)
         at = self._move(rec, move)
+        face = rec.face
         if not 0.1 <= seconds <= 60:
             raise BoardError("the engine's time is 0.1 to 60 seconds")
-        if type(rec.face).engine_choice is Face.engine_choice:
-            raise BoardError(f"{rec.face.title} has no engine player on the board")
+        if _engine_kind(face) is None:
+            raise BoardError(f"{face.title} has no engine player on the board")
+        at_once = face if isinstance(face, AtOnceFace) else None
+        if at_once is None and (player is not None or parts is not None):
+            raise BoardError(f'in {face.title} the players take turns, so the engine makes '
+                             'the next move: "player" and "parts" are for games whose players '
+                             'move at once')  # fmt: skip
+        if at_once is not None and player is not None:
+            _check_parts(at_once, player, parts or {})
+        elif parts is not None:
+            raise BoardError('"parts" go with "player": the player whose part the engine makes')
         if rec.kind == "view":
             raise BoardError("this is a player's view: the hidden hands are not known, so the "
                              "engine does not play on from it")  # fmt: skip
         doc = rec.doc(at)
-        legal = rec.face.legal(doc)
-        if rec.face.finished(doc) or legal.to_move is None:
+        legal = face.legal(doc)
+        if face.finished(doc) or legal.to_move is None:
             raise BoardError("the game is over: there are no moves")
-        found = rec.face.engine_choice(doc, seconds)
-        if found is None:  # pragma: no cover - a face with an engine answers
-            raise BoardError(f"{rec.face.title} has no engine player here")
+        if at_once is not None:  # asked before any part of the person's is joined
+            found = at_once.engine_at_once(doc, seconds, player)
+            valued = at_once.at_once_players[0]  # a whole move: the first player's value
+        else:
+            found, valued = face.engine_choice(doc, seconds), legal.to_move
+        if found is None:
+            raise BoardError(f"{face.title} has no engine player here")
         text, choice = found
-        where, now = self.play(index, at, text)
-        return where, now, {**choice.as_dict(), "text": text, "mover": legal.to_move}
+        played, unseen = text, []
+        if at_once is not None and player is not None:
+            played = self.join(index, {**(parts or {}), player: text})
+            unseen = [p for p in at_once.at_once_players if p != player]
+        where, now = self.play(index, at, played, unseen=text if unseen else "")
+        return where, now, {**choice.as_dict(), "text": text, "played": played,
+                            "mover": player or legal.to_move, "value_for": player or valued,
+                            "unseen": unseen}  # fmt: skip
 
     def cells(self, index: int, move: int | None = None) -> dict[str, Any] | None:
         """Where the legal moves after ``move`` moves of record ``index`` fall in its
@@ -329,8 +363,6 @@ class Board:
         BoardError
             For a game whose players do not, or a part missing.
         """
-        from polytile.faces.at_once import AtOnceFace
-
         face = self.record(index).face
         if not isinstance(face, AtOnceFace):
             raise BoardError(f"in {face.title} the players do not move at once: give the move")
@@ -412,9 +444,31 @@ def analyses_record(face: Face, kind: str) -> bool:
 
 def _at_once(face: Face) -> list[str] | None:
     """The players who give a part each of a move, for a game whose players move at once."""
-    from polytile.faces.at_once import AtOnceFace
-
     return list(face.at_once_players) if isinstance(face, AtOnceFace) else None
+
+
+def _engine_kind(face: Face) -> str | None:
+    """How the board's engine plays ``face``'s game: ``"turns"`` (the next move, the face's
+    ``engine_choice``), ``"at once"`` (a whole move made at once, or a player's part of it:
+    :meth:`~polytile.faces.at_once.AtOnceFace.engine_at_once`), or None (no engine)."""
+    if isinstance(face, AtOnceFace):
+        return None if type(face).engine_at_once is AtOnceFace.engine_at_once else "at once"
+    return None if type(face).engine_choice is Face.engine_choice else "turns"
+
+
+def _check_parts(face: AtOnceFace, player: str, parts: dict[str, str]) -> None:
+    """Refuse (BoardError) an engine's answer for ``player`` whose other ``parts`` (the
+    person's) are not all given, or that gives ``player``'s own."""
+    players = face.at_once_players
+    if player not in players:
+        raise BoardError(f"no player {printable(player[:40])!r} in {face.title}: "
+                         f"{' or '.join(players)}")  # fmt: skip
+    if player in parts:
+        raise BoardError(f"{player}'s part is the engine's to make: leave it out of \"parts\"")
+    missing = [f"{p}'s" for p in players if p != player and not parts.get(p, "").strip()]
+    if missing:
+        raise BoardError(f'give {listed(missing)} part{"s" * (len(missing) > 1)} in "parts": '
+                         f"the engine answers with {player}'s")  # fmt: skip
 
 
 def _suffix(file: str) -> str:

@@ -11,6 +11,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
@@ -560,11 +561,10 @@ def test_the_engine_moves_and_says_why(game_files: dict[str, Path]) -> None:
             assert after["at"] == 5 and after["variation"] and after["moves"][4] == engine["text"]
             assert engine["mover"] == view["legal"]["to_move"]
             assert engine["label"].startswith(("estimate", "exact")) and "seconds" in engine
-        for index, what in ((2, "no engine player"), (3, "no engine player")):
-            view = await (await client.get(f"/api/records/{index}", headers=AUTH)).json()
-            assert view["engine"] is False
-            r = await client.post(f"/api/records/{index}/engine", json={}, headers=AUTH)
-            assert what in await error(r, 400)
+        view = await (await client.get("/api/records/3", headers=AUTH)).json()
+        assert view["engine"] is False
+        r = await client.post("/api/records/3/engine", json={}, headers=AUTH)
+        assert "no engine player" in await error(r, 400)
         url = "/api/records/0/engine"
         for body in ({"seconds": 0}, {"seconds": 61}, {"seconds": "2"}, {"seconds": True},
                      {"move": "3"}):  # fmt: skip
@@ -572,6 +572,114 @@ def test_the_engine_moves_and_says_why(game_files: dict[str, Path]) -> None:
         assert "over" in await error(await client.post(url, json={}, headers=AUTH), 400)
         await error(await client.post(url, json={"move": 999}, headers=AUTH), 404)
         r = await client.post(url, json={"move": 3}, headers={**AUTH, "Origin": "http://evil"})
+        await error(r, 403)
+
+    run(files, scenario)
+
+
+def test_the_engine_plays_a_walkable_round(game_files: dict[str, Path], tmp_path: Path) -> None:
+    """#50, Walkable Cities: "Engine moves" plays a whole round, both parts the engine's,
+    checked by the rules and kept in a variation that downloads as a record the CLI reads;
+    its value is red's."""
+    f = face("walkable")
+
+    async def scenario(client: TestClient[Any, Any]) -> None:
+        view = await (await client.get("/api/records/0?move=4", headers=AUTH)).json()
+        assert view["engine"] is True and view["at_once_players"] == ["red", "blue"]
+        r = await client.post("/api/records/0/engine", json={"move": 4, "seconds": 0.2},
+                              headers=AUTH)  # fmt: skip
+        assert r.status == 200, await r.text()
+        after = await r.json()
+        engine = after["engine"]
+        assert after["at"] == 5 and after["variation"]
+        assert after["moves"][4] == engine["text"] == engine["played"]
+        assert engine["mover"] == "red and blue" and engine["value_for"] == "red"
+        assert engine["unseen"] == [] and len(engine["text"].split(" | ")) == 2
+        assert engine["label"].startswith(("exact", "estimate", "greedy")), engine["label"]
+        r = await client.get(f"/api/records/{after['index']}/download", headers=AUTH)
+        (tmp_path / "round.json").write_text(await r.text())
+        moves = f.record_moves(f.read(str(tmp_path / "round.json")))
+        assert len(moves) == 5 and moves[4] == engine["text"]
+
+    run([game_files["walkable"]], scenario)
+
+
+def test_the_engine_answers_a_walkable_part_unseen(
+    game_files: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """#50, Walkable Cities against the engine: the person gives red's part, the engine
+    makes blue's from the position before the round (it is asked with that position and
+    the player alone), and the round is played as the two. With its draws seeded and no
+    time limit (so that the machine's speed does not matter), its part is the same
+    whatever red entered."""
+    from polytile.puzzles.walkable import engine
+
+    f = face("walkable")
+    file = game_files["walkable"]
+    before = f.read(str(file), 4).state.state_key()
+    asked: list[tuple[Any, int]] = []
+    real = engine.engine_part
+
+    def seeded(g: Any, player: int, seconds: float | None = None, **_: Any) -> Any:
+        asked.append((g.state_key(), player))
+        return real(g, player, None, rng=np.random.default_rng(7))
+
+    monkeypatch.setattr(engine, "engine_part", seeded)
+    legal = f.legal(f.read(str(file), 4)).moves
+    reds = (legal[0], next(m for m in legal if m.split()[0] != legal[0].split()[0]))
+
+    async def scenario(client: TestClient[Any, Any]) -> None:
+        answers = []
+        for red in reds:
+            r = await client.post("/api/records/0/engine", headers=AUTH, json={
+                "move": 4, "seconds": 0.2, "player": "blue", "parts": {"red": red}})  # fmt: skip
+            assert r.status == 200, await r.text()
+            after = await r.json()
+            engine_said = after["engine"]
+            assert engine_said["mover"] == engine_said["value_for"] == "blue"
+            assert engine_said["unseen"] == ["red"] and engine_said["exact"] is False
+            assert after["at"] == 5
+            assert after["moves"][4] == engine_said["played"] == f"{red} | {engine_said['text']}"
+            answers.append(engine_said["text"])
+        assert answers[0] == answers[1]
+
+    run([file], scenario)
+    assert asked == [(before, 1), (before, 1)]
+
+
+def test_walkable_engine_requests_are_checked(game_files: dict[str, Path]) -> None:
+    """What the engine's answer with one player's part refuses, each with a message: a
+    game whose players take turns, an unknown player, the other part missing or the
+    engine's own given, parts without a player, ill-typed fields; a person's illegal part
+    is refused in words that leave the engine's part out (the person has not seen it)."""
+    files = [game_files["walkable"], game_files["henning"]]
+    url = "/api/records/0/engine"
+
+    async def scenario(client: TestClient[Any, Any]) -> None:
+        for body, said in (
+            ({"player": "green", "parts": {"red": "T4 pass"}}, "no player 'green'"),
+            ({"player": "blue"}, "give red's part"),
+            ({"player": "blue", "parts": {"red": " "}}, "give red's part"),
+            ({"player": "blue", "parts": {"red": "T4 pass", "blue": "L4 pass"}},
+             "blue's part is the engine's"),
+            ({"parts": {"red": "T4 pass"}}, '"parts" go with "player"'),
+            ({"player": 1, "parts": {"red": "T4 pass"}}, '"player" must name'),
+            ({"player": "blue", "parts": ["T4 pass"]}, '"parts" must map'),
+            ({"player": "blue", "parts": {"red": 4}}, '"parts" must map'),
+        ):  # fmt: skip
+            assert said in await error(await client.post(url, json={"move": 4, **body},
+                                                         headers=AUTH), 400), body  # fmt: skip
+        wrong = "T4 1:a1,a2 2:a1,a2"
+        r = await client.post(url, headers=AUTH, json={
+            "move": 4, "seconds": 0.1, "player": "blue", "parts": {"red": wrong}})  # fmt: skip
+        message = await error(r, 400)
+        assert message.startswith(f"{wrong} | (the engine's part): "), message
+        r = await client.post(url, headers=AUTH, json={"player": "blue",
+                                                       "parts": {"red": "T4 pass"}})  # fmt: skip
+        assert "over" in await error(r, 400)
+        r = await client.post("/api/records/1/engine", json={"player": "red"}, headers=AUTH)
+        assert "take turns" in await error(r, 400)
+        r = await client.post(url, json={"move": 4}, headers={**AUTH, "Origin": "http://evil"})
         await error(r, 403)
 
     run(files, scenario)
