@@ -292,8 +292,8 @@ class Board:
         ``seconds`` and played as :meth:`play` plays a typed move (checked by the rules):
         the record it went into, the number of moves there, and what the choice rests on
         (:class:`~polytile.puzzles.engine.EngineChoice`, with ``mover``, the engine's
-        ``text``, the move ``played``, ``value_for`` the player its value is for, and
-        ``unseen`` the players whose parts it did not see).
+        ``text``, the move ``played``, ``value_for`` the player its value is for,
+        ``unseen`` the players whose parts it did not see and a ``note`` saying so).
 
         In a game whose players move at once the engine makes the whole move, each part
         from its player's view; with ``player``, it makes that player's part only and the
@@ -344,9 +344,14 @@ class Board:
             played = self.join(index, {**(parts or {}), player: text})
             unseen = [p for p in at_once.at_once_players if p != player]
         where, now = self.play(index, at, played, unseen=text if unseen else "")
+        note = ""
+        if unseen:
+            word, whose = getattr(face, "move_word", "move"), listed([p + "'s" for p in unseen])
+            note = (f"chosen from the position before the {word}, without seeing {whose} "
+                    f"part{'s' * (len(unseen) > 1)}")  # fmt: skip
         return where, now, {**choice.as_dict(), "text": text, "played": played,
                             "mover": player or legal.to_move, "value_for": player or valued,
-                            "unseen": unseen}  # fmt: skip
+                            "unseen": unseen, "note": note}  # fmt: skip
 
     def cells(self, index: int, move: int | None = None) -> dict[str, Any] | None:
         """Where the legal moves after ``move`` moves of record ``index`` fall in its

@@ -594,7 +594,8 @@ def test_the_engine_plays_a_walkable_round(game_files: dict[str, Path], tmp_path
         assert after["at"] == 5 and after["variation"]
         assert after["moves"][4] == engine["text"] == engine["played"]
         assert engine["mover"] == "red and blue" and engine["value_for"] == "red"
-        assert engine["unseen"] == [] and len(engine["text"].split(" | ")) == 2
+        assert engine["unseen"] == [] and engine["note"] == ""
+        assert len(engine["text"].split(" | ")) == 2
         assert engine["label"].startswith(("exact", "estimate", "greedy")), engine["label"]
         r = await client.get(f"/api/records/{after['index']}/download", headers=AUTH)
         (tmp_path / "round.json").write_text(await r.text())
@@ -638,6 +639,8 @@ def test_the_engine_answers_a_walkable_part_unseen(
             engine_said = after["engine"]
             assert engine_said["mover"] == engine_said["value_for"] == "blue"
             assert engine_said["unseen"] == ["red"] and engine_said["exact"] is False
+            assert engine_said["note"] == ("chosen from the position before the round, "
+                                           "without seeing red's part")  # fmt: skip
             assert after["at"] == 5
             assert after["moves"][4] == engine_said["played"] == f"{red} | {engine_said['text']}"
             answers.append(engine_said["text"])

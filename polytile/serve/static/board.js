@@ -608,6 +608,7 @@ function renderParts(view, playable) {
     label.append(input);
     box.append(label);
   }
+  hintParts();
 }
 
 function fillPart(move, group) {
@@ -651,6 +652,13 @@ function listLegal() {
 async function play(text, parts) {
   const view = state.view;
   if (!view) return;
+  const engines = engineAnswersPart(parts);
+  if (engines !== null) {  // the engine makes the part left empty, from the position before
+    const given = Object.fromEntries(Object.entries(parts).filter(([p]) => p !== engines));
+    say("");
+    await engineMove(engines, given);
+    return;
+  }
   try {
     const next = await api(`/api/records/${view.index}/play`, {
       method: "POST", headers: { "Content-Type": "application/json" },
@@ -668,14 +676,34 @@ async function play(text, parts) {
     say(e.message);
     return;
   }
-  if ($("engine-answers").checked && state.view.engine && state.view.legal.to_move !== null) {
+  // a move made at once with every part given has nothing left to answer
+  if ($("engine-answers").checked && state.view.engine && state.view.legal.to_move !== null
+      && !parts) {
     await engineMove();
+  }
+}
+
+// In a game against the engine whose players move at once: the player whose part the
+// person left empty, the others given (the engine makes that part), else null.
+function engineAnswersPart(parts) {
+  if (!parts || !$("engine-answers").checked || !state.view.engine) return null;
+  const empty = Object.keys(parts).filter((p) => !parts[p].trim());
+  return empty.length === 1 && Object.keys(parts).length > 1 ? empty[0] : null;
+}
+
+// The part boxes say which one the engine makes once it answers.
+function hintParts() {
+  const answering = $("engine-answers").checked && state.view && state.view.engine;
+  for (const s of document.querySelectorAll("#parts input.part")) {
+    s.placeholder = answering ? "leave empty: the engine's part" : "";
   }
 }
 
 // The engine player makes the next move of the position shown (a game against it: tick
 // "the engine answers my moves"); the server finds and plays it, and says what it rests on.
-async function engineMove() {
+// In a game whose players move at once it makes the whole move, or only `player`'s part,
+// chosen from the position before the move, played with the person's other `parts`.
+async function engineMove(player = null, parts = null) {
   const view = state.view;
   if (!view || state.thinking) return;
   const seconds = Number($("engine-seconds").value) || 2;
@@ -685,14 +713,16 @@ async function engineMove() {
   try {
     const next = await api(`/api/records/${view.index}/engine`, {
       method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ move: view.at, seconds }),
+      body: JSON.stringify(player ? { move: view.at, seconds, player, parts }
+        : { move: view.at, seconds }),
     });
     if (next.index !== view.index) await loadRecords(next.index);
     state.thinking = false;
     render(next);
     const e = next.engine;
-    const value = e.value === null ? "" : `, value ${e.value >= 0 ? "+" : ""}${e.value} for ${e.mover}`;
-    $("engine-note").textContent = `engine (${e.mover}) played ${e.text}: ${e.label}${value}`;
+    const value = e.value === null ? "" : `, value ${e.value >= 0 ? "+" : ""}${e.value} for ${e.value_for}`;
+    const how = e.note ? `, ${e.note}` : "";
+    $("engine-note").textContent = `engine (${e.mover}) played ${e.text}${how}: ${e.label}${value}`;
     $("engine-note").dataset.exact = String(e.exact);
     $("engine-note").dataset.at = `${next.index}:${next.at}`;
   } catch (e) {
@@ -1292,7 +1322,8 @@ document.addEventListener("DOMContentLoaded", async () => {
       play($("move-input").value);
     }
   });
-  $("engine-move").addEventListener("click", engineMove);
+  $("engine-move").addEventListener("click", () => engineMove());
+  $("engine-answers").addEventListener("change", hintParts);
   $("analysis-form").addEventListener("submit", (e) => { e.preventDefault(); analyse(false); });
   $("analyse-record").addEventListener("click", () => analyse(true));
   $("stop").addEventListener("click", stopAnalysis);
