@@ -57,12 +57,13 @@ def test_gridblock_engine_labels_its_estimates() -> None:
     from polytile.puzzles.gridblock.engine import engine_choice
 
     g = Gridblock.new(seed=2, options=Options(players=3))
-    assert engine_choice(g, 1.0, rng=np.random.default_rng(0)).label.startswith("greedy")
+    setup = engine_choice(g, None, playouts=20, rng=np.random.default_rng(0))
+    assert setup.label.startswith("estimate to the end of the game (Monte Carlo tree search")
     while g.is_setup:
         g.push_legal(g.legal_moves()[0])
-    c = engine_choice(g, None, rng=np.random.default_rng(0))
+    c = engine_choice(g, None, playouts=20, rng=np.random.default_rng(0))
     assert c.move in g.legal_moves() and not c.exact and c.value is not None
-    assert "end of the round" in c.label
+    assert "end of the round" in c.label and "its value: estimate to the end of the game" in c.label
 
 
 def test_walkable_engine_picks_and_drops_legally() -> None:
