@@ -70,7 +70,7 @@ def test_text_table_and_the_record_written_back(invoke, tmp_path):
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].startswith("Gridblock: values are with 2 players, blue+red's points")
-    assert "not settled by the solver" in lines[1]
+    assert lines[1] == "76 of 76 moves analysed"  # the set-up and hidden rounds estimated
     assert lines[2].split()[:3] == ["move", "player", "played"]
     assert lines[-1].endswith("moves lost value")
     stored = json.loads(out.read_text())["analysis"]
@@ -125,10 +125,14 @@ def test_a_stored_answers_value_says_whose_lead_it_is(invoke):
     assert "solution_lead" not in packing  # a packing has no lead to speak of
 
 
-def test_nothing_analysed_exits_1(invoke, tmp_path):
+def test_nothing_analysed_exits_1(invoke, tmp_path, monkeypatch):
     """A record none of whose positions the solver settles (a Gridblock record of one
-    set-up move: the rounds start later) is reported with exit 1, as --help says: it
-    exited 0 saying "no move analysed"."""
+    set-up move: the rounds start later, and here no estimate is made) is reported with
+    exit 1, as --help says: it exited 0 saying "no move analysed"."""
+    from polytile.faces.analysis import AnalyseFace
+    from polytile.puzzles.gridblock.face import GridblockFace
+
+    monkeypatch.setattr(GridblockFace, "estimate_review", AnalyseFace.estimate_review)
     path = tmp_path / "grid.json"
     made = invoke("new", "gridblock", "--seed", "2", "--players", "2", "-o", str(path))
     assert made.exit_code == 0

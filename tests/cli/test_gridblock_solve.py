@@ -1,23 +1,33 @@
 """``polytile solve-endgame`` on Gridblock files, run through the real command
 (:mod:`polytile.cli.endgame` dispatching to the Gridblock face):
-exact rounds, open analysis, the view analysis, ``--plan``, what is refused, and a best move
-whose line fails the engine's check reported as an internal error."""
+exact rounds, open analysis, the view analysis and its estimate to the end of the game, the
+set-up estimated, ``--plan``, what is refused, the exit codes (0 exact, 1 an estimate or cut
+short, 2 refused, 130 Ctrl-C), and a best move whose line fails the engine's check reported
+as an internal error. The tree search's playouts are few and counted (never timed)."""
 
 from __future__ import annotations
 
 import json
+import signal
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 from click.testing import Result
 
-from polytile.puzzles.gridblock import endgame
+from polytile.puzzles.gridblock import endgame, estimate, estimate_report
 from polytile.puzzles.gridblock.endgame import best_plan, solve_round
 from polytile.puzzles.gridblock.files import dumps_position, dumps_record, dumps_view, move_text
 from polytile.puzzles.gridblock.rules import Gridblock, Options
 
 from .helpers import EXAMPLES, Invoke, assert_clean_failure
+
+
+@pytest.fixture(autouse=True)
+def few_playouts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The estimate to the end of the game stops after 24 playouts (1,000 by default)."""
+    monkeypatch.setattr(estimate_report, "PLAYOUTS", 24)
 
 
 @pytest.fixture
@@ -86,20 +96,54 @@ def test_view_analysis(run: Invoke, tmp_path: Path) -> None:
     path = tmp_path / "shuffle.json"
     path.write_text(dumps_position(g))
     out = run(str(path), "--view", "--workers", "1")
-    assert out.exit_code == 0, out.stderr
+    assert out.exit_code == 1, out.stderr  # an estimate: no exact value
     assert "not the game's value" in out.stdout and "best by this estimate" in out.stdout
-    doc = json.loads(run(str(path), "--view", "--workers", "1", "--json").stdout)
-    assert doc["kind"] == "pimc-estimate" and doc["exact_average"]
+    round_part, rest = out.stdout.split("To the end of the game (the values above stop at "
+                                        "the end of the round):\n")  # fmt: skip
+    assert "each move's average exact value for yellow+green at the end of the round" in round_part
+    assert "Estimate by Monte Carlo tree search from yellow+green's view: 24 playouts" in rest
+    assert "Values: yellow+green's points minus blue+red's at the end of the game" in rest
+    result = run(str(path), "--view", "--workers", "1", "--json")
+    assert result.exit_code == 1
+    doc = json.loads(result.stdout)
+    assert doc["kind"] == "pimc-estimate" and doc["exact_average"] and doc["exact"] is False
     assert doc["note"] == "average perfect-information value, not the game's value"
     assert doc["consistent_states"] == 4 and len(doc["moves"]) == len(g.legal_moves())
+    rest_doc = doc["rest_of_game"]
+    assert rest_doc["exact"] is False and rest_doc["kind"] == "mcts-estimate"
+    assert rest_doc["playouts"] == 24 and rest_doc["horizon"] == "end of the game"
+    assert "24 playouts" in rest_doc["label"] and rest_doc["best"] in {
+        str(m) for m in g.legal_moves()}  # fmt: skip
     view = tmp_path / "view.json"
     view.write_text(dumps_view(g, g.to_move))
     again = json.loads(run(str(view), "--workers", "1", "--json").stdout)
     assert again["moves"] == doc["moves"]
+    assert again["rest_of_game"]["moves"] == rest_doc["moves"]  # the same seed, the same view
     other = tmp_path / "other.json"
     other.write_text(dumps_view(g, 1 - g.to_move))
     assert_clean_failure(run(str(other)))
     assert_clean_failure(run(str(path), "--view", "red"))
+
+
+def test_a_view_that_hides_nothing_is_exact(run: Invoke, split_record: Path) -> None:
+    """Round 2 of the split deal: every hand is known, so the view's round values are exact
+    (exit 0); the estimate to the end of the game follows them, marked as one."""
+    doc = json.loads(run(str(split_record), "--view", "-w", "1", "--json").stdout)
+    assert doc["exact_values"] and doc["exact"] and doc["kind"] == "exact"
+    assert doc["rest_of_game"]["exact"] is False
+    assert run(str(split_record), "--view", "-w", "1").exit_code == 0
+
+
+def test_the_last_round_is_the_rest_of_the_game(run: Invoke, tmp_path: Path) -> None:
+    g = played(7, Options(players=2), 4 + 5 * 12 + 9)  # 3 turns left, 16 hand combinations
+    path = tmp_path / "last.json"
+    path.write_text(dumps_position(g))
+    out = run(str(path), "--view", "-w", "1")
+    assert out.exit_code == 1 and "Round 6 is the last: these values are to the end of the " \
+        "game." in out.stdout  # fmt: skip
+    assert "Monte Carlo" not in out.stdout
+    doc = json.loads(run(str(path), "--view", "-w", "1", "--json").stdout)
+    assert doc["rest_of_game"].startswith("the round is the last")
 
 
 def test_three_players_each_guaranteed_score(run: Invoke, tmp_path: Path) -> None:
@@ -115,14 +159,84 @@ def test_three_players_each_guaranteed_score(run: Invoke, tmp_path: Path) -> Non
     assert_clean_failure(run(str(path), "--open", "--player", "green"))
 
 
-def test_set_up_and_game_over_are_refused(run: Invoke, tmp_path: Path) -> None:
+def test_the_set_up_is_estimated_to_the_end_of_the_game(run: Invoke, tmp_path: Path) -> None:
+    """No exact search starts before round 1: the set-up gets the tree search's estimate
+    (it was refused with exit 2), labelled, exit 1, the same for the same --seed."""
     g = Gridblock.new(seed=1, options=Options(players=2, deal="split"))
     path = tmp_path / "setup.json"
     path.write_text(dumps_position(g))
     out = run(str(path))
-    assert_clean_failure(out)
-    assert "set-up" in out.stderr
+    assert out.exit_code == 1, out.stderr
+    text = out.stdout
+    assert "the set-up: blue+red to place (0 of 4 placed). No exact value before round 1" in text
+    assert "Estimate by Monte Carlo tree search from blue+red's view: 24 playouts" in text
+    assert "blue+red's points minus yellow+green's at the end of the game" in text
+    assert "An estimate, not the game's value." in text and "best by this estimate: setup " in text
+    result = run(str(path), "--json", "--seed", "4")
+    assert result.exit_code == 1
+    doc = json.loads(result.stdout)
+    assert doc["exact"] is False and doc["kind"] == "mcts-estimate" and doc["playouts"] == 24
+    assert doc["game"] == "gridblock" and doc["why"].startswith("the set-up")
+    assert doc["best"] in {str(m) for m in g.legal_moves()}
+    assert sum(m["visits"] for m in doc["moves"]) == 24
+    again = json.loads(run(str(path), "--json", "--seed", "4").stdout)
+    assert again["moves"] == doc["moves"]
+    g.push_legal(g.legal_moves()[0])  # yellow+green's first placement, from its own view
+    view = tmp_path / "view.json"
+    view.write_text(dumps_view(g, 1))
+    doc = json.loads(run(str(view), "--json", "--view", "yellow+green").stdout)
+    assert doc["player"] == "yellow+green" and doc["best"] in {str(m) for m in g.legal_moves()}
+    other = tmp_path / "other.json"
+    other.write_text(dumps_view(g, 0))
+    assert_clean_failure(run(str(other)))
+    for flag in (["--open"], ["--samples", "5"], ["--workers", "1"]):
+        refused = run(str(path), *flag)
+        assert_clean_failure(refused)
+        assert "the set-up has no round to solve" in refused.stderr
+
+
+def test_the_set_up_at_a_tiny_time_limit_still_answers(run: Invoke, tmp_path: Path) -> None:
+    """Anytime: whatever the limit leaves (here nothing), a move and what it rests on."""
+    path = tmp_path / "setup.json"
+    path.write_text(dumps_position(Gridblock.new(seed=3, options=Options(players=3))))
+    doc = json.loads(run(str(path), "--json", "--time-limit", "0.01").stdout)
+    assert doc["playouts"] >= 1 and doc["best"].startswith("setup ")
+    assert doc["stopped_by"] == "time"
+    out = run(str(path), "--time-limit", "0.01")
+    assert out.exit_code == 1 and "stopped by the time limit (--time-limit)" in out.stdout
+
+
+def test_ctrl_c_prints_the_estimate_so_far(run: Invoke, tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """A first Ctrl-C (sent here during the 3rd playout) stops the search after that
+    playout: its best so far is printed, exit 130."""
+    path = tmp_path / "setup.json"
+    path.write_text(dumps_position(Gridblock.new(seed=3, options=Options(players=2))))
+    playout_moves = 0
+    greedy = estimate._greedy
+
+    def interrupting(state: Any, rng: Any) -> Any:
+        nonlocal playout_moves
+        playout_moves += 1
+        if playout_moves == 200:  # a 2-player game has 76 moves: in the 3rd playout
+            signal.raise_signal(signal.SIGINT)
+        return greedy(state, rng)
+
+    monkeypatch.setattr(estimate, "_greedy", interrupting)
+    out = run(str(path), "--json")
+    assert out.exit_code == 130, out.stderr
+    doc = json.loads(out.stdout)
+    assert doc["stopped_by"] == "interrupt" and doc["exact"] is False
+    assert 1 <= doc["playouts"] < 24 and doc["best"].startswith("setup ")
+    playout_moves = 0
+    text = run(str(path))
+    assert text.exit_code == 130 and "stopped by Ctrl-C: the estimate so far" in text.stdout
+
+
+def test_game_over_is_refused(run: Invoke, tmp_path: Path) -> None:
+    g = Gridblock.new(seed=1, options=Options(players=2, deal="split"))
     g.play_random(seed=1)
+    path = tmp_path / "over.json"
     path.write_text(dumps_record(g))
     out = run(str(path))
     assert_clean_failure(out)

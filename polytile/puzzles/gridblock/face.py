@@ -70,14 +70,17 @@ class GridblockFace(EndgameFace, SelfplayFace, AnalyseFace):
     lead = (
         "with 2 players, blue+red's points minus yellow+green's at the end of the round (as "
         "--score counts them); with 3 or 4, the points the move's player can make sure of at "
-        "the end of the round, everyone else against it"
+        "the end of the round, everyone else against it; estimates (~) to the end of the "
+        "game: with 2 players the same lead, with 3 or 4 the move's player's points minus "
+        "the best other colour's"
     )
     selfplay_help = (
         "Gridblock (--blue, --yellow, --red, --green; --players, --deal, --score, "
         "--instant-win as for 'polytile new'): greedy takes the most points for its player at "
         "once (its colour's, or with --players 2 its two colours' sum or the weaker one, as "
         "--score says; an instant win above all), then for its own colour; engine solves each "
-        "move to the end of the round over the hands it cannot see (greedy in the set-up). "
+        "move to the end of the round over the hands it cannot see, and in the set-up "
+        "estimates the placements to the end of the game by Monte Carlo tree search. "
         "Both read only their own hands. With --players 2, blue and red are one player's "
         "colours and yellow and green the other's."
     )
@@ -247,6 +250,12 @@ A Gridblock move may be given as one quoted word or as several: a new move start
         from polytile.puzzles.gridblock.report import review_move
 
         return review_move(self, file, index, time_limit, cache)
+
+    def estimate_review(self, file: str, index: int, seconds: float,
+                        cache: dict[Any, Any]) -> Review | None:  # fmt: skip
+        from polytile.puzzles.gridblock.estimate_report import estimate_move
+
+        return estimate_move(self, file, index, seconds, cache)
 
     def play_move(self, doc: Any, text: str) -> None:
         from polytile.puzzles.gridblock.moves import Move

@@ -37,10 +37,17 @@ def solve_report(console: Console, file: str, r: EndgameRequest) -> None:
     deal's rounds 2, 4 and 6) or ``--open`` is given: the exact value, every optimal move of
     the colour to move and a line, replayed by the rules engine. With ``--view`` (or a view
     file) each move of the player to move is scored over the hands it cannot see: an
-    estimate. With ``--plan``, the best plan of the colour to move for the rest of its
-    round, every other colour held still (it needs only the mover's hand: hidden hands and
-    the mover's own view file are fine); not a game value, and labelled so. Anything else is
-    refused (exit 2) with the reason.
+    estimate, followed by each move's estimated value to the end of the game
+    (:func:`~polytile.puzzles.gridblock.estimate_report.rest_of_game`). A set-up position
+    gets that estimate alone (:func:`~polytile.puzzles.gridblock.estimate_report.solve_setup`).
+    With ``--plan``, the best plan of the colour to move for the rest of its round, every
+    other colour held still (it needs only the mover's hand: hidden hands and the mover's
+    own view file are fine); not a game value, and labelled so. Anything else is refused
+    (exit 2) with the reason.
+
+    Exit codes: 0 for exact values (a round solved, or with ``--view`` every hand known;
+    ``--plan``'s plan, exact for its own question), 1 for an estimate or an answer cut short
+    by ``--time-limit``, 130 after Ctrl-C.
     """
     from polytile.puzzles.gridblock.endgame import hands_known
     from polytile.puzzles.gridblock.files import load_gridblock
@@ -50,7 +57,7 @@ def solve_report(console: Console, file: str, r: EndgameRequest) -> None:
         _plan_options(r)
     doc = load_gridblock(file, r.move)
     g = doc.state
-    if g.is_setup:
+    if g.is_setup and r.plan:
         _refuse(
             file,
             "the set-up is not over; a round can be solved from the first turn of "
@@ -61,6 +68,10 @@ def solve_report(console: Console, file: str, r: EndgameRequest) -> None:
     if r.plan:
         _solve_plan(console, file, doc, r.as_json)
         return
+    if g.is_setup:
+        from polytile.puzzles.gridblock.estimate_report import solve_setup
+
+        solve_setup(console, file, doc, r)
     if r.view is not None or doc.kind == "view":
         if open_analysis:
             raise OptionError(
@@ -327,6 +338,7 @@ def _picture(g: Any, last: Any) -> str | None:
 def _solve_view(console: Console, file: str, doc: Any, r: EndgameRequest) -> None:
     """Score the moves of the player to move over the hands it cannot see."""
     from polytile.puzzles.gridblock.endgame import player_label
+    from polytile.puzzles.gridblock.estimate_report import rest_of_game, view_share
     from polytile.puzzles.gridblock.view import describe_hands, evaluate_view
     from polytile.solvers.parallel import LocalExecutor, SerialExecutor, default_workers
 
@@ -345,19 +357,27 @@ def _solve_view(console: Console, file: str, doc: Any, r: EndgameRequest) -> Non
         console, file, r, LocalExecutor(n) if n > 1 else SerialExecutor(),
         lambda ex, progress, stop: evaluate_view(
             g, me, max_exact=r.max_exact, samples=r.samples, seed=r.seed,
-            time_limit=r.time_limit, executor=ex, progress=progress, stop=stop,
+            time_limit=r.time_limit * view_share(g), executor=ex, progress=progress,
+            stop=stop,
         ),
         label="solving hands", unit="hand combination",
     )  # fmt: skip
     ev = a.evaluation
+    out = None
     if r.as_json:
         lead = f"{mover}: {_view_lead(g)} at the end of the round"
-        console.out(json.dumps({**a.as_dict(), "lead": lead, "round": g.round + 1,
-                                "workers": workers}))  # fmt: skip
+        out = {**a.as_dict(), "exact": a.exact_values, "lead": lead, "round": g.round + 1,
+               "workers": workers}  # fmt: skip
     else:
         _print_view(console, a, g, mover, describe_hands(g, me), workers)
     if ev.stopped_by == "interrupt":
+        if out is not None:
+            console.out(json.dumps(out))
         raise SystemExit(130)
+    if rest_of_game(console, g, r, out):
+        raise SystemExit(130)
+    if not a.exact_values:  # an estimate (or a part of the combinations): no exact value
+        raise SystemExit(1)
 
 
 def _view_lead(g: Any) -> str:
