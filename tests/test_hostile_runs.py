@@ -176,7 +176,7 @@ def test_view_workers_are_capped_at_the_usable_cores(
 
     args = ("solve-endgame", str(gridblock_two), "--move", "23", "--view", "--json")
     result = invoke(*args, "--workers", "64")
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output  # an estimate (hidden hands): exit 1
     assert result.stderr.count(NOTE) == 1
     assert json.loads(result.stdout)["workers"] == 2
     assert started == [2]
@@ -219,8 +219,16 @@ def test_henning_huge_sample_keeps_the_time_limit(
     henning_full: Path, two_cores: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The issue's run: the time limit ends the view, having drawn only what the workers
-    took (2 in flight per worker), not the million states asked for."""
+    took (2 in flight per worker), not the million states asked for; the time kept back
+    then goes to the estimate by tree search (here only seen to be asked for)."""
+    from polytile.puzzles.henning import report
     from polytile.puzzles.henning.game import HenningState
+
+    def estimated(console: Any, file: str, g: Any, r: Any, tried: float) -> None:
+        console.err("estimated instead")
+        raise SystemExit(1)
+
+    monkeypatch.setattr(report, "_estimate_view", estimated)
 
     drawn: list[int] = []
     draw = HenningState.sample_hidden
@@ -236,9 +244,7 @@ def test_henning_huge_sample_keeps_the_time_limit(
     args = ("solve-endgame", str(henning_full), "--move", "24", "--view", "--workers", "2")
     result = invoke(*args, "--samples", "1000000", "--max-exact", "1", "--time-limit", "1.5")
     assert result.exit_code == 1, result.output
-    assert result.stderr.strip().endswith(
-        "out of time (--time-limit) before a single state was solved exactly"
-    )
+    assert result.stderr.strip().endswith("estimated instead")
     assert 1 <= len(drawn) <= 2 * 2 + 1
 
 

@@ -46,7 +46,9 @@ the rules engine before it is printed.
 
 A position where a player can still place more than --max-pieces pieces is refused,
 as is one the search cannot finish within --time-limit: then the proven bounds of
-'polytile bounds' are printed instead (exit code 1) and no file is written. Where
+'polytile bounds' are printed instead (exit code 1) and no file is written, followed by
+the moves estimated by the engine's Monte Carlo tree search in the time left (a quarter
+of --time-limit, at least 10 s; JSON: "estimate"), labelled as an estimate. Where
 they pin every colour's final score (a board split into territories, say), they settle
 the game instead: its exact value and a best line are printed, and -o written, as a
 search's would be (exit code 0; JSON: "settled_by_bounds"). With 3 or 4 players, the
@@ -77,7 +79,11 @@ there are at most --max-exact, else a seeded sample of --samples) is solved exac
 a move's score is its average exact margin. That average is an estimate, not the game's
 value (it credits the player with knowing the hidden tiles later), and it is printed as
 one; only when nothing is hidden from the player are the scores exact values. At
---time-limit or Ctrl-C the states solved so far are reported, said so.
+--time-limit or Ctrl-C the states solved so far are reported, said so. Early in a game,
+when not one state is solved before the last 40% of the time (at most 10 s), that time
+goes to Monte Carlo tree search from the mover's view instead (the hidden tiles drawn at
+random for each playout, both players then greedy to the end), printed as an estimate
+with its playouts (JSON: "kind" "mcts-estimate").
 
 Gridblock files (polytile/gridblock@1) are solved to the end of the current round: exactly
 when every hand of the round is known (rounds 2, 4 and 6 under the split deal), or with
@@ -102,8 +108,9 @@ score --json'; "next_round" is the round the line starts with (see docs/formats.
 \b
 Exit codes:
   0  solved: an exact value (or the bounds settled it, or the game is over)
-  1  no exact value: too large (--max-pieces, --max-drops) or out of time
-     (--time-limit); what could be said instead is printed, labelled
+  1  no exact value: an estimate (--view, a horizon, tree search), bounds, too
+     large (--max-pieces, --max-drops) or out of time (--time-limit); what
+     could be said instead is printed, labelled
   2  unreadable or illegal file, a position the game cannot solve, or bad usage
   3  internal error: an answer failed its check by the rules engine
   130  interrupted (Ctrl-C); what the search proved before it is printed

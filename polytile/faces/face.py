@@ -41,6 +41,7 @@ from polytile.faces.base import (
     Option,
     engine_option,
 )
+from polytile.faces.estimate import estimate_doc, print_estimate
 from polytile.faces.move_cells import MoveCells, MovePiece
 from polytile.faces.view import (
     check_view_player,
@@ -66,6 +67,8 @@ __all__ = [
     "SelfplayFace",
     "check_view_player",
     "engine_option",
+    "estimate_doc",
+    "print_estimate",
     "print_view_moves",
     "proven_line",
     "report_problems",

@@ -32,7 +32,7 @@ def check_view_player(request: EndgameRequest, mover: str, names: list[str]) -> 
 def run_view_analysis(
     console: Console, file: str, request: EndgameRequest, executor: Any,
     evaluate: Callable[[Any, Callable[[int, int], None], Callable[[], bool]], Any], *,
-    label: str, unit: str,
+    label: str, unit: str, fallback: bool = False,
 ) -> tuple[Any, int]:  # fmt: skip
     """Run a view analysis (the moves of the player to move scored over the hidden part it
     cannot see) with a progress display: ``evaluate(executor, progress, stop)`` returns the
@@ -42,7 +42,9 @@ def run_view_analysis(
     by Ctrl-C in its ``stopped_by``) and the executor's worker count.
 
     A stop (time limit, Ctrl-C) before a single ``unit`` was solved is said on standard
-    error and ends with ``SystemExit`` 1 (130 for Ctrl-C): there is nothing to report.
+    error and ends with ``SystemExit`` 1 (130 for Ctrl-C): there is nothing to report. With
+    ``fallback``, a stop by the time limit returns None as the analysis instead, so that
+    the caller can estimate otherwise in the time it kept back.
     """
     import dataclasses
     import threading
@@ -74,6 +76,8 @@ def run_view_analysis(
                 analysis = evaluate(ex, progress, asked.is_set)
         except SearchStopped as stop:
             reason = "interrupt" if asked.is_set() else stop.reason
+            if fallback and reason == "time":
+                return None, getattr(ex, "workers", 1)
             why = {"interrupt": "interrupted", "time": "out of time (--time-limit)"}.get(
                 reason, "stopped"
             )

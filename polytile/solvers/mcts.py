@@ -145,14 +145,14 @@ class MctsResult:
             what += " on sampled hidden states"
         return f"estimate (Monte Carlo tree search, {what})"
 
-    def as_dict(self) -> dict[str, Any]:
-        """This result as JSON (moves by their text)."""
+    def as_dict(self, text: Callable[[Any], str] = str) -> dict[str, Any]:
+        """This result as JSON (moves by their ``text``)."""
         return {"kind": "mcts-estimate", "player": self.player,
-                "best": None if self.best is None else str(self.best),
+                "best": None if self.best is None else text(self.best),
                 "value": round(self.value, 3), "playouts": self.playouts,
                 "sampled": self.sampled, "seconds": round(self.elapsed, 3),
                 "stopped_by": self.stopped_by,
-                "moves": [{"move": str(m.move), "visits": m.visits,
+                "moves": [{"move": text(m.move), "visits": m.visits,
                            "reward": round(m.reward, 4), "margin": round(m.margin, 3)}
                           for m in self.moves]}  # fmt: skip
 

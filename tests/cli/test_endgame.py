@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from polytile.formats import save
+from polytile.puzzles.blokus.notation import move_text
 from polytile.puzzles.blokus.rules import Blokus, Move
 from polytile.puzzles.blokus.sgf import read_blksgf
 
@@ -108,6 +109,15 @@ def test_too_large_is_refused_with_bounds(invoke: Invoke) -> None:
     assert doc["exact"] is False and set(doc["colors"]) == {"blue", "yellow"}
     for bound in doc["colors"].values():
         assert bound["lower"] <= bound["upper"]
+    # and the moves estimated by tree search in the time left, labelled
+    estimate = doc["estimate"]
+    assert estimate["kind"] == "mcts-estimate" and estimate["exact"] is False
+    game = read_blksgf(RECORD).position(10)
+    mover, other = game.to_move, ({"blue", "yellow"} - {game.to_move}).pop()
+    assert estimate["playouts"] >= 1 and estimate["player"] == mover
+    assert estimate["lead"] == f"{mover}'s final score minus {other}'s"
+    legal = {move_text(m, game.size) for m in game.legal_moves()}
+    assert estimate["best"] in legal and {m["move"] for m in estimate["moves"]} <= legal
 
 
 def test_bounds_that_settle_the_value_give_an_exact_line(invoke: Invoke, tmp_path: Path,
@@ -285,7 +295,7 @@ def test_henning_view_scores_every_move_as_an_estimate(invoke: Invoke, tmp_path:
     n = len(load_henning(path).moves) - 2  # two blocks left, a tile hidden in each reserve
     g = load_henning(path, n).state
     result = invoke("solve-endgame", str(path), "--move", str(n), "--view", "--json", "-w", "1")
-    assert result.exit_code == 0, result.stderr
+    assert result.exit_code == 1, result.stderr  # an estimate: no exact value
     doc = json.loads(result.stdout)
     assert doc["kind"] == "pimc-estimate" and doc["exact_values"] is False
     assert doc["exact_average"] and doc["complete"] and doc["states"] == doc["consistent_states"]
@@ -294,7 +304,40 @@ def test_henning_view_scores_every_move_as_an_estimate(invoke: Invoke, tmp_path:
     assert "An estimate, not the game's value." in text and "best by this estimate" in text
     # Once nothing is hidden, the scores are the exact values.
     last = invoke("solve-endgame", str(path), "--move", str(n + 1), "--view", "--json")
-    assert json.loads(last.stdout)["kind"] == "exact"
+    assert last.exit_code == 0 and json.loads(last.stdout)["kind"] == "exact"
+
+
+def test_henning_view_too_early_for_the_exact_states_is_estimated_by_tree_search(
+    invoke: Invoke, tmp_path: Path, monkeypatch: Any
+) -> None:
+    """Early in a game no state of the view is solved in its share of the time: the moves
+    are estimated by tree search from the mover's view instead, labelled, exit 1. (The
+    view's exact search is made to stop at once, so the test does not depend on the
+    machine's speed.)"""
+    from polytile.puzzles.henning import view
+    from polytile.puzzles.henning.files import load_henning
+    from polytile.solvers.alphabeta import SearchStopped
+
+    def out_of_time(*args: Any, **kwargs: Any) -> Any:
+        raise SearchStopped("time", 0, 0.0)
+
+    monkeypatch.setattr(view, "evaluate_view", out_of_time)
+    path = _henning_record(tmp_path, invoke)
+    g = load_henning(path, 6).state
+    legal = {str(m) for m in g.legal_moves()}
+    result = invoke("solve-endgame", str(path), "--move", "6", "--view", "--json",
+                    "--time-limit", "3")  # fmt: skip
+    assert result.exit_code == 1, result.stderr
+    assert "no state agreeing with blue's view was solved exactly" in result.stderr
+    doc = json.loads(result.stdout)
+    assert doc["exact"] is False and doc["kind"] == "mcts-estimate" and doc["sampled"]
+    assert doc["playouts"] >= 1 and doc["best"] in legal and doc["player"] == "blue"
+    assert doc["lead"] == "blue's final money minus red's"
+    text = invoke("solve-endgame", str(path), "--move", "6", "--view", "--time-limit", "3")
+    assert text.exit_code == 1
+    assert "Estimate by Monte Carlo tree search for blue" in text.stdout
+    assert "An estimate, not the game's value." in text.stdout
+    assert "best by this estimate: " in text.stdout
 
 
 def test_a_finished_henning_game_is_said_to_be_over(invoke: Invoke, tmp_path: Path) -> None:
@@ -319,7 +362,7 @@ def test_henning_view_file_and_bad_view_options(invoke: Invoke, tmp_path: Path) 
     view = tmp_path / "view.json"
     view.write_text(dumps_view(g, g.to_move))
     result = invoke("solve-endgame", str(view), "--json", "-w", "1")
-    assert result.exit_code == 0, result.stderr
+    assert result.exit_code == 1, result.stderr  # an estimate
     assert json.loads(result.stdout)["kind"] == "pimc-estimate"
     other = tmp_path / "other.json"
     other.write_text(dumps_view(g, 1 - g.to_move))

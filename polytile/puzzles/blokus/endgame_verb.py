@@ -14,10 +14,18 @@ import json
 import time
 from typing import Any, NoReturn
 
+import numpy as np
+
 from polytile._files import output_suffix
 from polytile.errors import OptionError
 from polytile.faces.bounds import bounds_json
-from polytile.faces.face import PICTURE_SUFFIXES, Console, EndgameRequest
+from polytile.faces.face import (
+    PICTURE_SUFFIXES,
+    Console,
+    EndgameRequest,
+    estimate_doc,
+    print_estimate,
+)
 from polytile.puzzles.blokus._endgame_limits import DEFAULT_MAX_PIECES
 from polytile.text import counted, wrote
 
@@ -25,6 +33,12 @@ __all__ = ["move_text", "solve_endgame"]
 
 #: The found-so-far of a stopped search: its JSON fields and the lines saying them.
 Found = tuple[dict[str, Any], list[str]]
+
+#: When the bounds do not settle the position, the moves are estimated by tree search
+#: (:func:`polytile.puzzles.blokus.engine.search`) for this share of --time-limit, at
+#: least :data:`ESTIMATE_LEAST` seconds, within what is left of it.
+ESTIMATE_SHARE = 0.25
+ESTIMATE_LEAST = 10.0
 
 
 class _NoClock:
@@ -104,7 +118,7 @@ def solve_endgame(console: Console, file: str, request: EndgameRequest) -> None:
             _cheap_ranges(console, game, reason, as_json)  # start-up took the limit
         settled = bounds.refuse(reason, output, wanted=players)
         if settled is None:
-            raise SystemExit(1) from None
+            raise SystemExit(130 if bounds.interrupted else 1) from None
         result = settled
     except EndgameStopped as stopped:
         found = _found_so_far(stopped, game)
@@ -123,7 +137,7 @@ def solve_endgame(console: Console, file: str, request: EndgameRequest) -> None:
             _cheap_ranges(console, game, reason, as_json, found)
         settled = bounds.refuse(reason, output, found, players)
         if settled is None:
-            raise SystemExit(1) from None
+            raise SystemExit(130 if bounds.interrupted else 1) from None
         result = settled
     if output is not None and suffix == ".blksgf":
         _write_record(console, game, record, move, result, output)
@@ -308,6 +322,7 @@ class _Bounds:
                  limit: float, bounds_time: float) -> None:  # fmt: skip
         self.console, self.game, self.as_json, self.source = console, game, as_json, source
         self.clock, self.limit, self.bounds_time = clock, limit, bounds_time
+        self.interrupted = False  # a Ctrl-C ended the estimate
 
     def refuse(self, reason: str, output: Any, found: Found | None = None,
                wanted: tuple[str, ...] = ()) -> Any:  # fmt: skip
@@ -347,6 +362,7 @@ class _Bounds:
         console.err("no exact value: the bounds do not settle it"
                     + ("" if output is None else f"; nothing written to {output}"))  # fmt: skip
         extra = _say_found(console, found, as_json)
+        estimate = self._estimate()
         settled = blokus_settled(game, results)  # with 2 players, one player's at most
         if wanted:
             settled = {p: v for p, v in settled.items() if p in wanted}
@@ -357,6 +373,8 @@ class _Bounds:
                 doc["not_bounded"] = missing
             if settled:
                 doc["settled"] = settled
+            if estimate is not None:
+                doc["estimate"] = self._estimate_doc(estimate)
             console.out(json.dumps(with_move_texts(doc, game.size)))
             return None
         if results:
@@ -365,7 +383,54 @@ class _Bounds:
             values = ", ".join(f"{p} {v}" for p, v in settled.items())
             console.out(f"The bounds settle, without a search, the final score these players "
                         f"can make sure of: {values}.")  # fmt: skip
+        if estimate is not None:
+            self._print_estimate(estimate)
         return None
+
+    def _estimate(self) -> Any:
+        """The moves estimated by tree search in the time this leaves
+        (:data:`ESTIMATE_SHARE`), or None with under half a second left or no move to
+        choose; a Ctrl-C ends it with the estimate so far (and :attr:`interrupted`)."""
+        from polytile.puzzles.blokus.engine import search
+        from polytile.solvers.parallel import ctrl_c_asks_stop
+
+        game = self.game
+        left = self.clock.left(self.limit, 0.3)
+        seconds = min(left if left is not None else self.limit,
+                      max(ESTIMATE_LEAST, ESTIMATE_SHARE * self.limit))  # fmt: skip
+        if seconds < 0.5 or game.is_game_over() or len(game.legal_moves()) < 2:
+            return None
+        self.console.err(f"estimating the moves by Monte Carlo tree search ({seconds:.1f} s)")
+        with ctrl_c_asks_stop() as asked:
+            res = search(game, seconds, rng=np.random.default_rng(0), should_stop=asked.is_set)
+        self.interrupted = asked.is_set()
+        return res if res.best is not None else None
+
+    def _estimate_doc(self, res: Any) -> dict[str, Any]:
+        mover, lead = self._lead(res)
+        return estimate_doc("blokus", res, mover=mover, lead=lead,
+                            why="the exact search did not answer and the bounds do not "
+                            "settle the position",
+                            stopped_by="interrupt" if self.interrupted else None,
+                            text=lambda m: move_text(m, self.game.size))  # fmt: skip
+
+    def _print_estimate(self, res: Any) -> None:
+        mover, lead = self._lead(res)
+        self.console.out()
+        print_estimate(self.console, res, mover=mover, lead=lead, width=30,
+                       how="each playout placing, for every colour in turn, its biggest piece "
+                       "(half the time where it blocks the others most, else at random) to "
+                       "the end; the tree over the placements of the mover's biggest pieces",
+                       text=lambda m: move_text(m, self.game.size))  # fmt: skip
+        if self.interrupted:
+            self.console.out("stopped by Ctrl-C: the estimate so far")
+
+    def _lead(self, res: Any) -> tuple[str, str]:
+        names = _players(self.game)
+        mover = names[res.player]
+        others = [n for n in names if n != mover]
+        other = f"{others[0]}'s" if len(others) == 1 else "the best other player's"
+        return mover, f"{mover}'s final score minus {other}"
 
 
 def _write_record(console: Console, game: Any, record: Any, move: int | None, result: Any,

@@ -35,9 +35,10 @@ from polytile.puzzles.blokus.players import greedy
 from polytile.puzzles.blokus.rules import Blokus, Move
 from polytile.puzzles.engine import DEFAULT_MOVE_TIME, EngineChoice
 from polytile.puzzles.game import State
-from polytile.solvers.mcts import mcts
+from polytile.solvers.mcts import MctsResult, mcts
 
-__all__ = ["EXACT_PIECES", "SURE_PIECES", "engine_choice", "engine_move"]
+__all__ = ["EXACT_PIECES", "SURE_PIECES", "engine_choice", "engine_move", "playout_policy",
+           "search"]
 
 #: Try the exact endgame search when no player can place more pieces than this...
 EXACT_PIECES = 10
@@ -57,7 +58,9 @@ def _biggest(moves: list[Move]) -> list[Move]:
 GREEDY_SHARE = 0.5
 
 
-def _playout(state: State, rng: np.random.Generator) -> Move:
+def playout_policy(state: State, rng: np.random.Generator) -> Move:
+    """A playout's move: the greedy player's (:data:`GREEDY_SHARE` of the time) or a random
+    placement of the biggest piece that fits."""
     moves = state.legal_moves()
     if not moves[0].is_pass and len(moves) > 1 and rng.random() < GREEDY_SHARE:
         return greedy(state.board, moves, rng)  # type: ignore[attr-defined]
@@ -101,6 +104,16 @@ def _exact(g: Blokus, seconds: float | None) -> EngineChoice | None:
                         time.perf_counter() - started)  # fmt: skip
 
 
+def search(g: Blokus, seconds: float | None, *, playouts: int | None = None,
+           rng: np.random.Generator | None = None,
+           should_stop: Callable[[], bool] | None = None) -> MctsResult:  # fmt: skip
+    """The tree search alone at ``g`` for the player to move: every root move's visits and
+    mean margin (its final score minus the best other player's); ``g`` is not changed."""
+    state = BlokusGame(g.variant.name, g.players).state_of(g.copy())
+    return mcts(state, time_limit=seconds, playouts=playouts, policy=playout_policy,
+                candidates=_candidates, seed=rng, should_stop=should_stop)  # fmt: skip
+
+
 def engine_choice(g: Blokus, seconds: float | None = DEFAULT_MOVE_TIME, *,
                   playouts: int | None = None, rng: np.random.Generator | None = None,
                   should_stop: Callable[[], bool] | None = None) -> EngineChoice:  # fmt: skip
@@ -115,9 +128,7 @@ def engine_choice(g: Blokus, seconds: float | None = DEFAULT_MOVE_TIME, *,
     if exact is not None:
         return exact
     left = None if seconds is None else max(0.05, seconds - (time.perf_counter() - started))
-    state = BlokusGame(g.variant.name, g.players).state_of(g.copy())
-    r = mcts(state, time_limit=left, playouts=playouts, policy=_playout,
-             candidates=_candidates, seed=rng, should_stop=should_stop)  # fmt: skip
+    r = search(g, left, playouts=playouts, rng=rng, should_stop=should_stop)
     return EngineChoice(r.best, False, r.value if r.playouts else None, r.label,
                         time.perf_counter() - started)  # fmt: skip
 

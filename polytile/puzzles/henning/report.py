@@ -8,12 +8,16 @@ import json
 import time
 from typing import Any
 
+import numpy as np
+
 from polytile.errors import OptionError
 from polytile.faces.analysis import Review
 from polytile.faces.face import (
     Console,
     EndgameRequest,
     check_view_player,
+    estimate_doc,
+    print_estimate,
     print_view_moves,
     proven_line,
     run_view_analysis,
@@ -23,6 +27,12 @@ from polytile.faces.face import (
 __all__ = ["estimate_move", "review_move", "solve_report"]
 
 _SHOWN = 15  # moves listed in the text report (--json lists them all)
+
+#: ``--view``: the share of the time kept back (at most :data:`FALLBACK_CAP` seconds) for an
+#: estimate by tree search, used when the view analysis solves no state before its share
+#: ends (early in a game, one state can take minutes).
+FALLBACK_SHARE = 0.4
+FALLBACK_CAP = 10.0
 
 
 def solve_report(console: Console, file: str, r: EndgameRequest) -> None:
@@ -111,16 +121,21 @@ def _solve_view(console: Console, file: str, doc: Any, r: EndgameRequest) -> Non
         )
     check_view_player(r, mover, list(PLAYER_NAMES))
     r = _compiled_first(console, file, r)
+    # Time kept back for an estimate by tree search, should not one state be solved.
+    kept = min(r.time_limit * FALLBACK_SHARE, FALLBACK_CAP)
     # Worker processes even for one worker: a compiled search cannot be stopped inside a
     # state, but its process can, so --time-limit and Ctrl-C hold.
     a, workers = run_view_analysis(
         console, file, r, LocalExecutor(r.workers or default_workers()),
         lambda ex, progress, stop: evaluate_view(
             g, me, max_exact=r.max_exact, samples=r.samples, seed=r.seed,
-            time_limit=r.time_limit, executor=ex, progress=progress, stop=stop,
+            time_limit=r.time_limit - kept, executor=ex, progress=progress, stop=stop,
         ),
-        label="solving deals", unit="state",
+        label="solving deals", unit="state", fallback=True,
     )  # fmt: skip
+    if a is None:
+        _estimate_view(console, file, g, r, r.time_limit - kept)
+        return
     ev = a.evaluation
     if r.as_json:
         console.out(json.dumps({**a.as_dict(), "workers": workers}))
@@ -128,6 +143,45 @@ def _solve_view(console: Console, file: str, doc: Any, r: EndgameRequest) -> Non
         _print_view(console, a, mover, workers)
     if ev.stopped_by == "interrupt":
         raise SystemExit(130)
+    if not a.exact_values:
+        raise SystemExit(1)  # an estimate: no exact value
+
+
+def _estimate_view(console: Console, file: str, g: Any, r: EndgameRequest,
+                   tried: float) -> None:
+    """The moves of the player to move estimated by information-set Monte Carlo tree
+    search (:func:`polytile.puzzles.henning.engine.search`) in what is left of the time,
+    when the view analysis solved no state in its ``tried`` seconds; Ctrl-C prints the best
+    so far."""
+    from polytile.puzzles.henning.engine import search
+    from polytile.puzzles.henning.tiles import PLAYER_NAMES
+    from polytile.solvers.parallel import ctrl_c_asks_stop
+
+    me = g.to_move
+    mover, other = PLAYER_NAMES[me], PLAYER_NAMES[1 - me]
+    left = r.clock.left(r.limit, 0.25) if r.clock is not None and r.limit else None
+    seconds = max(left if left is not None else r.time_limit * FALLBACK_SHARE, 0.05)
+    console.err(f"{file}: no state agreeing with {mover}'s view was solved exactly in "
+                f"{tried:.1f} s; "
+                f"estimating by tree search in the {seconds:.1f} s left")  # fmt: skip
+    with ctrl_c_asks_stop() as asked:
+        res = search(g, seconds, rng=np.random.default_rng(r.seed), should_stop=asked.is_set)
+    stopped = "interrupt" if asked.is_set() else None
+    if res.best is None:  # Ctrl-C before a first playout ended (one always runs otherwise)
+        console.err(f"{file}: interrupted before a first playout ended")
+        raise SystemExit(130)
+    lead = f"{mover}'s final money minus {other}'s"
+    if r.as_json:
+        why = "no state agreeing with the view was solved exactly within the time"
+        console.out(json.dumps(estimate_doc("henning", res, mover=mover, lead=lead, why=why,
+                                            stopped_by=stopped)))  # fmt: skip
+    else:
+        print_estimate(console, res, mover=mover, lead=lead, width=34, shown=_SHOWN,
+                       how=f"the tiles {mover} cannot see drawn at random for each, both "
+                       "players then playing greedily to the end")  # fmt: skip
+        if stopped:
+            console.out("stopped by Ctrl-C: the estimate so far")
+    raise SystemExit(130 if stopped else 1)
 
 
 def _compiled_first(console: Console, file: str, r: EndgameRequest) -> EndgameRequest:
