@@ -30,6 +30,12 @@ backward induction reaches (no piece with more than --max-drops legal drops, as 
 'polytile solve-endgame'); both players move at once, so a round's 'lost' is the change
 of red's lead. -o FILE.json writes the record with an "analysis" field.
 
+Every move is valued: the exact (or view) analysis gets 60% of the time, and the moves it
+does not reach are then estimated in the rest, the time shared evenly among them, each
+marked ~ with what it rests on (Blokus and City Blocks (Henning): Monte Carlo tree search,
+its playouts counted; Walkable Cities: one round ahead). --exact-only leaves them
+unvalued instead and gives the exact analysis the whole time.
+
 Blokus: RECORD is a Pentobi game record (.blksgf: Duo, classic with 2, 3 or 4 players). From the
 first position that the exact endgame search accepts (no player can still place more
 than --max-pieces pieces, as for 'polytile solve-endgame') to the end of the record,
@@ -37,7 +43,10 @@ every move gets the exact value of the position before it and after it, what it 
 and a best move in its place. Before it, on a board split into territories, the
 analysis goes back through the positions whose bounds settle them with no search (every
 colour can make sure of the most it can place; 2 CP-SAT searches of up to 5 s per colour
-and position, as 'solve-endgame' does past --max-pieces). Earlier moves are not analysed.
+and position, as 'solve-endgame' does past --max-pieces). Earlier moves are estimated:
+the engine's tree search finds a best move, then it and the move played are valued alike
+by playouts from the positions they lead to (with 3 or 4 players an estimate is the
+move's player's margin over the best other player, said so).
 
 \b
 The values are solve-endgame's:
@@ -54,8 +63,7 @@ taken from a line the rules engine replayed to the value announced, and is check
 be legal there; the values are checked against each other.
 
 --time-limit covers the whole command, counted from when the process started. When it
-runs out, or at Ctrl-C, the moves analysed so far (the last moves of the record) are
-printed, said to be incomplete.
+runs out, or at Ctrl-C, the moves valued so far are printed, said to be incomplete.
 
 Moves are written as piece and cells in Pentobi's notation (column letter, row number
 counted from the bottom), the colour first when it is not the player's own (green with
@@ -65,9 +73,9 @@ cells as [row, column] counted from 0 at the top left.
 
 \b
 Exit codes:
-  0  analysed to the end
-  1  incomplete (--time-limit), no position small enough (--max-pieces), or no
-     move the solver could settle (hidden hands, positions too large)
+  0  every move valued (exact, or an estimate marked as one)
+  1  incomplete (--time-limit), or with --exact-only no position small enough
+     (--max-pieces) or no move the solver could settle
   2  unreadable or illegal record, not a record, or bad usage
   3  internal error: an answer failed its check
   130  interrupted (Ctrl-C); the moves analysed before it are printed
@@ -107,6 +115,12 @@ Examples:
     "than this (as for 'solve-endgame').",
 )
 @click.option(
+    "--exact-only",
+    is_flag=True,
+    help="Exact values only: the moves the exact analysis does not reach are left unvalued "
+    "instead of estimated, and it gets the whole time.",
+)
+@click.option(
     "-o",
     "--output",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -116,7 +130,7 @@ Examples:
 )
 def analyse_command(
     record: str, as_json: bool, time_limit: float, max_pieces: int | None, max_drops: int,
-    output: Path | None,
+    exact_only: bool, output: Path | None,
 ) -> None:  # fmt: skip
     """Analyse a game record move by move."""
     from polytile.cli.clock import CLOCK
@@ -127,7 +141,8 @@ def analyse_command(
     ctx = click.get_current_context()
     from_line = click.core.ParameterSource.COMMANDLINE
     given = frozenset(n for n in _GAME_OPTIONS if ctx.get_parameter_source(n) == from_line)
-    request = AnalyseRequest(CLOCK, time_limit, as_json, output, max_pieces, max_drops)
+    request = AnalyseRequest(CLOCK, time_limit, as_json, output, max_pieces, max_drops,
+                             exact_only=exact_only)  # fmt: skip
     faced = face_of_file(record)
     if not isinstance(faced, AnalyseFace | OwnAnalysisFace):
         # no game's face analyses it: one that analyses its records its own way says what

@@ -223,6 +223,9 @@ class AnalyseRequest:
         Value a position only when no piece has more legal drops than this (a game that
         declares it in :attr:`AnalyseFace.analysis_options`, as ``solve-endgame
         --max-drops``).
+    exact_only
+        Exact values only: no estimates for the moves the exact analysis leaves (which then
+        stay unvalued), and the whole time for the exact analysis.
     reads
         The game records ``analyse`` reads, in words, as the front end lists its games
         ("Gridblock records (polytile JSON) and Blokus records (Pentobi .blksgf)"): what the
@@ -236,6 +239,7 @@ class AnalyseRequest:
     max_pieces: int | None = None
     max_drops: int = 6
     reads: str = ""
+    exact_only: bool = False
 
 
 class OwnAnalysisFace(Face):
@@ -302,7 +306,8 @@ def analyse(face: AnalyseFace, file: str, request: AnalyseRequest,
     started = time.perf_counter()
     time_limit = request.clock.left(request.time_limit, reserve=0.25) or request.time_limit
     total = face.record_length(face.read(file))
-    estimates = type(face).estimate_review is not AnalyseFace.estimate_review
+    estimates = (type(face).estimate_review is not AnalyseFace.estimate_review
+                 and not request.exact_only)  # fmt: skip
     first = time_limit
     if estimates:
         first = max(time_limit * REVIEW_SHARE / 2,

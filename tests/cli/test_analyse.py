@@ -33,7 +33,7 @@ def finished(tmp_path: Path) -> Path:
 
 
 def test_text_table(invoke: Invoke, finished: Path) -> None:
-    result = invoke("analyse", str(finished), "--max-pieces", "4")
+    result = invoke("analyse", str(finished), "--exact-only", "--max-pieces", "4")
     assert result.exit_code == 0, result.stderr
     out = result.stdout
     assert "exact from the position after move 29" in out
@@ -41,11 +41,11 @@ def test_text_table(invoke: Invoke, finished: Path) -> None:
     rows = [line.split() for line in out.splitlines() if line[:4].strip().isdigit()]
     assert [r[0] for r in rows] == ["30", "31", "32", "33"]
     assert rows[0][:2] == ["30", "yellow"] and "7" in rows[0]
-    assert "3 of 4 moves lost value (blue 4, yellow 7)." in out
+    assert "3 of 4 exactly analysed moves lost value (blue 4, yellow 7)." in out
 
 
 def test_json_shape(invoke: Invoke, finished: Path) -> None:
-    result = invoke("analyse", str(finished), "--max-pieces", "4", "--json")
+    result = invoke("analyse", str(finished), "--exact-only", "--max-pieces", "4", "--json")
     assert result.exit_code == 0, result.stderr
     doc = json.loads(result.stdout)
     assert doc["game"] == "blokus" and doc["variant"] == "duo" and doc["mode"] == "difference"
@@ -55,7 +55,8 @@ def test_json_shape(invoke: Invoke, finished: Path) -> None:
     moves = doc["moves"]
     assert [m["number"] for m in moves] == [30, 31, 32, 33]
     assert set(moves[0]) == {"number", "player", "move", "value_before", "value_after", "loss",
-                             "best_move"}  # fmt: skip
+                             "best_move", "kind"}  # fmt: skip
+    assert {m["kind"] for m in moves} == {"exact"} and doc["estimated"] == 0
     for a, b in itertools.pairwise(moves):
         assert a["value_after"] == b["value_before"]
     record = read_blksgf(finished)
@@ -73,7 +74,7 @@ def test_no_position_small_enough(invoke: Invoke, finished: Path) -> None:
     opening = finished.with_name("opening.blksgf")  # six moves in: far too large to solve
     opening.write_text(write_blksgf(replace(read_blksgf(finished), moves=read_blksgf(
         finished).moves[:6])))  # fmt: skip
-    result = invoke("analyse", str(opening), "--json")
+    result = invoke("analyse", str(opening), "--json", "--exact-only")
     assert result.exit_code == 1 and "no exact analysis" in result.stderr
     doc = json.loads(result.stdout)
     assert doc["first_solvable"] is None and doc["moves"] == []
@@ -82,7 +83,8 @@ def test_no_position_small_enough(invoke: Invoke, finished: Path) -> None:
 
 def test_annotated_record_round_trips(invoke: Invoke, finished: Path, tmp_path: Path) -> None:
     out = tmp_path / "annotated.blksgf"
-    result = invoke("analyse", str(finished), "--max-pieces", "4", "-o", str(out), "--json")
+    result = invoke("analyse", str(finished), "--exact-only", "--max-pieces", "4", "-o", str(out),
+                    "--json")  # fmt: skip
     assert result.exit_code == 0, result.stderr
     original, annotated = read_blksgf(finished), read_blksgf(out)
     assert annotated.moves == original.moves
@@ -125,7 +127,7 @@ def test_a_broken_record_and_a_position_file(invoke: Invoke, tmp_path: Path) -> 
 
 
 def test_nothing_small_enough_exits_1(invoke: Invoke) -> None:
-    result = invoke("analyse", str(RECORD), "--max-pieces", "2")
+    result = invoke("analyse", str(RECORD), "--max-pieces", "2", "--exact-only")
     assert result.exit_code == 1
     assert "no exact analysis" in result.stderr and "the limit is 2" in result.stderr
 
@@ -141,7 +143,7 @@ def test_interrupt_prints_what_was_analysed(invoke: Invoke, finished: Path,
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(analyse, "solve_endgame", interrupted)
-    result = invoke("analyse", str(finished), "--max-pieces", "4", "--json")
+    result = invoke("analyse", str(finished), "--exact-only", "--max-pieces", "4", "--json")
     assert result.exit_code == 130
     doc = json.loads(result.stdout)
     assert doc["complete"] is False and [m["number"] for m in doc["moves"]] == [32, 33]
@@ -173,12 +175,63 @@ def test_a_stop_says_what_was_proven_of_the_position_it_was_on(
         return real(game, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(analyse, "solve_endgame", stopped)
-    result = invoke("analyse", str(finished), "--max-pieces", "4", "--json")
+    result = invoke("analyse", str(finished), "--exact-only", "--max-pieces", "4", "--json")
     assert result.exit_code == 1
     unfinished = json.loads(result.stdout)["unfinished"]
     assert unfinished["before_move"] == 31 and unfinished["at_least"] == -4
     assert unfinished["at_most"] == 7 and unfinished["move"] is not None
     calls.clear()
-    text = invoke("analyse", str(finished), "--max-pieces", "4").stdout
+    text = invoke("analyse", str(finished), "--exact-only", "--max-pieces", "4").stdout
     assert "Before move 31, proven before the stop: blue's final lead is between -4 and +7." in text
     assert " +7 by playing " in text
+
+
+def test_the_moves_before_the_exact_analysis_are_estimated(invoke: Invoke, finished: Path,
+                                                          tmp_path: Path) -> None:  # fmt: skip
+    """Without --exact-only every move is valued: the last exactly, the earlier ones by
+    the engine's tree search, marked as estimates (text ~, JSON "kind", comments)."""
+    out = tmp_path / "annotated.blksgf"
+    result = invoke("analyse", str(finished), "--max-pieces", "2", "--time-limit", "40",
+                    "--json", "-o", str(out))  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    moves = doc["moves"]
+    assert [m["number"] for m in moves] == list(range(1, 34)) and doc["valued"] is True
+    first = doc["first_solvable"]
+    assert first is not None and first > 20
+    kinds = [m["kind"] for m in moves]
+    assert kinds == ["estimate"] * first + ["exact"] * (33 - first)
+    record = read_blksgf(finished)
+    for m in moves[:first]:
+        assert m["playouts"] >= 1 and m["loss"] >= 0  # the better of two moves is best
+        played = Move(m["move"]["color"], m["move"]["piece"], m["move"]["cells"])
+        assert played == record.moves[m["number"] - 1]
+        best = m["best_move"]
+        assert best["color"] == played.color and best["piece"]
+    annotated = read_blksgf(out)
+    assert sorted(annotated.comments) == list(range(1, 34))
+    assert "estimate" in annotated.comments[1] and "not exact" in annotated.comments[1]
+    # the first six moves alone: no position is small enough, every move estimated
+    opening = tmp_path / "opening.blksgf"
+    opening.write_text(write_blksgf(replace(record, moves=record.moves[:6])))
+    shown = invoke("analyse", str(opening), "--time-limit", "20")
+    assert shown.exit_code == 0, shown.stderr
+    text = shown.stdout
+    assert "no position exact, 6 estimated (~)" in text
+    assert "~ an estimate (Monte Carlo tree search at the position before the move" in text
+    rows = [line.split() for line in text.splitlines() if line[:4].strip().isdigit()]
+    assert len(rows) == 6 and all(any(t.startswith("~") for t in r) for r in rows)
+
+
+def test_estimates_rest_on_playouts_not_on_time() -> None:
+    """The estimator with a playout limit: the same moves and values for the same seed."""
+    from polytile.puzzles.blokus.analyse_estimate import estimate_moves
+
+    record = read_blksgf(RECORD)
+    a = estimate_moves(record, [3, 1], playouts=16, seed=5)
+    b = estimate_moves(record, [3, 1], playouts=16, seed=5)
+    assert a.stopped is None and [e.number for e in a.estimates] == [3, 1]
+    assert [e.as_dict() for e in a.estimates] == [e.as_dict() for e in b.estimates]
+    for e in a.estimates:
+        assert e.kind == "estimate" and e.loss >= 0 and e.playouts >= 16
+        assert e.before == (e.after if e.best == e.move else e.before)

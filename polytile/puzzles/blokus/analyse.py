@@ -95,6 +95,7 @@ class MoveReview:
             "value_after": self.after,
             "loss": self.loss,
             "best_move": move_doc(self.best),
+            "kind": "exact",
         }
 
 

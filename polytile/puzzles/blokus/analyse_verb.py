@@ -56,23 +56,32 @@ def analyse(console: Console, file: str, request: AnalyseRequest) -> None:
                 update(state)
 
         analysis = analyse_record(game, max_pieces=max_pieces, progress=progress,
-                                  time_limit=request.clock.left(time_limit, 0.25))  # fmt: skip
-    if analysis.first_solvable is None:
+                                  time_limit=_exact_share(request, len(game.moves)))  # fmt: skip
+    estimated = _estimates(console, game, analysis, request)
+    if analysis.first_solvable is None and not estimated.estimates:
         console.err(f"no exact analysis: {analysis.refused} (--max-pieces)")
         if as_json:  # the object formats.md describes, its "refused" saying why
             doc = {"game": "blokus", "variant": game.variant, "players_option": game.players}
             console.out(json.dumps(with_move_texts(doc | analysis.as_dict(), size)))
-        raise SystemExit(1)
-    if output is not None and analysis.moves:
-        _write(console, game, analysis, output)
+        raise SystemExit(130 if estimated.stopped == "interrupt" else 1)
+    if output is not None and (analysis.moves or estimated.estimates):
+        _write(console, game, analysis, output, estimated)
     elif output is not None:
         console.err(f"nothing written to {output}: no move analysed")
+    valued = len(analysis.moves) + len(estimated.estimates) == analysis.total_moves
     if as_json:
-        doc = {"game": "blokus", "variant": game.variant, "players_option": game.players,
-               **analysis.as_dict()}  # fmt: skip
-        console.out(json.dumps(with_move_texts(doc, size)))
+        rows = [*analysis.as_dict()["moves"], *(e.as_dict() for e in estimated.estimates)]
+        whole = {"game": "blokus", "variant": game.variant, "players_option": game.players,
+                 **analysis.as_dict(), "moves": sorted(rows, key=lambda m: m["number"]),
+                 "estimated": len(estimated.estimates), "valued": valued}  # fmt: skip
+        console.out(json.dumps(with_move_texts(whole, size)))
     else:
-        _print(console, game, analysis)
+        _print(console, game, analysis, estimated)
+    if estimated.stopped == "interrupt":
+        console.err("interrupted (Ctrl-C) while estimating: the moves valued so far are shown")
+        raise SystemExit(130)
+    if valued and analysis.stopped != "interrupt":
+        return  # every move valued: exact where the search reached, estimated before
     if analysis.stopped is not None:
         first = analysis.moves[0].number if analysis.moves else None
         done = f"moves {first} to {analysis.total_moves}" if first else "no move"
@@ -87,6 +96,42 @@ def analyse(console: Console, file: str, request: AnalyseRequest) -> None:
         raise SystemExit(130 if analysis.stopped == "interrupt" else 1)
 
 
+def _exact_share(request: AnalyseRequest, moves: int) -> float | None:
+    """The exact analysis's time: :data:`~polytile.faces.analysis.REVIEW_SHARE` of what is
+    left, less :data:`~polytile.faces.analysis.ESTIMATE_FLOOR` a move for the estimates of
+    the moves it does not reach (never under half that share), as every game's analyse."""
+    from polytile.faces.analysis import ESTIMATE_FLOOR, REVIEW_SHARE
+
+    left = request.clock.left(request.time_limit, 0.25)
+    if left is None or request.exact_only:
+        return left
+    return max(left * REVIEW_SHARE / 2, min(left * REVIEW_SHARE, left - ESTIMATE_FLOOR * moves))
+
+
+def _estimates(console: Console, record: Any, analysis: Any, request: AnalyseRequest) -> Any:
+    """The moves the exact analysis did not reach, estimated by tree search in the time
+    left (:mod:`polytile.puzzles.blokus.analyse_estimate`); none after a Ctrl-C."""
+    from polytile.puzzles.blokus.analyse_estimate import Estimated, estimate_moves
+    from polytile.solvers.parallel import ctrl_c_asks_stop
+
+    reached = {m.number for m in analysis.moves}
+    todo = [k for k in range(1, analysis.total_moves + 1) if k not in reached]
+    if not todo or analysis.stopped == "interrupt" or request.exact_only:
+        return Estimated((), None, 0.0)
+    note = SimpleNamespace(done=0, total=len(todo), seconds=0.0)
+    with console.progress("estimates", True, lambda p: "moves estimated") as update:
+
+        def progress(done: int, total: int) -> None:
+            if update is not None:
+                note.done, note.total = done, total
+                update(note)
+
+        left = request.clock.left(request.time_limit, 0.25)
+        with ctrl_c_asks_stop() as asked:
+            return estimate_moves(record, todo, should_stop=asked.is_set, progress=progress,
+                                  time_limit=left)  # fmt: skip
+
+
 def _value_words(analysis: Any) -> tuple[str, str]:
     """How values are printed, and what they mean."""
     if analysis.mode == "difference":
@@ -95,7 +140,7 @@ def _value_words(analysis: Any) -> tuple[str, str]:
     return "{:d}", "the final score the move's player can make sure of, the others against it"
 
 
-def _print(console: Console, record: Any, analysis: Any) -> None:
+def _print(console: Console, record: Any, analysis: Any, estimated: Any) -> None:
     from polytile.puzzles.blokus.rules import VARIANTS
 
     out = console.out
@@ -105,35 +150,52 @@ def _print(console: Console, record: Any, analysis: Any) -> None:
     fmt, meaning = _value_words(analysis)
     start = analysis.first_solvable
     since = "the start" if start == 0 else f"the position after move {start}"
-    out(f"{title}: {counted(analysis.total_moves, 'move')}; exact from {since}.")
+    exact = f"exact from {since}" if start is not None else "no position exact"
+    guessed = estimated.estimates
+    more = f", {len(guessed)} estimated (~)" if guessed else ""
+    out(f"{title}: {counted(analysis.total_moves, 'move')}; {exact}{more}.")
     if analysis.refused:
         out(f"Not before: {analysis.refused} (--max-pieces).")
     out(f"Values: {meaning}. Loss: what the move cost its player.")
-    if not analysis.moves:
+    if not analysis.moves and not guessed:
         out("\nNo move to analyse.")
     else:
-        rows = [(str(m.number), m.player, move_text(m.move, size),
+        rows = [(m.number, str(m.number), m.player, move_text(m.move, size),
                  fmt.format(m.before), fmt.format(m.after), str(m.loss) if m.loss else "",
                  move_text(m.best, size) if m.loss else "")
                 for m in analysis.moves]  # fmt: skip
+        rows += [(e.number, str(e.number), e.player, move_text(e.move, size),
+                  f"~{e.before:+.1f}", f"~{e.after:+.1f}",
+                  f"~{e.loss:.1f}" if e.loss > 0.05 else "",
+                  move_text(e.best, size) if e.best != e.move else "")
+                 for e in guessed]  # fmt: skip
+        table = [r[1:] for r in sorted(rows)]
         head = ("move", "player", "played", "before", "after", "loss", "best move")
-        widths = [max(len(r[i]) for r in (head, *rows)) for i in range(len(head))]
+        widths = [max(len(r[i]) for r in (head, *table)) for i in range(len(head))]
         right = {0, 3, 4, 5}
         out()
-        for r in (head, *rows):
+        for r in (head, *table):
             cells = [c.rjust(w) if i in right else c.ljust(w)
                      for i, (c, w) in enumerate(zip(r, widths, strict=True))]  # fmt: skip
             out("  ".join(cells).rstrip())
+        if guessed:
+            playouts = sum(e.playouts for e in guessed)
+            unit = "" if analysis.mode == "difference" else (
+                "; its values are the move's player's final score minus the best other "
+                "player's")  # fmt: skip
+            out(f"~ an estimate (Monte Carlo tree search at the position before the move, "
+                f"{playouts:,} playouts in all), not an exact value{unit}")  # fmt: skip
         lost = analysis.mistakes
         by = {p: sum(m.loss for m in lost if m.player == p) for p in analysis.players}
         shares = ", ".join(f"{p} {v}" for p, v in by.items() if v)
-        out(f"\n{len(lost)} of {len(analysis.moves)} moves lost value"
+        out(f"\n{len(lost)} of {len(analysis.moves)} exactly analysed moves lost value"
             + (f" ({shares})." if lost else "."))  # fmt: skip
     state = "" if analysis.complete else " (incomplete)"
-    out(f"Searched {analysis.nodes:,} positions in {analysis.seconds:.2f} s{state}.")
+    out(f"Searched {analysis.nodes:,} positions in {analysis.seconds:.2f} s{state}"
+        + (f"; estimates {estimated.seconds:.1f} s." if guessed else "."))  # fmt: skip
 
 
-def _comments(record: Any, analysis: Any) -> dict[int, str]:
+def _comments(record: Any, analysis: Any, estimated: Any) -> dict[int, str]:
     """The ``C`` comment of each analysed move, by move number."""
     from polytile.puzzles.blokus.rules import VARIANTS
 
@@ -150,14 +212,20 @@ def _comments(record: Any, analysis: Any) -> dict[int, str]:
         if m is analysis.moves[0]:
             text += f"\n(values: {meaning})"
         notes[m.number] = text
+    for e in estimated.estimates:
+        text = (f"polytile analyse: estimate {e.before:+.1f} before, {e.after:+.1f} after "
+                f"(Monte Carlo tree search, {e.playouts:,} playouts; not exact)")  # fmt: skip
+        if e.best != e.move:
+            text += f"; best by the estimate: {move_text(e.best, size)}"
+        notes[e.number] = text
     return notes
 
 
-def _write(console: Console, record: Any, analysis: Any, output: Path) -> None:
+def _write(console: Console, record: Any, analysis: Any, output: Path, estimated: Any) -> None:
     from polytile.formats import write_atomic
     from polytile.puzzles.blokus.sgf import write_blksgf
 
-    text = write_blksgf(record, comments=_comments(record, analysis))
+    text = write_blksgf(record, comments=_comments(record, analysis, estimated))
     write_atomic(output, text.encode("utf-8"))
     console.err(wrote(output))
 
