@@ -101,8 +101,8 @@ def test_view_analysis(run: Invoke, tmp_path: Path) -> None:
     round_part, rest = out.stdout.split("To the end of the game (the values above stop at "
                                         "the end of the round):\n")  # fmt: skip
     assert "each move's average exact value for yellow+green at the end of the round" in round_part
-    assert "Estimate by Monte Carlo tree search from yellow+green's view: 24 playouts" in rest
-    assert "Values: yellow+green's points minus blue+red's at the end of the game" in rest
+    assert "Estimate by Monte Carlo tree search for yellow+green: 24 playouts" in rest
+    assert "Margins: yellow+green's points minus blue+red's at the end of the game" in rest
     result = run(str(path), "--view", "--workers", "1", "--json")
     assert result.exit_code == 1
     doc = json.loads(result.stdout)
@@ -169,7 +169,7 @@ def test_the_set_up_is_estimated_to_the_end_of_the_game(run: Invoke, tmp_path: P
     assert out.exit_code == 1, out.stderr
     text = out.stdout
     assert "the set-up: blue+red to place (0 of 4 placed). No exact value before round 1" in text
-    assert "Estimate by Monte Carlo tree search from blue+red's view: 24 playouts" in text
+    assert "Estimate by Monte Carlo tree search for blue+red: 24 playouts" in text
     assert "blue+red's points minus yellow+green's at the end of the game" in text
     assert "An estimate, not the game's value." in text and "best by this estimate: setup " in text
     result = run(str(path), "--json", "--seed", "4")

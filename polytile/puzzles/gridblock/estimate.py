@@ -162,12 +162,6 @@ class GameEstimate:
         return (f"estimate to the end of the game (Monte Carlo tree search, {how}, greedy "
                 f"play to the end; value: {self.lead})")  # fmt: skip
 
-    def as_dict(self) -> dict[str, Any]:
-        """As JSON: ``"exact": false``, the search's own fields, the player and the lead."""
-        return {"exact": False, **self.result.as_dict(), "player": self.mover,
-                "lead": self.lead, "horizon": "end of the game",
-                "playout_policy": "greedy"}  # fmt: skip
-
 
 def estimate_game(
     g: Gridblock,

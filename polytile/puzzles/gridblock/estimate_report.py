@@ -11,7 +11,13 @@ from typing import Any, NoReturn
 
 from polytile.errors import OptionError
 from polytile.faces.analysis import Review
-from polytile.faces.face import Console, EndgameRequest, check_view_player
+from polytile.faces.face import (
+    Console,
+    EndgameRequest,
+    check_view_player,
+    estimate_doc,
+    print_estimate,
+)
 
 __all__ = [
     "ANALYSE_PLAYOUTS",
@@ -79,7 +85,7 @@ def solve_setup(console: Console, file: str, doc: Any, r: EndgameRequest) -> NoR
     e, interrupted = _search(g, _seconds(r), r.seed)
     why = "the set-up: the exact searches start at round 1"
     if r.as_json:
-        console.out(json.dumps({"game": "gridblock", **_doc(e, interrupted), "why": why}))
+        console.out(json.dumps(_doc(e, interrupted, why)))
     else:
         n = len(g.colors)
         console.out(f"Gridblock, {g.options.players} players, the set-up: "
@@ -117,7 +123,8 @@ def rest_of_game(console: Console, g: Any, r: EndgameRequest, doc: dict[str, Any
         return False
     e, interrupted = _search(g, _seconds(r), r.seed)
     if doc is not None:
-        console.out(json.dumps({**doc, "rest_of_game": _doc(e, interrupted)}))
+        why = "the round's values stop at the end of the round"
+        console.out(json.dumps({**doc, "rest_of_game": _doc(e, interrupted, why)}))
     else:
         console.out()
         console.out("To the end of the game (the values above stop at the end of the round):")
@@ -125,41 +132,28 @@ def rest_of_game(console: Console, g: Any, r: EndgameRequest, doc: dict[str, Any
     return interrupted
 
 
-def _doc(e: Any, interrupted: bool) -> dict[str, Any]:
-    doc = e.as_dict()
-    doc["label"] = e.label
-    if interrupted:
-        doc["stopped_by"] = "interrupt"
-    return doc
+def _doc(e: Any, interrupted: bool, why: str) -> dict[str, Any]:
+    """The estimate as JSON (:func:`~polytile.faces.face.estimate_doc`), with its label and
+    horizon."""
+    doc = estimate_doc("gridblock", e.result, mover=e.mover, lead=e.lead, why=why,
+                       stopped_by="interrupt" if interrupted else None)  # fmt: skip
+    return {**doc, "label": e.label, "horizon": "end of the game"}
 
 
 def _print(console: Console, e: Any, interrupted: bool) -> None:
-    """The estimate's moves, most visited first, and what it rests on."""
-    res = e.result
-    n = res.playouts
-    console.out(
-        f"Estimate by Monte Carlo tree search from {e.mover}'s view: {n:,} playout"
-        f"{'s' * (n != 1)} in {res.elapsed:.1f} s, each on a fresh draw of the hands "
-        f"and deals it cannot see, every colour then playing greedily to the end."
-    )
-    console.out(f"Values: {e.lead}, the mean over the playouts through each move (a tile's "
-                "free corners are alike: one stands for all). An estimate, not the game's "
-                "value.")  # fmt: skip
-    console.out()
-    console.out(f"  {'move':<16}{'visits':>8}{'value':>9}")
-    for i, m in enumerate(res.moves):
-        if i == _SHOWN:
-            console.out(f"  ... {len(res.moves) - _SHOWN} more moves (--json lists them all)")
-            break
-        console.out(f"  {m.move!s:<16}{m.visits:>8,}{m.margin:>+9.2f}")
-    console.out()
-    if res.best is None:
+    """The estimate's moves, most visited first, what it rests on
+    (:func:`~polytile.faces.face.print_estimate`), and why it stopped when that was not its
+    playouts."""
+    if e.best is None:
         console.out("no playout ran before the stop: no move to suggest")
     else:
-        console.out(f"best by this estimate: {res.best}")
+        print_estimate(console, e.result, mover=e.mover, lead=e.lead, width=16, shown=_SHOWN,
+                       how="each on a fresh draw of the hands and deals it cannot see, every "
+                       "colour then playing greedily to the end (a tile's free corners are "
+                       "alike: one stands for all)")  # fmt: skip
     if interrupted:
         console.out("stopped by Ctrl-C: the estimate so far")
-    elif res.stopped_by == "time":
+    elif e.result.stopped_by == "time":
         console.out("stopped by the time limit (--time-limit): the estimate so far")
 
 

@@ -39,8 +39,6 @@ def test_the_set_up_is_estimated_to_the_end_of_the_game(players: int) -> None:
         assert e.lead == "blue's points minus the best other colour's at the end of the game"
     assert sum(s.visits for s in e.result.moves) == 24
     assert len({twin(s.move) for s in e.result.moves}) == len(e.result.moves)  # one a tile
-    doc = e.as_dict()
-    assert doc["exact"] is False and doc["playouts"] == 24 and doc["lead"] == e.lead
 
 
 def test_deterministic_under_a_seed() -> None:
