@@ -90,8 +90,17 @@ when every hand of the round is known (rounds 2, 4 and 6 under the split deal), 
 --open taking the dealt hands as given (exact for that deal only, and labelled so). With 2
 players the value is blue+red's margin over yellow+green at the round's end; with 3 or 4,
 the score each player (--player) can make sure of against all the others. --view scores the
-mover's moves over every hand the hidden colours can hold (an estimate, as above). The
-set-up, a finished game, and hidden hands without --open or --view are refused (exit 2).
+mover's moves over every hand the hidden colours can hold (an estimate, as above; exit 0
+only when every hand is known), then estimates each move's value to the end of the game by
+Monte Carlo tree search from the mover's view (each playout a fresh draw of the hands and
+deals it cannot see, greedy play to the end; at most 1,000 playouts in what the round's
+part, at most 3/4 of --time-limit, leaves; JSON "rest_of_game"; in round 6 the round's
+values are the game's). With 2 players that estimate is the side's points minus the other
+side's at the end of the game; with 3 or 4, the mover's points minus the best other
+colour's. A set-up position gets that estimate of its placements (exit 1; JSON "kind"
+"mcts-estimate"; --seed seeds it; --open, --player, --samples, --max-exact, --workers and
+--plan are refused there). A finished game, and hidden hands without --open or --view,
+are refused (exit 2).
 
 Walkable Cities files (polytile/walkable@1) are solved to the end of the game by backward
 induction (a matrix game at every selection and drop): red's exact boards-won margin, both
@@ -186,8 +195,9 @@ Examples:
     default=None,
     metavar="[PLAYER]",
     help="City Blocks (Henning), Gridblock: score the moves of the player to move from its "
-    "view (hidden tiles or cards averaged over; an estimate). PLAYER, if given, must be the "
-    "player to move.",
+    "view (hidden tiles or cards averaged over; an estimate). Gridblock: then each move's "
+    "value to the end of the game (tree search). PLAYER, if given, must be the player to "
+    "move.",
 )
 @click.option(
     "--plan",
@@ -212,7 +222,8 @@ Examples:
     help="--view: solve every consistent state when there are at most this many.",
 )
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True,
-              help="--view: seeds the sample and the order states are solved in.")  # fmt: skip
+              help="--view: seeds the sample and the order states are solved in, and the "
+                   "tree searches of the estimates.")  # fmt: skip
 @click.option(
     "--workers",
     "-w",

@@ -13,8 +13,9 @@ How each game chooses (the games' modules say more):
 * City Blocks (Henning): information-set Monte Carlo tree search from the mover's view
   (the other hand and the draw pile sampled), playouts by the greedy player.
 * Gridblock: each move scored over the hands the mover cannot see, solved exactly to the
-  end of the round (:func:`polytile.puzzles.gridblock.view.evaluate_view`); the set-up
-  moves by the greedy player (no estimate is made there).
+  end of the round (:func:`polytile.puzzles.gridblock.view.evaluate_view`), and valued to
+  the end of the game by information-set Monte Carlo tree search; the set-up moves chosen
+  by that tree search (:mod:`polytile.puzzles.gridblock.estimate`).
 * Walkable Cities: the equilibrium of the selection and of the drop phase, one round ahead
   (:mod:`polytile.puzzles.walkable.phase`), an action drawn from the mix.
 """
