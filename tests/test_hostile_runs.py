@@ -70,13 +70,18 @@ def test_a_search_stopped_in_a_worker_leaves_the_pool_whole() -> None:
 
 
 def test_gridblock_view_out_of_time_before_one_combination(gridblock_split: Path) -> None:
-    """``--view`` with a time limit that ends before a hand combination is solved says so
-    and exits 1, as City Blocks (Henning)'s does (it ended with BrokenProcessPool, exit 3)."""
+    """``--view`` with a time limit that ends before a hand combination is solved says so,
+    estimates to the end of the game in what is left instead, as City Blocks (Henning)'s
+    does, and exits 1 (it ended with BrokenProcessPool, exit 3)."""
     args = ("solve-endgame", str(gridblock_split), "--move", "5", "--view")
-    result = invoke(*args, "--time-limit", "0.5", "--workers", "2")
+    result = invoke(*args, "--time-limit", "0.5", "--workers", "2", "--json")
     assert result.exit_code == 1, result.output
-    assert result.stderr.strip() == (f"{gridblock_split}: out of time (--time-limit) before a "
-                                     "single hand combination was solved")  # fmt: skip
+    assert result.stderr.strip().endswith(
+        f"{gridblock_split}: no hand combination was solved in the round's share of the time; "
+        "estimating each move to the end of the game instead"
+    )
+    doc = json.loads(result.stdout)
+    assert doc["kind"] == "mcts-estimate" and doc["exact"] is False and doc["playouts"] >= 1
 
 
 class _Lines:

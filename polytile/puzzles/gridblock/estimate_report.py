@@ -96,6 +96,21 @@ def solve_setup(console: Console, file: str, doc: Any, r: EndgameRequest) -> NoR
     raise SystemExit(130 if interrupted else 1)
 
 
+def estimate_instead(console: Console, file: str, g: Any, r: EndgameRequest) -> NoReturn:
+    """``--view`` when not one hand combination was solved in the round's share of the
+    time: the rest of the time goes to the estimate to the end of the game. Exit 1 (an
+    estimate), 130 after Ctrl-C."""
+    console.err(f"{file}: no hand combination was solved in the round's share of the time; "
+                "estimating each move to the end of the game instead")  # fmt: skip
+    e, interrupted = _search(g, _seconds(r), r.seed)
+    why = "no hand combination of the round was solved exactly within the time"
+    if r.as_json:
+        console.out(json.dumps(_doc(e, interrupted, why)))
+    else:
+        _print(console, e, interrupted)
+    raise SystemExit(130 if interrupted else 1)
+
+
 def _check_viewer(file: str, doc: Any, r: EndgameRequest, g: Any, label: Any) -> None:
     """Refuse another player's view, or ``--view`` naming a player not to move."""
     mover = label(g, g.to_move)

@@ -360,8 +360,12 @@ def _solve_view(console: Console, file: str, doc: Any, r: EndgameRequest) -> Non
             time_limit=r.time_limit * view_share(g), executor=ex, progress=progress,
             stop=stop,
         ),
-        label="solving hands", unit="hand combination",
+        label="solving hands", unit="hand combination", fallback=True,
     )  # fmt: skip
+    if a is None:
+        from polytile.puzzles.gridblock.estimate_report import estimate_instead
+
+        estimate_instead(console, file, g, r)
     ev = a.evaluation
     out = None
     if r.as_json:
