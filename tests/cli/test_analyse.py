@@ -188,39 +188,49 @@ def test_a_stop_says_what_was_proven_of_the_position_it_was_on(
 
 def test_the_moves_before_the_exact_analysis_are_estimated(invoke: Invoke, finished: Path,
                                                           tmp_path: Path) -> None:  # fmt: skip
-    """Without --exact-only every move is valued: the last exactly, the earlier ones by
-    the engine's tree search, marked as estimates (text ~, JSON "kind", comments)."""
+    """Without --exact-only the moves before the exact analysis are valued by the engine's
+    tree search, marked as estimates (text ~, JSON "kind", comments). On a quiet machine
+    every move is valued (exit 0); a busy one may leave the earliest unvalued when the time
+    runs out (exit 1, "valued" false), so the test asks every answer to be consistent with
+    its exit code, not the machine to be fast."""
     out = tmp_path / "annotated.blksgf"
     result = invoke("analyse", str(finished), "--max-pieces", "2", "--time-limit", "40",
                     "--json", "-o", str(out))  # fmt: skip
-    assert result.exit_code == 0, result.stderr
+    assert result.exit_code in (0, 1), result.stderr
     doc = json.loads(result.stdout)
     moves = doc["moves"]
-    assert [m["number"] for m in moves] == list(range(1, 34)) and doc["valued"] is True
+    numbers = [m["number"] for m in moves]
+    assert numbers == sorted(numbers) and numbers[-1] == 33
+    assert doc["valued"] is (numbers == list(range(1, 34))) is (result.exit_code == 0)
     first = doc["first_solvable"]
     assert first is not None and first > 20
-    kinds = [m["kind"] for m in moves]
-    assert kinds == ["estimate"] * first + ["exact"] * (33 - first)
+    estimated = [m for m in moves if m["kind"] == "estimate"]
+    assert [m["kind"] for m in moves if m["number"] > first] == ["exact"] * (33 - first)
+    assert doc["estimated"] == len(estimated) >= 1
+    assert all(m["number"] <= first for m in estimated)
+    assert estimated[-1]["number"] == first  # estimated from the exact part backward
     record = read_blksgf(finished)
-    for m in moves[:first]:
+    for m in estimated:
         assert m["playouts"] >= 1 and m["loss"] >= 0  # the better of two moves is best
         played = Move(m["move"]["color"], m["move"]["piece"], m["move"]["cells"])
         assert played == record.moves[m["number"] - 1]
         best = m["best_move"]
         assert best["color"] == played.color and best["piece"]
     annotated = read_blksgf(out)
-    assert sorted(annotated.comments) == list(range(1, 34))
-    assert "estimate" in annotated.comments[1] and "not exact" in annotated.comments[1]
+    assert sorted(annotated.comments) == numbers
+    note = annotated.comments[first]
+    assert "estimate" in note and "not exact" in note
     # the first six moves alone: no position is small enough, every move estimated
     opening = tmp_path / "opening.blksgf"
     opening.write_text(write_blksgf(replace(record, moves=record.moves[:6])))
     shown = invoke("analyse", str(opening), "--time-limit", "20")
-    assert shown.exit_code == 0, shown.stderr
+    assert shown.exit_code in (0, 1), shown.stderr
     text = shown.stdout
-    assert "no position exact, 6 estimated (~)" in text
+    assert "no position exact" in text and "estimated (~)" in text
     assert "~ an estimate (Monte Carlo tree search at the position before the move" in text
     rows = [line.split() for line in text.splitlines() if line[:4].strip().isdigit()]
-    assert len(rows) == 6 and all(any(t.startswith("~") for t in r) for r in rows)
+    assert rows and all(any(t.startswith("~") for t in r) for r in rows)
+    assert (len(rows) == 6) is (shown.exit_code == 0)
 
 
 def test_estimates_rest_on_playouts_not_on_time() -> None:

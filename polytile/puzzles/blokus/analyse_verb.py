@@ -94,6 +94,12 @@ def analyse(console: Console, file: str, request: AnalyseRequest) -> None:
             console.out(f"Before move {k + 1}, proven before the stop: {proven.summary()}.")
             console.out(f"  {proven.claim(lambda m: move_text(m, size))}")
         raise SystemExit(130 if analysis.stopped == "interrupt" else 1)
+    if not valued and not request.exact_only:  # the estimates ran out of time
+        got = len(analysis.moves) + len(estimated.estimates)
+        console.err(f"incomplete (--time-limit {time_limit:g} s reached): {got} of "
+                    f"{analysis.total_moves} moves valued, {len(analysis.moves)} exactly and "
+                    f"{len(estimated.estimates)} by estimates; the earliest are not")  # fmt: skip
+        raise SystemExit(1)
 
 
 def _exact_share(request: AnalyseRequest, moves: int) -> float | None:
@@ -190,7 +196,8 @@ def _print(console: Console, record: Any, analysis: Any, estimated: Any) -> None
         shares = ", ".join(f"{p} {v}" for p, v in by.items() if v)
         out(f"\n{len(lost)} of {len(analysis.moves)} exactly analysed moves lost value"
             + (f" ({shares})." if lost else "."))  # fmt: skip
-    state = "" if analysis.complete else " (incomplete)"
+    state = "" if analysis.complete else (
+        " (its share of the time ran out)" if guessed else " (incomplete)")  # fmt: skip
     out(f"Searched {analysis.nodes:,} positions in {analysis.seconds:.2f} s{state}"
         + (f"; estimates {estimated.seconds:.1f} s." if guessed else "."))  # fmt: skip
 
