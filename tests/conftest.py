@@ -1,4 +1,5 @@
-"""Shared test settings: the size of the slow, exhaustive checks.
+"""Shared test settings: the size of the slow, exhaustive checks, and hypothesis without
+per-example deadlines.
 
 Tests marked ``slow`` read :func:`slow_scale`: ``"reduced"`` (the default, what ``.ci/run``
 uses) keeps them to a few seconds each; ``POLYTILE_SLOW=full`` runs them at full size.
@@ -10,6 +11,12 @@ from __future__ import annotations
 import os
 
 import pytest
+from hypothesis import settings
+
+# No per-example deadline: a test's own assertions decide, not the machine's speed (a
+# 200 ms deadline failed test_save_then_load on a machine kept busy; issue 48).
+settings.register_profile("polytile", deadline=None)
+settings.load_profile("polytile")
 
 
 @pytest.fixture(scope="session")

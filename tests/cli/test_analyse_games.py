@@ -67,10 +67,15 @@ def test_text_table_and_the_record_written_back(invoke, tmp_path):
                    "split")  # fmt: skip
     out = tmp_path / "annotated.json"
     result = invoke("analyse", str(path), "--time-limit", "60", "-o", str(out))
-    assert result.exit_code == 0, result.stderr
+    # every move valued on a quiet machine (the set-up and hidden rounds estimated); a busy
+    # one may run out of time first, which the answer then says (issue 48: no test may
+    # depend on the machine's speed)
+    assert result.exit_code in (0, 1), result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].startswith("Gridblock: values are with 2 players, blue+red's points")
-    assert lines[1] == "76 of 76 moves analysed"  # the set-up and hidden rounds estimated
+    whole = "76 of 76 moves analysed"
+    assert (lines[1] == whole) if result.exit_code == 0 else (
+        lines[1].endswith(" of 76 moves analysed (incomplete)")), lines[1]  # fmt: skip
     assert lines[2].split()[:3] == ["move", "player", "played"]
     assert lines[-1].endswith("moves lost value")
     stored = json.loads(out.read_text())["analysis"]
@@ -161,10 +166,19 @@ def test_a_view_that_hides_nothing_gives_exact_values(invoke, tmp_path):
     """City Blocks (Henning): where one deal agrees with the mover's view (move 30 of this
     record: red knows blue's hand by elimination), its values are exact and marked so,
     equal to solve-endgame's; they were marked '~' as estimates (found by a tester)."""
+    from polytile.faces.registry import face
+
     path = _record(invoke, tmp_path, "henning", "--seed", "112", "--blue", "random", "--red",
                    "random")  # fmt: skip
-    doc = _analysis(invoke, path, "--time-limit", "12")  # from the end: move 30 comes early
-    row = next(m for m in doc["moves"] if m["number"] == 30)
+    # the review of move 30 itself, with time to spare: analyse's share of a short limit
+    # ran out before it on a busy machine (then the move is estimated, rightly so)
+    cache = {}
+    try:
+        review = face("henning").review(str(path), 29, 600.0, cache, None)
+    finally:
+        for close in cache.get("close", ()):
+            close()
+    row = review.as_dict()
     assert row["kind"] == "exact" and row["value_after"] == _solved(invoke, path, 30)
 
 
@@ -198,10 +212,14 @@ def test_every_henning_move_is_valued_exact_or_estimated(invoke, tmp_path):
     # analyse's default limit: on a busy machine the reviews' share can overrun, and each
     # estimate reads the record; 30 s left moves out under two busy loops and a test run
     result = invoke("analyse", str(path), "--json", "--time-limit", "60")
-    assert result.exit_code == 0, result.stderr
+    # every move valued on a quiet machine (benchmarks/bench_analysis_coverage.py measures
+    # that); a busy one may leave the earliest out, which exit 1 and "complete" then say
+    assert result.exit_code in (0, 1), result.stderr
     doc = json.loads(result.stdout)
     numbers = [m["number"] for m in doc["moves"]]
-    assert numbers == list(range(1, doc["total_moves"] + 1)) and doc["complete"]
+    assert numbers == sorted(numbers) and numbers[-1] == doc["total_moves"]
+    whole = numbers == list(range(1, doc["total_moves"] + 1))
+    assert doc["complete"] is whole is (result.exit_code == 0)
     searched = [m for m in doc["moves"] if "Monte Carlo" in (m.get("note") or "")]
     assert searched and all(m["kind"] != "exact" for m in searched)
     assert doc["moves"][-1]["kind"] == "exact"  # the reserves are empty at the end
