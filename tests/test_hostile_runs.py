@@ -229,7 +229,7 @@ def test_henning_huge_sample_keeps_the_time_limit(
     from polytile.puzzles.henning import report
     from polytile.puzzles.henning.game import HenningState
 
-    def estimated(console: Any, file: str, g: Any, r: Any, tried: float) -> None:
+    def estimated(console: Any, file: str, g: Any, r: Any, tried: float, kept: float) -> None:
         console.err("estimated instead")
         raise SystemExit(1)
 

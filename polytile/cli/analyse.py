@@ -33,8 +33,9 @@ of red's lead. -o FILE.json writes the record with an "analysis" field.
 Every move is valued: the exact (or view) analysis gets 60% of the time, and the moves it
 does not reach are then estimated in the rest, the time shared evenly among them, each
 marked ~ with what it rests on (Blokus and City Blocks (Henning): Monte Carlo tree search,
-its playouts counted; Walkable Cities: one round ahead). --exact-only leaves them
-unvalued instead and gives the exact analysis the whole time.
+its playouts counted; Gridblock: tree search to the end of the game; Walkable Cities: one
+round ahead). --exact-only leaves them unvalued instead and gives the exact analysis the
+whole time (Henning's view averages, estimates themselves, stay).
 
 Blokus: RECORD is a Pentobi game record (.blksgf: Duo, classic with 2, 3 or 4 players). From the
 first position that the exact endgame search accepts (no player can still place more
@@ -117,8 +118,8 @@ Examples:
 @click.option(
     "--exact-only",
     is_flag=True,
-    help="Exact values only: the moves the exact analysis does not reach are left unvalued "
-    "instead of estimated, and it gets the whole time.",
+    help="No estimates for the moves the exact (or view) analysis does not reach: they are "
+    "left unvalued, and it gets the whole time.",
 )
 @click.option(
     "-o",

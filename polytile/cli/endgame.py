@@ -46,9 +46,10 @@ the rules engine before it is printed.
 
 A position where a player can still place more than --max-pieces pieces is refused,
 as is one the search cannot finish within --time-limit: then the proven bounds of
-'polytile bounds' are printed instead (exit code 1) and no file is written, followed by
-the moves estimated by the engine's Monte Carlo tree search in the time left (a quarter
-of --time-limit, at least 10 s; JSON: "estimate"), labelled as an estimate. Where
+'polytile bounds' are printed instead (exit code 1) and no file is written. A position
+refused as too large then also gets its moves estimated by the engine's Monte Carlo tree
+search in the time left (a quarter of --time-limit, at least 10 s; JSON: "estimate", its
+margins the first player's lead with 2 players), labelled as an estimate. Where
 they pin every colour's final score (a board split into territories, say), they settle
 the game instead: its exact value and a best line are printed, and -o written, as a
 search's would be (exit code 0; JSON: "settled_by_bounds"). With 3 or 4 players, the

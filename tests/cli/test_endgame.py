@@ -101,7 +101,8 @@ def test_a_record_keeps_its_moves_before_the_line(invoke: Invoke, tmp_path: Path
     assert len(written.moves) > n and n + 1 in written.comments
 
 
-def test_too_large_is_refused_with_bounds(invoke: Invoke) -> None:
+def test_too_large_is_refused_with_bounds(invoke: Invoke, monkeypatch: Any) -> None:
+    monkeypatch.setattr("polytile.puzzles.blokus.endgame_verb.ESTIMATE_LEAST", 1.0)
     result = invoke("solve-endgame", str(RECORD), "--move", "10", "--json", "--bounds-time", "1")
     assert result.exit_code == 1
     assert "too large for an exact search" in result.stderr
@@ -113,9 +114,8 @@ def test_too_large_is_refused_with_bounds(invoke: Invoke) -> None:
     estimate = doc["estimate"]
     assert estimate["kind"] == "mcts-estimate" and estimate["exact"] is False
     game = read_blksgf(RECORD).position(10)
-    mover, other = game.to_move, ({"blue", "yellow"} - {game.to_move}).pop()
-    assert estimate["playouts"] >= 1 and estimate["player"] == mover
-    assert estimate["lead"] == f"{mover}'s final score minus {other}'s"
+    assert estimate["playouts"] >= 1 and estimate["player"] == game.to_move
+    assert estimate["lead"] == "blue's final score minus yellow's"  # as the exact value's
     legal = {move_text(m, game.size) for m in game.legal_moves()}
     assert estimate["best"] in legal and {m["move"] for m in estimate["moves"]} <= legal
 
@@ -162,8 +162,10 @@ def test_bounds_that_settle_the_value_give_an_exact_line(invoke: Invoke, tmp_pat
     assert f"the best move, {best.color} {best.piece}" in shown.stdout
 
 
-def test_bounds_settle_four_players_scores_as_the_search_does(invoke: Invoke,
-                                                              tmp_path: Path) -> None:  # fmt: skip
+def test_bounds_settle_four_players_scores_as_the_search_does(
+    invoke: Invoke, tmp_path: Path, monkeypatch: Any
+) -> None:
+    monkeypatch.setattr("polytile.puzzles.blokus.endgame_verb.ESTIMATE_LEAST", 1.0)
     position = tmp_path / "four.json"
     save(four_player_ending(3, most=6).to_position(), position)
     searched = json.loads(invoke("solve-endgame", str(position), "--json").stdout)["values"]

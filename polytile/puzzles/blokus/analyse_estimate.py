@@ -77,12 +77,18 @@ class MoveEstimate:
     playouts: int
     kind = "estimate"
 
+    #: What the values are, when not the exact analysis's (3 or 4 players).
+    meaning: str = ""
+
     def as_dict(self) -> dict[str, Any]:
-        """This move as JSON (as an exact review's, with ``"kind": "estimate"``)."""
+        """This move as JSON (as an exact review's, with ``"kind": "estimate"`` and a note
+        saying what it rests on, and what its values are with 3 or 4 players)."""
+        note = f"Monte Carlo tree search: {self.playouts:,} playouts"
         return {"number": self.number, "player": self.player, "move": move_doc(self.move),
                 "value_before": round(self.before, 2), "value_after": round(self.after, 2),
                 "loss": round(self.loss, 2), "best_move": move_doc(self.best),
-                "kind": "estimate", "playouts": self.playouts}  # fmt: skip
+                "kind": "estimate", "playouts": self.playouts,
+                "note": f"{note}; {self.meaning}" if self.meaning else note}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -171,8 +177,10 @@ def _estimate(record: GameRecord, positions: list[Any], number: int, names: tupl
     else:
         before, pick = played, move
     sign = -1 if len(names) == 2 and player != names[0] else 1
+    meaning = "" if len(names) == 2 else ("values: the move's player's final score minus the "
+                                          "best other player's")  # fmt: skip
     return MoveEstimate(number, move, player, sign * before + 0.0, sign * played + 0.0,
-                        before - played + 0.0, pick, used)  # fmt: skip
+                        before - played + 0.0, pick, used, meaning)  # fmt: skip
 
 
 def _playouts_after(g: Any, player: int, seconds: float | None, playouts: int | None,

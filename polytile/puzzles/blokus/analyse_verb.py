@@ -73,7 +73,8 @@ def analyse(console: Console, file: str, request: AnalyseRequest) -> None:
         rows = [*analysis.as_dict()["moves"], *(e.as_dict() for e in estimated.estimates)]
         whole = {"game": "blokus", "variant": game.variant, "players_option": game.players,
                  **analysis.as_dict(), "moves": sorted(rows, key=lambda m: m["number"]),
-                 "estimated": len(estimated.estimates), "valued": valued}  # fmt: skip
+                 "estimated": len(estimated.estimates), "valued": valued,
+                 "estimates_stopped": estimated.stopped}  # fmt: skip
         console.out(json.dumps(with_move_texts(whole, size)))
     else:
         _print(console, game, analysis, estimated)
@@ -82,7 +83,8 @@ def analyse(console: Console, file: str, request: AnalyseRequest) -> None:
         raise SystemExit(130)
     if valued and analysis.stopped != "interrupt":
         return  # every move valued: exact where the search reached, estimated before
-    if analysis.stopped is not None:
+    if analysis.stopped is not None and (request.exact_only or not estimated.estimates
+                                         or analysis.stopped == "interrupt"):  # fmt: skip
         first = analysis.moves[0].number if analysis.moves else None
         done = f"moves {first} to {analysis.total_moves}" if first else "no move"
         why = {"time": f"--time-limit {time_limit:g} s reached", "interrupt": "interrupted",
@@ -100,6 +102,8 @@ def analyse(console: Console, file: str, request: AnalyseRequest) -> None:
                     f"{analysis.total_moves} moves valued, {len(analysis.moves)} exactly and "
                     f"{len(estimated.estimates)} by estimates; the earliest are not")  # fmt: skip
         raise SystemExit(1)
+    if not valued:  # --exact-only: the moves before the first solvable position left out
+        return
 
 
 def _exact_share(request: AnalyseRequest, moves: int) -> float | None:
@@ -154,7 +158,11 @@ def _print(console: Console, record: Any, analysis: Any, estimated: Any) -> None
     players = "2 teams" if record.players == "teams" else f"{record.players} players"
     title = "Blokus Duo" if record.variant == "duo" else f"Blokus, {players}"
     fmt, meaning = _value_words(analysis)
-    start = analysis.first_solvable
+    # the exact values start where the exact part got to (its share of the time may end
+    # before the first position the search accepts)
+    start = min((m.number for m in analysis.moves), default=analysis.first_solvable + 1
+                if analysis.first_solvable is not None else None)  # fmt: skip
+    start = None if start is None else start - 1
     since = "the start" if start == 0 else f"the position after move {start}"
     exact = f"exact from {since}" if start is not None else "no position exact"
     guessed = estimated.estimates

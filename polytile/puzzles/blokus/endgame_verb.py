@@ -407,30 +407,34 @@ class _Bounds:
         return res if res.best is not None else None
 
     def _estimate_doc(self, res: Any) -> dict[str, Any]:
-        mover, lead = self._lead(res)
+        mover, lead, sign = self._lead(res)
         return estimate_doc("blokus", res, mover=mover, lead=lead,
-                            why="the exact search did not answer and the bounds do not "
-                            "settle the position",
+                            why="the exact search refused the position and the bounds do "
+                            "not settle it",
                             stopped_by="interrupt" if self.interrupted else None,
-                            text=lambda m: move_text(m, self.game.size))  # fmt: skip
+                            text=lambda m: move_text(m, self.game.size), sign=sign)  # fmt: skip
 
     def _print_estimate(self, res: Any) -> None:
-        mover, lead = self._lead(res)
+        mover, lead, sign = self._lead(res)
         self.console.out()
         print_estimate(self.console, res, mover=mover, lead=lead, width=30,
                        how="each playout placing, for every colour in turn, its biggest piece "
                        "(half the time where it blocks the others most, else at random) to "
                        "the end; the tree over the placements of the mover's biggest pieces",
-                       text=lambda m: move_text(m, self.game.size))  # fmt: skip
+                       text=lambda m: move_text(m, self.game.size), sign=sign)  # fmt: skip
         if self.interrupted:
             self.console.out("stopped by Ctrl-C: the estimate so far")
 
-    def _lead(self, res: Any) -> tuple[str, str]:
+    def _lead(self, res: Any) -> tuple[str, str, int]:
+        """The mover, what a margin is and its sign: with 2 players the first player's lead
+        (as the exact value and the bounds are), with 3 or 4 the mover's margin over the
+        best other player."""
         names = _players(self.game)
         mover = names[res.player]
-        others = [n for n in names if n != mover]
-        other = f"{others[0]}'s" if len(others) == 1 else "the best other player's"
-        return mover, f"{mover}'s final score minus {other}"
+        if len(names) == 2:
+            first, second = names
+            return mover, f"{first}'s final score minus {second}'s", 1 if mover == first else -1
+        return mover, f"{mover}'s final score minus the best other player's", 1
 
 
 def _write_record(console: Console, game: Any, record: Any, move: int | None, result: Any,

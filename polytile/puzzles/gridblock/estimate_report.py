@@ -23,6 +23,7 @@ __all__ = [
     "ANALYSE_PLAYOUTS",
     "PLAYOUTS",
     "VIEW_SHARE",
+    "estimate_instead",
     "estimate_move",
     "rest_of_game",
     "solve_setup",

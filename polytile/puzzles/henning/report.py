@@ -134,7 +134,7 @@ def _solve_view(console: Console, file: str, doc: Any, r: EndgameRequest) -> Non
         label="solving deals", unit="state", fallback=True,
     )  # fmt: skip
     if a is None:
-        _estimate_view(console, file, g, r, r.time_limit - kept)
+        _estimate_view(console, file, g, r, r.time_limit - kept, kept)
         return
     ev = a.evaluation
     if r.as_json:
@@ -148,11 +148,11 @@ def _solve_view(console: Console, file: str, doc: Any, r: EndgameRequest) -> Non
 
 
 def _estimate_view(console: Console, file: str, g: Any, r: EndgameRequest,
-                   tried: float) -> None:
+                   tried: float, kept: float) -> None:
     """The moves of the player to move estimated by information-set Monte Carlo tree
     search (:func:`polytile.puzzles.henning.engine.search`) in what is left of the time,
-    when the view analysis solved no state in its ``tried`` seconds; Ctrl-C prints the best
-    so far."""
+    when the view analysis solved no state in its ``tried`` seconds (``kept``: the seconds
+    kept back, for a caller with no clock); Ctrl-C prints the best so far."""
     from polytile.puzzles.henning.engine import search
     from polytile.puzzles.henning.tiles import PLAYER_NAMES
     from polytile.solvers.parallel import ctrl_c_asks_stop
@@ -160,7 +160,7 @@ def _estimate_view(console: Console, file: str, g: Any, r: EndgameRequest,
     me = g.to_move
     mover, other = PLAYER_NAMES[me], PLAYER_NAMES[1 - me]
     left = r.clock.left(r.limit, 0.25) if r.clock is not None and r.limit else None
-    seconds = max(left if left is not None else r.time_limit * FALLBACK_SHARE, 0.05)
+    seconds = max(left if left is not None else kept, 0.05)
     console.err(f"{file}: no state agreeing with {mover}'s view was solved exactly in "
                 f"{tried:.1f} s; "
                 f"estimating by tree search in the {seconds:.1f} s left")  # fmt: skip
