@@ -361,6 +361,14 @@ def analyse(face: AnalyseFace, file: str, request: AnalyseRequest,
                     if index + 1 in result.skipped:
                         result.skipped.remove(index + 1)
                     keep(review)
+                elif index + 1 not in result.skipped:  # its share was too short for it
+                    result.skipped.append(index + 1)
+                    result.skipped.sort()
+            if result.stopped is None and result.skipped:  # every move was to be valued
+                result.stopped = "time"
+                whose = "its estimate" if len(result.skipped) == 1 else "their estimates"
+                result.why = (f"{_ranges(result.skipped, face.move_word)} not valued: {whose} "
+                              "did not fit in the time left (--time-limit)")  # fmt: skip
     except KeyboardInterrupt:
         result.stopped, result.why = "interrupt", "interrupted (Ctrl-C)"
     except _errors(face.stop_errors) as stop:
