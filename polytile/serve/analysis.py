@@ -52,13 +52,16 @@ GRACE = 10.0
 MODES = {"exact": None, "open": "open_analysis", "view": "view", "record": None, "bounds": None}
 
 #: What an analysis's exit status says, as the CLI's exit codes do.
-OUTCOMES = {0: "answered", 1: "no exact answer (the report says why)", 2: "refused",
+OUTCOMES = {0: "answered", 1: "no exact value: an estimate or bounds instead, labelled (the "
+               "report says why)", 2: "refused",
             3: "internal error", 130: "stopped"}  # fmt: skip
 #: What an exit status says in a mode whose command gives it another meaning: ``bounds``
 #: exits 1 when the time ran out before every colour was bounded (which an answer names), not
-#: for want of an exact answer (#48).
+#: for want of an exact answer (#48); ``record`` (``analyse``) when a move is left unvalued.
 MODE_OUTCOMES = {"bounds": {1: "incomplete: the time limit ran out before every colour was "
-                               "bounded (those not bounded are named)"}}  # fmt: skip
+                               "bounded (those not bounded are named)"},
+                 "record": {1: "incomplete: not every move is valued (the report says "
+                               "which)"}}  # fmt: skip
 
 
 def outcome(mode: str, code: int | None) -> str:

@@ -322,5 +322,6 @@ def test_the_web_board_says_what_an_incomplete_bounds_run_is() -> None:
     from polytile.serve.analysis import outcome
 
     assert outcome("bounds", 1).startswith("incomplete: the time limit ran out")
-    assert outcome("exact", 1) == "no exact answer (the report says why)"
+    assert outcome("exact", 1) == ("no exact value: an estimate or bounds instead, labelled "
+                                   "(the report says why)")  # fmt: skip
     assert outcome("bounds", 0) == "answered" and outcome("bounds", None) == ""

@@ -187,7 +187,10 @@ def test_every_move_of_a_record(game_files: dict[str, Path]) -> None:
                                                            "mode": "record"}))  # fmt: skip
         assert report["code"] in (0, 1), report
         reviews = report["reviews"]
-        assert reviews and all(isinstance(r["loss"], int) for r in reviews)
+        assert reviews and any(not r["estimate"] for r in reviews)
+        # exact losses are whole squares; the moves before the exact part are estimated
+        assert all(isinstance(r["loss"], int) for r in reviews if not r["estimate"])
+        assert all(isinstance(r["loss"], int | float) for r in reviews if r["estimate"])
         for r in reviews:
             doc = f.read(str(file), r["number"] - 1)
             f.play_move(doc, r["best"])  # a legal move where the record's was played
