@@ -223,14 +223,21 @@ def test_ctrl_c_prints_the_estimate_so_far(run: Invoke, tmp_path: Path,
         return greedy(state, rng)
 
     monkeypatch.setattr(estimate, "_greedy", interrupting)
-    out = run(str(path), "--json")
-    assert out.exit_code == 130, out.stderr
-    doc = json.loads(out.stdout)
-    assert doc["stopped_by"] == "interrupt" and doc["exact"] is False
-    assert 1 <= doc["playouts"] < 24 and doc["best"].startswith("setup ")
-    playout_moves = 0
-    text = run(str(path))
-    assert text.exit_code == 130 and "stopped by Ctrl-C: the estimate so far" in text.stdout
+    # Ctrl-C at its default, as a person's shell has it: a test run started as a background
+    # job inherits SIGINT ignored, and the command then takes itself for a worker (this
+    # failed under nohup)
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        out = run(str(path), "--json")
+        assert out.exit_code == 130, out.stderr
+        doc = json.loads(out.stdout)
+        assert doc["stopped_by"] == "interrupt" and doc["exact"] is False
+        assert 1 <= doc["playouts"] < 24 and doc["best"].startswith("setup ")
+        playout_moves = 0
+        text = run(str(path))
+        assert text.exit_code == 130 and "stopped by Ctrl-C: the estimate so far" in text.stdout
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def test_game_over_is_refused(run: Invoke, tmp_path: Path) -> None:
