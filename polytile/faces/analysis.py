@@ -33,7 +33,8 @@ from polytile.text import counted, wrote
 if TYPE_CHECKING:
     from polytile.faces.base import Clock
 
-__all__ = ["AnalyseFace", "AnalyseRequest", "Analysis", "OwnAnalysisFace", "Review", "analyse"]
+__all__ = ["AnalyseFace", "AnalyseRequest", "Analysis", "OwnAnalysisFace", "Review", "analyse",
+           "review_time"]
 
 
 @dataclass(frozen=True)
@@ -283,6 +284,14 @@ REVIEW_SHARE = 0.6
 ESTIMATE_FLOOR = 0.3
 
 
+def review_time(seconds: float, moves: int) -> float:
+    """The reviews' share of ``seconds`` when the ``moves`` they leave are estimated after
+    them: :data:`REVIEW_SHARE`, less :data:`ESTIMATE_FLOOR` a move, never under half that
+    share."""
+    return max(seconds * REVIEW_SHARE / 2,
+               min(seconds * REVIEW_SHARE, seconds - ESTIMATE_FLOOR * moves))
+
+
 def analyse(face: AnalyseFace, file: str, request: AnalyseRequest,
             progress: Callable[[Any], None] | None = None) -> Analysis:  # fmt: skip
     """Review the moves of the record in ``file`` from the last backward, skipping those the
@@ -308,10 +317,7 @@ def analyse(face: AnalyseFace, file: str, request: AnalyseRequest,
     total = face.record_length(face.read(file))
     estimates = (type(face).estimate_review is not AnalyseFace.estimate_review
                  and not request.exact_only)  # fmt: skip
-    first = time_limit
-    if estimates:
-        first = max(time_limit * REVIEW_SHARE / 2,
-                    min(time_limit * REVIEW_SHARE, time_limit - ESTIMATE_FLOOR * total))
+    first = review_time(time_limit, total) if estimates else time_limit
     result = Analysis(total)
     cache: dict[Any, Any] = {}
     note = SimpleNamespace(done=0, total=total, seconds=0.0)

@@ -110,12 +110,12 @@ def _exact_share(request: AnalyseRequest, moves: int) -> float | None:
     """The exact analysis's time: :data:`~polytile.faces.analysis.REVIEW_SHARE` of what is
     left, less :data:`~polytile.faces.analysis.ESTIMATE_FLOOR` a move for the estimates of
     the moves it does not reach (never under half that share), as every game's analyse."""
-    from polytile.faces.analysis import ESTIMATE_FLOOR, REVIEW_SHARE
+    from polytile.faces.analysis import review_time
 
     left = request.clock.left(request.time_limit, 0.25)
     if left is None or request.exact_only:
         return left
-    return max(left * REVIEW_SHARE / 2, min(left * REVIEW_SHARE, left - ESTIMATE_FLOOR * moves))
+    return review_time(left, moves)
 
 
 def _estimates(console: Console, record: Any, analysis: Any, request: AnalyseRequest) -> Any:
