@@ -264,8 +264,15 @@ def get_side(value: Any, source: str, where: str) -> int:
     return value
 
 
-def get_cell(value: Any, source: str, where: str) -> Cell:
-    """``value`` as a cell if it is a pair of integers ``[row, col]``."""
+def get_cell(value: Any, source: str, where: str, dims: int = 2) -> Cell:
+    """``value`` as a cell if it is a pair of integers ``[row, col]`` (with ``dims`` 3, a
+    triple ``[layer, row, col]``)."""
+    if dims == 3:
+        if (not isinstance(value, list) or len(value) != 3
+                or not all(isinstance(x, int) and not isinstance(x, bool) for x in value)):
+            raise FormatError(f"a cell of the cube grid must be three integers [layer, row, "
+                              f"col], got {short(value)}", source, where)  # fmt: skip
+        return (value[0], value[1], value[2])
     if (
         not isinstance(value, list)
         or len(value) != 2

@@ -52,6 +52,7 @@ from polytile.board import MAX_SIDE, Board
 from polytile.colors import COLORS
 from polytile.errors import FormatError
 from polytile.geometry import Cell
+from polytile.grids import GRIDS
 
 __all__ = [
     "CELL_CHARS",
@@ -92,7 +93,8 @@ MAX_FILE_BYTES = 50 * 1024 * 1024
 #: writes, a 200 x 200 board of single squares, has some 120,000.
 MAX_JSON_VALUES = 1_000_000
 
-_SOLUTION_KEYS = ("format", "puzzle", "rows", "cols", "status", "placements", "blocked")
+_SOLUTION_KEYS = ("format", "puzzle", "rows", "cols", "status", "placements", "blocked",
+                  "grid", "layers")
 _POSITION_KEYS = ("format", "game", "board", "to_move", "hands")
 _PLACEMENT_KEYS = ("piece", "color", "cells")
 _TAG = re.compile(r"polytile/([a-z]+)@(\d{1,9})")
@@ -157,7 +159,7 @@ class PlacedPiece:
     color: str | None = None
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "cells", tuple((int(r), int(c)) for r, c in self.cells))
+        object.__setattr__(self, "cells", tuple(tuple(int(x) for x in c) for c in self.cells))
 
 
 @dataclass(frozen=True)
@@ -178,6 +180,11 @@ class Solution:
         Cells no piece may cover.
     extra
         Further top-level fields of the file, kept and written back unchanged.
+    grid
+        The grid (:data:`polytile.grids.GRIDS`): cells are ``(row, col)`` on the square,
+        triangle and hex grids, ``(layer, row, col)`` on the cube grid.
+    layers
+        Layers of a box of cubes (1 on the flat grids).
     """
 
     puzzle: str
@@ -187,10 +194,13 @@ class Solution:
     status: str = "feasible"
     blocked: tuple[Cell, ...] = ()
     extra: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    grid: str = "square"
+    layers: int = 1
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "placements", tuple(self.placements))
-        object.__setattr__(self, "blocked", tuple((int(r), int(c)) for r, c in self.blocked))
+        object.__setattr__(self, "blocked",
+                           tuple(tuple(int(x) for x in c) for c in self.blocked))  # fmt: skip
         object.__setattr__(self, "extra", _check_extra(self.extra, _SOLUTION_KEYS, "Solution"))
 
     def board(self) -> Board:
@@ -201,7 +211,7 @@ class Solution:
         BoardError
             If the size is out of range or a blocked cell lies outside the board.
         """
-        return Board(self.rows, self.cols, frozenset(self.blocked))
+        return Board(self.rows, self.cols, frozenset(self.blocked), self.grid, self.layers)
 
     def _repr_svg_(self) -> str:
         from polytile.render.svg import to_svg
@@ -399,6 +409,12 @@ def _read_solution(doc: dict[str, Any], source: str) -> Solution:
     rows = get_side(require(doc, "rows", source), source, "rows")
     cols = get_side(require(doc, "cols", source), source, "cols")
     status = get_string(doc.get("status", "feasible"), source, "status", STATUSES)
+    grid_name = get_string(doc.get("grid", "square"), source, "grid", tuple(GRIDS))
+    dims = 3 if grid_name == "cube" else 2
+    layers = get_side(doc.get("layers", 1), source, "layers")
+    if layers != 1 and grid_name != "cube":
+        raise FormatError(f"only the cube grid has layers; this solution is on the "
+                          f"{grid_name} grid", source, "layers")  # fmt: skip
     placed = []
     for i, item in enumerate(get_list(require(doc, "placements", source), source, "placements")):
         where = f"placements[{i}]"
@@ -420,16 +436,19 @@ def _read_solution(doc: dict[str, Any], source: str) -> Solution:
         raw = get_list(require_in(item, "cells", source, where), source, f"{where}.cells")
         if not raw:
             raise FormatError("a placement covers at least one cell", source, f"{where}.cells")
-        cells = tuple(get_cell(v, source, f"{where}.cells[{j}]") for j, v in enumerate(raw))
+        cells = tuple(get_cell(v, source, f"{where}.cells[{j}]", dims)
+                      for j, v in enumerate(raw))  # fmt: skip
         placed.append(PlacedPiece(name, cells, color))
     blocked = tuple(
-        get_cell(v, source, f"blocked[{j}]")
+        get_cell(v, source, f"blocked[{j}]", dims)
         for j, v in enumerate(get_list(doc.get("blocked", []), source, "blocked"))
     )
-    for j, (r, c) in enumerate(blocked):
-        if not (0 <= r < rows and 0 <= c < cols):
+    extent = (layers, rows, cols) if dims == 3 else (rows, cols)
+    for j, cell in enumerate(blocked):
+        if not all(0 <= x < n for x, n in zip(cell, extent, strict=True)):
             raise FormatError(
-                f"blocked cell [{r}, {c}] lies outside the {rows}x{cols} board",
+                f"blocked cell {list(cell)} lies outside the {'x'.join(map(str, extent))} "
+                "board",
                 source,
                 f"blocked[{j}]",
             )
@@ -443,7 +462,8 @@ def _read_solution(doc: dict[str, Any], source: str) -> Solution:
                               f"listed once, got {short(i)}", source, f"given[{j}]")  # fmt: skip
         seen.add(i)
     extra = {k: v for k, v in doc.items() if k not in _SOLUTION_KEYS}
-    return Solution(puzzle, rows, cols, tuple(placed), status, blocked, extra)
+    return Solution(puzzle, rows, cols, tuple(placed), status, blocked, extra, grid_name,
+                    layers)  # fmt: skip
 
 
 def _check_rows(rows: list[str], source: str, where: list[str]) -> None:
@@ -539,6 +559,10 @@ def dumps(obj: Solution | Position) -> str:
             "status": obj.status,
             "placements": [_placement_doc(p) for p in obj.placements],
         }
+        if obj.grid != "square":
+            doc["grid"] = obj.grid
+        if obj.layers != 1:
+            doc["layers"] = obj.layers
         if obj.blocked:
             doc["blocked"] = [list(c) for c in obj.blocked]
         owner = "<Solution>"

@@ -6,6 +6,11 @@ exactly when their cells are. The eight symmetries of the square act on it; the 
 orientations of a piece are its distinct images under all eight, the *one-sided* ones under
 the four rotations.
 
+The same class holds pieces of the other grids (:mod:`polytile.grids`): polyiamonds,
+polyhexes and polycubes, with ``grid="triangle"``, ``"hex"`` or ``"cube"``, their cells in
+that grid's coordinates and its symmetry group (12, 12 and 48 elements) in place of the
+square's eight. :data:`Polyform` is another name for it.
+
 Examples
 --------
 >>> from polytile.geometry import Polyomino, piece
@@ -24,6 +29,7 @@ True
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -31,11 +37,14 @@ from importlib import resources
 from pathlib import Path
 
 from polytile.errors import ShapeError, UnknownNameError
+from polytile.grids import Grid, grid
 
 __all__ = [
     "PIECE_SETS",
+    "SET_GRIDS",
     "TRANSFORMS",
     "Cell",
+    "Polyform",
     "Polyomino",
     "apply_transform",
     "compose_transforms",
@@ -43,10 +52,12 @@ __all__ = [
     "piece",
     "piece_set",
     "read_piece_file",
+    "read_piece_sets",
+    "sets_on",
     "transform_name",
 ]
 
-Cell = tuple[int, int]
+Cell = tuple[int, ...]  # (row, col); (layer, row, col) on the cube grid
 
 # The dihedral group of the square as integer matrices acting on (row, col):
 # (r, c) -> (a*r + b*c, d*r + e*c).  0-3 are the rotations by 0, 90, 180, 270 degrees
@@ -114,6 +125,18 @@ def _is_connected(cells: tuple[Cell, ...]) -> bool:
     return len(seen) == len(present)
 
 
+def _connected_on(g: Grid, cells: tuple[tuple[int, ...], ...]) -> bool:
+    todo = [cells[0]]
+    seen = {cells[0]}
+    present = set(cells)
+    while todo:
+        for n in g.neighbours(todo.pop()):
+            if n in present and n not in seen:
+                seen.add(n)
+                todo.append(n)
+    return len(seen) == len(present)
+
+
 @dataclass(frozen=True, order=True)
 class Polyomino:
     """An immutable fixed polyomino (a shape in one orientation), optionally named.
@@ -138,8 +161,12 @@ class Polyomino:
 
     cells: tuple[Cell, ...]
     name: str = field(default="", compare=False)
+    grid: str = "square"
 
     def __post_init__(self) -> None:
+        if self.grid != "square":
+            self._init_on_grid()
+            return
         raw = [(int(r), int(c)) for r, c in self.cells]
         if not raw:
             raise ShapeError("a polyomino needs at least one cell")
@@ -148,6 +175,25 @@ class Polyomino:
         cells = _normalize(raw)
         if not _is_connected(cells):
             raise ShapeError(f"cells {list(cells)} are not edge-connected")
+        object.__setattr__(self, "cells", cells)
+
+    def _init_on_grid(self) -> None:
+        g = grid(self.grid)
+        object.__setattr__(self, "grid", g.name)
+        try:
+            raw = [tuple(int(x) for x in cell) for cell in self.cells]
+        except (TypeError, ValueError):
+            raise ShapeError(f"cells of a {g.name} piece must be tuples of integers") from None
+        if not raw:
+            raise ShapeError(f"a piece needs at least one {g.cell_word[0]}")
+        if any(len(cell) != g.dims for cell in raw):
+            raise ShapeError(f"a cell of the {g.name} grid has {g.dims} coordinates")
+        if len(set(raw)) != len(raw):
+            raise ShapeError(f"repeated cells in piece {sorted(raw)}")
+        cells = g.normalize(raw)
+        if not _connected_on(g, cells):
+            side = "face" if g.dims == 3 else "edge"
+            raise ShapeError(f"{g.cell_word[1]} {list(cells)} are not connected {side} to {side}")
         object.__setattr__(self, "cells", cells)
 
     # -- basic facts -------------------------------------------------------------------
@@ -159,28 +205,43 @@ class Polyomino:
     @property
     def height(self) -> int:
         """Rows spanned."""
-        return max(r for r, _ in self.cells) + 1
+        return max(cell[-2] for cell in self.cells) + 1
 
     @property
     def width(self) -> int:
         """Columns spanned."""
-        return max(c for _, c in self.cells) + 1
+        return max(cell[-1] for cell in self.cells) + 1
+
+    @property
+    def layers(self) -> int:
+        """Layers spanned (1 on a flat grid)."""
+        return max(cell[0] for cell in self.cells) + 1 if len(self.cells[0]) == 3 else 1
+
+    @property
+    def on_grid(self) -> Grid:
+        """The :class:`~polytile.grids.Grid` the piece lives on."""
+        return grid(self.grid)
 
     def __len__(self) -> int:
         return len(self.cells)
 
     def __repr__(self) -> str:
         label = f"{self.name}: " if self.name else ""
-        return f"<Polyomino {label}{self.to_text().replace(chr(10), '/')}>"
+        kind = "Polyomino" if self.grid == "square" else f"Polyform {self.grid}"
+        return f"<{kind} {label}{self.to_text().replace(chr(10), '/')}>"
 
     def named(self, name: str) -> Polyomino:
         """The same cells under another name."""
-        return Polyomino(self.cells, name)
+        return Polyomino(self.cells, name, self.grid)
 
     # -- symmetry ----------------------------------------------------------------------
     def transform(self, k: int) -> Polyomino:
-        """Image under symmetry ``k`` (index into :data:`TRANSFORMS`), normalized, same name."""
-        return Polyomino(tuple(apply_transform(k, r, c) for r, c in self.cells), self.name)
+        """Image under symmetry ``k`` (index into :data:`TRANSFORMS`, or into the group of
+        the piece's grid), normalized, same name."""
+        if self.grid == "square":
+            return Polyomino(tuple(apply_transform(k, r, c) for r, c in self.cells), self.name)
+        g = grid(self.grid)
+        return Polyomino(tuple(g.transform(k, cell) for cell in self.cells), self.name, g.name)
 
     def orientations(self, one_sided: bool = False) -> tuple[Polyomino, ...]:
         """The distinct fixed orientations, in order of first appearance under the symmetries.
@@ -204,22 +265,31 @@ class Polyomino:
 
     def stabilizer(self) -> tuple[int, ...]:
         """The symmetries that map the shape onto itself (always contains 0)."""
-        return tuple(k for k in range(8) if self.transform(k) == self)
+        return tuple(k for k in range(grid(self.grid).order) if self.transform(k) == self)
 
     def canonical(self) -> Polyomino:
-        """The least of the eight images: equal for two shapes iff they are the same free piece."""
-        return min(self.transform(k) for k in range(8)).named(self.name)
+        """The least of the images under every symmetry of the grid (eight on squares): equal
+        for two shapes iff they are the same free piece."""
+        return min(self.transform(k) for k in range(grid(self.grid).order)).named(self.name)
 
     def canonical_one_sided(self) -> Polyomino:
-        """The least of the four rotations: equal iff the same one-sided piece."""
-        return min(self.transform(k) for k in range(4)).named(self.name)
+        """The least of the rotations (four on squares): equal iff the same one-sided piece."""
+        return min(self.transform(k) for k in range(grid(self.grid).rotations)).named(self.name)
+
+    def mirror_image(self) -> Polyomino:
+        """The piece turned over (a mirror image on its grid), normalized, same name."""
+        return self.transform(grid(self.grid).mirror())
 
     # -- text --------------------------------------------------------------------------
     @classmethod
-    def from_text(cls, text: str | Sequence[str], name: str = "") -> Polyomino:
+    def from_text(cls, text: str | Sequence[str], name: str = "",
+                  grid: str = "square") -> Polyomino:  # fmt: skip
         """Read ASCII art: ``.`` or space is empty, any other character is a cell.
 
-        Blank leading and trailing lines are ignored, so triple-quoted strings work.
+        Blank leading and trailing lines are ignored, so triple-quoted strings work. On
+        other grids the drawing follows :meth:`polytile.grids.Grid.read_text`: triangles one
+        character each (up where line + column is even), hexagons two columns apart with
+        each line shifted by one, cubes' layers side by side.
 
         Raises
         ------
@@ -231,6 +301,8 @@ class Polyomino:
             lines.pop(0)
         while lines and not lines[-1].strip():
             lines.pop()
+        if grid != "square":
+            return cls._from_grid_text(lines, name, grid, text)
         cells = [
             (r, c)
             for r, line in enumerate(lines)
@@ -241,8 +313,26 @@ class Polyomino:
             raise ShapeError(f"no cells in shape text {text!r}")
         return cls(tuple(cells), name)
 
+    @classmethod
+    def _from_grid_text(cls, lines: list[str], name: str, grid_name: str,
+                        text: object) -> Polyomino:  # fmt: skip
+        g = grid(grid_name)
+        try:
+            chars = g.read_text(lines)
+        except ValueError as exc:
+            raise ShapeError(str(exc)) from None
+        cells = [cell for cell, ch in chars.items() if ch != "."]
+        if not cells:
+            raise ShapeError(f"no cells in shape text {text!r}")
+        return cls(tuple(cells), name, g.name)
+
     def to_text(self, full: str = "#", empty: str = ".") -> str:
-        """ASCII art, one line per row, ``#`` for cells and ``.`` for gaps."""
+        """ASCII art, one line per row, ``#`` for cells and ``.`` for gaps (on other grids
+        as :meth:`polytile.grids.Grid.write_text` lays them out)."""
+        if self.grid != "square":
+            g = grid(self.grid)
+            return "\n".join(g.write_text(dict.fromkeys(self.cells, full),
+                                           empty if g.name != "hex" else " "))
         present = set(self.cells)
         return "\n".join(
             "".join(full if (r, c) in present else empty for c in range(self.width))
@@ -253,7 +343,8 @@ class Polyomino:
 @cache
 def _oriented(p: Polyomino, one_sided: bool) -> tuple[tuple[int, Polyomino], ...]:
     seen: dict[Polyomino, int] = {}
-    for k in range(4 if one_sided else 8):
+    g = grid(p.grid)
+    for k in range(g.rotations if one_sided else g.order):
         image = p.transform(k)
         if image not in seen:
             seen[image] = k
@@ -273,40 +364,128 @@ def _seed_file(name: str) -> str:
 def read_piece_file(text: str, source: str = "<string>") -> tuple[Polyomino, ...]:
     """Parse a piece file: blocks separated by blank lines, each a name line then ASCII art.
 
-    Lines starting with ``;`` are comments.
+    Lines starting with ``;`` are comments, except the two that steer the reader (see
+    :func:`read_piece_sets`): ``; grid: NAME`` draws the blocks after it on that grid of
+    :mod:`polytile.grids` (``square`` until one says otherwise), ``; set: NAME`` starts a
+    named set. This returns the pieces of every set, in the order of the file.
 
     Raises
     ------
     FormatError
-        Naming the source and line of a block without shape, a bad shape or a repeated name.
+        Naming the source and line of a block without shape, a bad shape, a repeated name
+        (within a set), an unknown grid or a misplaced steering line.
+    """
+    return tuple(p for pieces in read_piece_sets(text, source).values() for p in pieces)
+
+
+_STEER = re.compile(r";\s*(grid|set)\s*:(.*)$", re.IGNORECASE)
+
+
+def read_piece_sets(text: str, source: str = "<string>") -> dict[str, tuple[Polyomino, ...]]:
+    """Parse a piece file into named sets: each ``; set: NAME`` line starts the set ``NAME``
+    (lower-cased), holding the blocks after it up to the next such line.
+
+    Blocks before any set line form the set ``""`` (a file without set lines, such as
+    ``seeds/pieces.txt``, is that one set). A ``; grid: NAME`` line (``square``, ``triangle``,
+    ``hex``, ``cube`` or a name :func:`polytile.grids.grid` knows) sets the grid of the blocks
+    after it, whatever set they are in; each block's drawing is read on its grid
+    (:meth:`Polyomino.from_text`). Names are unique within a set.
+
+    Examples
+    --------
+    >>> sets = read_piece_sets('''
+    ... ; set: bars
+    ... ; grid: hex
+    ... I2
+    ... # #
+    ...
+    ... I3
+    ... # # #
+    ... ''')
+    >>> [(p.name, p.grid, p.size) for p in sets["bars"]]
+    [('I2', 'hex', 2), ('I3', 'hex', 3)]
+
+    Raises
+    ------
+    FormatError
+        Naming the source and line of a block without shape, a bad shape (the line of the
+        drawing where a grid's drawing rule is broken), a name repeated within a set, a set
+        named twice or left empty, an unknown grid, or a set or grid line inside a block.
     """
     from polytile.errors import FormatError
 
-    pieces: list[Polyomino] = []
-    names: set[str] = set()
+    sets: dict[str, list[Polyomino]] = {}
+    set_lines: dict[str, int] = {}
+    current = ""
+    grid_name = "square"
     block: list[tuple[int, str]] = []
     lines = [*text.splitlines(), ""]
     for lineno, line in enumerate(lines, start=1):
         if line.startswith(";"):
+            steer = _STEER.match(line)
+            if steer is None:
+                continue
+            if block:
+                raise FormatError(f"a '; {steer[1].lower()}:' line belongs between pieces, not "
+                                  "inside one: leave a blank line before it", source,
+                                  f"line {lineno}")  # fmt: skip
+            key, value = steer[1].lower(), steer[2].strip()
+            if key == "grid":
+                try:
+                    grid_name = grid(value).name
+                except UnknownNameError as exc:
+                    raise FormatError(str(exc), source, f"line {lineno}") from exc
+                continue
+            current = value.lower()
+            if not current:
+                raise FormatError("a '; set:' line names the set after it", source,
+                                  f"line {lineno}")  # fmt: skip
+            if current in set_lines:
+                raise FormatError(f"set {current!r} already started at line "
+                                  f"{set_lines[current]}", source, f"line {lineno}")  # fmt: skip
+            set_lines[current] = lineno
+            sets[current] = []
             continue
         if line.strip():
             block.append((lineno, line))
             continue
         if not block:
             continue
-        (first, name), rows = block[0], [row for _, row in block[1:]]
-        name = name.strip()
-        if not rows:
-            raise FormatError(f"piece {name!r} has no shape rows", source, f"line {first}")
-        if name in names:
-            raise FormatError(f"piece name {name!r} repeated", source, f"line {first}")
-        try:
-            pieces.append(Polyomino.from_text(rows, name))
-        except ShapeError as exc:
-            raise FormatError(str(exc), source, f"line {first}") from exc
-        names.add(name)
+        sets.setdefault(current, []).append(_read_block(block, grid_name, sets, current, source))
         block = []
-    return tuple(pieces)
+    for name, pieces in sets.items():
+        if not pieces:
+            raise FormatError(f"set {name!r} has no pieces", source, f"line {set_lines[name]}")
+    return {name: tuple(pieces) for name, pieces in sets.items()}
+
+
+def _read_block(block: list[tuple[int, str]], grid_name: str, sets: dict[str, list[Polyomino]],
+                current: str, source: str) -> Polyomino:  # fmt: skip
+    """One block of a piece file (its lines with their numbers) as a piece on ``grid_name``."""
+    from polytile.errors import FormatError
+
+    (first, name), rows = block[0], [row for _, row in block[1:]]
+    name = name.strip()
+    if not rows:
+        raise FormatError(f"piece {name!r} has no shape rows", source, f"line {first}")
+    if any(p.name == name for p in sets.get(current, ())):
+        within = f" in set {current!r}" if current else ""
+        raise FormatError(f"piece name {name!r} repeated{within}", source, f"line {first}")
+    try:
+        return Polyomino.from_text(rows, name, grid_name)
+    except ShapeError as exc:
+        if grid_name == "square":
+            raise FormatError(str(exc), source, f"line {first}") from exc
+        # The grids name the line of the drawing that breaks their rule ("line 2, column 3:
+        # ..."): say which line of the file that is.
+        message, where = f"piece {name!r}: {exc}", first
+        found = re.match(r"line (\d+)", str(exc))
+        if found and 1 <= int(found[1]) <= len(rows):
+            where = block[int(found[1])][0]
+            rest = str(exc)[found.end() :]
+            rest = rest[2:] if rest.startswith(", ") else f"this line{rest}"
+            message = f"piece {name!r}: {rest}"
+        raise FormatError(message, source, f"line {where}") from exc
 
 
 @cache
@@ -326,18 +505,53 @@ def _pentomino_set() -> tuple[Polyomino, ...]:
     return tuple(p for p in _blokus() if p.size == 5)
 
 
+@cache
+def _polyform_sets() -> dict[str, tuple[Polyomino, ...]]:
+    return read_piece_sets(_seed_file("polyforms.txt"), "seeds/polyforms.txt")
+
+
+def _polyform_set(name: str) -> Callable[[], tuple[Polyomino, ...]]:
+    """The loader of set ``name`` of ``seeds/polyforms.txt``."""
+
+    def load() -> tuple[Polyomino, ...]:
+        return _polyform_sets()[name]
+
+    load.__name__ = f"_{name.replace('-', '_')}_set"
+    return load
+
+
 PIECE_SETS: dict[str, str] = {
     "blokus": "the 21 Blokus pieces, sizes 1 to 5 (89 squares)",
     "cityblocks": "the 20 City Blocks pieces: Blokus without I1 (88 squares)",
     "tetrominoes": "the 5 free tetrominoes I4 O4 T4 L4 Z4",
     "pentominoes": "the 12 free pentominoes F5 I5 L5 N5 P5 T5 U5 V5 W5 X5 Y5 Z5",
-}
+    "hexiamonds": "the 12 free hexiamonds C6 E6 F6 G6 H6 I6 J6 O6 P6 S6 V6 X6 (triangle "
+                  "grid, 72 triangles)",
+    "tetrahexes": "the 7 free tetrahexes I4 J4 O4 P4 S4 U4 Y4 (hex grid, 28 hexagons)",
+    "pentahexes": "the 22 free pentahexes A5 B5 ... Y5 (hex grid, 110 hexagons)",
+    "soma": "the 7 Soma cube pieces V L T Z A B P, A and B mirror twins (cube grid, 27 cubes)",
+    "solid-pentominoes": "the 12 pentominoes F5 ... Z5 as flat solids (cube grid, 60 cubes)",
+    "pentacubes": "the 29 pentacubes as solids turn, mirror twins both present: the 12 flat "
+                  "F5 ... Z5 and 17 more (cube grid, 145 cubes)",
+}  # fmt: skip
 _LOADERS: dict[str, Callable[[], tuple[Polyomino, ...]]] = {
     "blokus": _blokus,
     "cityblocks": _cityblocks_set,
     "tetrominoes": _tetromino_set,
     "pentominoes": _pentomino_set,
-}
+    **{name: _polyform_set(name) for name in ("hexiamonds", "tetrahexes", "pentahexes", "soma",
+                                              "solid-pentominoes", "pentacubes")},
+}  # fmt: skip
+
+
+#: The grid of each named set (those not named here are of the square grid).
+SET_GRIDS: dict[str, str] = {"hexiamonds": "triangle", "tetrahexes": "hex", "pentahexes": "hex",
+                             "soma": "cube", "solid-pentominoes": "cube", "pentacubes": "cube"}
+
+
+def sets_on(grid_name: str) -> list[str]:
+    """The names of the named sets of one grid, in :data:`PIECE_SETS`' order."""
+    return [name for name in PIECE_SETS if SET_GRIDS.get(name, "square") == grid_name]
 
 
 def piece_set(name: str) -> tuple[Polyomino, ...]:
@@ -366,3 +580,7 @@ def piece(name: str) -> Polyomino:
         if p.name.lower() == name.strip().lower():
             return p
     raise UnknownNameError("piece", name, [p.name for p in _blokus()])
+
+
+#: A piece on any grid: the name reads better than "polyomino" beside hexagons and cubes.
+Polyform = Polyomino

@@ -183,7 +183,9 @@ def test_piece_set_names_are_case_and_space_insensitive(name):
 
 
 def test_piece_set_descriptions_name_every_set():
-    assert set(PIECE_SETS) == {"blokus", "cityblocks", "tetrominoes", "pentominoes"}
+    assert set(PIECE_SETS) == {"blokus", "cityblocks", "tetrominoes", "pentominoes",
+                               "hexiamonds", "tetrahexes", "pentahexes", "soma",
+                               "solid-pentominoes", "pentacubes"}  # fmt: skip
     for name in PIECE_SETS:
         assert piece_set(name)
 

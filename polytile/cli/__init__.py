@@ -41,7 +41,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "puzzles": ("polytile.cli.puzzle_sets:puzzles",
                 "The catalogue of named puzzles, or a generated puzzle set."),
     "pieces": ("polytile.cli.pieces:pieces_command",
-               "List the pieces of a named set: name, size, free orientations and a picture."),
+               "List the pieces of a named set, or every polyform of a size on a grid: names, "
+               "sizes, orientations and pictures."),
     "new": ("polytile.cli.games:new", "Set up a new game and write it as a file."),
     "play": ("polytile.cli.games:play",
              "Play moves in a Blokus, City Blocks (Henning), City Blocks (Ritchie), Gridblock or "

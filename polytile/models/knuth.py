@@ -169,7 +169,9 @@ def parse_text(text: str, source: str = "<string>") -> KnuthProblem:
 
 
 def puzzle_text(name: str, problem: TilingProblem) -> str:
-    """A tiling problem in Knuth's format: an item a cell (``r3c7``), a piece type (its
+    """A tiling problem in Knuth's format: an item a cell (``r3c7``; ``l1r3c7`` on the cube
+    grid, on the triangle and hex grids the cell's coordinates of :mod:`polytile.grids`), a
+    piece type (its
     name, with ``u:v|`` when its supply is not exactly one copy), a choice (``choice1``,
     with its range), and an option a placement.
 
@@ -181,8 +183,9 @@ def puzzle_text(name: str, problem: TilingProblem) -> str:
     if problem.coloring is not None:
         raise FormatError("the teasers' corner rules cannot be written as exact cover", name)
     board = problem.board
-    cells = [(r, c) for r in range(board.rows) for c in range(board.cols) if board.is_open(r, c)]
-    cell_item = {cell: f"r{cell[0]}c{cell[1]}" for cell in cells}
+    cells = board.open_cells()
+    cell_item = {cell: (f"l{cell[0]}r{cell[1]}c{cell[2]}" if len(cell) == 3 else
+                        f"r{cell[0]}c{cell[1]}") for cell in cells}  # fmt: skip
     types = [t.name or f"piece{k}" for k, t in enumerate(problem.types)]
 
     def item(label: str, low: int, high: int) -> str:

@@ -141,6 +141,8 @@ def _scan(problem: TilingProblem, along: str) -> npt.NDArray[np.int64]:
     if along not in ("short", "long"):
         raise ValueError(f"along must be 'short' or 'long', got {along!r}")
     board = problem.board
+    if board.grid == "cube":
+        return board.scan_order(along)
     bit, _, _ = _scan_layout(board)
     if along == "long":  # the transposed order: along the other side
         r, c = np.divmod(np.arange(board.size), board.cols)
@@ -191,7 +193,7 @@ def fixed_layout(problem: TilingProblem, k: int) -> FrontierLayout:
     # each cell orbit's first cell in scan order stands for it
     first = np.arange(board.size, dtype=np.int64)
     image = perm.copy()
-    for _ in range(8):
+    for _ in range(board.grid_order):
         better = bit[image] < bit[first]
         first = np.where(better, image, first)
         image = perm[image]

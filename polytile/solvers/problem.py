@@ -215,7 +215,7 @@ class TilingProblem:
         sym = self.board.symmetries()
         turned = self.symmetries == "mirror-pieces"  # reflections turn pieces into twins
         rotations = self.symmetries == "rotations" or (self.one_sided and not turned)
-        return tuple(k for k in sym if k < 4) if rotations else sym
+        return tuple(k for k in sym if k < self.board.rotations) if rotations else sym
 
     def mirror_twins(self) -> tuple[int, ...]:
         """``twins[t]``: the type whose shape is type ``t``'s mirror image, as one-sided
@@ -257,7 +257,7 @@ class TilingProblem:
         lonely: list[str] = []
         unequal: list[str] = []
         for i, t in enumerate(types):
-            j = index.get(t.transform(4).canonical_one_sided())
+            j = index.get(t.mirror_image().canonical_one_sided())
             if j is None:
                 lonely.append(name(i))
                 j = i
@@ -280,7 +280,7 @@ class TilingProblem:
         """The type each type becomes under symmetry ``k`` of :meth:`group`: its mirror twin
         for a reflection with "mirror-pieces" on one-sided pieces; None where every piece
         stays itself."""
-        if k < 4 or self.symmetries != "mirror-pieces" or not self.one_sided:
+        if k < self.board.rotations or self.symmetries != "mirror-pieces" or not self.one_sided:
             return None
         return self.mirror_twins()
 

@@ -84,6 +84,10 @@ class TilingKernel:
     colors: bitboard.Colors
     prune: bool = False
 
+    def __post_init__(self) -> None:
+        if self.prune and self.problem.board.grid != "square":
+            raise ValueError("dead-region pruning knows the square grid's neighbours only")
+
     @property
     def masks(self) -> npt.NDArray[np.uint64]:
         """Option bitmasks in scan order."""
@@ -151,11 +155,16 @@ class TilingKernel:
 
 
 def _scan_layout(board: Board) -> tuple[npt.NDArray[np.int64], int, int]:
-    """Map cell index -> bit index so that the scan runs along the board's short side."""
-    r, c = np.divmod(np.arange(board.size), board.cols)
-    if board.cols > board.rows:
-        return (c * board.rows + r).astype(np.int64), board.rows, board.cols  # column by column
-    return (r * board.cols + c).astype(np.int64), board.cols, board.rows
+    """Map cell index -> bit index so that the scan runs along the board's short side, with
+    the length of a line of the scan (the fastest axis) and the number of lines."""
+    shape = board.open_mask.shape
+    if len(shape) == 2:
+        r, c = np.divmod(np.arange(board.size), board.cols)
+        if board.cols > board.rows:  # column by column
+            return (c * board.rows + r).astype(np.int64), board.rows, board.cols
+        return (r * board.cols + c).astype(np.int64), board.cols, board.rows
+    fastest = min(shape)
+    return board.scan_order("short"), fastest, board.size // fastest
 
 
 def _pack(

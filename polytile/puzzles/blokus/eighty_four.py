@@ -195,7 +195,7 @@ class Layout:
         return [cs for cs in self.orbits if len(cs) > 1]
 
 
-def _ring(own: list[Cell], size: int, steps: tuple[tuple[int, int], ...]) -> set[int]:
+def _ring(own: Sequence[Cell], size: int, steps: tuple[tuple[int, int], ...]) -> set[int]:
     cells = set(own)
     return {
         (r + dr) * size + c + dc

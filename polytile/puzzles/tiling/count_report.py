@@ -42,7 +42,8 @@ def group_words(problem: Any, result: Any) -> str | None:
     its reflections turning each piece into its mirror twin"; None when there is nothing
     to identify."""
     renaming = problem.color_factor
-    reflects = result.group_order > 1 and any(k >= 4 for k in problem.group())
+    reflects = result.group_order > 1 and any(k >= problem.board.rotations
+                                              for k in problem.group())  # fmt: skip
     kind = "symmetries" if reflects else "rotations"
     board = f"the {result.group_order} {kind} of the board"
     if reflects and problem.one_sided:  # "mirror-pieces": reflections turn pieces over
@@ -54,10 +55,9 @@ def group_words(problem: Any, result: Any) -> str | None:
 
 def group_names(problem: Any) -> list[str]:
     """The symmetries a count up to symmetry identifies solutions by, by name ("id",
-    "rot180", "flip-lr"...: :func:`polytile.geometry.transform_name`)."""
-    from polytile.geometry import transform_name
-
-    return [transform_name(k) for k in problem.group()]
+    "rot180", "flip-lr"...: the grid's :meth:`~polytile.grids.Grid.transform_name`)."""
+    names = problem.board.on_grid.transform_name
+    return [names(k) for k in problem.group()]
 
 
 def count_line(puzzle: str, problem: Any, result: Any, up: int | None) -> str:

@@ -72,6 +72,8 @@ class TilingPuzzles(CataloguePuzzles):
                "colours and the corner rules inside the search (fast) [default]; cpsat, the "
                "direct CP-SAT model of polytile.models.cpsat (slow: tens of seconds or more; "
                "--time-limit defaults to 60 s).", ("xcc", "cpsat")),
+        Option("view", "How -o draws a box of cubes: layers, side by side [default]; "
+               "isometric, the assembled solid.", ("layers", "isometric")),
     )  # fmt: skip
     notes: ClassVar[Mapping[str, str]] = {
         "seed": "{name}: --fit and --engine cpsat search with CP-SAT.",
@@ -134,7 +136,7 @@ class TilingPuzzles(CataloguePuzzles):
             give_up(console, name, "infeasible", "no solution exists", as_json)
         placements = compile_problem(spec.problem).placements
         sol = spec.to_solution(placements, first, "feasible", seconds=round(seconds, 4))
-        emit_solution(console, sol, request, spec.check)
+        emit_solution(console, sol, request, spec.check, _picture(sol, request))
 
     def _solve_all(self, console: Console, request: SolveRequest) -> None:
         """``solve --all``: every solution, a JSON line each, checked by the rules first, up
@@ -353,8 +355,16 @@ class TilingPuzzles(CataloguePuzzles):
                 deadline is not None and time.perf_counter() >= deadline))  # fmt: skip
         differ = differences(spec, found)
         board = spec.layout
-        rows = [" ".join("#" if (r, c) in board.blocked else "?" if (r, c) in differ else "."
-                         for c in range(board.cols)) for r in range(board.rows)]  # fmt: skip
+        if board.grid == "square":
+            rows = [" ".join("#" if (r, c) in board.blocked else "?" if (r, c) in differ else "."
+                             for c in range(board.cols)) for r in range(board.rows)]  # fmt: skip
+        else:  # the grid's own drawing: '?' where solutions differ
+            from polytile.grids import grid
+
+            drawn = {cell: "?" if cell in differ else "." for cell in board.open_cells()}
+            if board.grid == "cube":
+                drawn.update(dict.fromkeys(board.blocked, "#"))
+            rows = grid(board.grid).write_text(drawn, "#" if board.grid == "cube" else " ")
         some = "" if whole else "the first "
         if request.as_json:
             console.out(json.dumps({"puzzle": spec.name, "solutions": len(found),
@@ -572,6 +582,23 @@ class TilingPuzzles(CataloguePuzzles):
                             "checking the placements only")  # fmt: skip
         reasons = puzzle.check(solution) if puzzle is not None else check_solution(solution)
         return (puzzle.name if puzzle is not None else None), reasons
+
+
+def _picture(solution: Any, request: Any) -> Any:
+    """How ``-o`` draws ``solution``: in the ``--view`` asked for (a box of cubes), else as
+    pictures are drawn; ``--view`` is refused off the cube grid and for a text picture."""
+    view = request.option("view")
+    if view is None:
+        return None
+    from polytile._files import output_suffix
+    from polytile.render import save_picture
+
+    if solution.grid != "cube":
+        raise OptionError(f"draws a box of cubes; this puzzle is on the {solution.grid} "
+                          "grid", "--view")  # fmt: skip
+    if request.output is None or output_suffix(request.output, ".json") in (".json", ".txt"):
+        raise OptionError("chooses how -o draws a picture (.svg or .png)", "--view")
+    return lambda output: save_picture(solution, output, view=view)
 
 
 def _knuth(console: Console, request: Any, verb: str) -> bool:

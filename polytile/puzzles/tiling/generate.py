@@ -66,7 +66,7 @@ import numpy as np
 from polytile.board import Board, placements
 from polytile.errors import PolytileError, ShapeError, UnknownNameError
 from polytile.formats import PlacedPiece
-from polytile.geometry import PIECE_SETS, Cell, Polyomino, piece_set
+from polytile.geometry import Cell, Polyomino, piece_set, sets_on
 from polytile.puzzles.tiling.keys import puzzle_key
 from polytile.puzzles.tiling.puzzles import TilingPuzzle, check_solution
 from polytile.solvers import bitboard
@@ -126,8 +126,9 @@ class PackingParams:
     def __post_init__(self) -> None:
         # read back from a store as JSON lists
         object.__setattr__(self, "own_pieces", tuple(tuple(p) for p in self.own_pieces))
-        if not self.own_pieces and self.pieces.lower() not in PIECE_SETS:
-            raise UnknownNameError("piece set", self.pieces, sorted(PIECE_SETS))
+        if not self.own_pieces and self.pieces.lower() not in sets_on("square"):
+            raise UnknownNameError("square piece set (the generator makes square-grid "
+                                   "puzzles)", self.pieces, sets_on("square"))
         n_set = len(self.pool())
         if not 2 <= self.min_pieces <= self.max_pieces <= n_set:
             whose = ("the pieces of your file, copies included" if self.own_pieces

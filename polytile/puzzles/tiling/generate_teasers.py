@@ -35,7 +35,7 @@ from typing import Any
 
 from polytile.board import Board
 from polytile.errors import BoardError, FormatError, PolytileError, UnknownNameError
-from polytile.geometry import PIECE_SETS, piece, piece_set
+from polytile.geometry import piece, piece_set, sets_on
 from polytile.puzzles.tiling.keys import puzzle_key
 from polytile.puzzles.tiling.teasers import Teaser
 from polytile.solvers.counting import count_tiling
@@ -77,8 +77,9 @@ class TeaserParams:
     time_limit: float = 5.0
 
     def __post_init__(self) -> None:
-        if self.pieces.lower() not in PIECE_SETS:
-            raise UnknownNameError("piece set", self.pieces, sorted(PIECE_SETS))
+        if self.pieces.lower() not in sets_on("square"):
+            raise UnknownNameError("square piece set (teasers are of the square grid)",
+                                   self.pieces, sets_on("square"))
         n_set = len(piece_set(self.pieces))
         if not 1 <= self.min_pieces <= self.max_pieces <= n_set:
             raise PolytileError(

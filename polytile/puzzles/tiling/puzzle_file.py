@@ -13,10 +13,21 @@ own), ``{"set": "tetrominoes", "count": "*"}`` (every piece of a set), or a choi
 ``"0-2"`` (at least 0, at most 2 placed) or ``"*"`` (as many as fit); a choice places that
 many copies from its list in all (``"choose": "8-10"`` a range). The board is covered
 exactly; pieces may be left over where the supply allows it.
+
+On the other grids (``"grid": "triangle"``, ``"hex"`` or ``"cube"``, see
+:mod:`polytile.grids`) the board and the shapes are drawn in that grid's text form (spaces
+are not cells on the triangle and hex grids; a cube drawing shows its layers side by side),
+or the board is a size: ``"6x6"`` (a parallelogram of triangles or hexagons), ``"3x3x3"``
+(a box of cubes). Pieces of the cube grid turn by rotations only, as solid pieces do
+(``"one_sided": false`` lets them be mirrored too); ``"symmetry"`` names the group the
+count up to symmetry is taken under (as ``count --symmetry``), by default "mirror-pieces"
+for cubes whose set holds each piece's mirror twin (the literature's convention: a mirror
+image of a solution turns each piece into its twin), else "board".
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import Counter
 from collections.abc import Mapping
@@ -25,10 +36,13 @@ from pathlib import Path
 from typing import Any
 
 from polytile.board import Board
-from polytile.errors import BoardError, FormatError, ShapeError, UnknownNameError
+from polytile.errors import BoardError, FormatError, ShapeError, SymmetryError, UnknownNameError
 from polytile.formats import PlacedPiece
 from polytile.geometry import PIECE_SETS, Polyomino, piece, piece_set
+from polytile.grids import GRIDS
+from polytile.grids import grid as grid_of
 from polytile.puzzles.tiling.puzzles import PUZZLE_FORMAT, TilingPuzzle
+from polytile.solvers.problem import SYMMETRIES
 from polytile.solvers.tiling import PieceGroup, TilingProblem
 
 __all__ = ["PUZZLE_FORMAT", "parse_count", "parse_pieces", "parse_puzzle", "puzzle_doc"]
@@ -61,6 +75,12 @@ def _check_fits(shape: list[str], board: Board, where: str, source: str) -> None
     """Refuse a drawn piece that cannot fit on ``board`` before building it: its extent
     longer than the board's longer side or wider than its shorter side, or more squares
     than the board has open (a huge drawing would otherwise take minutes to turn)."""
+    if board.grid != "square":
+        cells = sum(len(r) - r.count(".") - r.count(" ") for r in shape)
+        if cells > board.n_open:
+            raise FormatError(f"the piece drawn has {cells} cells but the board only "
+                              f"{board.n_open} open ones: it cannot fit", source, where)
+        return
     rows = [i for i, r in enumerate(shape) if "#" in r]
     if not rows:
         return  # an empty drawing: Polyomino.from_text says what is wrong
@@ -119,8 +139,9 @@ def _entry(entry: Any, where: str, source: str, board: Board,
     try:
         if isinstance(entry, str):
             if entry.lower() in PIECE_SETS:
-                return [_Supply(p, 1, 1, group, where) for p in piece_set(entry)]
-            return [_Supply(piece(entry), 1, 1, group, where)]
+                return [_Supply(p, 1, 1, group, where) for p in _set_on(entry, board, where,
+                                                                       source)]
+            return [_Supply(_named(entry, board), 1, 1, group, where)]
         if not isinstance(entry, dict):
             raise FormatError("a piece is a name, a set name or an object {name, shape, count}, "
                               "{set, count} or {choose, of}", source, where)  # fmt: skip
@@ -133,7 +154,8 @@ def _entry(entry: Any, where: str, source: str, board: Board,
             if not isinstance(name, str) or name.lower() not in PIECE_SETS:
                 raise FormatError(f"'set' names one of the sets {', '.join(sorted(PIECE_SETS))}",
                                   source, where)  # fmt: skip
-            return [_Supply(p, low, high, group, where) for p in piece_set(name)]
+            return [_Supply(p, low, high, group, where)
+                    for p in _set_on(name, board, where, source)]  # fmt: skip
         name = entry.get("name")
         if not isinstance(name, str) or not name:
             raise FormatError("a piece needs a non-empty string 'name'", source, where)
@@ -142,10 +164,32 @@ def _entry(entry: Any, where: str, source: str, board: Board,
             if not isinstance(shape, list) or not all(isinstance(r, str) for r in shape):
                 raise FormatError("'shape' must be a list of strings", source, where)
             _check_fits(shape, board, where, source)
-            return [_Supply(Polyomino.from_text(shape, name), low, high, group, where)]
-        return [_Supply(piece(name), low, high, group, where)]
+            return [_Supply(Polyomino.from_text(shape, name, board.grid), low, high, group,
+                            where)]  # fmt: skip
+        return [_Supply(_named(name, board), low, high, group, where)]
     except (ShapeError, UnknownNameError) as exc:
         raise FormatError(str(exc), source, where) from exc
+
+
+def _set_on(name: str, board: Board, where: str, source: str) -> tuple[Polyomino, ...]:
+    """The pieces of a named set, refused if they live on another grid than the board."""
+    pieces = piece_set(name)
+    if pieces and pieces[0].grid != board.grid:
+        raise FormatError(f"set {name!r} holds {pieces[0].grid} pieces but the board is on the "
+                          f"{board.grid} grid (give \"grid\": \"{pieces[0].grid}\")", source,
+                          where)  # fmt: skip
+    return pieces
+
+
+def _named(name: str, board: Board) -> Polyomino:
+    """A piece by name: a Blokus piece on squares, a piece of a named set on other grids."""
+    if board.grid == "square":
+        return piece(name)
+    known = {p.name.lower(): p for set_name in PIECE_SETS for p in piece_set(set_name)
+             if p.grid == board.grid}  # fmt: skip
+    if name.strip().lower() not in known:
+        raise UnknownNameError(f"{board.grid} piece", name, sorted(p.name for p in known.values()))
+    return known[name.strip().lower()]
 
 
 def _supplies(entries: list[Any], source: str, board: Board,
@@ -241,18 +285,16 @@ def parse_puzzle(doc: Any, source: str = "<string>") -> TilingPuzzle:
     fmt = doc.get("format")
     if fmt != PUZZLE_FORMAT:
         raise FormatError(f"expected format {PUZZLE_FORMAT!r}, got {fmt!r}", source, "format")
-    rows = _field(doc, "board", list, source)
-    for i, row in enumerate(rows):
-        if not isinstance(row, str) or set(row) - set(".#"):
-            raise FormatError(
-                "board rows are strings of '.' (open) and '#' (blocked)", source, f"board[{i}]"
-            )
+    grid_name = doc.get("grid", "square")
     try:
-        board = Board.from_text(rows)
-    except BoardError as exc:
-        raise FormatError(str(exc), source, "board") from exc
+        grid_name = grid_of(grid_name).name if isinstance(grid_name, str) else None
+    except UnknownNameError as exc:
+        raise FormatError(str(exc), source, "grid") from None
+    if grid_name is None:
+        raise FormatError(f"'grid' names one of {', '.join(GRIDS)}", source, "grid")
+    board = _read_board(doc, grid_name, source)
     entries = _field(doc, "pieces", list, source)
-    one_sided = doc.get("one_sided", False)
+    one_sided = doc.get("one_sided", grid_name == "cube")  # a solid piece cannot be mirrored
     if not isinstance(one_sided, bool):
         raise FormatError("'one_sided' must be true or false", source, "one_sided")
     supplies, choices = _supplies(entries, source, board, one_sided)
@@ -263,7 +305,7 @@ def parse_puzzle(doc: Any, source: str = "<string>") -> TilingPuzzle:
         raise FormatError("'name' must be a string", source, "name")
     given = _read_given(doc.get("given", []), board, supplies, choices, one_sided, source)
     taken = {c for g in given for c in g.cells}
-    left = Board(board.rows, board.cols, board.blocked | taken)
+    left = dataclasses.replace(board, blocked=board.blocked | taken)
     unlimited = frozenset(s.shape.name for s in supplies if s.high is None)
     for s in supplies:  # "as many as fit": as many as the open cells left could take
         if s.high is None:
@@ -279,8 +321,47 @@ def parse_puzzle(doc: Any, source: str = "<string>") -> TilingPuzzle:
                                 groups=tuple(g for g in groups if g.types))  # fmt: skip
     except (BoardError, ValueError) as exc:
         raise FormatError(str(exc), source, "pieces") from exc
+    problem = _with_symmetry(problem, doc.get("symmetry"), source)
     return TilingPuzzle(name, problem, str(doc.get("description", "")), given=given,
                         unlimited=unlimited)
+
+
+def _read_board(doc: dict[str, Any], grid_name: str, source: str) -> Board:
+    """The ``board`` field: rows of text, or a size such as ``"6x10"`` or ``"3x3x3"``."""
+    if isinstance(doc.get("board"), str):
+        try:
+            return Board.parse_size(doc["board"], grid_name)
+        except BoardError as exc:
+            raise FormatError(str(exc), source, "board") from exc
+    rows = _field(doc, "board", list, source)
+    allowed = set(".#") if grid_name == "square" else set(".# ")
+    for i, row in enumerate(rows):
+        if not isinstance(row, str) or set(row) - allowed:
+            said = "" if grid_name == "square" else ", spaces outside the board"
+            raise FormatError(f"board rows are strings of '.' (open) and '#' (blocked){said}",
+                              source, f"board[{i}]")  # fmt: skip
+    try:
+        return Board.from_text(rows, grid=grid_name)
+    except BoardError as exc:
+        raise FormatError(str(exc), source, "board") from exc
+
+
+def _with_symmetry(problem: TilingProblem, said: Any, source: str) -> TilingProblem:
+    """The problem with the group its count up to symmetry is taken under: the file's
+    ``symmetry``, else the literature's for solid pieces, else the board's."""
+    if said is None:
+        if problem.board.grid != "cube" or not problem.one_sided:
+            return problem
+        try:
+            return dataclasses.replace(problem, symmetries="mirror-pieces")
+        except SymmetryError:
+            return problem  # a set without every mirror twin: rotations of the box only
+    if not isinstance(said, str) or said not in SYMMETRIES:
+        raise FormatError(f"'symmetry' is one of {', '.join(SYMMETRIES)}", source, "symmetry")
+    try:
+        return dataclasses.replace(problem, symmetries=said)
+    except SymmetryError as exc:
+        raise FormatError(str(exc), source, "symmetry") from None
 
 
 def _read_given(entries: Any, board: Board, supplies: list[_Supply],
@@ -292,7 +373,7 @@ def _read_given(entries: Any, board: Board, supplies: list[_Supply],
         raise FormatError("'given' must be a list of placed pieces", source, "given")
     by_name = {s.shape.name: s for s in supplies}
     given: list[PlacedPiece] = []
-    seen: dict[tuple[int, int], int] = {}
+    seen: dict[tuple[int, ...], int] = {}
     for i, entry in enumerate(entries):
         where = f"given[{i}]"
         if not isinstance(entry, dict) or not isinstance(entry.get("piece"), str):
@@ -300,14 +381,16 @@ def _read_given(entries: Any, board: Board, supplies: list[_Supply],
                 'a given piece is {"piece": NAME, "cells": [[r, c], ...]}', source, where
             )
         cells_doc = entry.get("cells")
+        dims = 3 if board.grid == "cube" else 2
         if not isinstance(cells_doc, list) or not all(
             isinstance(c, list)
-            and len(c) == 2
+            and len(c) == dims
             and all(isinstance(v, int) and not isinstance(v, bool) for v in c)
             for c in cells_doc
         ):
-            raise FormatError("'cells' must be a list of [row, col] pairs", source, where)
-        cells = tuple((int(r), int(c)) for r, c in cells_doc)
+            said = "[layer, row, col] triples" if dims == 3 else "[row, col] pairs"
+            raise FormatError(f"'cells' must be a list of {said}", source, where)
+        cells = tuple(tuple(int(v) for v in c) for c in cells_doc)
         supply = by_name.get(entry["piece"])
         if supply is None or supply.high == 0:
             raise FormatError(
@@ -320,7 +403,7 @@ def _read_given(entries: Any, board: Board, supplies: list[_Supply],
         if bad:
             raise FormatError(f"cells {bad} are outside the board or blocked", source, where)
         try:
-            shape = Polyomino(tuple(set(cells)))
+            shape = Polyomino(tuple(set(cells)), "", board.grid)
         except ShapeError as exc:
             raise FormatError(str(exc), source, where) from exc
         if len(set(cells)) != len(cells) or shape not in supply.shape.orientations(one_sided):
@@ -353,8 +436,9 @@ def puzzle_doc(puzzle: TilingPuzzle) -> dict[str, Any]:
     problem = puzzle.problem
     given = Counter(g.piece for g in puzzle.given)
     shapes = {t.name: t for t in problem.types}
+    on = problem.board.grid
     for g in puzzle.given:
-        shapes.setdefault(g.piece, Polyomino(tuple(g.cells), g.piece))
+        shapes.setdefault(g.piece, Polyomino(tuple(g.cells), g.piece, on))
     supply = {t.name: (lo + given[t.name], c + given[t.name])
               for t, lo, c in zip(problem.types, problem.low, problem.counts, strict=True)}
     for name, n in given.items():
@@ -363,7 +447,7 @@ def puzzle_doc(puzzle: TilingPuzzle) -> dict[str, Any]:
     def entry(name: str) -> Any:
         low, high = supply[name]
         try:
-            standard = piece(name).canonical() == shapes[name].canonical()
+            standard = _named(name, problem.board).canonical() == shapes[name].canonical()
         except UnknownNameError:
             standard = False
         if standard and low == high == 1:
@@ -384,14 +468,15 @@ def puzzle_doc(puzzle: TilingPuzzle) -> dict[str, Any]:
             supply[member] = (0, supply[member][1])
         pieces.append({"choose": _count_text(group.low + back, group.high + back),
                        "of": [entry(member) for member in members]})  # fmt: skip
-    doc: dict[str, Any] = {
-        "format": PUZZLE_FORMAT,
-        "name": puzzle.name,
-        "board": puzzle.layout.to_text(),
-        "pieces": pieces,
-    }
-    if problem.one_sided:
-        doc["one_sided"] = True
+    doc: dict[str, Any] = {"format": PUZZLE_FORMAT, "name": puzzle.name}
+    if on != "square":
+        doc["grid"] = on
+    doc.update(board=puzzle.layout.to_text(), pieces=pieces)
+    if problem.one_sided != (on == "cube"):
+        doc["one_sided"] = problem.one_sided
+    if problem.symmetries != _with_symmetry(dataclasses.replace(problem, symmetries="board"),
+                                            None, "").symmetries:
+        doc["symmetry"] = problem.symmetries
     if puzzle.given:
         doc["given"] = [
             {"piece": g.piece, "cells": [list(c) for c in g.cells]} for g in puzzle.given

@@ -14,6 +14,8 @@ Examples
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -69,7 +71,7 @@ class TilingPuzzle:
         """The board as printed: only its blocked cells are closed (givens sit on open cells)."""
         taken = {tuple(c) for g in self.given for c in g.cells}
         b = self.problem.board
-        return Board(b.rows, b.cols, frozenset(b.blocked - taken))
+        return dataclasses.replace(b, blocked=frozenset(b.blocked - taken))
 
     def to_solution(
         self, pl: Placements, indices: Sequence[int], status: str = "feasible", **extra: Any
@@ -170,10 +172,43 @@ def _catalogue() -> dict[str, TilingPuzzle]:
         ("domino-8x8", Board(8, 8), (piece("I2"),), (32,), 12_988_816, 1_629_189,
          "32 dominoes on the 8x8 chessboard"),
     ]
-    return {
+    found = {
         name: TilingPuzzle(name, TilingProblem(board, pieces, counts), desc, raw, up)
         for name, board, pieces, counts, raw, up, desc in entries
     }
+    return found | _other_grids()
+
+
+def _other_grids() -> dict[str, TilingPuzzle]:
+    """Puzzles of the triangle, hex and cube grids, with the literature's counts: distinct
+    solutions up to the board's symmetries, for solid pieces (which turn by rotations only)
+    up to every symmetry of the box, a mirror turning each piece into its twin. Every count
+    here equals both engines' (tests/puzzles/tiling/test_grid_puzzles.py)."""
+    entries = [
+        ("hexiamond-6x6", "triangle", "6x6", "hexiamonds", 624, 156,
+         "the 12 hexiamonds in a 6x6 rhombus (72 triangles)"),
+        ("hexiamond-4x9", "triangle", "4x9", "hexiamonds", 148, 74,
+         "the 12 hexiamonds in a 4x9 parallelogram"),
+        ("hexiamond-3x12", "triangle", "3x12", "hexiamonds", 0, 0,
+         "the 12 hexiamonds in a 3x12 parallelogram: impossible"),
+        ("tetrahex-4x7", "hex", "4x7", "tetrahexes", 18, 9,
+         "the 7 tetrahexes in a 4x7 parallelogram (28 hexagons)"),
+        ("soma-cube", "cube", "3x3x3", "soma", 11_520, 240,
+         "the 7 Soma pieces in a 3x3x3 cube"),
+        ("solid-pentomino-2x3x10", "cube", "2x3x10", "solid-pentominoes", 96, 12,
+         "the 12 solid pentominoes in a 2x3x10 box"),
+        ("solid-pentomino-2x5x6", "cube", "2x5x6", "solid-pentominoes", 2_112, 264,
+         "the 12 solid pentominoes in a 2x5x6 box"),
+        ("solid-pentomino-3x4x5", "cube", "3x4x5", "solid-pentominoes", 31_520, 3_940,
+         "the 12 solid pentominoes in a 3x4x5 box"),
+    ]  # fmt: skip
+    found = {}
+    for name, on, size, pieces, raw, up, desc in entries:
+        solid = on == "cube"  # solid pieces turn by rotations; a mirror swaps twins
+        problem = TilingProblem(Board.parse_size(size, on), piece_set(pieces), one_sided=solid,
+                                symmetries="mirror-pieces" if solid else "board")  # fmt: skip
+        found[name] = TilingPuzzle(name, problem, desc, raw, up)
+    return found
 
 
 CATALOGUE: dict[str, TilingPuzzle] = _catalogue()
@@ -208,6 +243,8 @@ def placed_solution(puzzle: TilingPuzzle | Teaser, placed: Sequence[PlacedPiece]
         status=status,
         blocked=tuple(sorted(puzzle.layout.blocked)),
         extra=extra,
+        grid=puzzle.board.grid,
+        layers=puzzle.board.layers,
     )
 
 
@@ -231,7 +268,7 @@ def _shape_for(name: str, puzzle: TilingPuzzle | None) -> Polyomino | None:
                 return t
         for g in puzzle.given:
             if g.piece == name:
-                return Polyomino(tuple(g.cells), name)
+                return Polyomino(tuple(g.cells), name, puzzle.board.grid)
         return None
     try:
         return piece(name)
@@ -249,23 +286,29 @@ def check_solution(solution: Solution, puzzle: TilingPuzzle | None = None) -> li
     """
     reasons: list[str] = []
     rows, cols = solution.rows, solution.cols
+    on = solution.grid
+    extent = (solution.layers, rows, cols) if on == "cube" else (rows, cols)
+    size = "x".join(map(str, extent))
     blocked = set(map(tuple, solution.blocked))
     one_sided = False
     if puzzle is not None:
         one_sided = puzzle.problem.one_sided
-        if (rows, cols) != (puzzle.board.rows, puzzle.board.cols):
-            reasons.append(
-                f"the board is {rows}x{cols} but puzzle {puzzle.name} is "
-                f"{puzzle.board.rows}x{puzzle.board.cols}"
-            )
+        board = puzzle.board
+        if on != board.grid:
+            reasons.append(f"the solution is on the {on} grid but puzzle {puzzle.name} on the "
+                           f"{board.grid} grid")  # fmt: skip
+        if (size, on) != (board.describe_size(), board.grid):
+            reasons.append(f"the board is {size} but puzzle {puzzle.name} is "
+                           f"{board.describe_size()}")  # fmt: skip
         blocked |= puzzle.layout.blocked
-    owner: dict[tuple[int, int], int] = {}
+    owner: dict[tuple[int, ...], int] = {}
     for i, pp in enumerate(solution.placements):
         label = f"placement {i} ({pp.piece})"
-        cells: list[tuple[int, int]] = [(int(r), int(c)) for r, c in pp.cells]
-        outside = [c for c in cells if not (0 <= c[0] < rows and 0 <= c[1] < cols)]
+        cells: list[tuple[int, ...]] = [tuple(int(x) for x in c) for c in pp.cells]
+        outside = [c for c in cells if len(c) != len(extent)
+                   or not all(0 <= x < n for x, n in zip(c, extent, strict=True))]  # fmt: skip
         if outside:
-            reasons.append(f"{label}: cells {outside} lie outside the {rows}x{cols} board")
+            reasons.append(f"{label}: cells {outside} lie outside the {size} board")
         on_blocked = sorted(c for c in cells if c in blocked)
         if on_blocked:
             reasons.append(f"{label}: covers blocked cells {on_blocked}")
@@ -277,11 +320,12 @@ def check_solution(solution: Solution, puzzle: TilingPuzzle | None = None) -> li
                            f"{puzzle.name}'s pieces")  # fmt: skip
         elif shape is None:
             reasons.append(f"{label}: unknown piece name {pp.piece!r}")
-        elif cells:
+        elif cells and not outside:
             try:
-                placed = Polyomino(tuple(set(cells)))
+                placed = Polyomino(tuple(set(cells)), "", on)
             except ShapeError:
-                reasons.append(f"{label}: its cells are not edge-connected")
+                reasons.append(f"{label}: its cells are not "
+                               f"{'face' if on == 'cube' else 'edge'}-connected")
             else:
                 if placed not in shape.orientations(one_sided):
                     reasons.append(f"{label}: its cells do not form piece {pp.piece}")
@@ -290,12 +334,8 @@ def check_solution(solution: Solution, puzzle: TilingPuzzle | None = None) -> li
                 reasons.append(f"{label}: overlaps placement {owner[c]} at cell {c}")
             owner.setdefault(c, i)
     if puzzle is not None:
-        empty = [
-            (r, c)
-            for r in range(rows)
-            for c in range(cols)
-            if (r, c) not in blocked and (r, c) not in owner
-        ]
+        empty = [cell for cell in itertools.product(*map(range, extent))
+                 if cell not in blocked and cell not in owner]  # fmt: skip
         if empty:
             shown = ", ".join(map(str, empty[:10])) + (" ..." if len(empty) > 10 else "")
             reasons.append(f"{len(empty)} open cells are not covered: {shown}")
@@ -321,7 +361,7 @@ def _marked_reasons(solution: Solution, puzzle: TilingPuzzle) -> list[str]:
     if said == wanted:
         return []
 
-    def listed(pieces: set[tuple[str, frozenset[tuple[int, int]]]]) -> str:
+    def listed(pieces: set[tuple[str, frozenset[tuple[int, ...]]]]) -> str:
         return ", ".join(sorted(name for name, _ in pieces)) or "none"
 
     return [f"its field 'given' marks {listed(said - wanted)} as given in place, which puzzle "

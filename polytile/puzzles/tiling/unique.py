@@ -41,12 +41,12 @@ def every_solution(puzzle: TilingPuzzle, most: int, should_stop: Callable[[], bo
     return found, not stopped
 
 
-def differences(puzzle: TilingPuzzle, found: list[list[int]]) -> dict[tuple[int, int], set[str]]:
+def differences(puzzle: TilingPuzzle, found: list[list[int]]) -> dict[tuple[int, ...], set[str]]:
     """Per cell, the pieces that cover it in the solutions ``found`` (only the cells where
     they are not all the same piece)."""
     pl = compile_problem(puzzle.problem).placements
     names = [p.name for p in pl.pieces]
-    seen: dict[tuple[int, int], set[str]] = {}
+    seen: dict[tuple[int, ...], set[str]] = {}
     for sol in found:
         for i in sol:
             for cell in pl.coords_of(i):

@@ -87,7 +87,8 @@ def drop_table(name: str) -> npt.NDArray[np.int16]:
         rows, cols = np.meshgrid(np.arange(SIDE - shape.height + 1),
                                  np.arange(SIDE - shape.width + 1), indexing="ij")  # fmt: skip
         shifts = (rows * SIDE + cols).ravel()  # every position of the orientation at once
-        for split in _splits(tuple(shape.cells)):  # splitting does not depend on position
+        flat = tuple((r, c) for r, c in shape.cells)
+        for split in _splits(flat):  # splitting does not depend on position
             for boards in permutations(range(BOARDS), len(split)):
                 cells = [b * 100 + r * SIDE + c for b, sub in zip(boards, split, strict=True)
                          for r, c in sub]  # fmt: skip
