@@ -138,6 +138,14 @@ Examples:
     metavar="N",
     help="Game records: the position after move N (0: before the first), with move N highlighted.",
 )
+@click.option(
+    "--view",
+    type=click.Choice(["layers", "isometric"]),
+    default=None,
+    help="A box of cubes (a solution or a puzzle) in .svg or .png: its layers side by side "
+    "[default], or the "
+    "assembled solid drawn isometric.",
+)
 @game_options("render_options")
 def render_command(
     files: tuple[str, ...],
@@ -146,6 +154,7 @@ def render_command(
     cell: int,
     title: str | None,
     move: int | None,
+    view: str | None,
     **options: Any,
 ) -> None:
     """Print or write a picture of each file (several: puzzles, on one sheet)."""
@@ -166,7 +175,7 @@ def render_command(
                                      "are drawn only when each is a puzzle file (polytile/"
                                      "puzzle@1) or a catalogue name, on one sheet",
                                      param_hint="FILE...")  # fmt: skip
-        _render_puzzles(tiling, files, output, color, cell, title, move, options)
+        _render_puzzles(tiling, files, output, color, cell, title, move, options, view)
         return
     file = files[0]
     face = face_of_file(file)
@@ -185,7 +194,7 @@ def render_command(
         return
     tiling = catalogue()
     if tiling.draws(file):  # a tiling puzzle to solve: its board and its tray
-        _render_puzzles(tiling, files, output, color, cell, title, move, options)
+        _render_puzzles(tiling, files, output, color, cell, title, move, options, view)
         return
     if options.get("best"):
         raise click.BadParameter("--best needs a Blokus position or game record",
@@ -200,8 +209,14 @@ def render_command(
     if isinstance(obj, Solution):
         _refuse_off_board(obj, "<stdin>" if file == "-" else file)
         obj = _drawn(obj)
+    if view is not None and (not isinstance(obj, Solution) or obj.grid != "cube"):
+        raise click.BadParameter("draws a solution on the cube grid (a box of cubes)",
+                                 param_hint="--view")  # fmt: skip
+    if view is not None and (output is None or output.suffix.lower() not in (".svg", ".png")):
+        raise click.BadParameter("chooses how -o draws a .svg or .png picture; the terminal "
+                                 "and .txt pictures show the layers", param_hint="--view")
     if output is not None:
-        save_picture(obj, output, cell, title)
+        save_picture(obj, output, cell, title, view=view)
         click.echo(wrote(output), err=True)
         return
     text = to_text(obj, color)
@@ -210,7 +225,7 @@ def render_command(
 
 def _render_puzzles(tiling: Any, files: tuple[str, ...], output: Path | None,
                     color: bool | None, cell: int, title: str | None, move: int | None,
-                    options: dict[str, Any]) -> None:  # fmt: skip
+                    options: dict[str, Any], view: str | None) -> None:  # fmt: skip
     """Tiling puzzles to solve, drawn by the catalogue's face (a sheet for several)."""
     from polytile.cli.console import CONSOLE
 
@@ -219,7 +234,7 @@ def _render_puzzles(tiling: Any, files: tuple[str, ...], output: Path | None,
         raise click.BadParameter("--best needs a Blokus position or game record",
                                  param_hint="--best")  # fmt: skip
     with facing():
-        tiling.render(CONSOLE, files, output, color, cell, title)
+        tiling.render(CONSOLE, files, output, color, cell, title, view)
 
 
 def _drawn(solution: Solution) -> Solution:
@@ -237,13 +252,17 @@ def _drawn(solution: Solution) -> Solution:
 def _refuse_off_board(solution: Solution, source: str) -> None:
     """A picture cannot show a cell off the board: refuse the solution as validate would, rather
     than draw it without that cell (overlaps and unknown pieces still draw, marked)."""
-    rows, cols = solution.rows, solution.cols
+    extent: tuple[int, ...] = (solution.rows, solution.cols)
+    if solution.grid == "cube":
+        extent = (solution.layers, *extent)
     for i, placed in enumerate(solution.placements):
-        for j, (r, c) in enumerate(placed.cells):
-            if not (0 <= r < rows and 0 <= c < cols):
+        for j, cell in enumerate(placed.cells):
+            if len(cell) != len(extent) or not all(
+                    0 <= x < n for x, n in zip(cell, extent, strict=True)):  # fmt: skip
                 raise FormatError(
-                    f"cell {short([r, c])} of piece {printable(placed.piece)} lies outside the "
-                    f"{rows}x{cols} board; 'polytile validate' lists every problem",
+                    f"cell {short(list(cell))} of piece {printable(placed.piece)} lies outside "
+                    f"the {'x'.join(map(str, extent))} board; 'polytile validate' lists every "
+                    "problem",
                     source,
                     f"placements[{i}].cells[{j}]",
                 )

@@ -338,7 +338,8 @@ def give_up(console: Console, name: str, status: str, message: str, as_json: boo
 
 
 def emit_solution(console: Console, solution: Any, request: SolveRequest,
-                  check: Callable[[Any], list[str]] | None = None) -> None:  # fmt: skip
+                  check: Callable[[Any], list[str]] | None = None,
+                  picture: Callable[[str], None] | None = None) -> None:  # fmt: skip
     """Print a solution (its JSON for ``--json``, else its picture) and save it to the file
     ``-o`` names (:func:`save_solution`), once ``check`` (the puzzle's rules) passes it.
 
@@ -354,7 +355,7 @@ def emit_solution(console: Console, solution: Any, request: SolveRequest,
         reasons = check(solution)
         if reasons:
             raise SolverError(f"solution failed the rules check: {'; '.join(reasons)}")
-    save_solution(console, solution, request.output)
+    save_solution(console, solution, request.output, picture)
     if request.as_json:
         console.out(formats.dumps(solution))
     else:

@@ -7,7 +7,13 @@ A small package: :mod:`~polytile.render.scene` describes a picture (a public
 :mod:`~polytile.render.puzzle` adds, for a puzzle to solve (a :class:`PuzzlePicture`), the
 tray of its pieces under the board they draw, :mod:`~polytile.render.files` writes them
 (:func:`save_picture`, :func:`save_sheet`) and :mod:`~polytile.render.sheet` lays many out
-on one page. Everything public is re-exported here. The package reads solutions and
+on one page. Solutions on the triangle, hex and cube grids are drawn by
+:mod:`~polytile.render.grids` (text, and the scene: letters, colours, the board's shape) and
+:mod:`~polytile.render.griddraw` (triangles, hexagons, a box's layers side by side, or with
+``view="isometric"`` the box assembled), written as SVG and PNG from one list of polygons by
+:mod:`~polytile.render.drawing`; the same functions reach them, and a puzzle's tray draws
+its pieces of those grids with :mod:`~polytile.render.gridtray`. Everything public is
+re-exported here. The package reads solutions and
 positions by their fields and never imports :mod:`polytile.formats`, so the documents there
 can draw themselves in notebooks.
 
@@ -62,6 +68,7 @@ v v .
 from __future__ import annotations
 
 from polytile.render.files import save_picture, save_sheet
+from polytile.render.grids import VIEWS
 from polytile.render.png import png_bytes, to_png
 from polytile.render.scene import (
     BLOCKED_FILL,
@@ -83,6 +90,7 @@ __all__ = [
     "EMPTY_FILL",
     "PALETTE",
     "PLAYER_FILLS",
+    "VIEWS",
     "Picture",
     "PuzzlePicture",
     "Scene",

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Sequence
 from polytile._files import output_suffix, write_atomic
 from polytile.errors import FormatError
 from polytile.geometry import Cell
+from polytile.render.grids import check_view
 from polytile.render.scene import Picture
 from polytile.render.text import to_text
 
@@ -26,25 +27,34 @@ def save_picture(
     highlight: Iterable[Cell] = (),
     highlight_color: str | None = None,
     coordinates: str | None = None,
+    view: str | None = None,
 ) -> None:
     """Write a picture whose kind follows the file suffix: ``.svg``, ``.png`` or ``.txt``.
 
     A ``.txt`` picture is the plain (colour-less) :func:`to_text`; ``cell``, ``title`` and
     ``coordinates`` (the squares named around the board, as :func:`to_svg` takes them)
     apply to SVG and PNG; the marks and the highlight (as for :func:`to_text` and
-    :func:`to_svg`) to all three.
+    :func:`to_svg`) to all three. ``view``, for a solution or a puzzle on a box of cubes,
+    is ``"layers"`` (the default) or ``"isometric"`` (:data:`~polytile.render.grids.VIEWS`):
+    SVG and PNG draw either (a puzzle's empty box as its floor and walls, ruled in cells);
+    text draws the layers only.
 
     Raises
     ------
     FormatError
         If the suffix is none of those three.
     ValueError
-        If a colour is not a colour name.
+        If a colour is not a colour name, or ``view`` is not a view of the picture (any
+        view of a picture other than a box of cubes; the isometric one in text).
     OSError
         If the file cannot be written.
     """
     suffix = output_suffix(path, ".svg")  # -o -: SVG
     marks, highlight = tuple(marks), tuple(highlight)
+    check_view(obj, view)
+    if suffix == ".txt" and view == "isometric":
+        raise ValueError("a text picture shows a box's layers; the isometric view is drawn "
+                         "as .svg or .png")  # fmt: skip
     if suffix == ".svg":
         from polytile.render.svg import to_svg
 
@@ -57,13 +67,15 @@ def save_picture(
             highlight=highlight,
             highlight_color=highlight_color,
             coordinates=coordinates,
+            view=view,
         )
         write_atomic(path, svg)
     elif suffix == ".png":
         from polytile.render.png import to_png
 
         to_png(obj, path, cell, title, marks=marks, mark_color=mark_color, highlight=highlight,
-               highlight_color=highlight_color, coordinates=coordinates)  # fmt: skip
+               highlight_color=highlight_color, coordinates=coordinates,
+               view=view)  # fmt: skip
     elif suffix == ".txt":
         text = to_text(
             obj,

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from polytile._files import write_atomic
 from polytile.errors import BoardError
 from polytile.geometry import Cell
+from polytile.render.grids import check_view, grid_png, is_grid_picture, refuse_decorations
 from polytile.render.scene import (
     BLOCKED_FILL,
     CONFLICT_INK,
@@ -63,8 +64,9 @@ def png_bytes(
     highlight: Iterable[Cell] = (),
     highlight_color: str | None = None,
     coordinates: str | None = None,
+    view: str | None = None,
 ) -> bytes:
-    """The PNG file's bytes (see :func:`to_png`; ``coordinates`` as
+    """The PNG file's bytes (see :func:`to_png`; ``coordinates`` and ``view`` as
     :func:`~polytile.render.svg.to_svg` takes them)."""
     from PIL import Image, ImageDraw, ImageFont
 
@@ -72,7 +74,15 @@ def png_bytes(
         from polytile.render.puzzle import tray_png
 
         caption = obj.name if title is None else title
-        return tray_png(obj, png_bytes(obj.setup, cell, caption or None), cell, check_png_size)
+        if view is not None or is_grid_picture(obj.setup):  # its grid's board, no marks
+            check_view(obj, view)
+            board = grid_png(obj.setup, cell, caption or None, view=view, show_empty=True)
+        else:
+            board = png_bytes(obj.setup, cell, caption or None)
+        return tray_png(obj, board, cell, check_png_size)
+    if view is not None or is_grid_picture(obj):  # triangles, hexagons, cubes
+        refuse_decorations(marks, highlight, coordinates)
+        return grid_png(obj, cell, title, view=view)
     scene = decorated(obj, marks, mark_color, highlight, highlight_color)
     lay = layout(scene, cell, title, coordinates)
     check_png_size(lay.width, lay.height)
@@ -170,6 +180,7 @@ def to_png(
     highlight: Iterable[Cell] = (),
     highlight_color: str | None = None,
     coordinates: str | None = None,
+    view: str | None = None,
 ) -> None:
     """Write a PNG picture, drawn with Pillow from the same geometry and colours as the SVG.
 
@@ -184,17 +195,20 @@ def to_png(
         Side of a cell in pixels (4 to 200).
     title
         Optional caption above the board.
-    marks, mark_color, highlight, highlight_color, coordinates
-        As for :func:`polytile.render.svg.to_svg`.
+    marks, mark_color, highlight, highlight_color, coordinates, view
+        As for :func:`polytile.render.svg.to_svg` (which also says how the triangle, hex
+        and cube grids are drawn; their PNG is drawn from the same polygons as their SVG).
 
     Raises
     ------
     ValueError
-        If ``cell`` is out of range, or a colour is not a colour name.
+        If ``cell`` is out of range, a colour is not a colour name, or ``view`` or a
+        decoration does not suit the grid (as for :func:`~polytile.render.svg.to_svg`).
     BoardError
         If the picture would have more than :data:`MAX_PNG_PIXELS` pixels.
     OSError
         If the file cannot be written.
     """
-    png = png_bytes(obj, cell, title, marks, mark_color, highlight, highlight_color, coordinates)
+    png = png_bytes(obj, cell, title, marks, mark_color, highlight, highlight_color, coordinates,
+                    view)  # fmt: skip
     write_atomic(path, png)

@@ -9,6 +9,11 @@ picture: each draws the board as set up as it draws a solution, then adds the tr
 module imports none of the writers). :func:`polytile.puzzles.tiling.picture.puzzle_picture`
 makes a puzzle picture from a tiling puzzle.
 
+Pieces of the triangle, hex and cube grids (a :class:`~polytile.render.scene.TrayPiece`'s
+``grid``) are drawn as their grid draws them (:mod:`polytile.render.gridtray`): in text one
+character a cell (:meth:`polytile.grids.Grid.write_text`), in the SVG and PNG as triangles
+and hexagons, a piece of cubes as a small isometric solid.
+
 Examples
 --------
 >>> from polytile.formats import Solution
@@ -34,6 +39,7 @@ import io
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, cast
 
 from polytile.render.scene import (
     GRID_INK,
@@ -47,6 +53,10 @@ from polytile.render.scene import (
     piece_letter,
 )
 from polytile.text import printable, xml_safe
+
+if TYPE_CHECKING:  # the drawing items of the other grids' pieces, drawn only for those
+    from polytile.geometry import Cell
+    from polytile.render.drawing import Item
 
 __all__ = ["tray_png", "tray_svg", "tray_text"]
 
@@ -67,6 +77,11 @@ def _groups(picture: PuzzlePicture) -> list[tuple[str, list[tuple[TrayPiece, str
             groups[-1][1].append((piece, PALETTE[n % len(PALETTE)]))
             n += 1
     return groups or [("Nothing left to place", [])]
+
+
+def _square_cells(piece: TrayPiece) -> frozenset[Cell]:
+    """The cells of a piece of squares, ``(row, col)``."""
+    return cast("frozenset[Cell]", frozenset(piece.cells))
 
 
 def _extent(piece: TrayPiece) -> tuple[int, int]:
@@ -107,35 +122,58 @@ def tray_text(picture: PuzzlePicture, board: str, color: bool) -> str:
 
 
 def _text_rows(pieces: list[tuple[TrayPiece, str]], width: int) -> list[list[Segment]]:
-    """The pieces side by side, rows wrapped at ``width`` characters: each piece two
-    characters a cell, its label (name and supply) on the line under the tallest."""
-    rows: list[list[tuple[TrayPiece, str, int]]] = [[]]
+    """The pieces side by side, rows wrapped at ``width`` characters: each piece drawn by
+    :func:`_art`, its label (name and supply) on the line under the tallest."""
+    rows: list[list[tuple[TrayPiece, _Art, int]]] = [[]]
     used = 0
     for piece, fill in pieces:
-        w = _extent(piece)[1]
-        wide = max(2 * w, len(_label(piece)))
+        art = _art(piece, fill)
+        wide = max(art.width, len(_label(piece)))
         if rows[-1] and used + len(_GAP) + wide > width:
             rows.append([])
             used = 0
         used += (len(_GAP) if rows[-1] else 0) + wide
-        rows[-1].append((piece, fill, wide))
+        rows[-1].append((piece, art, wide))
     lines: list[list[Segment]] = []
     for row in rows:
-        tall = max(_extent(piece)[0] for piece, _, _ in row)
+        tall = max(len(art.lines) for _, art, _ in row)
         for r in range(tall):
             line: list[Segment] = []
-            for k, (piece, fill, wide) in enumerate(row):
+            for k, (_, art, wide) in enumerate(row):
                 line.append((_GAP if k else "", None))
-                cells = set(piece.cells)
-                letter = piece_letter(piece.name)
-                w = _extent(piece)[1]
-                line += [(f"{letter} ", fill) if (r, c) in cells else ("  ", None)
-                         for c in range(w)]  # fmt: skip
-                line.append((" " * (wide - 2 * w), None))
+                line += art.lines[r] if r < len(art.lines) else art.blank
+                line.append((" " * (wide - art.width), None))
             lines.append(line)
         lines.append([(f"{_GAP if k else ''}{_label(p):<{wide}}", None)
                       for k, (p, _, wide) in enumerate(row)])  # fmt: skip
     return lines
+
+
+@dataclass(frozen=True)
+class _Art:
+    lines: list[list[Segment]]  # the piece's lines of text, each ``width`` characters
+    width: int
+    blank: list[Segment]  # a line of it where the piece has none (under a shorter piece)
+
+
+def _art(piece: TrayPiece, fill: str) -> _Art:
+    """The piece in text: on squares two characters a cell (its letter and a space), on the
+    other grids as the grid draws it (:func:`~polytile.render.gridtray.piece_lines`)."""
+    letter = piece_letter(piece.name)
+    if piece.grid == "square":
+        h, w = _extent(piece)
+        cells = set(piece.cells)
+        lines: list[list[Segment]] = [
+            [(f"{letter} ", fill) if (r, c) in cells else ("  ", None) for c in range(w)]
+            for r in range(h)
+        ]
+        return _Art(lines, 2 * w, [("  ", None)] * w)
+    from polytile.render.gridtray import piece_lines
+
+    text = piece_lines(piece)
+    w = max(len(line) for line in text)
+    lines = [[(ch, fill if ch == letter else None) for ch in line.ljust(w)] for line in text]
+    return _Art(lines, w, [(" " * w, None)])
 
 
 def _label(piece: TrayPiece) -> str:
@@ -174,6 +212,7 @@ class _Drawn:
     y: float
     label_x: float  # where its label starts, vertically centred on the piece
     label_y: float
+    art: tuple[Item, ...] = ()  # a piece of another grid than squares: its drawing at (0, 0)
 
 
 @dataclass(frozen=True)
@@ -190,7 +229,8 @@ class _Tray:
 
 def _tray(picture: PuzzlePicture, cell: int, board_width: float) -> _Tray:
     """Where the tray's headings and pieces go, below a board picture ``board_width``
-    wide: pieces left to right, wrapped at the board's width (at least 14 cells)."""
+    wide: pieces left to right, wrapped at the board's width (at least 14 cells); a piece of
+    another grid than squares drawn by :func:`~polytile.render.gridtray.piece_art`."""
     tc = max(4, round(cell * 0.6))
     font = max(8.0, cell * 0.55)
     char = font * 0.62  # a generous guess at a sans-serif character's width
@@ -205,14 +245,23 @@ def _tray(picture: PuzzlePicture, cell: int, board_width: float) -> _Tray:
         y += font * 1.8
         x, tall = float(margin), 0.0
         for piece, fill in pieces:
-            h, w = _extent(piece)
-            wide = w * tc + tc * 0.5 + len(_label(piece)) * char
+            art: tuple[Item, ...] = ()
+            pw: float
+            ph: float
+            if piece.grid == "square":
+                h, w = _extent(piece)
+                pw, ph = w * tc, h * tc
+            else:
+                from polytile.render.gridtray import piece_art
+
+                art, pw, ph = piece_art(piece, tc, fill)
+            wide = pw + tc * 0.5 + len(_label(piece)) * char
             if x > margin and x + wide > width - margin:
                 x, y, tall = float(margin), y + tall + tc * 0.8, 0.0
-            drawn.append(_Drawn(piece, fill, x, y, x + w * tc + tc * 0.5, y + h * tc / 2))
+            drawn.append(_Drawn(piece, fill, x, y, x + pw + tc * 0.5, y + ph / 2, art))
             right = max(right, x + wide)
             x += wide + tc * 1.2
-            tall = max(tall, h * tc, font)
+            tall = max(tall, ph, font)
         y += tall + tc * 1.2
     hatched = ("Hatched: given in place",) if given_indices(picture.setup) else ()
     for note in (*hatched, *picture.notes):
@@ -246,7 +295,10 @@ def tray_svg(picture: PuzzlePicture, board: str, cell: int, caption: str | None)
         the tray a ``<g class="tray">`` with a ``<text class="tray-heading">`` per group, a
         ``<g class="tray-piece">`` per piece, its ``data-piece`` and ``data-supply`` set,
         and a ``<text class="tray-note">`` per note ("Hatched: given in place" first when
-        pieces are given).
+        pieces are given). On squares a tray piece holds a ``tray-cells`` and a
+        ``tray-outline`` path; on the other grids the items of
+        :func:`~polytile.render.gridtray.piece_art` (``cell`` polygons, or a ``cube``
+        group per cube).
 
     """
     from xml.sax.saxutils import escape, quoteattr
@@ -279,12 +331,15 @@ def tray_svg(picture: PuzzlePicture, board: str, cell: int, caption: str | None)
     tc = tray.cell
     for d in tray.pieces:
         top = bh + d.y
+        if d.art:
+            out += _svg_grid_piece(d, top, escape(xml_safe(_label(d.piece))), tray.font, bh)
+            continue
         squares = "".join(f"M{_num(x)} {_num(y)}h{tc}v{tc}h-{tc}z"
                           for x, y in _squares(d.x, top, tc, d.piece))  # fmt: skip
         edges = "".join(
             f"M{_num(d.x + x0 * tc)} {_num(top + y0 * tc)}"
             + (f"H{_num(d.x + x1 * tc)}" if y0 == y1 else f"V{_num(top + y1 * tc)}")
-            for x0, y0, x1, y1 in outline(frozenset(d.piece.cells))
+            for x0, y0, x1, y1 in outline(_square_cells(d.piece))
         )
         label = _label(d.piece)
         out += [
@@ -303,6 +358,22 @@ def tray_svg(picture: PuzzlePicture, board: str, cell: int, caption: str | None)
     return "\n".join(out) + "\n"
 
 
+def _svg_grid_piece(d: _Drawn, top: float, label: str, font: float, bh: float) -> list[str]:
+    """A tray piece of another grid than squares: its drawing, then its label."""
+    from xml.sax.saxutils import quoteattr
+
+    from polytile.render.drawing import moved, svg_items
+
+    return [
+        f'<g class="tray-piece" data-piece={quoteattr(xml_safe(d.piece.name))} '
+        f"data-supply={quoteattr(xml_safe(d.piece.supply))}>",
+        *svg_items(moved(d.art, d.x, top)),
+        f'<text class="tray-label" x="{_num(d.label_x)}" y="{_num(bh + d.label_y)}" '
+        f'dominant-baseline="central" font-size="{_num(font)}">{label}</text>',
+        "</g>",
+    ]
+
+
 # -- PNG -------------------------------------------------------------------------------------
 def tray_png(picture: PuzzlePicture, board: bytes, cell: int,
              check_size: Callable[[int, int], None]) -> bytes:  # fmt: skip
@@ -311,6 +382,8 @@ def tray_png(picture: PuzzlePicture, board: bytes, cell: int,
     ``check_size(width, height)`` refuses a picture too large before it is drawn."""
     from PIL import Image, ImageDraw, ImageFont
 
+    from polytile.render.drawing import Drawing, moved, png_of
+
     board_image = Image.open(io.BytesIO(board))
     bw, bh = board_image.size
     tray = _tray(picture, cell, bw)
@@ -318,6 +391,10 @@ def tray_png(picture: PuzzlePicture, board: bytes, cell: int,
     check_size(width, height)
     image = Image.new("RGB", (width, height), "#ffffff")
     image.paste(board_image, ((width - bw) // 2, 0))
+    arts = tuple(item for d in tray.pieces for item in moved(d.art, d.x, d.y))
+    if arts:  # pieces of another grid than squares, drawn as their boards are
+        strip = Drawing(width, height - bh, None, arts)
+        image.paste(Image.open(io.BytesIO(png_of(strip))), (0, bh))
     draw = ImageDraw.Draw(image)
     heading = ImageFont.load_default(size=max(8, round(tray.font * 1.1)))
     for x, y, text in tray.headings:
@@ -328,10 +405,14 @@ def tray_png(picture: PuzzlePicture, board: bytes, cell: int,
     tc, lo, hi = tray.cell, tray.thick // 2, (tray.thick - 1) // 2
     for d in tray.pieces:
         top = bh + d.y
+        if d.art:
+            draw.text((d.label_x, bh + d.label_y), _label(d.piece), fill=INK, font=font,
+                      anchor="lm")  # fmt: skip
+            continue
         for x, y in _squares(d.x, top, tc, d.piece):
             draw.rectangle((round(x), round(y), round(x) + tc, round(y) + tc), fill=d.fill,
                            outline=mix(d.fill, GRID_INK, 0.5))  # fmt: skip
-        for x0, y0, x1, y1 in outline(frozenset(d.piece.cells)):
+        for x0, y0, x1, y1 in outline(_square_cells(d.piece)):
             ax, ay = round(d.x + x0 * tc), round(top + y0 * tc)
             bx, by = round(d.x + x1 * tc), round(top + y1 * tc)
             draw.rectangle((ax - lo, ay - lo, bx + hi, by + hi), fill=INK)

@@ -20,7 +20,7 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol, TypeAlias
 
@@ -120,19 +120,45 @@ class PositionLike(Protocol):
 
 @dataclass(frozen=True)
 class TrayPiece:
-    """A piece in a puzzle's tray: its name, its cells in the orientation drawn, and its
-    supply in words (``"x2"``, ``"0-2"``, ``"up to 2"``, ``"any number"``)."""
+    """A piece in a puzzle's tray: its name, its cells in the orientation drawn, its supply
+    in words (``"x2"``, ``"0-2"``, ``"up to 2"``, ``"any number"``) and the name of its grid
+    (:mod:`polytile.grids`: cells ``(row, col)``, or ``(layer, row, col)`` for cubes).
+
+    A piece of cubes is drawn turned, by a rotation, when its own orientation would hide a
+    cube from the isometric drawing (:func:`polytile.render.gridtray.turned`).
+
+    Raises
+    ------
+    ValueError
+        If it has no cells, a cell at a negative coordinate or with the wrong number of
+        coordinates for its grid.
+    UnknownNameError
+        If no grid has the name ``grid``.
+    """
 
     name: str
-    cells: tuple[Cell, ...]
+    cells: tuple[tuple[int, ...], ...]
     supply: str
+    grid: str = "square"
 
     def __post_init__(self) -> None:
-        cells = tuple((int(r), int(c)) for r, c in self.cells)
-        if not cells or min(min(r, c) for r, c in cells) < 0:
-            raise ValueError(f"a tray piece has cells, none at a negative row or column: "
-                             f"{self.name!r} has {list(cells)}")  # fmt: skip
+        if self.grid == "square":
+            cells: tuple[tuple[int, ...], ...] = tuple((int(r), int(c)) for r, c in self.cells)
+            if not cells or min(min(r, c) for r, c in cells) < 0:
+                raise ValueError(f"a tray piece has cells, none at a negative row or column: "
+                                 f"{self.name!r} has {list(cells)}")  # fmt: skip
+            object.__setattr__(self, "cells", cells)
+            return
+        from polytile.grids import grid
+
+        g = grid(self.grid)
+        cells = tuple(tuple(int(x) for x in cell) for cell in self.cells)
+        if not cells or any(len(cell) != g.dims or min(cell) < 0 for cell in cells):
+            raise ValueError(f"a tray piece of the {g.name} grid has cells of {g.dims} "
+                             f"coordinates, none negative: {self.name!r} has "
+                             f"{[list(c) for c in cells]}")  # fmt: skip
         object.__setattr__(self, "cells", cells)
+        object.__setattr__(self, "grid", g.name)
 
 
 @dataclass(frozen=True)
@@ -213,10 +239,15 @@ def scene_of(obj: Picture) -> Scene:
     Raises
     ------
     TypeError
-        For anything else.
+        For anything else, and for a solution on a grid other than squares
+        (:mod:`polytile.render.grids` draws those).
     """
     if isinstance(obj, PuzzlePicture):  # its board; the tray is drawn around it
         return _solution_scene(obj.setup)
+    on = getattr(obj, "grid", "square") if hasattr(obj, "placements") else "square"
+    if on != "square":
+        raise TypeError(f"a solution on the {on} grid is drawn by polytile.render.grids, "
+                        "not as a scene of squares")  # fmt: skip
     if hasattr(obj, "placements"):
         return _solution_scene(obj)
     if hasattr(obj, "board"):
@@ -303,22 +334,27 @@ def _position_scene(p: Any) -> Scene:
     return Scene(p.rows, p.cols, blocked, tuple(shapes))
 
 
-def _tiling_fills(pieces: Sequence[frozenset[Cell]]) -> list[str]:
-    """Palette colour per piece: its index's colour unless an edge neighbour took it."""
-    owner: dict[Cell, list[int]] = {}
+def _tiling_fills(
+    pieces: Sequence[frozenset[tuple[int, ...]]],
+    neighbours: Callable[[tuple[int, ...]], Iterable[tuple[int, ...]]] | None = None,
+) -> list[str]:
+    """Palette colour per piece: its index's colour unless an edge neighbour took it (by the
+    square's four steps, or by ``neighbours``: a grid's
+    :meth:`~polytile.grids.Grid.neighbours`)."""
+
+    def steps(cell: tuple[int, ...]) -> Iterable[tuple[int, ...]]:
+        return ((cell[0] + dr, cell[1] + dc) for dr, dc in _STEPS)
+
+    near = neighbours or steps
+    owner: dict[tuple[int, ...], list[int]] = {}
     for i, cells in enumerate(pieces):
         for cell in cells:
             owner.setdefault(cell, []).append(i)
     chosen: list[int] = []
     n = len(PALETTE)
     for i, cells in enumerate(pieces):
-        taken = {
-            chosen[j]
-            for r, c in cells
-            for dr, dc in _STEPS
-            for j in owner.get((r + dr, c + dc), ())
-            if j < i
-        }
+        taken = {chosen[j] for cell in cells for other in near(cell)
+                 for j in owner.get(other, ()) if j < i}  # fmt: skip
         pick = next((k % n for k in range(i, i + n) if k % n not in taken), i % n)
         chosen.append(pick)
     return [PALETTE[k] for k in chosen]

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from polytile.geometry import Cell
+from polytile.render.grids import check_view, grid_svg, is_grid_picture, refuse_decorations
 from polytile.render.scene import (
     BLOCKED_FILL,
     CONFLICT_INK,
@@ -68,6 +69,7 @@ def to_svg(
     highlight: Iterable[Cell] = (),
     highlight_color: str | None = None,
     coordinates: str | None = None,
+    view: str | None = None,
 ) -> str:
     """A standalone SVG picture with grid lines, filled pieces and every piece's outline.
 
@@ -88,6 +90,9 @@ def to_svg(
         Name the columns under the board and the rows left of it: ``"pentobi"`` (a, b, ...;
         rows from 1 at the bottom) or ``"rowcol"`` (0, 1, ... from the top left); None for
         no names (see :data:`~polytile.render.scene.COORDINATES`).
+    view
+        For a solution on a box of cubes: ``"layers"`` (the default), its layers side by
+        side, or ``"isometric"``, the solid assembled (:data:`~polytile.render.grids.VIEWS`).
 
     Returns
     -------
@@ -100,12 +105,18 @@ def to_svg(
         ``<path class="piece">`` and a ``<path class="given-hatch">`` in the ``given`` group.
         A :class:`~polytile.render.scene.PuzzlePicture` (captioned with its name unless
         ``title`` is given) is its board's picture with its tray under it
-        (:func:`~polytile.render.puzzle.tray_svg`).
+        (:func:`~polytile.render.puzzle.tray_svg`), a box of cubes' board in ``view``
+        (isometric: the box's floor and walls, its blocked cubes dark, the given pieces in
+        it). A solution on the triangle, hex or cube grid is drawn by
+        :func:`~polytile.render.grids.grid_svg` (polygons per cell, described in
+        :func:`~polytile.render.griddraw.grid_drawing`).
 
     Raises
     ------
     ValueError
-        If ``cell`` is out of range, or a colour is not a colour name.
+        If ``cell`` is out of range, a colour is not a colour name, ``view`` is given for
+        a picture that is not of a box of cubes, or marks, a highlight or coordinates for
+        a grid other than squares.
     """
     from xml.sax.saxutils import escape, quoteattr  # 0.03 s (urllib): only when drawing
 
@@ -113,7 +124,16 @@ def to_svg(
         from polytile.render.puzzle import tray_svg
 
         caption = obj.name if title is None else title
-        return tray_svg(obj, to_svg(obj.setup, cell, caption or None), cell, caption)
+        if view is not None or is_grid_picture(obj.setup):  # its grid's board, no marks
+            check_view(obj, view)
+            board = grid_svg(obj.setup, cell, xml_safe(caption) if caption else None,
+                             view=view, show_empty=True)  # fmt: skip
+        else:
+            board = to_svg(obj.setup, cell, caption or None)
+        return tray_svg(obj, board, cell, caption)
+    if view is not None or is_grid_picture(obj):  # triangles, hexagons, cubes
+        refuse_decorations(marks, highlight, coordinates)
+        return grid_svg(obj, cell, xml_safe(title) if title else title, view=view)
     scene = decorated(obj, marks, mark_color, highlight, highlight_color)
     title = xml_safe(title) if title else title  # names from files may hold control characters
     lay = layout(scene, cell, title, coordinates)

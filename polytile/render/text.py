@@ -9,6 +9,7 @@ import sys
 from collections.abc import Iterable
 
 from polytile.geometry import Cell
+from polytile.render.grids import grid_board_lines, grid_text, is_grid_picture, refuse_decorations
 from polytile.render.scene import (
     BLOCKED_FILL,
     CONFLICT,
@@ -41,12 +42,16 @@ def board_grid(obj: Picture) -> list[str]:
     list of str
         ``.`` empty, ``#`` blocked, letters for pieces, and ``*`` where a cell is claimed
         twice (two pieces, or a piece on a blocked cell), which only an invalid solution has.
-        Cells outside the board are not shown.
+        Cells outside the board are not shown. On the triangle, hex and cube grids the rows
+        are the grid's text drawing (:meth:`polytile.grids.Grid.write_text`) and different
+        pieces show different letters (:func:`~polytile.render.grids.honest_letters`).
     """
     if isinstance(obj, PuzzlePicture):  # a puzzle: its board as set up
         obj = obj.setup
     if not hasattr(obj, "placements"):  # a position: its rows as they are
         return list(obj.board)
+    if is_grid_picture(obj):  # triangles, hexagons, cubes: as the grid's files draw them
+        return grid_board_lines(obj)
     scene = scene_of(obj)
     grid = [["." for _ in range(scene.cols)] for _ in range(scene.rows)]
     for r, c in scene.blocked:
@@ -119,12 +124,20 @@ def to_text(
     then drawn with every piece's boundary (``+---+`` lines, ``|`` between cells), one
     text line a row and one between rows. In colour, touching pieces never share a
     background, and the SVG and PNG pictures draw every outline.
+
+    A solution on the triangle, hex or cube grid is drawn one character per cell as the
+    grid's files draw it, different pieces always in different letters, a legend naming
+    them when a letter is not its piece's initial (:func:`~polytile.render.grids.grid_text`);
+    marks and a highlight are for square boards only (a ValueError).
     """
     if isinstance(obj, PuzzlePicture):  # its name, its board and its tray
         from polytile.render.puzzle import tray_text
 
         want = _want_color(color)
         return tray_text(obj, to_text(obj.setup, want), want)
+    if is_grid_picture(obj):  # triangles, hexagons, cubes
+        refuse_decorations(marks, highlight, None)
+        return grid_text(obj, color)
     scene = decorated(obj, marks, mark_color, highlight, highlight_color)
     grid = board_grid(obj)
     note = given_note(scene)

@@ -13,7 +13,7 @@ import time
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from polytile.errors import OptionError, SolverError, UnknownNameError
+from polytile.errors import OptionError, PolytileError, SolverError, UnknownNameError
 from polytile.faces.face import Console, Option
 from polytile.faces.puzzle import (
     CataloguePuzzles,
@@ -541,11 +541,17 @@ class TilingPuzzles(CataloguePuzzles):
         return file != "-" and not Path(file).exists() and file in TEASERS
 
     def render(self, console: Console, files: tuple[str, ...], output: Any, color: bool | None,
-               cell: int, title: str | None) -> None:  # fmt: skip
-        """``render`` of puzzles with their trays (:mod:`.tiling.picture`)."""
+               cell: int, title: str | None, view: str | None = None) -> None:  # fmt: skip
+        """``render`` of puzzles with their trays (:mod:`.tiling.picture`); ``view`` draws
+        a box of cubes (its layers, or isometric)."""
         from polytile.puzzles.tiling.picture import render_puzzles
 
-        render_puzzles(console, files, output, color, cell, title)
+        try:
+            render_puzzles(console, files, output, color, cell, title, view=view)
+        except ValueError as exc:
+            if view is None or isinstance(exc, PolytileError):
+                raise
+            raise OptionError(str(exc), "--view") from None
 
     # -- validate -------------------------------------------------------------------------------
 

@@ -68,7 +68,9 @@ def tray(puzzle: TilingPuzzle) -> tuple[TrayGroup, ...]:
     """The pieces still to place (the given copies taken off), each once with its supply:
     those outside choices under "Pieces to place", then each choice under its heading.
 
-    The pieces are drawn as the file or the piece set defines them, in the puzzle's order.
+    The pieces are drawn as the file or the piece set defines them, in the puzzle's order,
+    on the puzzle's grid (a piece of cubes turned when that would hide a cube from its
+    isometric drawing: :func:`polytile.render.gridtray.turned`).
     """
     problem = puzzle.problem
     chosen = {t: k for k, group in enumerate(problem.groups) for t in group.types}
@@ -77,7 +79,7 @@ def tray(puzzle: TilingPuzzle) -> tuple[TrayGroup, ...]:
         shape = problem.types[t]
         supply = supply_text(problem.low[t], problem.counts[t], shape.name in puzzle.unlimited,
                              t in chosen)  # fmt: skip
-        return TrayPiece(shape.name, shape.cells, supply)
+        return TrayPiece(shape.name, shape.cells, supply, shape.grid)
 
     groups = []
     loose = tuple(piece(t) for t in range(len(problem.types)) if t not in chosen)
@@ -150,20 +152,41 @@ def read_drawn(file: str) -> TilingPuzzle:
 
 
 def render_puzzles(console: Console, files: Sequence[str], output: Path | None,
-                   color: bool | None, cell: int, title: str | None) -> None:  # fmt: skip
+                   color: bool | None, cell: int, title: str | None,
+                   view: str | None = None) -> None:  # fmt: skip
     """``polytile render`` of puzzle files: each puzzle as text on standard output, or
     written to ``output`` by its suffix (``.svg``, ``.png``, ``.txt``); several puzzles go on
-    one sheet, captioned with their names under the heading ``title``."""
+    one sheet, captioned with their names under the heading ``title``.
+
+    ``view`` draws a box of cubes' board (:data:`~polytile.render.VIEWS`): ``"layers"``
+    side by side, or ``"isometric"`` (in a ``.svg`` or ``.png`` of one puzzle); the tray
+    shows its pieces of cubes isometric either way.
+
+    Raises
+    ------
+    ValueError
+        If ``view`` is given for a puzzle not on the cube grid, for several puzzles, or
+        ``"isometric"`` without a ``.svg`` or ``.png`` file.
+    """
     from polytile.render import save_picture, save_sheet, to_text
+    from polytile.render.grids import check_view
     from polytile.text import wrote
 
     pictures = [puzzle_picture(read_drawn(file)) for file in files]
+    for picture in pictures:
+        check_view(picture, view)
+    if view is not None and len(pictures) > 1:
+        raise ValueError("a view draws one puzzle's box of cubes; a sheet of several draws "
+                         "each box's layers")  # fmt: skip
+    if view == "isometric" and output is None:
+        raise ValueError("the isometric view is drawn in a .svg or .png file (-o); text "
+                         "shows a box's layers")  # fmt: skip
     if output is None:
         text = "\n".join(to_text(picture, color) for picture in pictures)
         console.out(text, nl=False, color="\x1b[" in text)
         return
     if len(pictures) == 1:
-        save_picture(pictures[0], output, cell, title)
+        save_picture(pictures[0], output, cell, title, view=view)
     else:
         save_sheet([(picture, picture.name) for picture in pictures], output, cell, title)
     console.err(wrote(output))
