@@ -10,9 +10,11 @@ What polytile reads of the format (learned from BurrTools' own reader and writer
 * ``<problems>``: each ``<problem name=>`` lists ``<shape id= count=>`` (or ``min= max=``)
   and ``<result id=>``, the shape the pieces must fill.
 
-A puzzle is read when it is flat: every shape it uses has its voxels in one layer, on the
-cube grid, with no variable voxel in the result (polytile covers its board exactly) and no
-colour constraint. Pieces may be turned over (a flat piece can be flipped in space).
+A puzzle on the cube grid is read with no variable voxel in the result (polytile covers its
+board exactly) and no colour constraint. When every shape it uses has its voxels in one
+layer it becomes a puzzle of squares, its pieces free to turn over (a flat piece can be
+flipped in space); otherwise a puzzle of polycubes (``"grid": "cube"``), its pieces turning
+by rotations only, as solid pieces do.
 """
 
 from __future__ import annotations
@@ -92,19 +94,31 @@ def _voxels(node: ET.Element, path: str, where: str) -> tuple[int, int, int, lis
     return sx, sy, sz, states
 
 
-def _flat(node: ET.Element, path: str, where: str) -> dict[tuple[int, int], str]:
-    """The shape's non-empty voxels as (row, column): refused unless they lie in one
-    layer."""
+def _solid(node: ET.Element, path: str, where: str) -> dict[tuple[int, int, int], str]:
+    """The shape's non-empty voxels as (layer, row, column)."""
     sx, sy, _, states = _voxels(node, path, where)
     cells: dict[tuple[int, int, int], str] = {}
     for i, state in enumerate(states):
         if state != "_":
             x, rest = i % sx, i // sx
             cells[(rest // sy, rest % sy, x)] = state  # (z, y, x)
-    if len({z for z, _, _ in cells}) > 1:
-        raise FormatError("a shape in more than one layer: polytile reads flat (2D) puzzles",
-                          path, where)  # fmt: skip
+    return cells
+
+
+def _flat(cells: dict[tuple[int, int, int], str]) -> dict[tuple[int, int], str]:
+    """A shape of one layer as (row, column)."""
     return {(y, x): state for (_, y, x), state in cells.items()}
+
+
+def _layers(cells: dict[tuple[int, int, int], Any], filled: str = "#",
+            empty: str = ".") -> list[str]:  # fmt: skip
+    """A solid shape in the cube grid's text form (layers side by side), moved to 0."""
+    from polytile.grids import grid
+
+    low = [min(c[i] for c in cells) for i in range(3)]
+    moved: dict[tuple[int, ...], str] = {(z - low[0], y - low[1], x - low[2]): filled
+                                         for z, y, x in cells}
+    return grid("cube").write_text(moved, empty)
 
 
 def _rows(cells: dict[tuple[int, int], Any], filled: str = "#", empty: str = ".") -> list[str]:
@@ -132,8 +146,8 @@ def read_xmpuzzle(path: str | Path, problem: int | None = None) -> dict[str, Any
     kind = 0 if grid is None else _int(grid, "type", path, "gridType", 0)
     if kind != 0:
         raise FormatError(f"a puzzle on BurrTools' {GRIDS.get(kind, str(kind))} grid: polytile "
-                          "reads flat puzzles on the cube grid (squares)", path,
-                          "gridType")  # fmt: skip
+                          "reads puzzles of BurrTools' cube grid (squares and polycubes)",
+                          path, "gridType")  # fmt: skip
     shapes = root.findall("shapes/voxel")
     problems = root.findall("problems/problem")
     if not problems:
@@ -150,14 +164,13 @@ def read_xmpuzzle(path: str | Path, problem: int | None = None) -> dict[str, Any
     rid = _int(result, "id", path, where)
     if not 0 <= rid < len(shapes):
         raise FormatError(f"result shape {rid} is not in the file", path, where)
-    board = _flat(shapes[rid], path, f"shape {rid} (the result)")
+    board = _solid(shapes[rid], path, f"shape {rid} (the result)")
     if "+" in board.values():
         raise FormatError("the result has variable voxels (+), which the pieces may leave "
                           "empty: polytile covers its board exactly", path, where)  # fmt: skip
     if not board:
         raise FormatError("the result shape is empty", path, where)
-    pieces: list[dict[str, Any]] = []
-    names: set[str] = set()
+    used: list[tuple[int, int, int, dict[tuple[int, int, int], str]]] = []
     for entry in chosen.findall("shapes/shape"):
         sid = _int(entry, "id", path, where)
         if not 0 <= sid < len(shapes) or sid == rid:
@@ -167,21 +180,31 @@ def read_xmpuzzle(path: str | Path, problem: int | None = None) -> dict[str, Any
         high = low if count is not None else _int(entry, "max", path, where, 1)
         if high < 1:
             continue
-        cells = _flat(shapes[sid], path, f"shape {sid}")
+        cells = _solid(shapes[sid], path, f"shape {sid}")
         if not cells:
             raise FormatError(f"shape {sid} is empty", path, where)
         if "+" in cells.values():
             raise FormatError(f"shape {sid} has variable voxels (+)", path, where)
+        used.append((sid, low, high, cells))
+    if not used:
+        raise FormatError("the problem uses no piece", path, where)
+    flat = all(len({z for z, _, _ in cells}) == 1 for cells in [board] + [u[3] for u in used])
+    pieces: list[dict[str, Any]] = []
+    names: set[str] = set()
+    for sid, low, high, cells in used:
         name = shapes[sid].get("name") or f"S{sid + 1}"
         while name in names:
             name += "'"
         names.add(name)
-        pieces.append({"name": name, "shape": _rows(cells),
+        shape = _rows(_flat(cells)) if flat else _layers(cells)
+        pieces.append({"name": name, "shape": shape,
                        "count": high if low == high else f"{low}-{high}"})  # fmt: skip
-    if not pieces:
-        raise FormatError("the problem uses no piece", path, where)
-    all_rows = _rows(board, ".", "#")
-    return {"format": "polytile/puzzle@1",
-            "name": chosen.get("name") or Path(path).stem,
-            "board": all_rows, "pieces": pieces,
-            "description": f"read from the BurrTools file {Path(path).name}"}  # fmt: skip
+    doc: dict[str, Any] = {"format": "polytile/puzzle@1",
+                           "name": chosen.get("name") or Path(path).stem}  # fmt: skip
+    if flat:
+        doc["board"] = _rows(_flat(board), ".", "#")
+    else:
+        doc["grid"] = "cube"
+        doc["board"] = _layers(board, ".", "#")
+    doc.update(pieces=pieces, description=f"read from the BurrTools file {Path(path).name}")
+    return doc

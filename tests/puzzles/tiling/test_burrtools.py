@@ -1,5 +1,5 @@
-"""BurrTools puzzle files (issue 47, item 6): flat puzzles on the cube grid read as polytile
-puzzles, the rest refused naming why. The files here are written by the test, to the format
+"""BurrTools puzzle files (issue 47, item 6): puzzles on the cube grid read as polytile
+puzzles (flat ones as squares, the others as polycubes, issue 51), the rest refused naming why. The files here are written by the test, to the format
 BurrTools reads (voxels x fastest, then y, then z; '#' filled, '_' empty, '+' variable)."""
 
 from __future__ import annotations
@@ -61,7 +61,6 @@ def test_a_flat_puzzle_reads_as_the_same_polytile_puzzle(tmp_path: Path, zipped:
 
 @pytest.mark.parametrize(("shapes", "grid", "said"), [
     (SHAPES, 1, "triangular prism grid"),
-    ([(2, 2, 2, "Board", "#" * 8), *SHAPES[1:]], 0, "more than one layer"),
     ([(6, 5, 1, "Board", "+" + "#" * 29), *SHAPES[1:]], 0, "variable voxels"),
     ([(6, 5, 1, "Board", "#3" + "#" * 29), *SHAPES[1:]], 0, "colour constraint"),
     ([(6, 5, 1, "Board", "#" * 29), *SHAPES[1:]], 0, "29 voxels for a 6x5x1 space"),
@@ -75,6 +74,33 @@ def test_what_polytile_does_not_read_is_refused_naming_it(
         read_xmpuzzle(path)
     result = CliRunner().invoke(cli, ["count", str(path)])
     assert result.exit_code == 2 and said in result.stderr
+
+
+def _voxels(cells: tuple[tuple[int, ...], ...]) -> tuple[int, int, int, str]:
+    """A solid's BurrTools voxel space: x fastest, then y, then z."""
+    sz, sy, sx = (1 + max(c[i] for c in cells) for i in range(3))
+    text = "".join("#" if (z, y, x) in cells else "_"
+                   for z in range(sz) for y in range(sy) for x in range(sx))  # fmt: skip
+    return sx, sy, sz, text
+
+
+def test_a_solid_puzzle_reads_as_a_puzzle_of_polycubes(tmp_path: Path) -> None:
+    from polytile.geometry import piece_set
+
+    soma = piece_set("soma")
+    shapes = [(3, 3, 3, "Cube", "#" * 27)]
+    shapes += [(*_voxels(p.cells)[:3], p.name, _voxels(p.cells)[3]) for p in soma]
+    parts = [f'<shape id="{i + 1}" count="1"/>' for i in range(len(soma))]
+    path = tmp_path / "soma.xmpuzzle"
+    path.write_text(xmpuzzle(shapes, parts, 0))
+    doc = read_xmpuzzle(path)
+    assert doc["grid"] == "cube" and doc["board"] == ["... ... ..."] * 3
+    read = load_puzzle(path)
+    assert read.problem.one_sided and read.problem.symmetries == "mirror-pieces"
+    assert {t.canonical_one_sided() for t in read.problem.types} == {
+        p.canonical_one_sided() for p in soma}
+    result = count_tiling(read.problem)
+    assert (result.count, result.count_up_to_symmetry) == (11_520, 240)
 
 
 def test_latin_1_comments_are_read(tmp_path: Path) -> None:
