@@ -1,5 +1,6 @@
 """BurrTools puzzle files (issue 47, item 6): puzzles on the cube grid read as polytile
-puzzles (flat ones as squares, the others as polycubes, issue 51), the rest refused naming why. The files here are written by the test, to the format
+puzzles (flat ones as squares, the others as polycubes, issue 51), the rest refused naming
+why. The files here are written by the test, to the format
 BurrTools reads (voxels x fastest, then y, then z; '#' filled, '_' empty, '+' variable)."""
 
 from __future__ import annotations
