@@ -232,7 +232,13 @@ class Polyomino:
 
     def named(self, name: str) -> Polyomino:
         """The same cells under another name."""
-        return Polyomino(self.cells, name, self.grid)
+        if self.grid == "square":
+            return Polyomino(self.cells, name)
+        same = object.__new__(Polyomino)  # the cells are valid: not checked again
+        object.__setattr__(same, "cells", self.cells)
+        object.__setattr__(same, "name", name)
+        object.__setattr__(same, "grid", self.grid)
+        return same
 
     # -- symmetry ----------------------------------------------------------------------
     def transform(self, k: int) -> Polyomino:
@@ -241,7 +247,12 @@ class Polyomino:
         if self.grid == "square":
             return Polyomino(tuple(apply_transform(k, r, c) for r, c in self.cells), self.name)
         g = grid(self.grid)
-        return Polyomino(tuple(g.transform(k, cell) for cell in self.cells), self.name, g.name)
+        # the image of a valid shape is one: normalized, not checked again
+        image = object.__new__(Polyomino)
+        object.__setattr__(image, "cells", g.normalize(g.transform(k, c) for c in self.cells))
+        object.__setattr__(image, "name", self.name)
+        object.__setattr__(image, "grid", g.name)
+        return image
 
     def orientations(self, one_sided: bool = False) -> tuple[Polyomino, ...]:
         """The distinct fixed orientations, in order of first appearance under the symmetries.
@@ -270,11 +281,11 @@ class Polyomino:
     def canonical(self) -> Polyomino:
         """The least of the images under every symmetry of the grid (eight on squares): equal
         for two shapes iff they are the same free piece."""
-        return min(self.transform(k) for k in range(grid(self.grid).order)).named(self.name)
+        return _least(self, False).named(self.name)
 
     def canonical_one_sided(self) -> Polyomino:
         """The least of the rotations (four on squares): equal iff the same one-sided piece."""
-        return min(self.transform(k) for k in range(grid(self.grid).rotations)).named(self.name)
+        return _least(self, True).named(self.name)
 
     def mirror_image(self) -> Polyomino:
         """The piece turned over (a mirror image on its grid), normalized, same name."""
@@ -338,6 +349,14 @@ class Polyomino:
             "".join(full if (r, c) in present else empty for c in range(self.width))
             for r in range(self.height)
         )
+
+
+@cache
+def _least(p: Polyomino, one_sided: bool) -> Polyomino:
+    """The least image of ``p`` under the rotations, or every symmetry (cached: engines ask
+    for the same pieces' forms again and again)."""
+    g = grid(p.grid)
+    return min(p.transform(k) for k in range(g.rotations if one_sided else g.order))
 
 
 @cache

@@ -16,9 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from polytile.board import placements
 from polytile.errors import SolverError
-from polytile.solvers.tiling import TilingProblem, _orbit_options, _scan_layout
+from polytile.solvers.tiling import TilingProblem, _orbit_options, _scan_layout, problem_placements
 
 __all__ = ["FrontierLayout", "FrontierUnsupported", "fixed_layout", "frontier_layout"]
 
@@ -163,7 +162,7 @@ def frontier_layout(problem: TilingProblem, along: str = "short") -> FrontierLay
     """
     bit = _scan(problem, along)
     board = problem.board
-    pl = placements(board, problem.types, problem.one_sided)
+    pl = problem_placements(problem)
     options = [bit[pl.cells_of(i)] for i in range(len(pl))]
     piece = pl.piece.astype(np.int64)
     return _build(board.size, bit[np.flatnonzero(board.open_mask.ravel())], options, piece,
@@ -201,7 +200,7 @@ def fixed_layout(problem: TilingProblem, k: int) -> FrontierLayout:
     keep = keep[np.argsort(bit[keep])]
     position = np.full(board.size, -1, dtype=np.int64)
     position[keep] = np.arange(len(keep))
-    pl = placements(board, problem.types, problem.one_sided)
+    pl = problem_placements(problem)
     orbits = _orbit_options(pl, k, problem.piece_map(k))
     options = []
     for orbit in orbits:

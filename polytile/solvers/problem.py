@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -236,6 +237,10 @@ class TilingProblem:
         >>> TilingProblem(Board(4, 4), (piece("L4"), j4), (2, 2), one_sided=True).mirror_twins()
         (1, 0)
         """
+        return _mirror_twins(self)
+
+    def _find_twins(self) -> tuple[int, ...]:
+        """:meth:`mirror_twins`, worked out (cached by :func:`_mirror_twins`)."""
         types = self.types
         if not self.one_sided:
             return tuple(range(len(types)))
@@ -307,3 +312,9 @@ class TilingProblem:
         groups = tuple(PieceGroup(tuple(sorted({kept[t] for t in g.types})), g.low, g.high)
                        for g in self.groups)  # fmt: skip
         return kept, tuple(counts), tuple(low), groups
+
+
+@lru_cache(maxsize=64)
+def _mirror_twins(problem: TilingProblem) -> tuple[int, ...]:
+    """A problem's mirror twins, worked out once: counts ask for them at every Fix(k)."""
+    return problem._find_twins()

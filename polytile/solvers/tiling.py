@@ -59,6 +59,7 @@ __all__ = [
     "TilingProblem",
     "count_task",
     "plan_count",
+    "problem_placements",
     "solutions",
 ]
 
@@ -154,6 +155,13 @@ class TilingKernel:
         return [pl for opt in path for pl in self.options[opt]]
 
 
+@lru_cache(maxsize=32)
+def problem_placements(problem: TilingProblem) -> Placements:
+    """Every placement of a problem's pieces, made once per problem (a count compiles a
+    kernel for each symmetry of the board, all on the same placements). Read only."""
+    return placements(problem.board, problem.types, problem.one_sided)
+
+
 def _scan_layout(board: Board) -> tuple[npt.NDArray[np.int64], int, int]:
     """Map cell index -> bit index so that the scan runs along the board's short side, with
     the length of a line of the scan (the fastest axis) and the number of lines."""
@@ -190,7 +198,7 @@ def compile_problem(problem: TilingProblem, symmetry: int = 0) -> TilingKernel:
 
     Cached per process, so workers compile each problem once.
     """
-    pl = placements(problem.board, problem.types, problem.one_sided)
+    pl = problem_placements(problem)
     n_cells = problem.board.size
     words = (n_cells + 63) // 64
     bit, width, height = _scan_layout(problem.board)
@@ -342,21 +350,22 @@ def _orbit_options(
 ) -> list[tuple[int, ...]]:
     """The <k>-orbits of placements whose members are pairwise disjoint (Fix(k) options);
     ``piece_map``: the type each type becomes under ``k`` (its mirror twin), if not itself."""
-    image = placement_images(pl, k, None if piece_map is None else np.array(piece_map))
+    image = placement_images(pl, k, None if piece_map is None else np.array(piece_map)).tolist()
     seen: set[tuple[int, ...]] = set()
     options = []
+    cells_of = [row[:n] for row, n in zip(pl.cells.tolist(), pl.size.tolist(), strict=True)]
     for i in range(len(pl)):
         orbit = [i]
-        j = int(image[i])
+        j = image[i]
         while j != i:
             orbit.append(j)
-            j = int(image[j])
+            j = image[j]
         key = tuple(sorted(orbit))
         if key in seen:
             continue
         seen.add(key)
-        cells = np.concatenate([pl.cells_of(j) for j in key])
-        if len(np.unique(cells)) == len(cells):
+        cells = [c for j in key for c in cells_of[j]]
+        if len(set(cells)) == len(cells):  # small lists: a set beats np.unique
             options.append(key)
     return options
 

@@ -92,7 +92,7 @@ def step_problems(
     reasons = []
     for cell in step.cells:
         if cell not in layout:
-            reasons.append(f"cell {cell} is off the {layout.rows}x{layout.cols} board")
+            reasons.append(f"cell {cell} is off the {layout.describe_size()} board")
         elif not layout.is_open(*cell):
             reasons.append(f"cell {cell} is blocked")
         elif cell in owner:

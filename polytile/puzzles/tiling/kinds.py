@@ -53,7 +53,7 @@ class _TilingKind(ByHandKind):
     def row(self, puzzle: Any) -> dict[str, Any]:
         """The board, its open cells, the pieces (given ones included) and the given ones."""
         layout = puzzle.layout
-        return {"board": f"{layout.rows}x{layout.cols}", "cells": layout.n_open,
+        return {"board": layout.describe_size(), "cells": layout.n_open,
                 "pieces": len(puzzle.all_piece_names()), "given": len(puzzle.given)}  # fmt: skip
 
     def picture(self, puzzle: Any) -> Solution:
@@ -251,7 +251,8 @@ place to rule the others out, or is dropped."""
         return [
             {
                 "name": p.name,
-                "board": f"{p.board.rows}x{p.board.cols}",
+                "board": p.board.describe_size(),
+                "grid": p.board.grid,
                 "pieces": p.problem.n_pieces,
                 "known_count": p.known_count,
                 "known_count_up_to_symmetry": p.known_count_up_to_symmetry,

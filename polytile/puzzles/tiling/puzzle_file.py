@@ -96,7 +96,7 @@ def _check_fits(shape: list[str], board: Board, where: str, source: str) -> None
     ):
         raise FormatError(
             f"the piece drawn is {height}x{width} with {squares} squares: it cannot fit on "
-            f"the {board.rows}x{board.cols} board ({open_cells} open cells)",
+            f"the {board.describe_size()} board ({open_cells} open cells)",
             source,
             where,
         )
