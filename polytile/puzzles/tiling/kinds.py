@@ -53,7 +53,7 @@ class _TilingKind(ByHandKind):
     def row(self, puzzle: Any) -> dict[str, Any]:
         """The board, its open cells, the pieces (given ones included) and the given ones."""
         layout = puzzle.layout
-        return {"board": layout.describe_size(), "cells": layout.n_open,
+        return {"board": _size(layout), "cells": layout.n_open,
                 "pieces": len(puzzle.all_piece_names()), "given": len(puzzle.given)}  # fmt: skip
 
     def picture(self, puzzle: Any) -> Solution:
@@ -251,7 +251,7 @@ place to rule the others out, or is dropped."""
         return [
             {
                 "name": p.name,
-                "board": p.board.describe_size(),
+                "board": _size(p.board),
                 "grid": p.board.grid,
                 "pieces": p.problem.n_pieces,
                 "known_count": p.known_count,
@@ -348,3 +348,10 @@ symmetries and colour renaming (counted exactly); others are dropped."""
 
 PACKING = PackingKind()
 TEASER = TeaserKind()
+
+
+def _size(board: Any) -> str:
+    """A board's size for a listing: ``8x10``; on the other grids its box with the grid's
+    cells, ``6x18 triangles`` (rows by columns of triangles), ``3x3x3 cubes``."""
+    size = board.describe_size()
+    return size if board.grid == "square" else f"{size} {board.on_grid.cell_word[1]}"
