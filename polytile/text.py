@@ -17,9 +17,11 @@ Examples
 
 from __future__ import annotations
 
+import os
 import re
+import sys
 
-__all__ = ["counted", "listed", "printable", "wrote", "xml_safe"]
+__all__ = ["counted", "listed", "printable", "want_color", "wrote", "xml_safe"]
 
 # C0 controls but tab and newline, DEL, the C1 controls (U+0085 NEL and U+009B CSI among
 # them: some terminals act on these alone), and the line and paragraph separators.
@@ -93,3 +95,14 @@ def listed(words: list[str]) -> str:
     ('red', 'red and blue', 'a, b and c')
     """
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def want_color(color: bool | None) -> bool:
+    """Whether a terminal picture is coloured: ``color`` when said, else on for a terminal
+    unless ``NO_COLOR`` is set or the terminal is dumb."""
+    if color is not None:
+        return color
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    isatty = getattr(sys.stdout, "isatty", None)
+    return bool(isatty and isatty())

@@ -23,11 +23,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any, TypeAlias
 
+from polytile.errors import BoardError
 from polytile.render.scene import INK
 from polytile.text import xml_safe
 
-__all__ = ["Drawing", "Group", "Item", "Label", "Point", "Poly", "Strokes", "bounds", "clip_line",
-           "moved", "png_of", "svg_items", "svg_of"]  # fmt: skip
+__all__ = ["MAX_PNG_PIXELS", "Drawing", "Group", "Item", "Label", "Point", "Poly", "Strokes",
+           "bounds", "check_png_size", "clip_line", "moved", "png_of", "svg_items",
+           "svg_of"]  # fmt: skip
 
 Point: TypeAlias = tuple[float, float]
 Attrs: TypeAlias = tuple[tuple[str, str], ...]
@@ -221,7 +223,6 @@ def png_of(drawing: Drawing) -> bytes:
     """
     from PIL import Image, ImageDraw, ImageFont
 
-    from polytile.render.png import check_png_size
 
     check_png_size(drawing.width, drawing.height)
     area = drawing.width * drawing.height
@@ -279,3 +280,25 @@ def clip_line(point: Point, direction: Point, polygon: tuple[Point, ...],
         return None
     return ((point[0] + lo * direction[0], point[1] + lo * direction[1]),
             (point[0] + hi * direction[0], point[1] + hi * direction[1]))  # fmt: skip
+
+
+#: Largest PNG drawn, in pixels (3 bytes each while drawing): a 200 x 200 board at the
+#: default cell size fits; bigger pictures are refused before any memory is taken.
+MAX_PNG_PIXELS = 30_000_000
+
+
+def check_png_size(width: int, height: int) -> None:
+    """Refuse a PNG of ``width`` x ``height`` pixels when it is more than
+    :data:`MAX_PNG_PIXELS`, before any memory is taken for it.
+
+    Raises
+    ------
+    BoardError
+        If the picture is too large; the message says how to make it smaller.
+    """
+    if width * height > MAX_PNG_PIXELS:
+        raise BoardError(
+            f"a PNG of {width:,} x {height:,} pixels is more than the "
+            f"{MAX_PNG_PIXELS:,} pixels polytile draws; use a smaller cell size (--cell), a "
+            "shorter title, or an .svg picture"
+        )

@@ -26,9 +26,21 @@ import itertools
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from polytile.render.drawing import Drawing, Group, Item, Label, Point, Poly, Strokes, clip_line
-from polytile.render.grids import Coord, GridScene, GridShape
+from polytile.render.drawing import (
+    Drawing,
+    Group,
+    Item,
+    Label,
+    Point,
+    Poly,
+    Strokes,
+    clip_line,
+    png_of,
+    svg_of,
+)
+from polytile.render.grids import Coord, GridScene, GridShape, check_view, grid_scene
 from polytile.render.scene import (
     BLOCKED_FILL,
     CONFLICT_INK,
@@ -38,7 +50,7 @@ from polytile.render.scene import (
     mix,
 )
 
-__all__ = ["grid_drawing", "shown_cubes"]
+__all__ = ["grid_drawing", "grid_png", "grid_svg", "shown_cubes"]
 
 _SQRT3 = math.sqrt(3)
 Lattice = tuple[tuple[int, int], ...]
@@ -500,3 +512,37 @@ def _label_cubes(scene: GridScene, owner: dict[Coord, int]) -> dict[Coord, str]:
             _, k, face = max(seen)
             out[k] = face
     return out
+
+
+# -- SVG and PNG -----------------------------------------------------------------------------
+def grid_svg(solution: Any, cell: int = 24, title: str | None = None, *,
+             view: str | None = None, show_empty: bool = False) -> str:  # fmt: skip
+    """The SVG picture of a solution on the triangle, hex or cube grid (see
+    :func:`grid_drawing` for what it holds; ``show_empty``, for
+    the isometric view of a puzzle's board, draws the box, its blocked cubes and its edges).
+
+    Raises
+    ------
+    ValueError
+        If ``cell`` is out of range or ``view`` is not one of :data:`VIEWS` for a box of
+        cubes.
+    """
+    check_view(solution, view)
+    return svg_of(grid_drawing(grid_scene(solution), cell, title, view or "layers",
+                               show_empty=show_empty))  # fmt: skip
+
+
+def grid_png(solution: Any, cell: int = 24, title: str | None = None, *,
+             view: str | None = None, show_empty: bool = False) -> bytes:  # fmt: skip
+    """The PNG file's bytes of the picture :func:`grid_svg` draws.
+
+    Raises
+    ------
+    ValueError
+        As :func:`grid_svg`.
+    BoardError
+        If the picture is larger than :data:`~polytile.render.png.MAX_PNG_PIXELS`.
+    """
+    check_view(solution, view)
+    return png_of(grid_drawing(grid_scene(solution), cell, title, view or "layers",
+                               show_empty=show_empty))  # fmt: skip

@@ -63,7 +63,7 @@ from polytile.render.scene import (
     given_indices,
     piece_letter,
 )
-from polytile.text import printable
+from polytile.text import printable, want_color
 
 __all__ = [
     "LETTERS",
@@ -72,9 +72,7 @@ __all__ = [
     "GridShape",
     "check_view",
     "grid_board_lines",
-    "grid_png",
     "grid_scene",
-    "grid_svg",
     "grid_text",
     "honest_letters",
     "is_grid_picture",
@@ -384,9 +382,7 @@ def grid_text(solution: Any, color: bool | None = None) -> str:
     chars = _chars(scene, True)
     lines = _lines(scene, chars)
     tail = "".join(line + "\n" for line in [*scene.legend_lines(), *_given_note(scene)])
-    from polytile.render.text import _want_color  # text.py imports this module
-
-    if not _want_color(color):
+    if not want_color(color):
         return "".join(line + "\n" for line in lines) + tail
     return _rich_text(scene, chars) + tail
 
@@ -425,43 +421,3 @@ def _rich_text(scene: GridScene, chars: dict[Coord, str]) -> str:
                       legacy_windows=False)  # fmt: skip
     console.print(text, end="", soft_wrap=True)
     return buffer.getvalue()
-
-
-# -- SVG and PNG -----------------------------------------------------------------------------
-def grid_svg(solution: Any, cell: int = 24, title: str | None = None, *,
-             view: str | None = None, show_empty: bool = False) -> str:  # fmt: skip
-    """The SVG picture of a solution on the triangle, hex or cube grid (see
-    :func:`polytile.render.griddraw.grid_drawing` for what it holds; ``show_empty``, for
-    the isometric view of a puzzle's board, draws the box, its blocked cubes and its edges).
-
-    Raises
-    ------
-    ValueError
-        If ``cell`` is out of range or ``view`` is not one of :data:`VIEWS` for a box of
-        cubes.
-    """
-    from polytile.render.drawing import svg_of
-    from polytile.render.griddraw import grid_drawing
-
-    check_view(solution, view)
-    return svg_of(grid_drawing(grid_scene(solution), cell, title, view or "layers",
-                               show_empty=show_empty))  # fmt: skip
-
-
-def grid_png(solution: Any, cell: int = 24, title: str | None = None, *,
-             view: str | None = None, show_empty: bool = False) -> bytes:  # fmt: skip
-    """The PNG file's bytes of the picture :func:`grid_svg` draws.
-
-    Raises
-    ------
-    ValueError
-        As :func:`grid_svg`.
-    BoardError
-        If the picture is larger than :data:`~polytile.render.png.MAX_PNG_PIXELS`.
-    """
-    from polytile.render.drawing import png_of
-    from polytile.render.griddraw import grid_drawing
-
-    check_view(solution, view)
-    return png_of(grid_drawing(grid_scene(solution), cell, title, view or "layers",
-                               show_empty=show_empty))  # fmt: skip

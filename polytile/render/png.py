@@ -9,9 +9,10 @@ import os
 from collections.abc import Iterable
 
 from polytile._files import write_atomic
-from polytile.errors import BoardError
 from polytile.geometry import Cell
-from polytile.render.grids import check_view, grid_png, is_grid_picture, refuse_decorations
+from polytile.render.drawing import MAX_PNG_PIXELS, check_png_size
+from polytile.render.griddraw import grid_png
+from polytile.render.grids import check_view, is_grid_picture, refuse_decorations
 from polytile.render.scene import (
     BLOCKED_FILL,
     CONFLICT_INK,
@@ -33,26 +34,6 @@ from polytile.render.scene import (
 
 __all__ = ["MAX_PNG_PIXELS", "check_png_size", "png_bytes", "to_png"]
 
-#: Largest PNG drawn, in pixels (3 bytes each while drawing): a 200 x 200 board at the
-#: default cell size fits; bigger pictures are refused before any memory is taken.
-MAX_PNG_PIXELS = 30_000_000
-
-
-def check_png_size(width: int, height: int) -> None:
-    """Refuse a PNG of ``width`` x ``height`` pixels when it is more than
-    :data:`MAX_PNG_PIXELS`, before any memory is taken for it.
-
-    Raises
-    ------
-    BoardError
-        If the picture is too large; the message says how to make it smaller.
-    """
-    if width * height > MAX_PNG_PIXELS:
-        raise BoardError(
-            f"a PNG of {width:,} x {height:,} pixels is more than the "
-            f"{MAX_PNG_PIXELS:,} pixels polytile draws; use a smaller cell size (--cell), a "
-            "shorter title, or an .svg picture"
-        )
 
 
 def png_bytes(

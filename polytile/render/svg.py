@@ -17,7 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from polytile.geometry import Cell
-from polytile.render.grids import check_view, grid_svg, is_grid_picture, refuse_decorations
+from polytile.render.griddraw import grid_svg
+from polytile.render.grids import check_view, is_grid_picture, refuse_decorations
 from polytile.render.scene import (
     BLOCKED_FILL,
     CONFLICT_INK,
@@ -108,7 +109,7 @@ def to_svg(
         (:func:`~polytile.render.puzzle.tray_svg`), a box of cubes' board in ``view``
         (isometric: the box's floor and walls, its blocked cubes dark, the given pieces in
         it). A solution on the triangle, hex or cube grid is drawn by
-        :func:`~polytile.render.grids.grid_svg` (polygons per cell, described in
+        :func:`~polytile.render.griddraw.grid_svg` (polygons per cell, described in
         :func:`~polytile.render.griddraw.grid_drawing`).
 
     Raises

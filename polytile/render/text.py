@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import os
-import sys
 from collections.abc import Iterable
 
 from polytile.geometry import Cell
@@ -23,7 +22,7 @@ from polytile.render.scene import (
     decorated,
     scene_of,
 )
-from polytile.text import printable
+from polytile.text import printable, want_color
 
 __all__ = ["board_grid", "given_note", "to_text"]
 
@@ -62,13 +61,6 @@ def board_grid(obj: Picture) -> list[str]:
     return ["".join(row) for row in grid]
 
 
-def _want_color(color: bool | None) -> bool:
-    if color is not None:
-        return color
-    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
-        return False
-    isatty = getattr(sys.stdout, "isatty", None)
-    return bool(isatty and isatty())
 
 
 def to_text(
@@ -133,7 +125,7 @@ def to_text(
     if isinstance(obj, PuzzlePicture):  # its name, its board and its tray
         from polytile.render.puzzle import tray_text
 
-        want = _want_color(color)
+        want = want_color(color)
         return tray_text(obj, to_text(obj.setup, want), want)
     if is_grid_picture(obj):  # triangles, hexagons, cubes
         refuse_decorations(marks, highlight, None)
@@ -141,7 +133,7 @@ def to_text(
     scene = decorated(obj, marks, mark_color, highlight, highlight_color)
     grid = board_grid(obj)
     note = given_note(scene)
-    if not _want_color(color):
+    if not want_color(color):
         plain = _plain_grid(scene, grid)
         if _ambiguous(scene):
             return _bordered(scene, plain) + note
