@@ -234,11 +234,7 @@ class Polyomino:
         """The same cells under another name."""
         if self.grid == "square":
             return Polyomino(self.cells, name)
-        same = object.__new__(Polyomino)  # the cells are valid: not checked again
-        object.__setattr__(same, "cells", self.cells)
-        object.__setattr__(same, "name", name)
-        object.__setattr__(same, "grid", self.grid)
-        return same
+        return _checked(self.cells, name, self.grid)  # the cells are valid already
 
     # -- symmetry ----------------------------------------------------------------------
     def transform(self, k: int) -> Polyomino:
@@ -248,11 +244,7 @@ class Polyomino:
             return Polyomino(tuple(apply_transform(k, r, c) for r, c in self.cells), self.name)
         g = grid(self.grid)
         # the image of a valid shape is one: normalized, not checked again
-        image = object.__new__(Polyomino)
-        object.__setattr__(image, "cells", g.normalize(g.transform(k, c) for c in self.cells))
-        object.__setattr__(image, "name", self.name)
-        object.__setattr__(image, "grid", g.name)
-        return image
+        return _checked(g.normalize(g.transform(k, c) for c in self.cells), self.name, g.name)
 
     def orientations(self, one_sided: bool = False) -> tuple[Polyomino, ...]:
         """The distinct fixed orientations, in order of first appearance under the symmetries.
@@ -349,6 +341,16 @@ class Polyomino:
             "".join(full if (r, c) in present else empty for c in range(self.width))
             for r in range(self.height)
         )
+
+
+def _checked(cells: tuple[Cell, ...], name: str, grid_name: str) -> Polyomino:
+    """A piece of cells known to be normalized and connected (a valid piece's image or
+    renaming), made without checking them again: engines make thousands."""
+    piece = object.__new__(Polyomino)
+    object.__setattr__(piece, "cells", cells)
+    object.__setattr__(piece, "name", name)
+    object.__setattr__(piece, "grid", grid_name)
+    return piece
 
 
 @cache

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import io
 import os
-import sys
 from collections.abc import Sequence
 
 from polytile._files import output_suffix
@@ -42,6 +41,7 @@ from polytile.puzzles.cityblocks.scoring import Edge, ScoreSheet
 from polytile.render.png import png_bytes
 from polytile.render.scene import BLOCKED_FILL, PLAYER_FILLS, Layout, layout, scene_of
 from polytile.render.svg import to_svg
+from polytile.text import want_color
 
 __all__ = ["save_score_picture", "score_png", "score_svg", "score_table", "score_text"]
 
@@ -77,13 +77,6 @@ def score_table(sheet: ScoreSheet, over: bool | None = None) -> str:
     return "\n".join(lines)
 
 
-def _want_color(color: bool | None) -> bool:
-    if color is not None:
-        return color
-    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
-        return False
-    isatty = getattr(sys.stdout, "isatty", None)
-    return bool(isatty and isatty())
 
 
 def score_text(rows: Sequence[str], sheet: ScoreSheet, color: bool | None = None) -> str:
@@ -101,7 +94,7 @@ def score_text(rows: Sequence[str], sheet: ScoreSheet, color: bool | None = None
         without ``NO_COLOR``.
     """
     counted = {cell: name for name, s in sheet.colors.items() for cell in s.area_cells}
-    if not _want_color(color):
+    if not want_color(color):
         out = []
         for r, row in enumerate(rows):
             out.append(
