@@ -147,8 +147,8 @@ class MctsResult:
 
     def as_dict(self, text: Callable[[Any], str] = str) -> dict[str, Any]:
         """This result as JSON (moves by their ``text``)."""
-        return {"kind": "mcts-estimate", "player": self.player,
-                "best": None if self.best is None else text(self.best),
+        return {"kind": "mcts-estimate", "note": f"{self.label}; not the game's value",
+                "player": self.player, "best": None if self.best is None else text(self.best),
                 "value": round(self.value, 3), "playouts": self.playouts,
                 "sampled": self.sampled, "seconds": round(self.elapsed, 3),
                 "stopped_by": self.stopped_by,

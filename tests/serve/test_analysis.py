@@ -138,7 +138,10 @@ def test_an_estimate_says_so(game_files: dict[str, Path]) -> None:
         body = {"move": 26, "seconds": 4, "tab": "a", "mode": "view"}
         report = await _wait(client, await _start(client, body))
         assert report["state"] == "done", report
-        assert "estimate" in report["answer"]["kind"] + report["answer"]["note"], report
+        answer = report["answer"]
+        # an average over the hidden tiles, or (when no state was solved in time, as on a
+        # busy machine) a tree search: either way labelled an estimate, saying what it is
+        assert "estimate" in answer["kind"] and "not the game's value" in answer["note"], report
         assert report["best"], report
 
     _serve([game_files["henning"]], scenario)

@@ -42,17 +42,45 @@ pytestmark = pytest.mark.skipif(bool(_missing), reason=_missing)
 WAIT = 20
 
 
+#: Times Chromium is started before the browser tests fail: a start can fail on a loaded
+#: machine (CI saw "DevToolsActivePort file doesn't exist" for every test once), and a
+#: second start with a fresh profile, talking over a pipe instead of a port, usually works.
+STARTS = 3
+
+
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """Headless Chromium. Each start has a profile of its own and writes Chromium's log;
+    when every start fails, the failure shows the last log's end, so that the cause can be
+    read from the CI's output."""
     from selenium import webdriver
+    from selenium.common.exceptions import WebDriverException
     from selenium.webdriver.chrome.service import Service
 
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                 "--window-size=1300,1000"):  # fmt: skip
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(executable_path=str(DRIVER)), options=options)
+    folder = tmp_path_factory.mktemp("chromium")
+    failures = []
+    for attempt in range(STARTS):
+        profile, log = folder / f"profile-{attempt}", folder / f"chromium-{attempt}.log"
+        options = webdriver.ChromeOptions()
+        options.binary_location = str(CHROMIUM)
+        pipe = ["--remote-debugging-pipe"] if attempt else []
+        for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                     "--window-size=1300,1000", f"--user-data-dir={profile}", "--no-first-run",
+                     "--disable-crash-reporter", "--disable-extensions", "--enable-logging",
+                     f"--log-file={log}", *pipe):  # fmt: skip
+            options.add_argument(flag)
+        driver_log = folder / f"driver-{attempt}.log"
+        service = Service(executable_path=str(DRIVER), log_output=str(driver_log))
+        try:
+            driver = webdriver.Chrome(service=service, options=options)
+            break
+        except WebDriverException as exc:
+            said = "\n".join(f"{name}'s log ends:\n{path.read_text(errors='replace')[-1200:]}"
+                             for name, path in (("Chromium", log), ("chromedriver", driver_log))
+                             if path.exists())  # fmt: skip
+            failures.append(f"start {attempt + 1}: {exc.msg}\n{said}")
+    else:
+        pytest.fail(f"Chromium did not start in {STARTS} tries:\n" + "\n".join(failures))
     try:
         yield driver
     finally:
@@ -808,7 +836,9 @@ def test_boards_show_coordinates(page: Any, tmp_path: Path) -> None:
             names = re.findall(r'<text x="([\d.]+)" y="([\d.]+)">([^<]+)</text>', group[1])
             x = next(float(x) for x, _, t in names if t == col)
             y = next(float(y) for _, y, t in names[len(names) // 2:] if t == row)
-            width = float(re.search(r'viewBox="0 0 ([\d.]+)', svg)[1])
+            box = re.search(r'viewBox="0 0 ([\d.]+)', svg)
+            assert box, game
+            width = float(box[1])
             assert driver.execute_script("return $('board').naturalWidth") == round(width)
             under = driver.execute_async_script(
                 "const [x, y, done] = arguments; const img = $('board');"
