@@ -478,10 +478,13 @@ class EndgameFace(Face):
         names, in the notation :meth:`play_move` reads (a view analysis's: the best by its
         estimate); empty when it names none (the web board highlights them).
 
-        The default reads ``"best_moves"`` (a list of moves as ``play`` writes them) or,
-        for a view analysis, the moves of ``"moves"`` with the highest ``"mean"``; a game
-        whose answer says its best move another way overrides it.
+        The default reads ``"best_moves"`` (a list of moves as ``play`` writes them), the
+        ``"best"`` move of a tree search's estimate (``"kind"`` ``"mcts-estimate"``) or, for
+        a view analysis, the moves of ``"moves"`` with the highest ``"mean"``; a game whose
+        answer says its best move another way overrides it.
         """
+        if answer.get("kind") == "mcts-estimate":
+            return (answer["best"],) if isinstance(answer.get("best"), str) else ()
         best = answer.get("best_moves")
         if isinstance(best, list) and all(isinstance(m, str) for m in best):
             return tuple(best)

@@ -210,3 +210,17 @@ def test_record_analysis_is_for_records(game_files: dict[str, Path]) -> None:
         assert r.status == 400 and "move by move" in (await r.json())["error"]
 
     _serve([game_files["cityblocks"]], scenario)
+
+
+def test_an_estimates_best_move_is_shown() -> None:
+    """The board highlights the best move of a tree search's estimate as of an exact answer:
+    Henning's view falls back on one when no state is solved in time (CI saw an empty
+    "best" there), Blokus carries one under "estimate" when its exact search refuses."""
+    from polytile.faces.registry import face
+
+    estimate = {"kind": "mcts-estimate", "best": "S6@c2", "moves": [{"move": "S6@c2"}]}
+    assert face("henning").best_moves(estimate) == ("S6@c2",)
+    assert face("gridblock").best_moves({**estimate, "best": None}) == ()
+    blokus = {"best_move": None, "estimate": {**estimate, "best": "blue I1 c12"}}
+    assert face("blokus").best_moves(blokus) == ("blue I1 c12",)
+    assert face("blokus").best_moves({"best_move": None}) == ()

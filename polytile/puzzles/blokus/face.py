@@ -315,12 +315,15 @@ main line, a position becomes the new position."""
 
     def best_moves(self, answer: dict[str, Any]) -> tuple[str, ...]:
         """The ``"best_move"`` of a ``solve-endgame --json`` answer (colour, piece and
-        cells), in the one notation (``blue I1 c12``), which ``play`` reads."""
+        cells), in the one notation (``blue I1 c12``), which ``play`` reads; without one,
+        the best move of its tree search's ``"estimate"``, read as the other games' are
+        (:meth:`EndgameFace.best_moves`)."""
         from polytile.puzzles.blokus.moves import Move
 
         best = answer.get("best_move")
         if not isinstance(best, dict) or not best.get("cells"):
-            return ()
+            estimate = answer.get("estimate")
+            return super().best_moves(estimate) if isinstance(estimate, dict) else ()
         if isinstance(best.get("text"), str):  # written by solve-endgame --json
             return (best["text"],)
         try:
