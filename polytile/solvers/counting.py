@@ -19,12 +19,12 @@ from typing import Any
 
 from polytile.errors import SolverError
 from polytile.solvers.parallel import Executor, LocalExecutor, SerialExecutor
+from polytile.solvers.scan import ScanChoice, choose_scan
 from polytile.solvers.tiling import (
     CountPlan,
     Task,
     TaskCount,
     TilingProblem,
-    compile_problem,
     count_task,
     plan_count,
     split_task,
@@ -146,7 +146,7 @@ def _load_kernel(task: Task | None) -> None:
     on a state thrown away."""
     if task is None:
         return
-    kernel = compile_problem(task.problem, task.symmetry)
+    kernel = task.kernel
     kernel.run(kernel.state(task.forced), 1)
 
 
@@ -443,12 +443,15 @@ def _count(
     start = time.perf_counter()
     deadline = None if time_limit is None else time.time() + time_limit
     plan = plan_count(problem, symmetry)
+    # off the square grid, the order the cells are scanned in is chosen by estimates
+    plan, scan = choose_scan(plan, lambda: _interrupted.is_set() or (
+        deadline is not None and time.time() >= deadline))  # fmt: skip
     if deadline is not None and time.time() >= deadline:
         # The limit is already spent (a whole-command limit used up by start-up): answer at
         # once rather than load the search kernel only to stop it.
         nothing = [TaskCount(0, 0, 0, False)] * len(plan.tasks)
         return _result(plan, list(plan.tasks), nothing, start, executor.workers, "time limit",
-                       None)  # fmt: skip
+                       None, scan)  # fmt: skip
     if executor.workers > 1 and trial_seconds > 0:
         # Most counts finish in well under a second, where starting workers and splitting
         # the tree costs more than it saves: try serially first, briefly. The compiled
@@ -477,16 +480,16 @@ def _count(
                 todo.append(t)  # unfinished or not started: split and run on the workers
                 partial.append(TaskCount(0, 0, 0, False) if r is None else r)
         if not todo:
-            return _result(plan, kept, kept_results, start, 1, None, progress)
+            return _result(plan, kept, kept_results, start, 1, None, progress, scan)
         if _interrupted.is_set():  # stopped during the trial: report what it counted
             tasks = kept + todo
             results = kept_results + partial
-            return _result(plan, tasks, results, start, 1, "interrupt", None)
+            return _result(plan, tasks, results, start, 1, "interrupt", None, scan)
         if deadline is not None and time.time() >= deadline:
             # the limit ended inside the trial: what it counted is all there is (workers
             # started now would only find the limit spent and count nothing)
             return _result(plan, kept + todo, kept_results + partial, start, 1, "time limit",
-                           None)  # fmt: skip
+                           None, scan)  # fmt: skip
     else:
         kept, kept_results, todo = [], [], list(plan.tasks)
     # One worker gains nothing from splitting beyond the plan's own tasks.
@@ -523,7 +526,7 @@ def _count(
         stopped_by = "interrupt"
     if stopped_by is None and not all(r.complete for r in results):
         stopped_by = "time limit"
-    return _result(plan, tasks, results, start, executor.workers, stopped_by, None)
+    return _result(plan, tasks, results, start, executor.workers, stopped_by, None, scan)
 
 
 def _result(
@@ -534,6 +537,7 @@ def _result(
     workers: int,
     stopped_by: str | None,
     progress: Callable[[Progress], None] | None,
+    scan: ScanChoice | None = None,
 ) -> CountResult:
     whole = CountPlan(plan.problem, plan.group, tasks, plan.broken_by)
     nodes = sum(r.nodes for r in results)
@@ -555,5 +559,6 @@ def _result(
         group_order=len(plan.group),
         symmetry_broken_by=plan.broken_by,
         stopped_by=stopped_by,
-        extra={"tasks_done": sum(r.complete for r in results)},
+        extra={"tasks_done": sum(r.complete for r in results)}
+        | ({} if scan is None else {"scan": scan.as_dict()}),
     )

@@ -30,6 +30,7 @@ canonical-form deduplication.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -60,6 +61,7 @@ __all__ = [
     "count_task",
     "plan_count",
     "problem_placements",
+    "scan_orders",
     "solutions",
 ]
 
@@ -175,6 +177,44 @@ def _scan_layout(board: Board) -> tuple[npt.NDArray[np.int64], int, int]:
     return board.scan_order("short"), fastest, board.size // fastest
 
 
+@lru_cache(maxsize=16)
+def scan_orders(board: Board) -> tuple[tuple[str, npt.NDArray[np.int64]], ...]:
+    """The scans a search may run in on ``board``, each named, with each cell's bit. The
+    first is the default (:func:`_scan_layout`); the square grid has that one alone. On the
+    other grids no one order is best (a count's time varies up to 20x between them), so
+    :mod:`polytile.solvers.scan` chooses among these, on a 2D board the eight directions
+    of rows, columns and both diagonals of the cell coordinates (each line scanned both
+    ways), on a box the six orders of its axes, each axis either way."""
+    default = ("default", _scan_layout(board)[0])
+    if board.grid == "square":
+        return (default,)
+    shape = board.open_mask.shape
+    coords = np.array(np.unravel_index(np.arange(board.size), shape), dtype=np.int64)
+    keys: list[tuple[str, tuple[npt.NDArray[np.int64], ...]]] = []
+    if len(shape) == 2:
+        r, c = coords
+        lines = {"rows": (r, c), "columns": (c, r), "diagonals": (r + c, c),
+                 "antidiagonals": (r - c, c)}  # fmt: skip
+        for name, (major, minor) in lines.items():
+            for s1, s2 in itertools.product((1, -1), repeat=2):
+                ways = f"{'forward' if s1 > 0 else 'backward'}/{'+' if s2 > 0 else '-'}"
+                keys.append((f"{name} {ways}", (s2 * minor, s1 * major)))
+    else:
+        for axes in itertools.permutations(range(3)):  # slowest to fastest
+            for signs in itertools.product((1, -1), repeat=3):
+                name = " ".join(f"{'-' if signs[a] < 0 else '+'}{'LRC'[a]}" for a in axes)
+                keys.append((f"axes {name}", tuple(signs[a] * coords[a] for a in axes[::-1])))
+    found = [default]
+    seen = {default[1].tobytes()}
+    for name, key in keys:
+        bit = np.empty(board.size, dtype=np.int64)
+        bit[np.lexsort(key)] = np.arange(board.size, dtype=np.int64)
+        if bit.tobytes() not in seen:
+            seen.add(bit.tobytes())
+            found.append((name, bit))
+    return tuple(found)
+
+
 def _pack(
     rows: npt.NDArray[np.bool_], bit: npt.NDArray[np.int64], words: int
 ) -> npt.NDArray[np.uint64]:
@@ -193,15 +233,19 @@ def _bits(indices: npt.NDArray[np.int64], words: int) -> npt.NDArray[np.uint64]:
 
 
 @lru_cache(maxsize=32)
-def compile_problem(problem: TilingProblem, symmetry: int = 0) -> TilingKernel:
-    """Compile ``problem`` for the kernel; with ``symmetry`` k != 0, its Fix(k) problem.
+def compile_problem(problem: TilingProblem, symmetry: int = 0, scan: int = 0) -> TilingKernel:
+    """Compile ``problem`` for the kernel; with ``symmetry`` k != 0, its Fix(k) problem;
+    ``scan`` is the index of the order its cells are scanned in (:func:`scan_orders`).
 
     Cached per process, so workers compile each problem once.
     """
     pl = problem_placements(problem)
     n_cells = problem.board.size
     words = (n_cells + 63) // 64
-    bit, width, height = _scan_layout(problem.board)
+    bit, width, _ = _scan_layout(problem.board)
+    if scan:
+        bit = scan_orders(problem.board)[scan][1]
+        width = 1  # only the square grid's dead-region test reads lines, and it has one scan
     options: list[tuple[int, ...]] = (
         [(i,) for i in range(len(pl))]
         if symmetry == 0
@@ -247,7 +291,6 @@ def compile_problem(problem: TilingProblem, symmetry: int = 0) -> TilingKernel:
     sizes = np.array([t.size for t in problem.types], dtype=np.int64)
     arrays = (masks, ptype, use, anchor_ptr, anchor_idx, sizes, valid, not_first, not_last,
               *problem.supply_arrays(symmetry))  # fmt: skip
-    del height
     return TilingKernel(
         problem=problem,
         placements=pl,
@@ -376,13 +419,20 @@ class Task:
     """One independent piece of a count: a subtree below ``forced`` options of a kernel.
 
     ``weight`` multiplies its count into the raw total; ``symmetry`` != 0 marks a Fix(g)
-    task (its count goes to the Burnside sum instead).
+    task (its count goes to the Burnside sum instead); ``scan`` is the order the kernel
+    scans the cells in (:func:`scan_orders`), which ``forced`` options are numbered by.
     """
 
     problem: TilingProblem
     symmetry: int
     forced: tuple[int, ...]
     weight: int = 1
+    scan: int = 0
+
+    @property
+    def kernel(self) -> TilingKernel:
+        """The compiled kernel this task runs on."""
+        return compile_problem(self.problem, self.symmetry, self.scan)
 
 
 @dataclass
@@ -502,7 +552,7 @@ def split_task(task: Task, depth: int) -> list[Task]:
     """Split a task into the subtrees at ``depth`` more levels (a partition of its search)."""
     from polytile.solvers import bitboard
 
-    kernel = compile_problem(task.problem, task.symmetry)
+    kernel = task.kernel
     state = kernel.state(task.forced, record=True, buffer=1 << 16)
     target = len(task.forced) + depth
     leaves: list[tuple[int, ...]] = []
@@ -511,7 +561,7 @@ def split_task(task: Task, depth: int) -> list[Task]:
     leaves.extend(state.take())
     # A tiling completed above the split depth is recorded too: as a task, its search finds
     # exactly that tiling, so the leaves still partition the whole subtree.
-    return [Task(task.problem, task.symmetry, leaf, task.weight) for leaf in leaves]
+    return [dataclasses.replace(task, forced=leaf) for leaf in leaves]
 
 
 @dataclass(frozen=True, slots=True)
@@ -533,7 +583,7 @@ def count_task(task: Task, should_stop: Callable[[], bool] | None = None) -> Tas
     """
     from polytile.solvers import bitboard
 
-    kernel = compile_problem(task.problem, task.symmetry)
+    kernel = task.kernel
     state = kernel.state(task.forced)
     if should_stop is None:
         while kernel.run(state) == bitboard.PAUSED:

@@ -101,6 +101,11 @@ def stats_line(result: Any) -> str:
                 f"{result.tasks} subproblems")  # fmt: skip
     if result.engine_reason:
         line += f"\n  ({result.engine_reason})"
+    scan = result.extra.get("scan")
+    if scan and scan["scans_compared"] > 1:
+        line += (f"\n  (cells scanned by {scan['scan']}: the smallest tree estimated of "
+                 f"{scan['scans_compared']} scans, {scan['estimated_nodes']:,.0f} nodes against "
+                 f"{scan['default_estimated_nodes']:,.0f} by default)")  # fmt: skip
     return line
 
 
@@ -125,6 +130,8 @@ def count_doc(puzzle: str, problem: Any, result: Any, up: int | None) -> dict[st
         "symmetry_broken_by": result.symmetry_broken_by,
         "work": work_done(result),
     }
+    if "scan" in result.extra:
+        doc["scan"] = result.extra["scan"]
     if result.engine == "frontier":
         doc["peak_keys"] = result.extra.get("peak_states", 0)
         doc["peak_bytes"] = result.extra.get("peak_bytes", 0)
