@@ -443,6 +443,7 @@ class CountPlan:
     group: tuple[int, ...]
     tasks: list[Task] = field(default_factory=list)
     broken_by: str | None = None  # name of the piece whose placements break the symmetry
+    broken_type: int | None = None  # its type (plans without colour rules)
 
     def raw(self, results: Sequence[TaskCount]) -> int:
         """The raw count from one result per task (in task order), complete or not."""
@@ -504,7 +505,8 @@ def _break_symmetry(
     return best
 
 
-def plan_count(problem: TilingProblem, symmetry: bool = True) -> CountPlan:
+def plan_count(problem: TilingProblem, symmetry: bool = True, breaker: int | None = None,
+               ) -> CountPlan:  # fmt: skip
     """The tasks of a count, before splitting for parallel work.
 
     Parameters
@@ -514,6 +516,10 @@ def plan_count(problem: TilingProblem, symmetry: bool = True) -> CountPlan:
     symmetry
         Use symmetry breaking and Burnside's lemma (``False``: one raw search, and the count
         up to symmetry is then not computed: it equals the raw count only for |G| = 1).
+    breaker
+        The piece type whose placements break the symmetry (one of a single copy, in every
+        tiling); by default the one with fewest orbit representatives. Plans without
+        colour rules only.
     """
     group = problem.group() if symmetry else (0,)
     plan = CountPlan(problem, group)
@@ -537,11 +543,12 @@ def plan_count(problem: TilingProblem, symmetry: bool = True) -> CountPlan:
             plan.broken_by = f"{problem.types[t].name or t} of colour {coloring.colors[t]}"
             plan.tasks.extend(Task(problem, 0, (opt,), size * rest) for opt, size in reps)
         return plan
-    broken = _break_symmetry(problem, group)
+    broken = _break_symmetry(problem, group, None if breaker is None else [breaker])
     if broken is None:
         plan.tasks.append(Task(problem, 0, ()))
     else:
         t, reps = broken
+        plan.broken_type = t
         plan.broken_by = problem.types[t].name or f"piece {t}"
         plan.tasks.extend(Task(problem, 0, (opt,), weight) for opt, weight in reps)
     plan.tasks.extend(Task(problem, k, ()) for k in group if k != 0)

@@ -32,7 +32,8 @@ def test_counts_and_statistics_add_up() -> None:
     assert [m.visits for m in r.moves] == sorted((m.visits for m in r.moves), reverse=True)
     assert all(0.0 <= m.reward <= 1.0 for m in r.moves)
     assert r.as_dict()["kind"] == "mcts-estimate" and r.as_dict()["best"] == str(r.best)
-    assert r.as_dict()["note"] == "estimate (Monte Carlo tree search, 500 playouts); not the game's value"
+    note = "estimate (Monte Carlo tree search, 500 playouts); not the game's value"
+    assert r.as_dict()["note"] == note
 
 
 def test_same_seed_same_search() -> None:

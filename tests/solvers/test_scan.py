@@ -95,3 +95,25 @@ def test_every_scan_counts_the_same_tilings(name: str) -> None:
     for i in range(len(scan_orders(puzzle.problem.board))):
         raw = [t for t in in_scan(plan, i).tasks if t.symmetry == 0]
         assert sum(t.weight * count_task(t).count for t in raw) == puzzle.known_count, i
+
+
+def test_any_piece_fixed_for_symmetry_counts_alike() -> None:
+    puzzle = CATALOGUE["hexiamond-6x6"]
+    want = (puzzle.known_count, puzzle.known_count_up_to_symmetry)
+    for t in (0, 5, 11):
+        plan = plan_count(puzzle.problem, breaker=t)
+        assert plan.broken_type == t and plan.broken_by == puzzle.problem.types[t].name
+        assert plan.combine([count_task(task) for task in plan.tasks]) == want
+
+
+def test_the_piece_fixed_is_the_one_whose_trees_are_estimated_smallest() -> None:
+    """Asked to compare (as a long count would), every other piece is estimated in the
+    chosen scan; the plan kept fixes the smallest one's placements and counts right."""
+    puzzle = CATALOGUE["hexiamond-6x6"]
+    plan, choice = choose_scan(plan_count(puzzle.problem))
+    assert choice is not None and choice.pieces == 1  # a short count: not compared
+    kept, nodes, compared = scan_module._choose_piece(plan, choice.index, choice.nodes, None, True)
+    assert compared == 12 and nodes <= choice.nodes
+    assert all(t.scan == choice.index for t in kept.tasks if t.symmetry == 0)
+    counts = [count_task(t) for t in kept.tasks]
+    assert kept.combine(counts) == (puzzle.known_count, puzzle.known_count_up_to_symmetry)

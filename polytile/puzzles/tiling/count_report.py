@@ -105,7 +105,9 @@ def stats_line(result: Any) -> str:
     if scan and scan["scans_compared"] > 1:
         line += (f"\n  (cells scanned by {scan['scan']}: the smallest tree estimated of "
                  f"{scan['scans_compared']} scans, {scan['estimated_nodes']:,.0f} nodes against "
-                 f"{scan['default_estimated_nodes']:,.0f} by default)")  # fmt: skip
+                 f"{scan['default_estimated_nodes']:,.0f} by default"
+                 + (f"; the piece fixed for symmetry chosen of {scan['pieces_compared']}"
+                    if scan.get("pieces_compared", 1) > 1 else "") + ")")  # fmt: skip
     return line
 
 
