@@ -473,6 +473,20 @@ class CountPlan:
         return raw, total // len(self.group)
 
 
+_Images = tuple[list[tuple[int, ...] | None], list[npt.NDArray[np.int64]]]
+
+
+@lru_cache(maxsize=8)
+def _group_images(problem: TilingProblem, group: tuple[int, ...]) -> _Images:
+    """Each symmetry's piece map and placement images (:func:`placement_images`), made once
+    for the plans that fix one piece or another (:mod:`polytile.solvers.scan`)."""
+    pl = problem_placements(problem)
+    maps = [problem.piece_map(k) for k in group]
+    images = [placement_images(pl, k, None if m is None else np.array(m))
+              for k, m in zip(group, maps, strict=True)]  # fmt: skip
+    return maps, images
+
+
 def _break_symmetry(
     problem: TilingProblem, group: tuple[int, ...], allowed: Sequence[int] | None = None
 ) -> tuple[int, list[tuple[int, int]]] | None:
@@ -482,9 +496,7 @@ def _break_symmetry(
         return None
     kernel = compile_problem(problem)
     pl = kernel.placements
-    maps = [problem.piece_map(k) for k in group]
-    images = [placement_images(pl, k, None if m is None else np.array(m))
-              for k, m in zip(group, maps, strict=True)]  # fmt: skip
+    maps, images = _group_images(problem, group)
     best: tuple[int, list[tuple[int, int]]] | None = None
     for t, count in enumerate(problem.counts):
         # a piece in every tiling exactly once: one left over, or in a choice, may be absent
