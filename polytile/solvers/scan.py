@@ -131,8 +131,9 @@ def choose_scan(plan: CountPlan, should_stop: Callable[[], bool] | None = None,
 def _choose_piece(plan: CountPlan, scan: int, nodes: float, should_stop: Callable[[], bool] | None,
                   compare: bool | None = None) -> tuple[CountPlan, float, int]:  # fmt: skip
     """The plan fixing, for symmetry breaking, the piece whose trees are estimated smallest
-    in ``scan`` (the 3x4x5 solid-pentomino box: 1.5 times fewer nodes with X5 fixed than
-    I5, though I5 has the fewest representatives), its estimated nodes and how many pieces
+    in ``scan`` (the 3x4x5 solid-pentomino box, in one of its scans: 1.5 times fewer nodes
+    estimated with X5 fixed than with I5, which has the fewest representatives), its
+    estimated nodes and how many pieces
     were compared; unchanged where the search is too short to pay for the comparison
     (``compare`` True or False decides instead)."""
     problem = plan.problem
