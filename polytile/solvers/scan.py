@@ -9,26 +9,30 @@ that meets it early prunes more), so the best scan of the whole tree is not the 
 the plan's. The plan's own trees are therefore estimated, for each scan of
 :func:`~polytile.solvers.tiling.scan_orders`, by random paths followed together
 (:mod:`polytile.solvers._probe_kernel`, a few hundred a tree: a few milliseconds), and the
-smallest total wins. The estimates are seeded, so every process that plans the same count
-chooses the same scan; the tasks carry it anyway (:attr:`~polytile.solvers.tiling.Task.scan`),
-with their forced options numbered in it. In the scan chosen, each other piece that could be
+smallest total wins if it is clearly smaller (:data:`MARGIN`). The estimates are seeded,
+but the comparison stops at a time limit, Ctrl-C, or when it has cost as much as the search
+it would shorten, so two runs may choose differently: the tasks carry their scan
+(:attr:`~polytile.solvers.tiling.Task.scan`), with their forced options numbered in it, and
+every process runs the scan chosen. In the scan chosen, each other piece that could be
 fixed for symmetry breaking is tried the same way, since the piece with fewest orbit
 representatives (the plan's default) is not always the one whose trees are smallest.
 
-A small count is left alone: probing costs about 20 ms a scan, so the scans are compared
-only when the default's tree is estimated to take longer than comparing them; the pieces
-when the search is estimated to take four times longer than comparing them.
+A small count is left alone: probing costs about 7-20 ms a scan, so the scans are compared
+only when the default's tree is estimated to take longer than comparing them all, and
+never for longer than that search; the pieces likewise, against a quarter of it.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from polytile.solvers.tiling import (
     CountPlan,
     TilingKernel,
+    build_kernel,
     compile_problem,
     plan_count,
     scan_orders,
@@ -44,6 +48,10 @@ RATE = 5e6
 #: Seconds the estimate of one scan takes, roughly (compiling its kernel included).
 PROBE_SECONDS = 0.02
 SEED = 0x5CA9
+#: Another scan or piece is taken only when its estimate is below this share of the
+#: default's: the estimates of a large tree scatter by 10-30% (the 3x4x5 box's scan chosen
+#: for an estimate 25% smaller visited 3% more nodes).
+MARGIN = 0.8
 
 
 @dataclass(frozen=True)
@@ -104,7 +112,8 @@ def choose_scan(plan: CountPlan, should_stop: Callable[[], bool] | None = None,
     problem = plan.problem
     scans = scan_orders(problem.board)
     raw = [t for t in plan.tasks if t.symmetry == 0]
-    if len(scans) == 1 or problem.coloring is not None or not raw:
+    stop = should_stop or (lambda: False)
+    if len(scans) == 1 or problem.coloring is not None or not raw or stop():
         return plan, None
     if any(t.scan for t in raw):
         raise ValueError("the plan's scan was already chosen")
@@ -113,14 +122,18 @@ def choose_scan(plan: CountPlan, should_stop: Callable[[], bool] | None = None,
     trees = [tuple(p for opt in t.forced for p in base.options[opt]) for t in raw]
     default = _plan_nodes(base, trees)
     best, best_nodes, compared = 0, default, 1
-    if default / RATE >= PROBE_SECONDS * len(scans):
+    budget = default / RATE  # the default's search, estimated: comparing costs no more
+    if budget >= PROBE_SECONDS * len(scans):
+        began = time.perf_counter()
         for i in range(1, len(scans)):
-            if should_stop is not None and should_stop():
+            if stop() or time.perf_counter() - began >= budget:
                 break
-            nodes = _plan_nodes(compile_problem.__wrapped__(problem, 0, i), trees)
+            nodes = _plan_nodes(build_kernel(problem, 0, i), trees)
             compared += 1
             if nodes < best_nodes:
                 best, best_nodes = i, nodes
+    if best and best_nodes > MARGIN * default:  # within the estimates' noise: keep it
+        best, best_nodes = 0, default
     plan = plan if best == 0 else in_scan(plan, best)
     plan, best_nodes, pieces = _choose_piece(plan, best, best_nodes, should_stop)
     choice = ScanChoice(best, scans[best][0], default, best_nodes, compared, plan.broken_by,
@@ -133,20 +146,24 @@ def _choose_piece(plan: CountPlan, scan: int, nodes: float, should_stop: Callabl
     """The plan fixing, for symmetry breaking, the piece whose trees are estimated smallest
     in ``scan`` (the 3x4x5 solid-pentomino box, in one of its scans: 1.5 times fewer nodes
     estimated with X5 fixed than with I5, which has the fewest representatives), its
-    estimated nodes and how many pieces
-    were compared; unchanged where the search is too short to pay for the comparison
-    (``compare`` True or False decides instead)."""
+    estimated nodes and how many pieces were compared; unchanged where the search is too
+    short to pay for the comparison (``compare`` True or False decides instead, True
+    without the comparison's time budget)."""
     problem = plan.problem
     others = [t for t, (n, low) in enumerate(zip(problem.counts, problem.low, strict=True))
               if n == 1 and low == 1 and t != plan.broken_type]  # fmt: skip
-    if compare is None:  # a piece gains less than a scan (at most 1.5x seen): ask for more
-        compare = nodes / RATE >= 4 * PROBE_SECONDS * len(others)
+    budget = nodes / RATE / 4  # a piece gains less than a scan (at most 1.5x seen)
+    if compare is None:
+        compare = budget >= PROBE_SECONDS * len(others)
+    elif compare:
+        budget = float("inf")
     if plan.broken_type is None or not compare:
         return plan, nodes, 1
     base, kernel = compile_problem(problem), compile_problem(problem, 0, scan)
-    best, compared = plan, 1
+    best, compared, current = plan, 1, nodes
+    began = time.perf_counter()
     for t in others:
-        if should_stop is not None and should_stop():
+        if (should_stop is not None and should_stop()) or time.perf_counter() - began >= budget:
             break
         other = plan_count(problem, breaker=t)
         if other.broken_type != t:  # in a group of pieces: not in every tiling
@@ -157,6 +174,8 @@ def _choose_piece(plan: CountPlan, scan: int, nodes: float, should_stop: Callabl
         estimate = _plan_nodes(kernel, trees)
         if estimate < nodes:
             best, nodes = other, estimate
+    if best is not plan and nodes > MARGIN * current:  # within the estimates' noise
+        best, nodes = plan, current
     return (best if best is plan else in_scan(best, scan)), nodes, compared
 
 

@@ -232,13 +232,23 @@ def _bits(indices: npt.NDArray[np.int64], words: int) -> npt.NDArray[np.uint64]:
     return out
 
 
-@lru_cache(maxsize=32)
 def compile_problem(problem: TilingProblem, symmetry: int = 0, scan: int = 0) -> TilingKernel:
     """Compile ``problem`` for the kernel; with ``symmetry`` k != 0, its Fix(k) problem;
     ``scan`` is the index of the order its cells are scanned in (:func:`scan_orders`).
 
-    Cached per process, so workers compile each problem once.
+    Cached per process, so workers compile each problem once (:func:`build_kernel` builds
+    one afresh).
     """
+    return _cached_kernel(problem, symmetry, scan)
+
+
+@lru_cache(maxsize=32)
+def _cached_kernel(problem: TilingProblem, symmetry: int, scan: int) -> TilingKernel:
+    return build_kernel(problem, symmetry, scan)
+
+
+def build_kernel(problem: TilingProblem, symmetry: int = 0, scan: int = 0) -> TilingKernel:
+    """:func:`compile_problem` without its cache."""
     pl = problem_placements(problem)
     n_cells = problem.board.size
     words = (n_cells + 63) // 64

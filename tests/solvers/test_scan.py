@@ -68,8 +68,9 @@ def test_squares_and_chosen_plans_are_left_alone() -> None:
 def test_a_stop_keeps_the_best_scan_so_far() -> None:
     plan = plan_count(CATALOGUE["hexiamond-6x6"].problem)
     asked = []
+    # asked once before anything, then before each scan: two scans besides the default
     _, choice = choose_scan(plan, lambda: len(asked) > 2 or asked.append(1) is not None)
-    assert choice is not None and choice.compared == 4
+    assert choice is not None and choice.compared == 3
 
 
 def test_counts_on_workers_in_the_chosen_scan_are_right() -> None:
@@ -117,3 +118,20 @@ def test_the_piece_fixed_is_the_one_whose_trees_are_estimated_smallest() -> None
     assert all(t.scan == choice.index for t in kept.tasks if t.symmetry == 0)
     counts = [count_task(t) for t in kept.tasks]
     assert kept.combine(counts) == (puzzle.known_count, puzzle.known_count_up_to_symmetry)
+
+
+def test_a_scan_within_the_estimates_noise_is_not_taken(monkeypatch: pytest.MonkeyPatch) -> None:
+    plan = plan_count(CATALOGUE["hexiamond-6x6"].problem)
+    base = plan.tasks[0].kernel
+    monkeypatch.setattr(scan_module, "RATE", 1.0)  # every count long enough to compare
+    for other, taken in ((90.0, False), (70.0, True)):
+        monkeypatch.setattr(scan_module, "_plan_nodes",
+                            lambda kernel, trees, other=other: 100.0 if kernel is base else other)
+        _, choice = choose_scan(plan)
+        assert choice is not None and choice.compared == 16
+        assert (choice.index != 0) == taken and choice.nodes == (other if taken else 100.0)
+
+
+def test_no_comparison_once_stopped() -> None:
+    plan = plan_count(CATALOGUE["hexiamond-6x6"].problem)
+    assert choose_scan(plan, lambda: True) == (plan, None)

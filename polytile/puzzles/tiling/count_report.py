@@ -102,7 +102,7 @@ def stats_line(result: Any) -> str:
     if result.engine_reason:
         line += f"\n  ({result.engine_reason})"
     scan = result.extra.get("scan")
-    if scan and scan["scans_compared"] > 1:
+    if scan and (scan["scans_compared"] > 1 or scan.get("pieces_compared", 1) > 1):
         line += (f"\n  (cells scanned by {scan['scan']}: the smallest tree estimated of "
                  f"{scan['scans_compared']} scans, {scan['estimated_nodes']:,.0f} nodes against "
                  f"{scan['default_estimated_nodes']:,.0f} by default"
