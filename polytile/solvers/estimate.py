@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from polytile.solvers.tiling import TilingProblem, compile_problem
+from polytile.solvers.tiling import TilingKernel, TilingProblem, compile_problem
 
 __all__ = [
     "FrontierEstimate",
@@ -30,6 +30,7 @@ __all__ = [
     "estimate_frontier",
     "estimate_search",
     "interval",
+    "population",
 ]
 
 #: Seconds per key moved past a cell by the frontier engine, per option tried, on the
@@ -112,17 +113,13 @@ def estimate_search(problem: TilingProblem, probes: int = 20_000, seed: int = 0,
     unbiased, exact when a population holds a whole level, and of far smaller spread than
     independent paths on trees whose tilings lie in a few branches.
     """
-    from polytile.solvers import _probe_kernel, bitboard
+    from polytile.solvers import bitboard
 
     kernel = compile_problem(problem)
-    c = kernel.colors
     size = max(probes // replicates, 1)
-    arrays = (kernel.masks, kernel.ptype, kernel.use, kernel.arrays[3], kernel.arrays[4],
-              kernel.start_cover, kernel.type_count, *kernel.arrays[9:], c.ocolor, c.halo,
-              c.corner, c.color_order, c.rule, c.n_colors, size)  # fmt: skip
     # numba's generator takes a 32-bit seed: one per population, drawn from ``seed``
     seeds = np.random.SeedSequence(seed).generate_state(replicates)
-    runs = [_probe_kernel.population(*arrays, int(s)) for s in seeds]
+    runs = [population(kernel, size, int(s)) for s in seeds]
     nodes = np.array([n for n, _ in runs])
     sols = np.array([t for _, t in runs])
     factor = problem.color_factor  # colours numbered by first appearance: n! colourings each
@@ -147,6 +144,24 @@ def estimate_search(problem: TilingProblem, probes: int = 20_000, seed: int = 0,
         rate=rate,
         reduction=len(problem.group()),
     )
+
+
+def population(kernel: TilingKernel, size: int, seed: int,
+               cover: npt.NDArray[np.uint64] | None = None,
+               left: npt.NDArray[np.int64] | None = None) -> tuple[float, float]:  # fmt: skip
+    """One population of ``size`` random paths down ``kernel``'s tree
+    (:func:`polytile.solvers._probe_kernel.population`): its (nodes, tilings), from the
+    kernel's start or from ``cover`` with ``left`` copies of each type (a subtree)."""
+    from polytile.solvers import _probe_kernel
+
+    c = kernel.colors
+    nodes, tilings = _probe_kernel.population(
+        kernel.masks, kernel.ptype, kernel.use, kernel.arrays[3], kernel.arrays[4],
+        kernel.start_cover if cover is None else cover,
+        kernel.type_count if left is None else left, *kernel.arrays[9:], c.ocolor, c.halo,
+        c.corner, c.color_order, c.rule, c.n_colors, size, seed,
+    )  # fmt: skip
+    return float(nodes), float(tilings)
 
 
 def _supplies(problem: TilingProblem) -> npt.NDArray[np.float64]:

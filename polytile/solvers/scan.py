@@ -29,6 +29,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from polytile.solvers.estimate import population
 from polytile.solvers.tiling import (
     CountPlan,
     TilingKernel,
@@ -77,8 +78,6 @@ class ScanChoice:
 
 def _estimate(kernel: TilingKernel, forced: Sequence[int], seed: int) -> float:
     """Estimated nodes of the kernel's tree below ``forced`` options."""
-    from polytile.solvers import _probe_kernel
-
     cover = kernel.start_cover.copy()
     left = kernel.type_count.copy()
     for p in forced:
@@ -86,13 +85,7 @@ def _estimate(kernel: TilingKernel, forced: Sequence[int], seed: int) -> float:
         left[kernel.ptype[p]] -= kernel.use[p]
     if (left < 0).any():
         return 0.0
-    c = kernel.colors
-    nodes, _ = _probe_kernel.population(
-        kernel.masks, kernel.ptype, kernel.use, kernel.arrays[3], kernel.arrays[4], cover, left,
-        *kernel.arrays[9:], c.ocolor, c.halo, c.corner, c.color_order, c.rule, c.n_colors,
-        PATHS, seed,
-    )  # fmt: skip
-    return float(nodes)
+    return population(kernel, PATHS, seed, cover, left)[0]
 
 
 def _plan_nodes(kernel: TilingKernel, trees: Sequence[tuple[int, ...]]) -> float:
