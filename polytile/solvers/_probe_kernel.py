@@ -174,9 +174,9 @@ def population(masks, ptype, use, anchor_ptr, anchor_idx, start_cover, type_coun
                 for d in range(level + 1):
                     touched[nxt, out, d] = touched[cur, i, d]
                 touched[nxt, out, level + 1] = touched[cur, i, level]
-                if rule > 0 and _untouchable(level + 1, choice[nxt, out], ocolor, corner,
-                                             cover[nxt, out], ccover[nxt, out],
-                                             forbid[nxt, out], touched[nxt, out]):  # fmt: skip
+                if 0 < rule < 3 and _untouchable(level + 1, choice[nxt, out], ocolor, corner,
+                                                 cover[nxt, out], ccover[nxt, out],
+                                                 forbid[nxt, out], touched[nxt, out]):  # fmt: skip
                     nodes += kid_mass[j]  # a node of the search, and a dead end
                     continue
             out += 1

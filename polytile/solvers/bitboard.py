@@ -16,7 +16,10 @@ search (Algorithm X) specialised to tilings, where the cell items are bits of a 
   colours are interchangeable and a colour may first appear only after every lower colour
   (each solution is found once, with its colours numbered by first appearance). At a
   complete cover a corner rule filters the solution: ``rule`` 1 = every piece corner-touches
-  a piece of its colour, 2 = each colour's pieces form one corner-connected group. Finally
+  a piece of its colour, 2 = each colour's pieces form one corner-connected group; below
+  rules 1 and 2 a piece that can no longer get its corner touch ends the branch. Rule 3 is
+  rule 2 where a colour may end with a single piece, which needs no touch: no such pruning
+  (:data:`CONNECTED_ALONE`). Finally
   ``orbit_perms`` (inverse cell maps of the board's other symmetries) let the kernel count
   how many solutions are the least of their symmetry orbit: the count up to symmetry.
 * Two-coloured options, for searching symmetric solutions: option ``p`` may put down a
@@ -51,7 +54,10 @@ from polytile.solvers._bits import (
     supplied,
 )
 
-__all__ = ["DONE", "PAUSED", "Colors", "SearchState", "run"]
+__all__ = ["CONNECTED_ALONE", "DONE", "PAUSED", "Colors", "SearchState", "run"]
+
+#: The connected rule's ``rule`` when some colour may end with one piece (see the notes).
+CONNECTED_ALONE = 3
 
 #: :func:`run` finished the whole subtree below the state's base level.
 DONE = 0
@@ -456,9 +462,9 @@ def _run(
                         used[level + 1] = k + 1
             type_left[t] -= use[p]
             dead = False
-            if rule > 0:
+            if rule == 1 or rule == 2:
                 touched[level + 1] = touched[level]
-            if rule > 0 and k >= 0:
+            if (rule == 1 or rule == 2) and k >= 0:
                 choice[level] = p
                 dead = _untouchable(
                     level + 1,

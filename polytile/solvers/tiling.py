@@ -361,14 +361,17 @@ def _colors(
         for r in range(board.rows):
             for c in range(board.cols):
                 perms[gi, bit[board.index(r, c)]] = bit[board.index(*board.map_cell(back, r, c))]
+    rule = TOUCH_RULES[coloring.touch]
+    if rule == TOUCH_RULES["connected"]:
+        # A colour's only piece is connected alone and needs no corner touch: where a colour
+        # may end with one piece, the search may not prune on missing touches.
+        least = [0] * coloring.n_colors
+        for k, low in zip(coloring.colors, problem.low, strict=True):
+            least[k] += low
+        if min(least) < 2:
+            rule = bitboard.CONNECTED_ALONE
     return bitboard.Colors(
-        coloring.n_colors,
-        ocolor,
-        halo,
-        corner,
-        coloring.interchangeable,
-        TOUCH_RULES[coloring.touch],
-        perms,
+        coloring.n_colors, ocolor, halo, corner, coloring.interchangeable, rule, perms
     )
 
 
