@@ -93,7 +93,9 @@ def _stopping() -> bool:
     return _interrupted.is_set() or (_stop_all is not None and bool(_stop_all.value))
 
 
-def _run(job: tuple[Task, float | None]) -> TaskCount:
+def _run(
+    job: tuple[Task, float | None], on_chunk: Callable[[TaskCount], None] | None = None
+) -> TaskCount:
     task, deadline = job
     if deadline is not None and time.time() >= deadline:
         return TaskCount(0, 0, 0, False)
@@ -102,7 +104,7 @@ def _run(job: tuple[Task, float | None]) -> TaskCount:
     # A subproblem stops at Ctrl-C (in this process, or on a forked worker) with its count
     # so far, as at the deadline.
     return count_task(
-        task, lambda: _stopping() or (deadline is not None and time.time() >= deadline)
+        task, lambda: _stopping() or (deadline is not None and time.time() >= deadline), on_chunk
     )
 
 
@@ -504,22 +506,42 @@ def _count(
         # so keep collecting; elsewhere (Dask) stop collecting at once.
         shared = _stop_all is not None and isinstance(executor, (SerialExecutor, LocalExecutor))
         poll = None if shared else _interrupted.is_set
-        for i, result in executor.imap_unordered(_run, jobs, poll=poll):
+        sub = CountPlan(plan.problem, plan.group, tasks)
+        shown = [time.perf_counter()]
+
+        def report(running: TaskCount | None = None, at: int = -1) -> None:
+            if progress is None:
+                return
+            now = [running if running is not None and j == at else r
+                   for j, r in enumerate(results)]  # fmt: skip
+            total = sum(r.nodes for r in now)
+            progress(Progress(done, len(tasks), sub.raw(now), total, time.perf_counter() - start))
+
+        run: Callable[[tuple[Task, float | None]], TaskCount] = _run
+        if isinstance(executor, SerialExecutor) and progress is not None:
+            # In this process a task can run for minutes (four-square's first took 64 s):
+            # its count so far is shown every second, not only when it ends.
+            calls = [len(kept)]  # the serial executor runs the jobs in their order
+
+            def shown_run(job: tuple[Task, float | None]) -> TaskCount:
+                at = calls[0]
+                calls[0] += 1
+
+                def chunk(so_far: TaskCount) -> None:
+                    if time.perf_counter() - shown[0] >= 1.0:
+                        shown[0] = time.perf_counter()
+                        report(so_far, at)
+
+                return _run(job, chunk)
+
+            run = shown_run
+
+        for i, result in executor.imap_unordered(run, jobs, poll=poll):
             results[len(kept) + i] = result
             done += 1
             if not result.complete:
                 stopped_by = "time limit"
-            if progress is not None:
-                sub = CountPlan(plan.problem, plan.group, tasks)
-                progress(
-                    Progress(
-                        done,
-                        len(tasks),
-                        sub.raw(results),
-                        sum(r.nodes for r in results),
-                        time.perf_counter() - start,
-                    )
-                )
+            report()
     except KeyboardInterrupt:
         stopped_by = "interrupt"
     if _interrupted.is_set():

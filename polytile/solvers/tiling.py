@@ -607,17 +607,22 @@ class TaskCount:
     complete: bool
 
 
-def count_task(task: Task, should_stop: Callable[[], bool] | None = None) -> TaskCount:
+def count_task(
+    task: Task,
+    should_stop: Callable[[], bool] | None = None,
+    on_chunk: Callable[[TaskCount], None] | None = None,
+) -> TaskCount:
     """Count the tilings below a task.
 
     ``should_stop`` is polled between kernel chunks; when it answers True the count so far is
-    returned with ``complete`` False.
+    returned with ``complete`` False. ``on_chunk``, if given, hears the count so far after
+    each chunk (about ten a second; a chunked search even without ``should_stop``).
     """
     from polytile.solvers import bitboard
 
     kernel = task.kernel
     state = kernel.state(task.forced)
-    if should_stop is None:
+    if should_stop is None and on_chunk is None:
         while kernel.run(state) == bitboard.PAUSED:
             pass
         return TaskCount(state.solutions, state.stabilizers, state.nodes, True)
@@ -628,7 +633,9 @@ def count_task(task: Task, should_stop: Callable[[], bool] | None = None) -> Tas
         began = time.perf_counter()
         if kernel.run(state, budget) != bitboard.PAUSED:
             return TaskCount(state.solutions, state.stabilizers, state.nodes, True)
-        if should_stop():
+        if on_chunk is not None:
+            on_chunk(TaskCount(state.solutions, state.stabilizers, state.nodes, False))
+        if should_stop is not None and should_stop():
             return TaskCount(state.solutions, state.stabilizers, state.nodes, False)
         took = max(time.perf_counter() - began, 1e-4)
         budget = int(min(max(budget * min(0.1 / took, 4.0), 1_000), CHUNK))

@@ -118,3 +118,19 @@ def test_pools_left_open_are_closed_with_their_manager_threads():
     assert not manager.is_alive()
     assert pool not in parallel._LIVE
     assert not [t for t in threading.enumerate() if t is manager]
+
+
+def test_a_long_task_reports_its_count_as_it_goes() -> None:
+    """A one-worker count showed nothing until a task ended (four-square's first took a
+    minute): a task's count so far is heard after each chunk of its search."""
+    from polytile.solvers.tiling import count_task, plan_count
+
+    problem = TilingProblem(Board(6, 10), tuple(piece_set("pentominoes")))
+    task = plan_count(problem, symmetry=False).tasks[0]
+    heard: list = []
+    whole = count_task(task, on_chunk=heard.append)
+    assert whole.complete and len(heard) >= 2
+    assert all(not c.complete for c in heard)
+    assert [c.nodes for c in heard] == sorted(c.nodes for c in heard)
+    assert heard[-1].nodes < whole.nodes and heard[-1].count <= whole.count
+    assert whole == count_task(task)
