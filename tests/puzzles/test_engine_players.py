@@ -61,7 +61,8 @@ def test_gridblock_engine_labels_its_estimates() -> None:
     assert setup.label.startswith("estimate to the end of the game (Monte Carlo tree search")
     while g.is_setup:
         g.push_legal(g.legal_moves()[0])
-    c = engine_choice(g, None, playouts=20, rng=np.random.default_rng(0))
+    # 5 s samples the hand combinations (with no limit all 400 are solved: 30 s)
+    c = engine_choice(g, 5.0, playouts=20, rng=np.random.default_rng(0))
     assert c.move in g.legal_moves() and not c.exact and c.value is not None
     assert "end of the round" in c.label and "its value: estimate to the end of the game" in c.label
 

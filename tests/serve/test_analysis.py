@@ -186,7 +186,7 @@ def test_every_move_of_a_record(game_files: dict[str, Path]) -> None:
     async def scenario(client: TestClient[Any, Any]) -> None:
         view = await (await client.get("/api/records/0", headers=AUTH)).json()
         assert view["record_analysis"] is True
-        report = await _wait(client, await _start(client, {"seconds": 40, "tab": "a",
+        report = await _wait(client, await _start(client, {"seconds": 15, "tab": "a",
                                                            "mode": "record"}))  # fmt: skip
         assert report["code"] in (0, 1), report
         reviews = report["reviews"]

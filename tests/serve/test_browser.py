@@ -583,7 +583,7 @@ def test_every_move_analysed_in_the_move_list_and_the_graph(page: Any, game: str
 
     def check() -> None:
         _open(driver, game)
-        _ask(driver, "analyse-record", 25, "#graph .point", "the evaluation graph")
+        _ask(driver, "analyse-record", 10, "#graph .point", "the evaluation graph")
         _wait_for(driver, lambda d: d.execute_script("return state.job") is None,
                   "the analysis' end", 60)  # fmt: skip
         assert "moves analysed" in _text(driver, "analysis-summary")

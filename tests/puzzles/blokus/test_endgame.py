@@ -80,7 +80,10 @@ CASES = [
     *CASES, pytest.param("duo", 2, 0, 3, 5, marks=pytest.mark.slow),  # ~500,000 for brute force
 ])  # fmt: skip
 def test_values_agree_with_brute_force(variant: str, players: int | str, seed: int, low: int,
-                                       high: int) -> None:  # fmt: skip
+                                       high: int,
+                                       request: pytest.FixtureRequest) -> None:  # fmt: skip
+    if request.node.get_closest_marker("slow") and request.getfixturevalue("slow_scale") != "full":
+        pytest.skip("full size only (POLYTILE_SLOW=full): 30 s of brute force")
     game = contested(variant, players, seed, low, high)
     before = game.state_key()
     result = solve_endgame(game, max_pieces=None, time_limit=None)
