@@ -87,3 +87,16 @@ def test_walkable_engine_is_exact_when_little_is_left() -> None:
     g = Walkable.new(seed=0, dead=95)
     c = engine_choice(g, 0, 30.0, rng=np.random.default_rng(0))
     assert c.exact and c.label.startswith("exact") and c.move in g.pick_choices()
+
+
+def test_the_blokus_engine_loads_its_compiled_kernels_before_its_clock() -> None:
+    """A search fills its time with playouts: the engine switches to the compiled move
+    generator before the move's clock starts, not in the middle of its first playouts (a
+    fresh process's first 1 s move took up to 13 s on a busy machine)."""
+    from polytile.puzzles.blokus import engine, kernels
+
+    kernels.use_numpy()
+    engine._loaded.clear()
+    c = engine.engine_choice(Blokus("duo"), None, playouts=3, rng=np.random.default_rng(0))
+    assert kernels.compiled() and "duo" in engine._loaded
+    assert c.move in Blokus("duo").legal_moves()

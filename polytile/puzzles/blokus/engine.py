@@ -37,8 +37,8 @@ from polytile.puzzles.engine import DEFAULT_MOVE_TIME, EngineChoice
 from polytile.puzzles.game import State
 from polytile.solvers.mcts import MctsResult, mcts
 
-__all__ = ["EXACT_PIECES", "SURE_PIECES", "engine_choice", "engine_move", "playout_policy",
-           "search"]
+__all__ = ["EXACT_PIECES", "SURE_PIECES", "engine_choice", "engine_move", "load",
+           "playout_policy", "search"]
 
 #: Try the exact endgame search when no player can place more pieces than this...
 EXACT_PIECES = 10
@@ -114,11 +114,35 @@ def search(g: Blokus, seconds: float | None, *, playouts: int | None = None,
                 candidates=_candidates, seed=rng, should_stop=should_stop)  # fmt: skip
 
 
+_loaded: set[str] = set()
+
+
+def load(variant: str = "duo") -> None:
+    """Switch to the compiled move generator and load it (numba and its cached kernels:
+    about a second in a new process, 2-10 s on a busy machine), once a process. A search
+    fills its time with playouts, so the numpy kernels' head start (:mod:`kernels`) only
+    delays the switch: the engine loads them before a move's clock starts. The first move
+    of a process overran a 1 s limit by up to 12 s in that load, which no playout could
+    interrupt."""
+    if variant in _loaded:
+        return
+    from polytile.puzzles.blokus import kernels
+
+    kernels.use_compiled()
+    g = Blokus(variant)
+    moves = g.legal_moves()
+    g.push(greedy(g, moves, np.random.default_rng(0)))
+    g.legal_moves()
+    _loaded.add(variant)
+
+
 def engine_choice(g: Blokus, seconds: float | None = DEFAULT_MOVE_TIME, *,
                   playouts: int | None = None, rng: np.random.Generator | None = None,
                   should_stop: Callable[[], bool] | None = None) -> EngineChoice:  # fmt: skip
     """The engine's move at ``g`` for the colour to move (a pass when it has none), within
-    ``seconds`` (or after ``playouts`` playouts); ``g`` is not changed."""
+    ``seconds`` (or after ``playouts`` playouts) once its move generator is loaded
+    (:func:`load`); ``g`` is not changed."""
+    load(g.variant.name)
     started = time.perf_counter()
     moves = g.legal_moves()
     if len(moves) == 1:
