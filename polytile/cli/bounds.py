@@ -35,6 +35,10 @@ City Blocks (Jeremy Ritchie), for the colour, from the position:
          search of the legal moves, when few pieces can still be placed
          (--exact-pieces).
   best next  a placement of the upper layout, legal now, raising its score most.
+  estimate  without an exact value, where between the bounds its final score is likely
+            to end: the mean of playouts in which every colour places its biggest
+            pieces next to its own city, kept between the bounds. Shown as ~N, with its
+            playouts and interval; an estimate, never a bound.
 The picture shows the colour's best layout if the others pass (counted areas dotted, or
 in capitals in plain text).
 

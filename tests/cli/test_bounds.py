@@ -23,7 +23,7 @@ from .helpers import EXAMPLES, Invoke, assert_clean_failure
 KEYS = {
     "score_now", "upper", "upper_proven", "upper_layout_score", "upper_placements", "lower",
     "lower_proven", "lower_layout_score", "lower_placements", "best_next", "exact",
-    "exact_move", "exact_note", "can_ensure", "can_ensure_proven",
+    "exact_move", "exact_note", "can_ensure", "can_ensure_proven", "estimate",
 }  # fmt: skip
 
 
@@ -81,6 +81,7 @@ def test_json_by_hand(invoke: Invoke, corridor_file: Path) -> None:
         {"piece": "I2", "color": "yellow", "cells": [[5, 9], [5, 10]]}
     ]
     assert blue["best_next"] == blue["exact_move"] == blue["upper_placements"][0]
+    assert blue["estimate"] is None  # the exact value is known: no estimate beside it
 
 
 def test_every_colour(invoke: Invoke, corridor_file: Path) -> None:
@@ -101,9 +102,9 @@ def test_text_has_picture_and_table(invoke: Invoke, corridor_file: Path) -> None
     lines = result.stdout.splitlines()
     assert lines[0] == "yellow: best layout if the others pass (score 87)"
     assert len(lines[1].split()) == 20  # a board row
-    header = lines.index("colour    now  lower  upper  exact  best next")
-    assert lines[header + 1].split() == ["yellow", "86", "85", "87", "85", "Y", "I2", "5,9",
-                                         "5,10"]  # fmt: skip
+    header = lines.index("colour    now  lower  upper  exact  estimate  best next")
+    assert lines[header + 1].split() == ["yellow", "86", "85", "87", "85", "-", "Y", "I2",
+                                         "5,9", "5,10"]  # fmt: skip
 
 
 def test_mid_game_unproven_bounds(invoke: Invoke, tmp_path: Path) -> None:
@@ -122,8 +123,16 @@ def test_mid_game_unproven_bounds(invoke: Invoke, tmp_path: Path) -> None:
     assert doc["lower"] <= doc["lower_layout_score"] <= doc["score_now"]
     assert doc["score_now"] <= doc["upper_layout_score"] <= doc["upper"]
     assert doc["exact"] is None and "pieces can still be placed" in doc["exact_note"]
+    # #49: where between the bounds the score is likely to end, labelled an estimate
+    guess = doc["estimate"]
+    assert guess["playouts"] >= 1 and "estimate, not exact" in guess["note"]
+    assert doc["lower"] <= guess["value"] <= doc["upper"]
+    assert guess["clipped"] == (guess["value"] != guess["mean"])
     text = invoke("bounds", str(path), "--time-limit", "6", "--exact-pieces", "0")
     assert text.exit_code == 0 and "blue" in text.stdout
+    row = next(line for line in text.stdout.splitlines() if line.startswith("blue "))
+    assert row.split()[5].startswith("~")
+    assert "blue: ~" in text.stdout and "is an estimate, not exact" in text.stdout
 
 
 def test_finished_game_and_stdin(invoke: Invoke) -> None:
@@ -276,10 +285,10 @@ def test_a_colour_the_time_limit_left_out_has_a_row_saying_why(
     text = invoke("bounds", str(corridor_file), "--color", "all", "--workers", "1")
     assert_clean_failure(text, 1)
     rows = text.stdout.splitlines()
-    header = rows.index("colour    now  lower  upper  exact  best next")
+    header = rows.index("colour    now  lower  upper  exact  estimate  best next")
     named = [row.split()[0] for row in rows[header + 1 : header + 5]]
     assert named == ["blue", "yellow", "red", "green"]
-    assert rows[header + 4].split()[1:5] == ["-"] * 4
+    assert rows[header + 4].split()[1:6] == ["-"] * 5
     assert "not bounded: the time limit ran out before it was bounded" in rows[header + 4]
     doc = json.loads(invoke("bounds", str(corridor_file), "--color", "all", "--json",
                             "--workers", "1").stdout)  # fmt: skip

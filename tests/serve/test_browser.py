@@ -569,6 +569,7 @@ def test_bounds_on_the_page(page: Any, game: str, tmp_path: Path) -> None:
         heads = [h.text for h in driver.find_elements("css selector",
                                                       "#analysis-summary table.bounds th")]
         assert ("can still reach (squares)" in heads) == (game == "blokus"), heads
+        assert ("estimate" in heads) == (game == "cityblocks"), heads
 
     shot_on_failure(driver, tmp_path, check)
 

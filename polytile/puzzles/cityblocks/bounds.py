@@ -20,7 +20,10 @@ For a position and a colour X, :func:`bounds` reports
   the rules engine), the one that raises X's score most at once (then the largest piece);
 * the **exact value** of small endgames (:func:`exact_endgame`): X's best final score under
   the real turn order when every other colour plays against it, by alpha-beta search over
-  the legal moves, refused when too many pieces can still be placed.
+  the legal moves, refused when too many pieces can still be placed;
+* without an exact value, an **estimate** of where between the bounds X's final score is
+  likely to end: the mean of playouts (:mod:`polytile.puzzles.cityblocks.estimate`),
+  labelled as an estimate and never taken for a bound.
 
 Every layout reported is replayed by the rules engine (:class:`CityBlocks`) and scored again
 with :func:`~polytile.puzzles.cityblocks.scoring.score`; a disagreement raises
@@ -73,6 +76,7 @@ from polytile.puzzles.cityblocks.endgame import (
     exact_endgame,
     placeable_pieces,
 )
+from polytile.puzzles.cityblocks.estimate import ScoreEstimate, estimate_score
 from polytile.puzzles.cityblocks.maximum import max_layout, measure
 from polytile.puzzles.cityblocks.rules import (
     BOARD_SIZE,
@@ -98,6 +102,11 @@ __all__ = [
 
 #: At most this many empty cells: an endgame small enough for CP-SAT's presolve to pay.
 _SMALL_EMPTY = 100
+#: The estimate's share of a search's ``time_limit``, from what the searches left of three...
+ESTIMATE_SHARE = 0.25
+#: ... but never more seconds than this; with no time limit, this many playouts.
+ESTIMATE_SECONDS = 2.0
+ESTIMATE_PLAYOUTS = 100
 #: progress(stage, objective, bound, seconds): stage is "upper" or "lower".
 StageProgress = Callable[[str, float | None, float | None, float], None]
 
@@ -163,6 +172,10 @@ class Bounds:
         The exact endgame value, or None (see ``exact_note``).
     exact_note
         Why there is no exact value (None when there is one, or it was not asked for).
+    estimate
+        Where between the bounds the final score is likely to be, by playouts
+        (:func:`~polytile.puzzles.cityblocks.estimate.estimate_score`); None when the
+        exact value is known or no estimate was asked for.
     """
 
     color: str
@@ -172,6 +185,7 @@ class Bounds:
     best_next: Move | None
     exact: Exact | None = None
     exact_note: str | None = None
+    estimate: ScoreEstimate | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON document of one colour (``polytile bounds --json`` lists these)."""
@@ -191,6 +205,7 @@ class Bounds:
             if self.exact is None or self.exact.move is None
             else _doc(self.exact.move),
             "exact_note": self.exact_note,
+            "estimate": None if self.estimate is None else self.estimate.as_dict(),
         }
 
 
@@ -447,6 +462,7 @@ def bounds(
     node_limit: int = 200_000,
     progress: StageProgress | None = None,
     source: str = "<position>",
+    estimate: bool = True,
 ) -> Bounds:
     """Upper and lower bounds of X's final score, its best next placement, and the exact value
     when few pieces remain.
@@ -464,6 +480,11 @@ def bounds(
         (at least a tenth of it), so that the three stay within three times ``time_limit``.
     exact_pieces
         Run :func:`exact_endgame` when at most this many pieces can still be placed (0: never).
+    estimate
+        Without an exact value, estimate the final score between the bounds by playouts
+        (what the searches left of three times ``time_limit``, at most
+        :data:`ESTIMATE_SHARE` of it and :data:`ESTIMATE_SECONDS`; with no limit,
+        :data:`ESTIMATE_PLAYOUTS` playouts).
     node_limit
         Positions the exact search may visit.
     progress
@@ -516,4 +537,15 @@ def bounds(
     if not lower.value <= min(low, now) or not upper.value >= max(low, now):
         raise SolverError(f"bounds of {color} contradict each other: lower {lower.value}, "
                           f"now {now}, exact {low}, upper {upper.value}")  # fmt: skip
-    return Bounds(color, now, upper, lower, _best_next(game, color, upper), exact, note)
+    guess = None
+    if estimate and exact is None:
+        # what is left of the three shares (the exact search, refused at once where too
+        # many pieces are left, takes none), at most its own share; one playout always
+        seconds = None if time_limit is None else max(0.0, min(
+            ESTIMATE_SHARE * time_limit, ESTIMATE_SECONDS,
+            3 * time_limit - (time.perf_counter() - started)))  # fmt: skip
+        guess = estimate_score(game, color, seconds=seconds,
+                               playouts=ESTIMATE_PLAYOUTS if seconds is None else None,
+                               lower=lower.value, upper=upper.value,
+                               rng=np.random.default_rng(seed))  # fmt: skip
+    return Bounds(color, now, upper, lower, _best_next(game, color, upper), exact, note, guess)

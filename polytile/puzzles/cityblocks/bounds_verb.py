@@ -98,14 +98,17 @@ def bounds(console: Console, obj: Any, source: str, request: BoundsRequest) -> N
 
 def _table(results: list[Any], missing: Sequence[str] = (), by_time: bool = False) -> str:
     """A row per colour asked for: its bounds, or why it has none (``missing``)."""
-    lines = [f"{'colour':<8}{'now':>5}{'lower':>7}{'upper':>7}{'exact':>7}  best next"]
+    lines = [f"{'colour':<8}{'now':>5}{'lower':>7}{'upper':>7}{'exact':>7}{'estimate':>10}"
+             "  best next"]  # fmt: skip
     for b in results:
         exact = "-" if b.exact is None else str(b.exact.value)
+        guess = "-" if b.estimate is None else f"~{b.estimate.value:.1f}"
         nxt = "pass" if b.best_next is None else str(b.best_next)
         lines.append(f"{b.color:<8}{b.score_now:>5}{mark(b.lower.value, b.lower.proven):>7}"
-                     f"{mark(b.upper.value, b.upper.proven):>7}{exact:>7}  {nxt}")  # fmt: skip
+                     f"{mark(b.upper.value, b.upper.proven):>7}{exact:>7}{guess:>10}"
+                     f"  {nxt}")  # fmt: skip
     for name in missing:
-        lines.append(f"{name:<8}{'-':>5}{'-':>7}{'-':>7}{'-':>7}  not bounded: "
+        lines.append(f"{name:<8}{'-':>5}{'-':>7}{'-':>7}{'-':>7}{'-':>10}  not bounded: "
                      f"{not_bounded_why(by_time)}")  # fmt: skip
     return "\n".join(lines)
 
@@ -121,4 +124,6 @@ def _notes(results: list[Any]) -> list[str]:
             out.append(f"{b.color}: the opponents' best attack found leaves {b.lower.layout_score}")
         if b.exact_note:
             out.append(f"{b.color}: no exact value: {b.exact_note}")
+        if b.estimate is not None:
+            out.append(f"{b.color}: ~{b.estimate.value:.1f} is an {b.estimate.note}")
     return out

@@ -876,8 +876,10 @@ function showBounds(r, where) {
   const a = r.answer || {};
   const stateLine = $("analysis-state");
   stateLine.classList.remove("estimate");
+  const guessed = Object.values(a.colors || {}).some((b) => b.estimate);
   stateLine.textContent = r.state === "done" ? `the ${where}: ${r.outcome} — proven bounds ` +
-    "(? marks one not proven tight)" : `${r.why}`;
+    "(? marks one not proven tight)" + (guessed ? "; ~ an estimate between them, not a bound" :
+    "") : `${r.why}`;
   const summary = $("analysis-summary");
   summary.replaceChildren();
   const table = element("table");
@@ -887,7 +889,7 @@ function showBounds(r, where) {
   const squares = Object.values(a.colors || {}).some((b) => b.score_upper !== undefined);
   const heads = squares ? ["colour", "score now", "can still reach (squares)", "(score)",
                            "can make sure of (squares)", "(score)", "exact score"] :
-    ["colour", "now", "can still reach", "can make sure of", "exact"];
+    ["colour", "now", "can still reach", "can make sure of", "exact", "estimate"];
   const head = element("tr");
   for (const h of heads) head.append(element("th", h));
   table.append(head);
@@ -900,6 +902,15 @@ function showBounds(r, where) {
       [color, String(b.score_now), bound(b.upper, b.upper_proven),
        bound(b.can_ensure, b.can_ensure_proven), exact];
     for (const c of cells) row.append(element("td", c));
+    if (!squares) {
+      // an estimate between the bounds (City Blocks), never a bound: "~", its basis on hover
+      const guess = element("td", b.estimate ? `~${b.estimate.value.toFixed(1)}` : "—");
+      if (b.estimate) {
+        guess.className = "estimate";
+        guess.title = b.estimate.note;
+      }
+      row.append(guess);
+    }
     table.append(row);
   }
   // every colour asked for has a row: one not bounded says why in it

@@ -88,7 +88,8 @@ def _shared_out(monkeypatch: pytest.MonkeyPatch, used: float, build: float,
     spent: dict[str, dict[str, float]] = {}
     now = {"color": ""}
     real = {name: getattr(mod, name) for name in ("bounds", "upper_bound", "covered_weight",
-                                                   "solve", "exact_endgame")}  # fmt: skip
+                                                   "solve", "exact_endgame",
+                                                   "estimate_score")}  # fmt: skip
 
     def spend(stage: str, seconds: float) -> None:
         clock.spend(seconds)
@@ -118,8 +119,14 @@ def _shared_out(monkeypatch: pytest.MonkeyPatch, used: float, build: float,
         spend("exact", kw["time_limit"])
         return found
 
+    def estimate(*args: Any, **kw: Any) -> Any:  # the playouts take all they are given
+        found = real["estimate_score"](*args, **{**kw, "seconds": None, "playouts": 1})
+        spend("estimate", kw["seconds"])
+        return found
+
     for name, fake in (("time", clock), ("bounds", shared), ("upper_bound", upper),
-                       ("covered_weight", model), ("solve", lower), ("exact_endgame", exact)):
+                       ("covered_weight", model), ("solve", lower), ("exact_endgame", exact),
+                       ("estimate_score", estimate)):
         monkeypatch.setattr(mod, name, fake)
     request = BoundsRequest(clock, "all", as_json=True, time_limit=limit, workers=1)
     verb(_Quiet(), endgame(CORRIDOR, CORRIDOR_HANDS), "corridor", request)
