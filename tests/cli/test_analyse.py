@@ -223,7 +223,7 @@ def test_the_moves_before_the_exact_analysis_are_estimated(invoke: Invoke, finis
     # the first six moves alone: no position is small enough, every move estimated
     opening = tmp_path / "opening.blksgf"
     opening.write_text(write_blksgf(replace(record, moves=record.moves[:6])))
-    shown = invoke("analyse", str(opening), "--time-limit", "8")
+    shown = invoke("analyse", str(opening), "--time-limit", "10")
     assert shown.exit_code in (0, 1), shown.stderr
     text = shown.stdout
     assert "no position exact" in text and "estimated (~)" in text

@@ -31,7 +31,7 @@ def _solved(invoke, path, move, key="value"):
     ("selfplay", "limit", "checked"),
     [
         (("henning", "--seed", "7", "--blue", "random", "--red", "random"), "20", 4),
-        (("gridblock", "--seed", "5", "--players", "2", "--deal", "split"), "15", 4),
+        (("gridblock", "--seed", "5", "--players", "2", "--deal", "split"), "20", 4),
         (("walkable", "--seed", "0", "--red", "greedy", "--blue", "random"), "60", 2),
     ],
     ids=["henning", "gridblock", "walkable"],

@@ -334,3 +334,22 @@ def test_the_web_board_says_what_an_incomplete_bounds_run_is() -> None:
     assert outcome("exact", 1) == ("no exact value: an estimate or bounds instead, labelled "
                                    "(the report says why)")  # fmt: skip
     assert outcome("bounds", 0) == "answered" and outcome("bounds", None) == ""
+
+
+def test_ctrl_c_during_an_estimate_keeps_the_colours_bounds(
+    invoke: Invoke, corridor_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Ctrl-C (or the command's deadline) during a colour's estimate keeps that colour's
+    bounds, without an estimate, and bounds no more colours."""
+    import polytile.puzzles.cityblocks.bounds as mod
+
+    def interrupted(*args: Any, **kw: Any) -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(mod, "estimate_score", interrupted)
+    result = invoke("bounds", str(corridor_file), "--color", "all", "--exact-pieces", "0",
+                    "--workers", "1", "--json")  # fmt: skip
+    assert_clean_failure(result, 130)
+    doc = json.loads(result.stdout)
+    assert list(doc["colors"]) == ["blue"] and doc["colors"]["blue"]["estimate"] is None
+    assert doc["complete"] is False and doc["not_bounded"] == ["yellow", "red", "green"]

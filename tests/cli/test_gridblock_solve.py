@@ -381,6 +381,7 @@ def test_an_instant_win_is_a_win_whatever_the_points(invoke: Invoke, tmp_path: P
     plan = json.loads(invoke("solve-endgame", str(path), "--move", "67", "--plan",
                              "--json").stdout)  # fmt: skip
     assert plan["instant_win"] and plan["score"] < 100  # its points, not 1000 more
-    review = json.loads(invoke("analyse", str(path), "--json", "--time-limit", "10").stdout)
+    # the last move is reviewed first (analyse goes back from the end)
+    review = json.loads(invoke("analyse", str(path), "--json", "--time-limit", "15").stdout)
     last = next(m for m in review["moves"] if m["number"] == 68)
     assert last["loss"] == 0

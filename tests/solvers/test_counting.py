@@ -125,7 +125,7 @@ def test_a_long_task_reports_its_count_as_it_goes() -> None:
     minute): a task's count so far is heard after each chunk of its search."""
     from polytile.solvers.tiling import count_task, plan_count
 
-    problem = TilingProblem(Board(6, 10), tuple(piece_set("pentominoes")))
+    problem = TilingProblem(Board(5, 8), tuple(piece_set("pentominoes"))[:8])
     task = plan_count(problem, symmetry=False).tasks[0]
     heard: list = []
     whole = count_task(task, on_chunk=heard.append)

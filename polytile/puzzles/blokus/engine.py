@@ -121,9 +121,10 @@ def load(variant: str = "duo") -> None:
     """Switch to the compiled move generator and load it (numba and its cached kernels:
     about a second in a new process, 2-10 s on a busy machine), once a process. A search
     fills its time with playouts, so the numpy kernels' head start (:mod:`kernels`) only
-    delays the switch: the engine loads them before a move's clock starts. The first move
-    of a process overran a 1 s limit by up to 12 s in that load, which no playout could
-    interrupt."""
+    delays the switch. The engine loads them before a move's clock starts, so a move's
+    time goes to playouts; a process's first move still takes the load on top of its time
+    in wall time (the first 1 s move of a process had taken up to 13 s on a busy machine,
+    the load counted inside its time and its playouts in the slower kernels)."""
     if variant in _loaded:
         return
     from polytile.puzzles.blokus import kernels

@@ -97,15 +97,19 @@ __all__ = [
     "lower_bound",
     "placeable_pieces",
     "replay_layout",
+    "shares",
     "upper_bound",
 ]
 
 #: At most this many empty cells: an endgame small enough for CP-SAT's presolve to pay.
 _SMALL_EMPTY = 100
-#: The estimate's share of a search's ``time_limit``, from what the searches left of three...
+#: The estimate's share of a search's ``time_limit``, of what the others left (:func:`shares`)...
 ESTIMATE_SHARE = 0.25
-#: ... but never more seconds than this; with no time limit, this many playouts.
+#: ... but never more seconds than this...
 ESTIMATE_SECONDS = 2.0
+#: ... and no estimate with less time left than this.
+MIN_ESTIMATE_SECONDS = 0.05
+#: Playouts of an estimate with no time limit.
 ESTIMATE_PLAYOUTS = 100
 #: progress(stage, objective, bound, seconds): stage is "upper" or "lower".
 StageProgress = Callable[[str, float | None, float | None, float], None]
@@ -175,7 +179,11 @@ class Bounds:
     estimate
         Where between the bounds the final score is likely to be, by playouts
         (:func:`~polytile.puzzles.cityblocks.estimate.estimate_score`); None when the
-        exact value is known or no estimate was asked for.
+        exact value is known, the bounds meet, no time was left for it, or none was asked
+        for.
+    stopped
+        Ctrl-C (or the command's deadline) came during the estimate: the bounds stand, and
+        the caller should stop after this colour.
     """
 
     color: str
@@ -186,6 +194,7 @@ class Bounds:
     exact: Exact | None = None
     exact_note: str | None = None
     estimate: ScoreEstimate | None = None
+    stopped: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON document of one colour (``polytile bounds --json`` lists these)."""
@@ -477,14 +486,16 @@ def bounds(
     time_limit, workers, seed
         For each of the two CP-SAT searches (seconds, building its model included; workers,
         random seed); the exact search gets what they left of three times ``time_limit``
-        (at least a tenth of it), so that the three stay within three times ``time_limit``.
+        (at least a tenth of it), so that the three searches stay within three times
+        ``time_limit``; the estimate then gets what is left of :func:`shares`.
     exact_pieces
         Run :func:`exact_endgame` when at most this many pieces can still be placed (0: never).
     estimate
-        Without an exact value, estimate the final score between the bounds by playouts
-        (what the searches left of three times ``time_limit``, at most
-        :data:`ESTIMATE_SHARE` of it and :data:`ESTIMATE_SECONDS`; with no limit,
-        :data:`ESTIMATE_PLAYOUTS` playouts).
+        Without an exact value, and bounds that do not meet, estimate the final score
+        between them by playouts: what the searches left of :func:`shares` times
+        ``time_limit``, but at most :data:`ESTIMATE_SHARE` times ``time_limit`` and
+        :data:`ESTIMATE_SECONDS` (none with under :data:`MIN_ESTIMATE_SECONDS` left); with
+        no limit, :data:`ESTIMATE_PLAYOUTS` playouts.
     node_limit
         Positions the exact search may visit.
     progress
@@ -537,15 +548,27 @@ def bounds(
     if not lower.value <= min(low, now) or not upper.value >= max(low, now):
         raise SolverError(f"bounds of {color} contradict each other: lower {lower.value}, "
                           f"now {now}, exact {low}, upper {upper.value}")  # fmt: skip
-    guess = None
-    if estimate and exact is None:
-        # what is left of the three shares (the exact search, refused at once where too
-        # many pieces are left, takes none), at most its own share; one playout always
-        seconds = None if time_limit is None else max(0.0, min(
+    guess, stopped = None, False
+    if estimate and exact is None and lower.value < upper.value:
+        # what the searches left of the colour's shares (the exact search, refused at once
+        # where too many pieces are left, takes none of its own), at most a share of its own
+        seconds = None if time_limit is None else min(
             ESTIMATE_SHARE * time_limit, ESTIMATE_SECONDS,
-            3 * time_limit - (time.perf_counter() - started)))  # fmt: skip
-        guess = estimate_score(game, color, seconds=seconds,
-                               playouts=ESTIMATE_PLAYOUTS if seconds is None else None,
-                               lower=lower.value, upper=upper.value,
-                               rng=np.random.default_rng(seed))  # fmt: skip
-    return Bounds(color, now, upper, lower, _best_next(game, color, upper), exact, note, guess)
+            shares(exact_pieces) * time_limit - (time.perf_counter() - started))  # fmt: skip
+        if seconds is None or seconds >= MIN_ESTIMATE_SECONDS:
+            try:
+                guess = estimate_score(game, color, seconds=seconds,
+                                       playouts=ESTIMATE_PLAYOUTS if seconds is None else None,
+                                       lower=lower.value, upper=upper.value,
+                                       rng=np.random.default_rng(seed))  # fmt: skip
+            except KeyboardInterrupt:  # Ctrl-C, or the command's deadline: keep the bounds
+                stopped = True
+    return Bounds(color, now, upper, lower, _best_next(game, color, upper), exact, note, guess,
+                  stopped)  # fmt: skip
+
+
+def shares(exact_pieces: int) -> float:
+    """How many times a search's ``time_limit`` :func:`bounds` may take for one colour: the
+    two CP-SAT searches, and the exact search's share (the estimate takes what the others
+    leave of it), or without the exact search the estimate's own share."""
+    return 3.0 if exact_pieces > 0 else 2.0 + ESTIMATE_SHARE

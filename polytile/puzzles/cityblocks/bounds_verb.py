@@ -32,6 +32,7 @@ def bounds(console: Console, obj: Any, source: str, request: BoundsRequest) -> N
     and a table, or JSON; a stop before every colour is bounded ends as
     :func:`~polytile.faces.bounds.end_incomplete` says."""
     from polytile.puzzles.cityblocks.bounds import bounds as search  # OR-tools: only here
+    from polytile.puzzles.cityblocks.bounds import shares
     from polytile.puzzles.cityblocks.picture import score_text
     from polytile.puzzles.cityblocks.scoring import score
 
@@ -56,7 +57,7 @@ def bounds(console: Console, obj: Any, source: str, request: BoundsRequest) -> N
                 state.note = f"{state.color} {stage}{found}"
                 update(state)
 
-        searches = 3 if exact_pieces else 2  # upper, lower, perhaps the exact value
+        searches = shares(exact_pieces)  # upper, lower, the exact value or an estimate
         try:
             with deadline:
                 for k, name in enumerate(colors):
@@ -69,6 +70,8 @@ def bounds(console: Console, obj: Any, source: str, request: BoundsRequest) -> N
                                    progress=report, source=source)  # fmt: skip
                     results.append(found)
                     state.done += 2
+                    if found.stopped:  # during its estimate: the colour stands, no more
+                        raise KeyboardInterrupt
         except KeyboardInterrupt:
             missing = [name for name in colors if name not in {b.color for b in results}]
         else:

@@ -4,9 +4,10 @@ The bounds (:mod:`polytile.puzzles.cityblocks.bounds`) say how far a colour's fi
 can range; this says where in that range it is likely to end. It plays the game on to the
 end many times (playouts) and averages the colour's final score:
 
-* every colour, in turn, places one of its biggest pieces that fit, on cells sharing an edge
-  with its own (growing its city: only the largest connected area scores), or anywhere when
-  no such placement exists (a random one of up to :data:`SAMPLE` candidates is tried first);
+* every colour, in turn, places one of its biggest pieces that fit: up to :data:`SAMPLE` of
+  those placements, drawn at random, are tried for one sharing an edge with its own cells
+  (growing its city: only the largest connected area scores), and the first drawn is
+  placed when none of them does;
 * a colour with no placement passes, and the game ends as the rules end it.
 
 The mean is then kept between the bounds (``lower <= estimate <= upper``): no continuation
@@ -19,7 +20,7 @@ Examples
 >>> import numpy as np
 >>> from polytile.puzzles.cityblocks.rules import CityBlocks
 >>> e = estimate_score(CityBlocks(), "blue", playouts=4, rng=np.random.default_rng(0))
->>> e.playouts, e.low <= e.mean <= e.high
+>>> e is not None and (e.playouts, e.low <= e.mean <= e.high)
 (4, True)
 """
 
@@ -36,7 +37,7 @@ import numpy as np
 from polytile.puzzles.cityblocks.moves import Move
 from polytile.puzzles.cityblocks.rules import CityBlocks
 
-__all__ = ["SAMPLE", "ScoreEstimate", "estimate_score", "playout_move"]
+__all__ = ["SAMPLE", "ScoreEstimate", "estimate_score", "playout_move", "t95"]
 
 #: Candidates a playout move tries for one next to its own colour before it takes any.
 SAMPLE = 60
@@ -53,12 +54,12 @@ class ScoreEstimate:
     value
         The mean final score kept between ``lower`` and ``upper`` (when given).
     mean, half_width
-        The playouts' mean final score and the half-width of its 95% interval (0 with
-        fewer than two playouts).
+        The playouts' mean final score and the half-width of its 95% interval (Student's
+        t; None with a single playout, which gives no interval).
     low, high
         The least and the greatest final score a playout reached.
     playouts
-        Playouts played (at least one, whatever the time).
+        Playouts played to the end (at least one).
     clipped
         True when the mean lay outside the bounds and ``value`` is the nearer bound.
     seconds
@@ -68,7 +69,7 @@ class ScoreEstimate:
     color: str
     value: float
     mean: float
-    half_width: float
+    half_width: float | None
     low: int
     high: int
     playouts: int
@@ -78,18 +79,38 @@ class ScoreEstimate:
     @property
     def note(self) -> str:
         """What the estimate rests on, in words."""
-        kept = "; kept between the bounds" if self.clipped else ""
-        return (f"estimate, not exact: the mean final score of {self.playouts} "
-                f"playout{'' if self.playouts == 1 else 's'} "
-                f"(each colour places its biggest pieces next to its own city){kept}; "
-                f"95% interval of the mean ±{self.half_width:.1f}")  # fmt: skip
+        n = f"{self.playouts} playout{'' if self.playouts == 1 else 's'}"
+        spread = ("one playout gives no interval" if self.half_width is None
+                  else f"95% interval of the mean ±{self.half_width:.1f}")  # fmt: skip
+        basis = f"(each colour places its biggest pieces next to its own city); {spread}"
+        if self.clipped:
+            return (f"estimate, not exact: the mean final score of {n}, {self.mean:.1f}, "
+                    f"lay outside the bounds, so the nearer bound is given {basis}")  # fmt: skip
+        return f"estimate, not exact: the mean final score of {n} {basis}"
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON document (``"estimate"`` in ``polytile bounds --json``)."""
+        half = None if self.half_width is None else round(self.half_width, 2)
         return {"value": round(self.value, 2), "mean": round(self.mean, 2),
-                "interval95": round(self.half_width, 2), "low": self.low, "high": self.high,
+                "interval95": half, "low": self.low, "high": self.high,
                 "playouts": self.playouts, "clipped": self.clipped,
                 "note": self.note}  # fmt: skip
+
+
+#: Student's t at 97.5%, for 1 to 30 degrees of freedom.
+_T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
+        2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
+        2.060, 2.056, 2.052, 2.048, 2.045, 2.042)  # fmt: skip
+
+
+def t95(df: int) -> float:
+    """The half-width factor of a 95% interval of a mean with ``df`` degrees of freedom
+    (Student's t; past 30, 1.96 + 2.5/df, within 0.002 of it).
+
+    >>> t95(1), t95(10), round(t95(120), 3)
+    (12.706, 2.228, 1.981)
+    """
+    return _T95[df - 1] if df <= len(_T95) else 1.96 + 2.5 / df
 
 
 def _grows(game: CityBlocks, color: str) -> np.ndarray:
@@ -124,9 +145,13 @@ def playout_move(game: CityBlocks, rng: np.random.Generator) -> Move:
     return biggest[int(order[0])]
 
 
-def _playout(game: CityBlocks, color: str, rng: np.random.Generator) -> int:
+def _playout(game: CityBlocks, color: str, rng: np.random.Generator,
+             stop: Callable[[], bool]) -> int | None:  # fmt: skip
+    """``color``'s final score after one playout, or None when ``stop`` said so first."""
     g = game.copy()
     while not g.is_game_over():
+        if stop():
+            return None
         g.push(playout_move(g, rng))
     return int(g.score().colors[color].total)
 
@@ -141,27 +166,37 @@ def estimate_score(
     upper: int | None = None,
     rng: np.random.Generator | None = None,
     should_stop: Callable[[], bool] | None = None,
-) -> ScoreEstimate:
+) -> ScoreEstimate | None:
     """Estimate ``color``'s final score from ``game`` (not changed) by playouts, for
     ``seconds`` or ``playouts`` (whichever ends first; at least one of them must be
-    given), kept between ``lower`` and ``upper`` when given. ``should_stop`` is asked
-    between playouts (Ctrl-C: the estimate so far)."""
+    given), kept between ``lower`` and ``upper`` when given. The time and ``should_stop``
+    are heard at every move of a playout: a playout cut short is left out, and None is
+    returned when not one was played to the end."""
     if seconds is None and playouts is None:
         raise ValueError("give seconds or playouts")
     rng = rng if rng is not None else np.random.default_rng()
     started = time.perf_counter()
+    ends = None if seconds is None else started + seconds
+
+    def out() -> bool:
+        return (ends is not None and time.perf_counter() >= ends) or (
+            should_stop is not None and should_stop())  # fmt: skip
+
     scores: list[int] = []
     while playouts is None or len(scores) < playouts:
-        if scores and seconds is not None and time.perf_counter() - started >= seconds:
+        if out():
             break
-        if scores and should_stop is not None and should_stop():
+        final = _playout(game, color, rng, out)
+        if final is None:
             break
-        scores.append(_playout(game, color, rng))
+        scores.append(final)
+    if not scores:
+        return None
     mean = sum(scores) / len(scores)
-    half = 0.0
+    half = None
     if len(scores) > 1:
         var = sum((s - mean) ** 2 for s in scores) / (len(scores) - 1)
-        half = 1.96 * math.sqrt(var / len(scores))
+        half = t95(len(scores) - 1) * math.sqrt(var / len(scores))
     value = mean
     if lower is not None:
         value = max(value, float(lower))

@@ -72,7 +72,7 @@ _Shares = tuple[dict[str, float], dict[str, dict[str, float]]]
 
 
 def _shared_out(monkeypatch: pytest.MonkeyPatch, used: float, build: float,
-                limit: float = 60.0) -> _Shares:  # fmt: skip
+                limit: float = 60.0, exact_pieces: int = 6) -> _Shares:  # fmt: skip
     """Run ``polytile bounds --color all`` on the corridor with the clock stood in for:
     each CP-SAT search spends ``used`` of the seconds it is given (1: all, the worst case),
     building the lower bound's model ``build`` of its colour's share, the exact search all
@@ -128,7 +128,8 @@ def _shared_out(monkeypatch: pytest.MonkeyPatch, used: float, build: float,
                        ("covered_weight", model), ("solve", lower), ("exact_endgame", exact),
                        ("estimate_score", estimate)):
         monkeypatch.setattr(mod, name, fake)
-    request = BoundsRequest(clock, "all", as_json=True, time_limit=limit, workers=1)
+    request = BoundsRequest(clock, "all", as_json=True, time_limit=limit, workers=1,
+                            exact_pieces=exact_pieces)  # fmt: skip
     verb(_Quiet(), endgame(CORRIDOR, CORRIDOR_HANDS), "corridor", request)
     assert list(shares) == list(COLOR_NAMES) and "lower" in spent["blue"]  # a model was built
     assert clock.now <= limit
@@ -149,6 +150,26 @@ def test_each_colour_keeps_to_its_share_of_the_limit(monkeypatch: pytest.MonkeyP
         assert spent[color].get("lower", 0.0) <= share + 1e-9
         assert sum(spent[color].values()) <= 3 * share + 1e-9
     assert sum(3 * share for share in shares.values()) <= limit
+
+
+@pytest.mark.parametrize("used", [1.0, 0.25])
+def test_without_the_exact_search_the_estimate_has_a_share_of_its_own(
+    monkeypatch: pytest.MonkeyPatch, used: float
+) -> None:
+    """With --exact-pieces 0 a colour has two searches' shares and the estimate's: the
+    estimate (which runs where the bounds do not meet: blue, yellow, green on the
+    corridor) keeps to what the searches left of them, and the colours to the limit."""
+    from polytile.puzzles.cityblocks.bounds import ESTIMATE_SHARE, shares
+
+    limit = 60.0
+    got, spent = _shared_out(monkeypatch, used, build=0.4, limit=limit, exact_pieces=0)
+    assert shares(0) == 2 + ESTIMATE_SHARE and shares(6) == 3
+    assert "estimate" in spent["blue"] and "estimate" not in spent["red"]  # red: 88 to 88
+    for color, share in got.items():
+        assert "exact" not in spent[color]
+        assert sum(spent[color].values()) <= shares(0) * share + 1e-9
+    # what a colour leaves (the estimate stops at 2 s) goes to the next ones; that all of
+    # them end within the limit is _shared_out's check of the clock
 
 
 def test_searches_past_their_shares_leave_the_exact_one_a_tenth(

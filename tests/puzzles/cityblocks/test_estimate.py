@@ -60,7 +60,8 @@ def test_the_estimate_is_the_playouts_mean_kept_between_the_bounds() -> None:
     low = estimate_score(game, "red", playouts=6, upper=free.low - 5,
                          rng=np.random.default_rng(3))  # fmt: skip
     assert low.clipped and low.value == free.low - 5
-    assert "kept between the bounds" in low.note and "6 playouts" in low.note
+    assert "lay outside the bounds, so the nearer bound is given" in low.note
+    assert f"{free.mean:.1f}" in low.note and "6 playouts" in low.note
 
 
 def test_a_finished_game_is_its_score() -> None:
@@ -70,14 +71,45 @@ def test_a_finished_game_is_its_score() -> None:
     assert e.mean == e.low == e.high == game.score().colors["blue"].total
 
 
-def test_a_stop_keeps_the_playouts_so_far() -> None:
-    calls = []
+def test_a_stop_keeps_the_playouts_finished_and_leaves_out_the_one_cut_short() -> None:
+    """The time and a stop are heard at every move of a playout (a playout from the opening
+    takes up to 0.4 s on a busy machine): one cut short is left out, and with none
+    finished there is no estimate."""
+    game = _mid()
+    asked: list[int] = []
 
-    def stop() -> bool:
-        calls.append(1)
-        return len(calls) >= 2
+    def count() -> bool:
+        asked.append(1)
+        return False
 
-    e = estimate_score(_mid(), "blue", playouts=50, should_stop=stop)
-    assert e.playouts == 2
+    one = estimate_score(game, "blue", playouts=1, should_stop=count,
+                         rng=np.random.default_rng(4))  # fmt: skip
+    assert one is not None and one.playouts == 1 and one.half_width is None
+    assert "one playout gives no interval" in one.note and "1 playout " in one.note
+    first = len(asked)  # asked before the playout and at each of its moves
+    assert first > 2
+
+    def after_the_first() -> bool:
+        asked.append(1)
+        return len(asked) > 2 * first + 1
+
+    asked.clear()
+    asked.extend([1] * first)
+    cut = estimate_score(game, "blue", playouts=50, should_stop=after_the_first,
+                         rng=np.random.default_rng(4))  # fmt: skip
+    assert cut is not None and cut.playouts == 1 and cut.mean == one.mean
+    assert estimate_score(game, "blue", playouts=50, should_stop=lambda: True) is None
+    assert estimate_score(game, "blue", seconds=0.0) is None
     with pytest.raises(ValueError, match="seconds or playouts"):
-        estimate_score(_mid(), "blue")
+        estimate_score(game, "blue")
+
+
+def test_the_interval_is_students() -> None:
+    from polytile.puzzles.cityblocks.estimate import t95
+
+    e = estimate_score(_mid(), "green", playouts=3, rng=np.random.default_rng(2))
+    assert e is not None and e.half_width is not None
+    scores = [e.low, round(3 * e.mean) - e.low - e.high, e.high]  # three playouts: all known
+    want = 4.303 * np.std(scores, ddof=1) / np.sqrt(3)  # Student's t, 2 degrees of freedom
+    assert e.half_width == pytest.approx(want) and e.half_width > 0
+    assert t95(2) == 4.303 and t95(1000) == pytest.approx(1.9625)
