@@ -202,17 +202,22 @@ def test_check_failure_is_internal_error(
 
 def test_blokus_blksgf_move_and_text(invoke: Invoke) -> None:
     record = str(EXAMPLES / "duo-game.blksgf")
+    # the searches use the time they are given (5 s: 3 s in all on a quiet machine); beside
+    # a busy CI run a colour was left unbounded (#48), which the answer must then say
     result = invoke("bounds", record, "--move", "8", "--color", "all", "--json",
                     "--time-limit", "5", "--workers", "1")  # fmt: skip
-    assert result.exit_code == 0, result.stderr
-    colors = json.loads(result.stdout)["colors"]
-    assert list(colors) == ["blue", "yellow"]
+    assert result.exit_code in (0, 1), result.stderr
+    doc = json.loads(result.stdout)
+    colors = doc["colors"]
+    assert list(colors) + doc.get("not_bounded", []) == ["blue", "yellow"]
+    assert (result.exit_code == 1) == ("not_bounded" in doc)
     for doc in colors.values():
         assert doc["lower"] <= doc["upper"] and doc["score_lower"] <= doc["score_upper"]
         for p in doc["upper_placements"]:
             assert set(p) == {"piece", "color", "cells"}
     text = invoke("bounds", record, "--move", "8", "--time-limit", "5", "--workers", "1")
-    assert text.exit_code == 0, text.stderr
+    assert text.exit_code in (0, 1), text.stderr
+    assert (text.exit_code == 1) == ("not bounded" in text.stdout)
     head = text.stdout.splitlines()
     assert head[1].split() == ["colour", "now", "at", "least", "at", "most", "score"]
     assert head[2].split()[0] == "blue"  # the colour to move after move 8
