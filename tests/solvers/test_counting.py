@@ -129,7 +129,9 @@ def test_a_long_task_reports_its_count_as_it_goes() -> None:
     task = plan_count(problem, symmetry=False).tasks[0]
     heard: list = []
     whole = count_task(task, on_chunk=heard.append)
-    assert whole.complete and len(heard) >= 2
+    # the first chunk is 20,000 nodes and this task 55,000: heard at least once whatever
+    # the machine's speed (the later chunks are sized by the clock)
+    assert whole.complete and whole.nodes > 20_000 and len(heard) >= 1
     assert all(not c.complete for c in heard)
     assert [c.nodes for c in heard] == sorted(c.nodes for c in heard)
     assert heard[-1].nodes < whole.nodes and heard[-1].count <= whole.count
