@@ -54,12 +54,15 @@ import numpy as np
 
 from polytile.puzzles.game import CHANCE, SIMULTANEOUS, State, UnsupportedGameError
 
-__all__ = ["MctsResult", "MoveStat", "Policy", "margin_of", "mcts", "reward_of"]
+__all__ = ["MctsResult", "MoveStat", "Policy", "Rollout", "margin_of", "mcts", "reward_of"]
 
 #: A playout policy: the move the player to move makes in ``state``.
 Policy = Callable[[State, np.random.Generator], Any]
 #: The moves the tree considers at ``state`` (a subset of ``moves``, best first).
 Candidates = Callable[[State, list[Any]], list[Any]]
+#: A whole playout: the returns at the end of a game played on from ``state`` (which it
+#: may change), for games that play their playouts faster than move by move.
+Rollout = Callable[[State, np.random.Generator], Sequence[float]]
 
 #: How much of a reward is the margin (the rest is win, tie or loss).
 MARGIN_SHARE = 0.1
@@ -165,6 +168,7 @@ class _Node:
     reward: float = 0.0
     margin: float = 0.0
     children: dict[Any, _Node] = field(default_factory=dict)
+    moves: list[Any] | None = None  # the moves considered here, when always the same
 
 
 def mcts(
@@ -175,12 +179,16 @@ def mcts(
     playouts: int | None = None,
     policy: Policy | None = None,
     candidates: Candidates | None = None,
+    rollout: Rollout | None = None,
     exploration: float = 0.7,
     seed: int | np.random.Generator | None = None,
     should_stop: Callable[[], bool] | None = None,
 ) -> MctsResult:
     """Search ``state`` for ``player`` (None: the player to move) until ``time_limit``
     seconds, ``playouts`` playouts or ``should_stop()`` (at least one must be given).
+
+    Playouts go move by move by ``policy`` (uniformly random moves without one), or, given a
+    ``rollout``, by that function from the new leaf to the end of the game.
 
     ``state`` is not changed. The search is deterministic for a given ``seed`` and
     ``playouts`` (a time limit makes it depend on the machine's speed).
@@ -213,6 +221,9 @@ def mcts(
     sampled = not game.traits.perfect_information and not _open(state)
     root_moves = state.legal_moves()
     root = _Node()
+    # With nothing hidden and nothing left to chance, a node is one state: its moves (and
+    # the candidates among them) are worked out once.
+    fixed = game.traits.deterministic and not sampled
     if len(root_moves) == 1:
         return MctsResult(who, root_moves[0], (MoveStat(root_moves[0], 0, 0.0, 0.0),), 0.0, 0,
                           sampled, time.perf_counter() - start, "single")  # fmt: skip
@@ -228,10 +239,13 @@ def mcts(
             stopped_by = "stop"
             break
         s = state.sample_hidden(who, rng) if sampled else state.clone()
-        path = _descend(root, s, rng, exploration, candidates)
-        while not s.is_over():
-            _step(s, rng, policy)
-        returns = s.returns()
+        path = _descend(root, s, rng, exploration, candidates, fixed)
+        if rollout is not None and not s.is_over():
+            returns = rollout(s, rng)
+        else:
+            while not s.is_over():
+                _step(s, rng, policy)
+            returns = s.returns()
         for node in path:
             node.visits += 1
             if node.mover >= 0:
@@ -255,8 +269,9 @@ def _open(state: State) -> bool:
 
 
 def _descend(root: _Node, s: State, rng: np.random.Generator, c: float,
-             candidates: Candidates | None) -> list[_Node]:  # fmt: skip
-    """Walk the tree from ``root`` in ``s`` (changing ``s``) and add one node: the path."""
+             candidates: Candidates | None, fixed: bool) -> list[_Node]:  # fmt: skip
+    """Walk the tree from ``root`` in ``s`` (changing ``s``) and add one node: the path.
+    ``fixed``: each node is always the same state (its moves are kept in it)."""
     node = root
     path = [root]
     while not s.is_over():
@@ -266,9 +281,14 @@ def _descend(root: _Node, s: State, rng: np.random.Generator, c: float,
             continue
         if mover == SIMULTANEOUS:
             raise UnsupportedGameError("a simultaneous move inside the search")
-        moves = s.legal_moves()
-        if candidates is not None and len(moves) > 1:
-            moves = candidates(s, moves) or moves
+        if node.moves is not None:
+            moves = node.moves
+        else:
+            moves = s.legal_moves()
+            if candidates is not None and len(moves) > 1:
+                moves = candidates(s, moves) or moves
+            if fixed:
+                node.moves = moves
         untried = [m for m in moves if m not in node.children]
         for m in moves:
             child = node.children.get(m)

@@ -112,3 +112,39 @@ def test_reward_and_margin() -> None:
     assert 0.9 < win <= 1.0 and 0.0 <= loss < 0.1 and win + loss == pytest.approx(1.0)
     assert reward_of((9.0, 1.0), 0, 10) > reward_of((2.0, 1.0), 0, 10)  # a bigger win
     assert np.isclose(reward_of((100.0, 0.0), 0, 10), 1.0)  # clipped at the span
+
+
+def test_a_nodes_moves_are_worked_out_once_when_nothing_is_hidden_or_drawn() -> None:
+    """A node of a deterministic game with perfect information is one state: its candidates
+    are asked for once. With chance, a node stands for the states the draws lead to, and
+    they are asked for on every visit."""
+    asked: list[int] = []
+
+    def candidates(state, moves):  # type: ignore[no-untyped-def]
+        asked.append(1)
+        return moves
+
+    r = mcts(TakeAway(12).new_initial_state(), playouts=300, candidates=candidates, seed=1)
+    assert r.playouts == 300 and len(asked) <= 301  # a node a playout, and the root
+    asked.clear()
+    r = mcts(DiceRace(target=9).new_initial_state(), playouts=300, candidates=candidates,
+             seed=1)  # fmt: skip
+    assert len(asked) > 301
+
+
+def test_a_rollout_takes_the_place_of_move_by_move_playouts() -> None:
+    seen: list[str] = []
+
+    def rollout(state, rng):  # type: ignore[no-untyped-def]
+        seen.append(str(state))
+        while not state.is_over():
+            moves = state.legal_moves()
+            state.push_legal(moves[int(rng.integers(len(moves)))])
+        return state.returns()
+
+    def never(state, rng):  # type: ignore[no-untyped-def]
+        raise AssertionError("the policy is not asked when a rollout is given")
+
+    s = TakeAway(5).new_initial_state()
+    r = mcts(s, playouts=2_000, policy=never, rollout=rollout, seed=1)
+    assert r.best == "take 1" and 0 < len(seen) <= 2_000
