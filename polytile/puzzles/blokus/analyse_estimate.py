@@ -186,9 +186,10 @@ def _estimate(record: GameRecord, positions: list[Any], number: int, names: tupl
 def _playouts_after(g: Any, player: int, seconds: float | None, playouts: int | None,
                     rng: np.random.Generator,
                     should_stop: Callable[[], bool] | None) -> tuple[float, int]:  # fmt: skip
-    """``player``'s mean margin over playouts from ``g`` (the engine's playout policy),
+    """``player``'s mean margin over playouts from ``g`` (the engine's, compiled once
+    loaded),
     at least one, until ``seconds`` or ``playouts``; and how many ran."""
-    from polytile.puzzles.blokus.engine import playout_policy
+    from polytile.puzzles.blokus.engine import fast_playouts, playout_policy, rollout
     from polytile.puzzles.blokus.game import BlokusGame
     from polytile.solvers.mcts import margin_of
 
@@ -197,9 +198,13 @@ def _playouts_after(g: Any, player: int, seconds: float | None, playouts: int | 
     total, n = 0.0, 0
     while True:
         state = game.state_of(g.copy())
-        while not state.is_over():
-            state.push_legal(playout_policy(state, rng))
-        total += margin_of(state.returns(), player)
+        if fast_playouts() and not state.is_over():
+            returns = rollout(state, rng)
+        else:
+            while not state.is_over():
+                state.push_legal(playout_policy(state, rng))
+            returns = state.returns()
+        total += margin_of(returns, player)
         n += 1
         if playouts is not None and n >= playouts:
             break

@@ -7,11 +7,17 @@ time, half when at most :data:`SURE_PIECES` (its
 compiled search only once compiled: the first compile after installing runs in the
 background instead of eating the move's time); if it finishes, its best move is played and
 the choice is exact. Otherwise (and with the time
-left) Monte Carlo tree search (:func:`polytile.solvers.mcts.mcts`) estimates the moves:
-the tree considers the placements of the biggest pieces the mover can still place (a
-smaller piece is never better while a bigger one fits, the rule every strong Blokus engine
-starts from), and each playout places, for every colour in turn, a random placement of its
-biggest piece that fits. The reward is the win, with a share for the margin.
+left) Monte Carlo tree search (:func:`polytile.solvers.mcts.mcts`) estimates the moves.
+Both rank placements by what each does to the board
+(:mod:`polytile.puzzles.blokus._playout`): the other players' attach points it covers or
+crowds, the attach points it gains, the mover's own it closes or spends, the room beside it
+it takes from the mover (:data:`WEIGHTS`). The tree considers the :data:`CANDIDATES` best
+at each node among the biggest pieces the mover can still place and those one square
+smaller (a square worth :data:`SIZE_WEIGHT` in the ranking: a smaller piece is rarely
+better while a bigger one fits, the rule Blokus engines start from). A playout plays, for
+every colour in turn, its best-ranked placement of its biggest piece that fits after a
+random shake of the scores (:data:`NOISE`), to the end of the game, in compiled code. The
+reward is the win, with a share for the margin.
 
 Examples
 --------
@@ -25,20 +31,40 @@ Examples
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from polytile.puzzles.blokus.game import BlokusGame
+from polytile.puzzles.blokus import kernels
+from polytile.puzzles.blokus.game import BlokusGame, BlokusState
+from polytile.puzzles.blokus.moves import PIECE_NAMES, PIECE_SIZES, PlacementTable, placement_table
 from polytile.puzzles.blokus.players import greedy
 from polytile.puzzles.blokus.rules import Blokus, Move
+from polytile.puzzles.blokus.scoring import ALL_PLACED_BONUS, I1_LAST_BONUS, player_names
 from polytile.puzzles.engine import DEFAULT_MOVE_TIME, EngineChoice
 from polytile.puzzles.game import State
 from polytile.solvers.mcts import MctsResult, mcts
 
-__all__ = ["EXACT_PIECES", "SURE_PIECES", "engine_choice", "engine_move", "load",
-           "playout_policy", "search"]
+__all__ = [
+    "CANDIDATES",
+    "EXACT_PIECES",
+    "EXPLORATION",
+    "NOISE",
+    "SIZE_WEIGHT",
+    "SURE_PIECES",
+    "WEIGHTS",
+    "compile_playouts",
+    "engine_choice",
+    "engine_move",
+    "fast_playouts",
+    "load",
+    "playout_policy",
+    "rank",
+    "rollout",
+    "search",
+]
 
 #: Try the exact endgame search when no player can place more pieces than this...
 EXACT_PIECES = 10
@@ -68,8 +94,109 @@ def playout_policy(state: State, rng: np.random.Generator) -> Move:
     return moves[int(rng.integers(len(moves)))]
 
 
+#: The weights of a placement's features, in the order of
+#: :mod:`polytile.puzzles.blokus._playout` (block, near, contact, spent, grow, wall, waste,
+#: lean). Their signs and sizes follow the weights Pentobi learned for Duo's features of
+#: the same kind (its ``PriorKnowledge.cpp``, in logarithms); self-play at 200 playouts a
+#: move (40 games, seats alternated) kept them against larger and smaller blocking,
+#: growing and waste weights, and they won 29 of 40 against the first set (block 2, grow 1,
+#: contact 0.5, spent -0.5; ``benchmarks/README.md``).
+WEIGHTS = np.array([1.4, 1.4, 0.0, -0.1, 0.5, -1.2, -0.45, 0.4])
+#: A playout adds this times a uniform draw in [0, 1) to each placement's score.
+NOISE = 2.0
+#: How many placements the tree considers at a node: the best-scoring of the biggest.
+CANDIDATES = 12
+#: The tree's exploration constant (:func:`polytile.solvers.mcts.mcts`).
+EXPLORATION = 0.7
+
+_I1 = PIECE_NAMES.index("I1")
+
+
+@dataclass(frozen=True)
+class _Tables:
+    table: PlacementTable
+    friend: np.ndarray  # colours x colours: the same player
+    players: np.ndarray  # players x colours: 1 where the colour counts for the player
+    sizes: np.ndarray  # squares per piece index
+
+
+_TABLES: dict[tuple[str, int | str], _Tables] = {}
+
+
+def _tables(g: Blokus) -> _Tables:
+    key = (g.variant.name, g.players)
+    t = _TABLES.get(key)
+    if t is None:
+        colors = g.colors
+        names = player_names(g.players, g.variant.name)
+        players = np.array([[float(c in name.split("+")) for c in colors] for name in names])
+        friend = np.array([[i == j or bool((players[:, i] * players[:, j]).any())
+                            for j in range(len(colors))] for i in range(len(colors))])  # fmt: skip
+        t = _Tables(placement_table(g.size), friend, players,
+                    np.array(PIECE_SIZES, dtype=np.int64))  # fmt: skip
+        _TABLES[key] = t
+    return t
+
+
+def rank(g: Blokus, moves: Sequence[Move], size_weight: float = 0.0) -> list[Move]:
+    """``moves`` (placements of the colour to move in ``g``) best first by their features'
+    score (:data:`WEIGHTS`), ties in their given order; needs the compiled kernels."""
+    from polytile.puzzles.blokus import _playout
+
+    t = _tables(g)
+    idx = np.array([t.table.index[m.cells] for m in moves], dtype=np.int64)
+    scores = np.empty(len(idx), dtype=np.float64)
+    bits = g.bitboards()[0]
+    _playout.score_placements(bits, g.colors.index(g.to_move), t.friend, idx, len(idx),
+                              t.table.masks, t.table.edge_masks, t.table.corner_masks,
+                              g.size, WEIGHTS, scores)  # fmt: skip
+    if size_weight:
+        scores += size_weight * np.array([len(m.cells) for m in moves])
+    order = np.argsort(-scores, kind="stable")
+    return [moves[int(i)] for i in order]
+
+
+#: The tree looks at pieces one square smaller than the biggest too, each square worth this
+#: much in their ranking (None: the biggest only). Self-play at 300 playouts a move, 40
+#: games each: 3 scored 26.5 and 24.5 of 40 against the biggest only, 5 scored 25 and 1.5
+#: scored 22 (``benchmarks/bench_engine_settings.py``).
+SIZE_WEIGHT: float | None = 3.0
+
+
 def _candidates(state: State, moves: list[Any]) -> list[Any]:
-    return _biggest(moves)
+    if moves[0].is_pass or not _fast or SIZE_WEIGHT is None:
+        moves = _biggest(moves)
+        if moves[0].is_pass or len(moves) <= 1 or not _fast:
+            return moves
+        return rank(state.board, moves)[:CANDIDATES]  # type: ignore[attr-defined]
+    size = max(len(m.cells) for m in moves)
+    moves = [m for m in moves if len(m.cells) >= size - 1]
+    return rank(state.board, moves, SIZE_WEIGHT)[:CANDIDATES]  # type: ignore[attr-defined]
+
+
+def rollout(state: State, rng: np.random.Generator) -> tuple[float, ...]:
+    """The players' returns at the end of a compiled playout from ``state`` (a
+    :class:`BlokusState`, unchanged) with its seed drawn from ``rng``; needs the compiled
+    kernels (:func:`load`)."""
+    from polytile.puzzles.blokus import _playout
+
+    assert isinstance(state, BlokusState)
+    g = state.board
+    t = _tables(g)
+    bits, hands, last, turn = g.bitboards()
+    pt = t.table
+    _playout.playout(bits, hands, last, turn, t.friend, WEIGHTS, NOISE, pt.masks,
+                     pt.edge_masks, pt.corner_masks, pt.piece, t.sizes, pt.cell_ptr,
+                     pt.cell_placements, g.size, int(rng.integers(2**31)))  # fmt: skip
+    return _returns(t, hands, last)
+
+
+def _returns(t: _Tables, hands: np.ndarray, last: np.ndarray) -> tuple[float, ...]:
+    """The players' scores from the colours' ``hands`` and ``last`` pieces (as
+    :func:`polytile.puzzles.blokus.scoring.score_hands` counts them)."""
+    left = hands.astype(np.int64) @ t.sizes
+    colours = np.where(left == 0, ALL_PLACED_BONUS + I1_LAST_BONUS * (last == _I1), -left)
+    return tuple(float(v) for v in t.players @ colours)
 
 
 def _exact(g: Blokus, seconds: float | None) -> EngineChoice | None:
@@ -108,33 +235,67 @@ def search(g: Blokus, seconds: float | None, *, playouts: int | None = None,
            rng: np.random.Generator | None = None,
            should_stop: Callable[[], bool] | None = None) -> MctsResult:  # fmt: skip
     """The tree search alone at ``g`` for the player to move: every root move's visits and
-    mean margin (its final score minus the best other player's); ``g`` is not changed."""
+    mean margin (its final score minus the best other player's); ``g`` is not changed. The
+    compiled playouts are loaded first (:func:`load`), within ``seconds``."""
+    started = time.perf_counter()
+    load(g.variant.name)
+    if seconds is not None:
+        seconds = max(0.05, seconds - (time.perf_counter() - started))
     state = BlokusGame(g.variant.name, g.players).state_of(g.copy())
     return mcts(state, time_limit=seconds, playouts=playouts, policy=playout_policy,
-                candidates=_candidates, seed=rng, should_stop=should_stop)  # fmt: skip
+                candidates=_candidates, rollout=rollout if _fast else None,
+                exploration=EXPLORATION, seed=rng, should_stop=should_stop)  # fmt: skip
 
 
 _loaded: set[str] = set()
+#: Whether the compiled ranking and playouts (:mod:`_playout`) are loaded: not while their
+#: first compile after installing runs in the background, when the tree takes the biggest
+#: pieces unranked and the playouts go move by move (:func:`playout_policy`).
+_fast = False
 
 
 def load(variant: str = "duo") -> None:
     """Switch to the compiled move generator and load it (numba and its cached kernels:
-    about a second in a new process, 2-10 s on a busy machine), once a process. A search
-    fills its time with playouts, so the numpy kernels' head start (:mod:`kernels`) only
-    delays the switch. The engine loads them before a move's clock starts, so a move's
-    time goes to playouts; a process's first move still takes the load on top of its time
-    in wall time (the first 1 s move of a process had taken up to 13 s on a busy machine,
-    the load counted inside its time and its playouts in the slower kernels)."""
-    if variant in _loaded:
+    about a second in a new process, 2-10 s on a busy machine), once a process; and the
+    compiled ranking and playouts, once compiled (their first compile after installing runs
+    in the background, :func:`polytile._warm.compiled_or_started`). A search fills its time
+    with playouts, so the numpy kernels' head start (:mod:`kernels`) only delays the
+    switch. The engine loads them before a move's clock starts, so a move's time goes to
+    playouts; a process's first move still takes the load on top of its time in wall time
+    (the first 1 s move of a process had taken up to 13 s on a busy machine, the load
+    counted inside its time and its playouts in the slower kernels)."""
+    if variant in _loaded and _fast:
         return
-    from polytile.puzzles.blokus import kernels
+    from polytile._warm import compiled_or_started
 
-    kernels.use_compiled()
     g = Blokus(variant)
     moves = g.legal_moves()
     g.push(greedy(g, moves, np.random.default_rng(0)))
-    g.legal_moves()
-    _loaded.add(variant)
+    if variant not in _loaded:
+        kernels.use_compiled()
+        g.legal_moves()
+        _loaded.add(variant)
+    if _fast or compiled_or_started("blokus-endgame"):
+        compile_playouts(g)
+
+
+def compile_playouts(g: Blokus | None = None) -> None:
+    """Compile (or load from numba's cache) the ranking and the playouts, here and now, and
+    use them from now on; ``g`` is a position with placements to rank (Duo's second move by
+    default). The background compile after installing calls this (:mod:`.warm`)."""
+    global _fast
+    kernels.use_compiled()
+    if g is None:
+        g = Blokus("duo")
+        g.push(greedy(g, g.legal_moves(), np.random.default_rng(0)))
+    rank(g, g.legal_moves())
+    rollout(BlokusGame(g.variant.name, g.players).state_of(g), np.random.default_rng(0))
+    _fast = True
+
+
+def fast_playouts() -> bool:
+    """Whether the compiled ranking and playouts are in use (:func:`load`)."""
+    return _fast
 
 
 def engine_choice(g: Blokus, seconds: float | None = DEFAULT_MOVE_TIME, *,

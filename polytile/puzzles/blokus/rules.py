@@ -277,6 +277,17 @@ class Blokus:
         )
         return bytes(self._grid) + self._hand.tobytes() + done + bytes((self._turn,))
 
+    def bitboards(
+        self,
+    ) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint8], npt.NDArray[np.int64], int]:
+        """Copies of the compiled kernels' view of the position, for code that plays on
+        without this class (the engine's playouts): the bitboard rows (0 occupied, ``1 + i``
+        colour ``i``'s edge neighbourhood, ``1 + k + i`` its corner one, ``k`` colours), the
+        hands (colours x :data:`PIECE_NAMES`, 1 = in hand), each colour's last piece index
+        (-1 for none) and the index of the colour to move."""
+        return (self._bits.copy(), self._hand.copy(), np.array(self._last, dtype=np.int64),
+                self._turn)  # fmt: skip
+
     def hand_mask(self, color: str) -> npt.NDArray[np.uint8]:
         """``color``'s hand as 1 per piece index of :data:`PIECE_NAMES` it still holds, else
         0 (a copy).

@@ -15,8 +15,12 @@ __all__ = ["warm_up"]
 
 def warm_up() -> None:
     """Compile what ``solve-endgame`` runs: the compiled move generator a long command
-    switches to, the reach bounds, and the search itself with one thread and with two."""
+    switches to, the reach bounds, and the search itself with one thread and with two; and
+    the engine's ranking and playouts (:func:`polytile.puzzles.blokus.engine.load`)."""
+    from polytile.puzzles.blokus import engine
+
     kernels.use_compiled()
+    engine.compile_playouts()
     game = Blokus("duo")
     rng = np.random.default_rng(0)
     while max(endgame_size(game).values()) > 2:
