@@ -122,6 +122,12 @@ def main() -> None:
     parser.add_argument("--only", choices=sorted(GAMES), action="append")
     parser.add_argument("--json", help="also write the results to this file")
     args = parser.parse_args()
+    from polytile._warm import ENGINES, ensure_compiled
+
+    # Every engine's compiled code made sure of first (after an install or an edit it
+    # compiles in the background, and the engines play slower fallbacks until it is done).
+    for name in ENGINES:
+        ensure_compiled(name)
     rows = []
     for key in args.only or list(GAMES):
         title, play = GAMES[key]

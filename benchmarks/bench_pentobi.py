@@ -183,11 +183,15 @@ def play_game(pentobi: Pentobi, seed: int, polytile_seat: int, move_time: float)
 def warm_up() -> float:
     """Play one quick game of the engine against itself (0.05 s a move), so that loading
     numba's compiled kernels from its cache (seconds, on the first playouts and the first
-    endgame of a process) falls on no measured move; the seconds it took."""
+    endgame of a process) falls on no measured move; the seconds it took. First, the
+    engine's compiled code is made sure of (compiled after an install or an edit, which
+    takes a minute or so): until it is, the engine plays its slow, unranked fallback."""
+    from polytile._warm import ensure_compiled
     from polytile.puzzles.blokus.engine import engine_choice
     from polytile.puzzles.blokus.rules import Blokus
 
     started = time.perf_counter()
+    ensure_compiled("blokus-endgame")
     g = Blokus("duo")
     rng = np.random.default_rng(0)
     while g.legal_moves():
