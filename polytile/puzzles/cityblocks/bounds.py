@@ -35,7 +35,7 @@ Examples
 >>> game = CityBlocks()
 >>> for move in ["B I3 0,0 0,1 0,2", "Y I2 0,19 1,19", "R pass", "G pass"]:
 ...     game.push(Move.parse(move))
->>> b = bounds(game, "red", time_limit=1, workers=1, exact_pieces=0)
+>>> b = bounds(game, "red", time_limit=60, workers=1, exact_pieces=0)  # ends once proven
 >>> b.score_now, b.lower.value, b.lower.proven  # red's two free edges, both coverable
 (2, 0, True)
 >>> b.upper.value >= b.score_now >= b.lower.value
