@@ -152,6 +152,9 @@ Cells are a column a-j and a row 1-10 from the top; each board named once.
 --reply lets the engine player answer: it searches for --move-time seconds from what its
 player may see (exact where the exact search answers in that time, a labelled estimate
 before), its move is checked like a typed one, and a line says what it played and why.
+In Walkable Cities, whose players move at once, --reply plays the next round for both;
+a last round with one part left empty ("T4 1:c4,d4 2:e4 3:d5 |") has the engine make
+that part, from the position before the round, without seeing the part given.
 
 \b
 Exit codes:
@@ -170,14 +173,16 @@ Examples:
   polytile play walk.json "T4 1:c4,d4 2:e4 3:d5 | L4 1:a1,a2 3:a3,b3"
   polytile play game.json S4@b3 --reply --move-time 5
   polytile play duo.blksgf --reply
+  polytile play walk.json "T4 1:c4,d4 2:e4 3:d5 |" --reply
 """,
 )
 @click.argument("record", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.argument("moves", nargs=-1)
 @click.option("--reply", is_flag=True,
               help="After MOVES, the engine player answers with the next move (Blokus, "
-                   "City Blocks (Henning), Gridblock); with no MOVES, it makes the next "
-                   "move.")  # fmt: skip
+                   "City Blocks (Henning), Gridblock; in Walkable Cities the next round, "
+                   "or the part left empty in the last one); with no MOVES, it makes the "
+                   "next move.")  # fmt: skip
 @click.option("--move-time", type=click.FloatRange(0.05, 3600), default=DEFAULT_MOVE_TIME,
               show_default=True, help="Seconds the engine takes for its answer.")  # fmt: skip
 @click.option("--color/--no-color", default=None,

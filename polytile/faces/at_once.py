@@ -8,8 +8,10 @@ from __future__ import annotations
 from abc import abstractmethod
 from typing import Any, ClassVar
 
+from polytile.errors import OptionError
 from polytile.faces.face import Face
 from polytile.puzzles.engine import EngineChoice
+from polytile.text import listed
 
 __all__ = ["AtOnceFace"]
 
@@ -53,3 +55,50 @@ class AtOnceFace(Face):
         move (``play --reply``): here there is no move to answer, only parts made at once.
         """
         return None
+
+    def split_parts(self, text: str) -> dict[str, str] | None:
+        """Each player's part of the move ``text`` (by player, empty where none is written),
+        or None where ``text`` is not written in parts (:meth:`play_move` then says what is
+        wrong with it); the inverse of :meth:`join_parts`. None by default: no part of a
+        move can be left to the engine."""
+        return None
+
+    def pending_parts(self, text: str) -> dict[str, str] | None:
+        """``text``'s parts when exactly one player's part is empty: the engine makes it."""
+        parts = self.split_parts(text)
+        if parts is None or sum(not parts[p].strip() for p in self.at_once_players) != 1:
+            return None
+        return parts
+
+    def _engine_reply(self, doc: Any, seconds: float,
+                      pending: dict[str, str] | None = None) -> str:  # fmt: skip
+        """``play --reply``: the engine makes the whole next move, or, with ``pending``,
+        the one part left empty in it, from the position before the move alone (the other
+        parts unseen, as a player moving at once sees none of them); the move is checked by
+        :meth:`play_move`. The line that says what it played and why."""
+        players = self.at_once_players
+        if self.finished(doc):
+            raise OptionError("the game is over: the engine has no move to answer with; "
+                              "nothing was written", "--reply")  # fmt: skip
+        missing = None if pending is None else next(p for p in players if not pending[p])
+        found = self.engine_at_once(doc, seconds, missing)
+        if found is None:
+            raise OptionError(f"{self.title} has no engine player to answer with here; "
+                              "nothing was written", "--reply")  # fmt: skip
+        text, choice = found
+        if pending is None:
+            self.play_move(doc, text)  # the rules engine checks the engine's move too
+            line = choice.said(players[0], text)  # the value is the first player's
+            both = f"engine ({listed(list(players))})"
+            return line.replace(f"engine ({players[0]})", both, 1)
+        move = self.join_parts({**pending, missing: text})  # type: ignore[dict-item]
+        where = self.move_place(doc)
+        try:
+            self.play_move(doc, move)
+        except ValueError as e:
+            raise OptionError(f"the move completed by the engine ({move!r}{where}): {e}; "
+                              "nothing was written", "MOVES") from None  # fmt: skip
+        given = listed([f"{p}'s" for p in players if p != missing])
+        word = getattr(self, "move_word", "move")
+        return (f"{choice.said(str(missing), text)}; chosen from the position before the "
+                f"{word}, without seeing {given} part")  # fmt: skip

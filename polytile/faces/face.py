@@ -355,7 +355,12 @@ class Face(ABC):
         if doc.kind not in self.play_kinds:
             raise OptionError(f"{record} is a {doc.kind}; play continues a game "
                               f"{' or '.join(self.play_kinds)}", "RECORD")  # fmt: skip
-        for i, text in enumerate(self.split_moves(moves), 1):
+        texts = self.split_moves(moves)
+        # A last move the engine completes (a part left empty in a game moved at once).
+        pending = self.pending_parts(texts[-1]) if reply and texts else None
+        if pending is not None:
+            texts = texts[:-1]
+        for i, text in enumerate(texts, 1):
             if self.finished(doc):
                 raise OptionError(f"move {i} ({text!r}): the game is over; nothing was written",
                                   "MOVES")  # fmt: skip
@@ -365,7 +370,7 @@ class Face(ABC):
             except ValueError as e:
                 raise OptionError(f"move {i} ({text!r}{where}): {e}; nothing was written",
                                   "MOVES") from None  # fmt: skip
-        answer = self._engine_reply(doc, move_time) if reply else None
+        answer = self._engine_reply(doc, move_time, pending) if reply else None
         write_atomic(record, self.dumps(doc))
         console.err(wrote(record))
         shown = str(self.picture(doc, "text", color=color))
@@ -375,9 +380,17 @@ class Face(ABC):
         if answer is not None:
             console.out(answer)
 
-    def _engine_reply(self, doc: Any, seconds: float) -> str:
+    def pending_parts(self, text: str) -> dict[str, str] | None:
+        """The parts of ``text``, a move the engine is to complete (``play --reply`` in a
+        game whose players move at once, one player's part left empty), or None: a move to
+        play as it is (always, in a game whose players take turns)."""
+        return None
+
+    def _engine_reply(self, doc: Any, seconds: float,
+                      pending: dict[str, str] | None = None) -> str:  # fmt: skip
         """Play the engine's move on ``doc`` (:meth:`engine_choice`, checked by
-        :meth:`play_move`): the line that says what it played and why."""
+        :meth:`play_move`): the line that says what it played and why. ``pending`` is
+        for games moved at once (:meth:`pending_parts`)."""
         mover = self.legal(doc).to_move
         if self.finished(doc) or mover is None:
             raise OptionError("the game is over: the engine has no move to answer with; "

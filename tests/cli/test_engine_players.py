@@ -72,13 +72,34 @@ def test_play_reply_answers_and_checks(invoke: Invoke, tmp_path: Path) -> None:
         "greedy (the tree search ran only" in r.stdout)  # fmt: skip
 
 
+def test_play_reply_plays_a_walkable_round_or_a_part(invoke: Invoke, tmp_path: Path) -> None:
+    walk = tmp_path / "w.json"
+    invoke("new", "walkable", "--seed", "4", "-o", str(walk))
+    r = invoke("play", str(walk), "--reply", "--move-time", "0.3", "--no-color")
+    assert r.exit_code == 0, r.stderr
+    line = r.stdout.strip().splitlines()[-1]
+    assert line.startswith("engine (red and blue) plays ") and "|" in line
+    assert len(json.loads(walk.read_text())["rounds"]) == 1
+    # Red's part given, blue's left to the engine: red's is played as written.
+    piece = json.loads(invoke("moves", str(walk), "--json").stdout)["moves"][0].split()[0]
+    r = invoke("play", str(walk), f"{piece} pass |", "--reply", "--move-time", "0.3",
+               "--no-color")  # fmt: skip
+    assert r.exit_code == 0, r.stderr
+    line = r.stdout.strip().splitlines()[-1]
+    assert line.startswith("engine (blue) plays ") and "without seeing red's part" in line
+    rounds = json.loads(walk.read_text())["rounds"]
+    assert len(rounds) == 2 and rounds[1].split("|")[0].strip() == f"{piece} pass"
+    # A part the rules refuse: nothing is written.
+    before = walk.read_bytes()
+    r = invoke("play", str(walk), "| Q9 pass", "--reply", "--move-time", "0.3")
+    assert_clean_failure(r)
+    assert "nothing was written" in r.stderr and walk.read_bytes() == before
+
+
 def test_play_reply_refusals_keep_the_file(invoke: Invoke, tmp_path: Path) -> None:
     walk = tmp_path / "w.json"
     invoke("new", "walkable", "-o", str(walk))
     before = walk.read_bytes()
-    r = invoke("play", str(walk), "--reply")
-    assert_clean_failure(r)
-    assert "no engine player" in r.stderr and walk.read_bytes() == before
     r = invoke("play", str(walk))
     assert_clean_failure(r)
     assert "--reply" in r.stderr

@@ -298,6 +298,13 @@ Cells are a column a-j and a row 1-10 from the top; each board named once."""
             raise ValueError(f"a round needs {whose} {parts_word}{too}")
         return " | ".join(parts[p].strip() for p in self.at_once_players)
 
+    def split_parts(self, text: str) -> dict[str, str] | None:
+        """``"RED | BLUE"`` by player; None without exactly one ``|``."""
+        if text.count("|") != 1:
+            return None
+        red, blue = (part.strip() for part in text.split("|"))
+        return dict(zip(self.at_once_players, (red, blue), strict=True))
+
     def engine_at_once(self, doc: Any, seconds: float,
                        player: str | None = None) -> tuple[str, EngineChoice] | None:  # fmt: skip
         """A whole round by the engine for both players (picks at once, then drops at once
