@@ -96,7 +96,7 @@ class AtOnceFace(Face):
         try:
             self.play_move(doc, move)
         except ValueError as e:
-            raise OptionError(f"the move completed by the engine ({move!r}{where}): {e}; "
+            raise OptionError(f"{move!r}{where}, {missing}'s part made by the engine: {e}; "
                               "nothing was written", "MOVES") from None  # fmt: skip
         given = listed([f"{p}'s" for p in players if p != missing])
         word = getattr(self, "move_word", "move")
