@@ -164,14 +164,12 @@ SIZE_WEIGHT: float | None = 3.0
 
 
 def _candidates(state: State, moves: list[Any]) -> list[Any]:
-    if moves[0].is_pass or not _fast or SIZE_WEIGHT is None:
-        moves = _biggest(moves)
-        if moves[0].is_pass or len(moves) <= 1 or not _fast:
-            return moves
-        return rank(state.board, moves)[:CANDIDATES]  # type: ignore[attr-defined]
+    if moves[0].is_pass or not _fast:
+        return _biggest(moves)
     size = max(len(m.cells) for m in moves)
-    moves = [m for m in moves if len(m.cells) >= size - 1]
-    return rank(state.board, moves, SIZE_WEIGHT)[:CANDIDATES]  # type: ignore[attr-defined]
+    least = size if SIZE_WEIGHT is None else size - 1
+    moves = [m for m in moves if len(m.cells) >= least]
+    return rank(state.board, moves, SIZE_WEIGHT or 0.0)[:CANDIDATES]  # type: ignore[attr-defined]
 
 
 def rollout(state: State, rng: np.random.Generator) -> tuple[float, ...]:
