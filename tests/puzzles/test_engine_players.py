@@ -100,3 +100,26 @@ def test_the_blokus_engine_loads_its_compiled_kernels_before_its_clock() -> None
     c = engine.engine_choice(Blokus("duo"), None, playouts=3, rng=np.random.default_rng(0))
     assert kernels.compiled() and "duo" in engine._loaded
     assert c.move in Blokus("duo").legal_moves()
+
+
+def test_the_walkable_engine_loads_its_solvers_before_its_clock(monkeypatch) -> None:
+    """Loading the matrix-game kernels takes a second or two the first time in a process;
+    a 0.2 s move reported 1.4 s. The load is made before a decision's clock starts: here a
+    load that takes 100 s of a stopped clock is not in any decision's time."""
+    from types import SimpleNamespace
+
+    from polytile.puzzles.walkable import engine
+
+    now = [0.0]
+
+    def slow_load() -> None:
+        now[0] += 100.0
+
+    monkeypatch.setattr(engine, "_load", slow_load)
+    monkeypatch.setattr(engine, "time", SimpleNamespace(perf_counter=lambda: now[0]))
+    g = Walkable.new(seed=0, dead=95)
+    rng = np.random.default_rng(0)
+    for c in (engine.engine_choice(g, 0, None, rng=rng), engine.engine_round(g, None, rng=rng),
+              engine.engine_part(g, 1, None, rng=rng)):  # fmt: skip
+        assert c.seconds == 0.0
+    assert now[0] == 300.0

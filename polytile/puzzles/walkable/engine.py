@@ -46,6 +46,14 @@ __all__ = ["engine_choice", "engine_part", "engine_players", "engine_round"]
 Mix = Sequence[tuple[Any, float]]
 
 
+def _load() -> None:
+    """Import the matrix-game and endgame solvers, whose compiled kernels load on import
+    (a second or two the first time in a process), so that this one-off start-up is not
+    counted against a decision's time."""
+    import polytile.puzzles.walkable.endgame
+    import polytile.puzzles.walkable.phase  # noqa: F401
+
+
 def _draw(mix: Sequence[tuple[Any, float]], rng: np.random.Generator) -> Any:
     p = np.array([q for _, q in mix], dtype=float)
     return mix[int(rng.choice(len(mix), p=p / p.sum()))][0]
@@ -55,10 +63,11 @@ def engine_choice(g: Walkable, player: int, seconds: float | None = DEFAULT_MOVE
                   rng: np.random.Generator | None = None) -> EngineChoice:  # fmt: skip
     """``player``'s pick (at a round's start) or drop (a :class:`Drop` or ``"pass"``, once
     both picks are known) at ``g`` within ``seconds``; ``g`` is not changed."""
+    _load()
+    started = time.perf_counter()
     from polytile.puzzles.walkable.endgame import EndgameRefused, EndgameStopped, solve_endgame
     from polytile.puzzles.walkable.phase import solve_drop_phase, solve_round
 
-    started = time.perf_counter()
     rng = rng if rng is not None else np.random.default_rng()
     sign = 1.0 if player == 0 else -1.0
     selecting = g.picks is None
@@ -198,6 +207,7 @@ def engine_round(g: Walkable, seconds: float | None = DEFAULT_MOVE_TIME, *,
     ValueError
         Outside a round's start (the game over, or picks already made).
     """
+    _load()
     started = time.perf_counter()
     rnd, plan = _drawn_round(g, seconds, rng)
     return EngineChoice(rnd, plan.kind == "exact", plan.value, f"{plan.kind} ({plan.rests_on})",
@@ -218,6 +228,7 @@ def engine_part(g: Walkable, player: int, seconds: float | None = DEFAULT_MOVE_T
     1:c4,d4 2:e4 3:d5`` or ``L4 pass``), its value ``player``'s; ``g`` is not changed.
     It raises ValueError where :func:`engine_round` does.
     """
+    _load()
     started = time.perf_counter()
     rnd, plan = _drawn_round(g, seconds, rng)
     mine, theirs, drop = rnd.picks[player], rnd.picks[1 - player], rnd.drops[player]
