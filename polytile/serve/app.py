@@ -26,7 +26,9 @@ able to drive it, as Jupyter guards its own):
   bug, logged) and the server goes on.
 
 The faces' work (reading a record, drawing it, listing legal moves) runs in one worker thread,
-one request at a time, so the event loop keeps answering; analyses run in worker processes
+one request at a time, so the event loop keeps answering; an engine player's thinking runs in
+a thread of its own, one move at a time, so the board answers while the engine thinks (its
+move is then played in the board's thread); analyses run in worker processes
 (:mod:`polytile.serve.analysis`).
 """
 
@@ -64,6 +66,7 @@ SHELF = web.AppKey("shelf", Shelf)
 TOKEN = web.AppKey("token", str)
 HOSTS = web.AppKey("hosts", frozenset)
 _POOL = web.AppKey("pool", ThreadPoolExecutor)
+_ENGINE = web.AppKey("engine", ThreadPoolExecutor)
 _UPLOADS = web.AppKey("uploads", Path)
 _ANALYSES = web.AppKey("analyses", object)
 
@@ -112,6 +115,7 @@ def make_app(board: Board, token: str | None = None, host: str = "127.0.0.1",
         names.add(f"[{host}]" if ":" in host else host)
     app[HOSTS] = frozenset(n.lower() for n in names)
     app[_POOL] = ThreadPoolExecutor(1, thread_name_prefix="polytile-board")
+    app[_ENGINE] = ThreadPoolExecutor(1, thread_name_prefix="polytile-engine")
     app[_UPLOADS] = Path(tempfile.mkdtemp(prefix="polytile-serve-"))
     if analyses is None:
         from polytile.serve.analysis import Analyses
@@ -165,6 +169,7 @@ async def _cleanup(app: web.Application) -> None:
         app[_REAPER].cancel()
     app[_ANALYSES].close()  # type: ignore[attr-defined]
     app[_POOL].shutdown(wait=False, cancel_futures=True)
+    app[_ENGINE].shutdown(wait=False, cancel_futures=True)
     shutil.rmtree(app[_UPLOADS], ignore_errors=True)
 
 
@@ -403,8 +408,9 @@ async def _engine(request: web.Request) -> web.Response:
     board = request.app[BOARD]
     if move is None:
         move = len(board.record(index).moves)
-    where, at, choice = await _run(request, board.engine, index, move, float(seconds), player,
-                                   parts)  # fmt: skip
+    task = await _run(request, board.engine_task, index, move, float(seconds), player, parts)
+    found = await asyncio.get_running_loop().run_in_executor(request.app[_ENGINE], task.think)
+    where, at, choice = await _run(request, board.engine_play, task, found)
     view = await _run(request, board.position, where, at)
     return web.json_response({**view, "engine": choice}, headers=_NO_STORE)
 

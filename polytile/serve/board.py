@@ -27,6 +27,7 @@ __all__ = [
     "UPLOAD_SUFFIXES",
     "Board",
     "BoardError",
+    "EngineTask",
     "Record",
     "analyses_record",
     "analysis_modes",
@@ -134,6 +135,39 @@ class Record:
                 # follow): where "back to the record" leads
                 "left_at": None if self.parent is None else len(self.base),
                 "suffix": _suffix(self.file)}  # fmt: skip
+
+
+@dataclass
+class EngineTask:
+    """An engine's move asked of the board (:meth:`Board.engine_task`): the position after
+    ``at`` moves of record ``index``, as ``doc`` (the task's own), and what was asked.
+    :meth:`think` reads nothing of the board, so it can run beside the board's other work."""
+
+    index: int
+    at: int
+    face: Face
+    doc: Any
+    seconds: float
+    to_move: str
+    player: str | None = None
+    parts: dict[str, str] | None = None
+
+    def think(self) -> tuple[str, Any]:
+        """The engine's move, as its text and its
+        :class:`~polytile.puzzles.engine.EngineChoice`, found within ``seconds``.
+
+        Raises
+        ------
+        BoardError
+            When the face has no engine player in this position.
+        """
+        if isinstance(self.face, AtOnceFace):  # asked before any part of the person's is joined
+            found = self.face.engine_at_once(self.doc, self.seconds, self.player)
+        else:
+            found = self.face.engine_choice(self.doc, self.seconds)
+        if found is None:
+            raise BoardError(f"{self.face.title} has no engine player here")
+        return found
 
 
 class Board:
@@ -301,6 +335,10 @@ class Board:
         from the position before the move: the face is asked before ``parts`` are joined
         to it, and the rules' message refusing the move leaves it out.
 
+        It is :meth:`engine_task`, the task's :meth:`~EngineTask.think` and
+        :meth:`engine_play` in one; the server runs the thinking apart from the board's
+        other work, so that the board answers while the engine thinks.
+
         Raises
         ------
         BoardError
@@ -308,6 +346,13 @@ class Board:
             outside 0.1-60, a ``player`` or ``parts`` in a game whose players take turns,
             an unknown ``player``, or ``parts`` missing one of the other players'.
         """
+        task = self.engine_task(index, move, seconds, player, parts)
+        return self.engine_play(task, task.think())
+
+    def engine_task(self, index: int, move: int, seconds: float, player: str | None = None,
+                    parts: dict[str, str] | None = None) -> EngineTask:  # fmt: skip
+        """The engine's move asked as :meth:`engine` asks it, checked and ready to think
+        about: the request's errors are raised here, before any thinking."""
         rec = self.record(index)
         at = self._move(rec, move)
         face = rec.face
@@ -331,26 +376,30 @@ class Board:
         legal = face.legal(doc)
         if face.finished(doc) or legal.to_move is None:
             raise BoardError("the game is over: there are no moves")
-        if at_once is not None:  # asked before any part of the person's is joined
-            found = at_once.engine_at_once(doc, seconds, player)
-            valued = at_once.at_once_players[0]  # a whole move: the first player's value
-        else:
-            found, valued = face.engine_choice(doc, seconds), legal.to_move
-        if found is None:
-            raise BoardError(f"{face.title} has no engine player here")
+        return EngineTask(index, at, face, doc, seconds, legal.to_move, player, parts)
+
+    def engine_play(self, task: EngineTask, found: tuple[str, Any]) -> tuple[
+            int, int, dict[str, Any]]:  # fmt: skip
+        """Play the move ``task``'s thinking ``found`` (:meth:`EngineTask.think`), as
+        :meth:`engine` returns it. Records only grow, so the position it was found in is
+        still the one after ``task.at`` moves of ``task.index``, whatever was played
+        meanwhile."""
+        face, player, parts = task.face, task.player, task.parts
+        at_once = face if isinstance(face, AtOnceFace) else None
+        valued = at_once.at_once_players[0] if at_once is not None else task.to_move
         text, choice = found
         played, unseen = text, []
         if at_once is not None and player is not None:
-            played = self.join(index, {**(parts or {}), player: text})
+            played = self.join(task.index, {**(parts or {}), player: text})
             unseen = [p for p in at_once.at_once_players if p != player]
-        where, now = self.play(index, at, played, unseen=text if unseen else "")
+        where, now = self.play(task.index, task.at, played, unseen=text if unseen else "")
         note = ""
         if unseen:
             word, whose = getattr(face, "move_word", "move"), listed([p + "'s" for p in unseen])
             note = (f"chosen from the position before the {word}, without seeing {whose} "
                     f"part{'s' * (len(unseen) > 1)}")  # fmt: skip
         return where, now, {**choice.as_dict(), "text": text, "played": played,
-                            "mover": player or legal.to_move, "value_for": player or valued,
+                            "mover": player or task.to_move, "value_for": player or valued,
                             "unseen": unseen, "note": note}  # fmt: skip
 
     def cells(self, index: int, move: int | None = None) -> dict[str, Any] | None:
@@ -408,7 +457,6 @@ class Board:
         stem = Path(self.records[rec.parent if rec.parent is not None else index].title).stem
         name = f"{stem}-variation-{index}" if rec.parent is not None else stem
         return text, _safe_name(name) + _suffix(rec.file)
-
 
     def picture(self, index: int, move: int | None, kind: str) -> tuple[bytes, str, str]:
         """The picture of record ``index`` after ``move`` moves (None: the end), ``kind``

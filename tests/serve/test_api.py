@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -18,7 +19,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from polytile.faces.registry import face
 from polytile.serve.app import _ANALYSES as _ANALYSES_KEY
 from polytile.serve.app import make_app
-from polytile.serve.board import MAX_UPLOAD_BYTES, Board
+from polytile.serve.board import MAX_UPLOAD_BYTES, Board, EngineTask
 
 TOKEN = "test-token-123"
 AUTH = {"X-Polytile-Token": TOKEN}
@@ -575,6 +576,41 @@ def test_the_engine_moves_and_says_why(game_files: dict[str, Path]) -> None:
         await error(r, 403)
 
     run(files, scenario)
+
+
+def test_the_board_answers_while_the_engine_thinks(
+    game_files: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """#49: the engine thinks in a thread of its own. While it is held in its thinking, the
+    board still shows positions and plays a person's move in another record; then the
+    engine's move is played, in the position it was asked in."""
+    thinking, go_on = threading.Event(), threading.Event()
+    real = EngineTask.think
+
+    def held(task: EngineTask) -> tuple[str, Any]:
+        thinking.set()
+        assert go_on.wait(120), "the board did not answer while the engine thought"
+        return real(task)
+
+    monkeypatch.setattr(EngineTask, "think", held)
+
+    async def scenario(client: TestClient[Any, Any]) -> None:
+        loop = asyncio.get_running_loop()
+        asked = asyncio.ensure_future(client.post(
+            "/api/records/0/engine", json={"move": 4, "seconds": 0.2}, headers=AUTH))  # fmt: skip
+        assert await loop.run_in_executor(None, thinking.wait, 120)
+        view = await (await client.get("/api/records/1?move=2", headers=AUTH)).json()
+        assert view["at"] == 2
+        mine = {"move": 2, "text": view["legal"]["moves"][0]}
+        r = await client.post("/api/records/1/play", json=mine, headers=AUTH)
+        assert r.status == 200, await r.text()
+        go_on.set()
+        r = await asked
+        assert r.status == 200, await r.text()
+        after = await r.json()
+        assert after["at"] == 5 and after["moves"][4] == after["engine"]["text"]
+
+    run([game_files["henning"], game_files["blokus"]], scenario)
 
 
 def test_the_engine_plays_a_walkable_round(game_files: dict[str, Path], tmp_path: Path) -> None:
