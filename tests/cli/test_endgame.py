@@ -120,6 +120,42 @@ def test_too_large_is_refused_with_bounds(invoke: Invoke, monkeypatch: Any) -> N
     assert estimate["best"] in legal and {m["move"] for m in estimate["moves"]} <= legal
 
 
+def test_the_bounds_leave_the_estimate_its_share_of_the_limit(monkeypatch: Any) -> None:
+    """#49: with 5 s, the bounds took the whole limit and no estimate was made. They now stop
+    where the estimate's share begins (a quarter of the limit, at least ESTIMATE_LEAST s, at
+    most half of what is left)."""
+    from polytile.puzzles.blokus import bounds_verb, endgame_verb
+    from polytile.puzzles.blokus.endgame_verb import _Bounds
+
+    asked: list[float] = []
+    deadlines: list[float | None] = []
+
+    class Clock(endgame_verb._NoClock):
+        def left(self, limit: float | None, reserve: float = 0.0) -> float | None:
+            return 8.0  # of a 10 s limit, at the bounds' start and at the estimate's
+
+        def deadline(self, limit: float | None) -> endgame_verb._NoClock:
+            deadlines.append(limit)
+            return self
+
+    def bounds(game: Any, colors: Any, seconds: float, *args: Any) -> list[Any]:
+        asked.append(seconds)
+        return []
+
+    monkeypatch.setattr(bounds_verb, "color_bounds", bounds)
+    monkeypatch.setattr(_Bounds, "_estimate", lambda self: None)
+    game = read_blksgf(RECORD).position(10)
+    quiet = type("Quiet", (), {"err": lambda self, *a: None, "out": lambda self, *a: None})()
+    b = _Bounds(quiet, game, True, str(RECORD), Clock(), 10.0, 5.0)
+    b.refuse("too large", None)
+    assert asked == [1.0, 1.0] and deadlines == [6.0]  # 4 s kept: half of the 8 s left
+    assert b._estimate_reserve(100.0) == endgame_verb.ESTIMATE_LEAST
+    game.push(game.legal_moves()[0])
+    while len(game.legal_moves()) > 1:  # no move to choose: nothing is kept back
+        game.push(game.legal_moves()[0])
+    assert _Bounds(quiet, game, True, "", Clock(), 10.0, 5.0)._estimate_reserve(8.0) == 0.0
+
+
 def test_bounds_that_settle_the_value_give_an_exact_line(invoke: Invoke, tmp_path: Path,
                                                           monkeypatch: pytest.MonkeyPatch,
                                                           ) -> None:  # fmt: skip
@@ -150,7 +186,8 @@ def test_bounds_that_settle_the_value_give_an_exact_line(invoke: Invoke, tmp_pat
     # Two moves earlier yellow can still place 14 pieces, more than the search takes (12):
     # render --best gets its move from the bounds too, the first of the settled line.
     early = json.loads(invoke("solve-endgame", str(record), "--move", "14", "--json",
-                              "--bounds-time", "120").stdout)  # a cap a busy machine needs
+                              "--bounds-time", "120", "--time-limit", "240").stdout)  # fmt: skip
+    # (a cap and a limit a busy machine needs: the proof ends the search once it is found)
     assert early["settled_by_bounds"] is True
     best = Move(early["best_move"]["color"], early["best_move"]["piece"],
                 early["best_move"]["cells"])  # fmt: skip

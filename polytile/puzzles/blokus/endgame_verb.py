@@ -335,14 +335,16 @@ class _Bounds:
 
         console, game, as_json = self.console, self.game, self.as_json
         left = self.clock.left(self.limit, 0.3) or self.limit
-        seconds = max(min(self.bounds_time, left / (2 * len(game.colors))), 0.01)
+        reserve = self._estimate_reserve(left)
+        seconds = max(min(self.bounds_time, (left - reserve) / (2 * len(game.colors))), 0.01)
         started = time.perf_counter()
         console.err(reason)
         console.err(f"computing the bounds instead ({2 * len(game.colors)} CP-SAT searches of "
-                    f"up to {seconds:g} s, --bounds-time)")  # fmt: skip
+                    f"up to {seconds:.3g} s, --bounds-time)")  # fmt: skip
         results: list[Any] = []
-        # Building the models does not watch the clock: a deadline stops it, as Ctrl-C would.
-        deadline = self.clock.deadline(self.limit)
+        # Building the models does not watch the clock: a deadline stops it, as Ctrl-C would,
+        # when only the estimate's time is left.
+        deadline = self.clock.deadline(self.limit - reserve)
         try:
             with deadline:
                 for name in game.colors:
@@ -387,6 +389,15 @@ class _Bounds:
             self._print_estimate(estimate)
         return None
 
+    def _estimate_reserve(self, left: float) -> float:
+        """The seconds of ``left`` the bounds leave to the estimate that follows them when
+        they do not settle the position (:meth:`_estimate`): its share of the limit, at
+        most half of what is left; none when there is no move to choose."""
+        game = self.game
+        if game.is_game_over() or len(game.legal_moves()) < 2:
+            return 0.0
+        return min(left / 2, max(ESTIMATE_LEAST, ESTIMATE_SHARE * self.limit))
+
     def _estimate(self) -> Any:
         """The moves estimated by tree search in the time this leaves
         (:data:`ESTIMATE_SHARE`), or None with under half a second left or no move to
@@ -415,12 +426,11 @@ class _Bounds:
                             text=lambda m: move_text(m, self.game.size), sign=sign)  # fmt: skip
 
     def _print_estimate(self, res: Any) -> None:
+        from polytile.puzzles.blokus.engine import rests_on
+
         mover, lead, sign = self._lead(res)
         self.console.out()
-        print_estimate(self.console, res, mover=mover, lead=lead, width=30,
-                       how="each playout placing, for every colour in turn, its biggest piece "
-                       "(half the time where it blocks the others most, else at random) to "
-                       "the end; the tree over the placements of the mover's biggest pieces",
+        print_estimate(self.console, res, mover=mover, lead=lead, width=30, how=rests_on(),
                        text=lambda m: move_text(m, self.game.size), sign=sign)  # fmt: skip
         if self.interrupted:
             self.console.out("stopped by Ctrl-C: the estimate so far")

@@ -62,6 +62,7 @@ __all__ = [
     "load",
     "playout_policy",
     "rank",
+    "rests_on",
     "rollout",
     "search",
 ]
@@ -289,6 +290,21 @@ def compile_playouts(g: Blokus | None = None) -> None:
     rank(g, g.legal_moves())
     rollout(BlokusGame(g.variant.name, g.players).state_of(g), np.random.default_rng(0))
     _fast = True
+
+
+def rests_on() -> str:
+    """What a search's playouts and tree rest on now, as an estimate's report says it: the
+    compiled ranking and playouts, or their fallback while their first compile runs."""
+    if not _fast:
+        return ("each playout placing, for every colour in turn, its biggest piece (the "
+                "greedy player's choice half the time, else at random) to the end; the tree "
+                "over the placements of the mover's biggest pieces (the ranked playouts were "
+                "still compiling)")  # fmt: skip
+    smaller = "" if SIZE_WEIGHT is None else " and those a square smaller"
+    return ("each playout playing, for every colour in turn, the best-ranked placement of "
+            "its biggest piece that fits (ranked by what it does to the board, after a "
+            "random shake of the scores) to the end; the tree over the "
+            f"{CANDIDATES} best-ranked placements of the mover's biggest pieces{smaller}")
 
 
 def fast_playouts() -> bool:

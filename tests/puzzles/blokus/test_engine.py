@@ -204,6 +204,16 @@ def test_until_compiled_the_engine_plays_its_fallback(monkeypatch: pytest.Monkey
     monkeypatch.setattr(engine, "rollout", None)  # not called: it would fail
     r = engine.search(g, None, playouts=5, rng=np.random.default_rng(0))
     assert r.playouts == 5 and r.best in moves
+    assert "still compiling" in engine.rests_on()  # what solve-endgame's estimate says
+
+
+def test_the_estimate_says_what_its_playouts_are(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(engine, "_fast", True)
+    said = engine.rests_on()
+    assert "best-ranked placement" in said and f"the {engine.CANDIDATES} best-ranked" in said
+    assert "a square smaller" in said and "compiling" not in said
+    monkeypatch.setattr(engine, "SIZE_WEIGHT", None)
+    assert "a square smaller" not in engine.rests_on()
 
 
 def test_the_tree_may_look_at_pieces_a_square_smaller(monkeypatch: pytest.MonkeyPatch) -> None:
