@@ -101,8 +101,7 @@ def test_a_record_keeps_its_moves_before_the_line(invoke: Invoke, tmp_path: Path
     assert len(written.moves) > n and n + 1 in written.comments
 
 
-def test_too_large_is_refused_with_bounds(invoke: Invoke, monkeypatch: Any) -> None:
-    monkeypatch.setattr("polytile.puzzles.blokus.endgame_verb.ESTIMATE_LEAST", 1.0)
+def test_too_large_is_refused_with_bounds(invoke: Invoke) -> None:
     result = invoke("solve-endgame", str(RECORD), "--move", "10", "--json", "--bounds-time", "1")
     assert result.exit_code == 1
     assert "too large for an exact search" in result.stderr
@@ -144,6 +143,8 @@ def test_the_bounds_leave_the_estimate_its_share_of_the_limit(monkeypatch: Any) 
 
     monkeypatch.setattr(bounds_verb, "color_bounds", bounds)
     monkeypatch.setattr(_Bounds, "_estimate", lambda self: None)
+    monkeypatch.setattr(endgame_verb, "ESTIMATE_SHARE", 0.25)  # the command's, not the tests'
+    monkeypatch.setattr(endgame_verb, "ESTIMATE_LEAST", 10.0)
     game = read_blksgf(RECORD).position(10)
     quiet = type("Quiet", (), {"err": lambda self, *a: None, "out": lambda self, *a: None})()
     b = _Bounds(quiet, game, True, str(RECORD), Clock(), 10.0, 5.0)
@@ -200,9 +201,8 @@ def test_bounds_that_settle_the_value_give_an_exact_line(invoke: Invoke, tmp_pat
 
 
 def test_bounds_settle_four_players_scores_as_the_search_does(
-    invoke: Invoke, tmp_path: Path, monkeypatch: Any
+    invoke: Invoke, tmp_path: Path
 ) -> None:
-    monkeypatch.setattr("polytile.puzzles.blokus.endgame_verb.ESTIMATE_LEAST", 1.0)
     position = tmp_path / "four.json"
     save(four_player_ending(3, most=6).to_position(), position)
     searched = json.loads(invoke("solve-endgame", str(position), "--json").stdout)["values"]
