@@ -26,6 +26,7 @@ import importlib.util
 import os
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -131,6 +132,7 @@ def is_compiled(engine: str) -> bool:
 
 #: The helper started by this process for each engine, if any.
 _helpers: dict[str, subprocess.Popen[bytes]] = {}
+_starting = threading.Lock()
 
 
 def start_compile(engine: str) -> None:
@@ -138,13 +140,14 @@ def start_compile(engine: str) -> None:
     of this process is at it: a command calls this as early as it knows it may need the
     engine, so that the compile overlaps what it does first."""
     mark = _mark(engine)
-    if mark is None or mark.exists() or engine in _helpers:
-        return
-    _helpers[engine] = subprocess.Popen(
-        [sys.executable, "-m", "polytile._warm", engine, ENGINES[engine]],
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-        start_new_session=True,  # Ctrl-C at the terminal reaches the command, not it
-    )  # fmt: skip
+    with _starting:  # the web board asks from two threads (its work, the engine's thinking)
+        if mark is None or mark.exists() or engine in _helpers:
+            return
+        _helpers[engine] = subprocess.Popen(
+            [sys.executable, "-m", "polytile._warm", engine, ENGINES[engine]],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            start_new_session=True,  # Ctrl-C at the terminal reaches the command, not it
+        )  # fmt: skip
 
 
 def compiled_or_started(engine: str) -> bool:

@@ -902,6 +902,12 @@ def test_a_game_against_the_engine(page: Any, game: str, tmp_path: Path) -> None
         assert driver.execute_script("return state.view.variation") is True
         note = _text(driver, "engine-note")
         assert " played " in note and ("estimate" in note or "exact" in note), note
+        # while the engine thinks, a move of the person's waits (it would go unanswered)
+        driver.execute_script("state.thinking = true; play(state.view.legal.moves[0])")
+        _wait_for(driver, lambda d: "the engine is thinking" in _text(d, "message"),
+                  "the move refused while the engine thinks")  # fmt: skip
+        assert _at(driver) == 3
+        driver.execute_script("state.thinking = false; say('')")
         driver.find_element("id", "engine-answers").click()
         driver.execute_script("play(state.view.legal.moves[0])")
         _wait_for(driver, lambda d: _at(d) == 5 and _text(d, "engine-note").startswith("engine ("),

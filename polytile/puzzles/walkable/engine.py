@@ -47,9 +47,11 @@ Mix = Sequence[tuple[Any, float]]
 
 
 def _load() -> None:
-    """Import the matrix-game and endgame solvers, whose compiled kernels load on import
-    (a second or two the first time in a process), so that this one-off start-up is not
-    counted against a decision's time."""
+    """Import the matrix-game and endgame solvers, whose compiled kernels load on import,
+    and OR-tools' LP solver (together a second or two the first time in a process), so that
+    this one-off start-up is not counted against a decision's time."""
+    import ortools.linear_solver.pywraplp  # noqa: F401
+
     import polytile.puzzles.walkable.endgame
     import polytile.puzzles.walkable.phase  # noqa: F401
 

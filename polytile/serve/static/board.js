@@ -652,6 +652,10 @@ function listLegal() {
 async function play(text, parts) {
   const view = state.view;
   if (!view) return;
+  if (state.thinking) {  // the engine's move comes first: a move now would not be answered
+    say("the engine is thinking: play once its move is shown", "info");
+    return;
+  }
   const engines = engineAnswersPart(parts);
   if (engines !== null) {  // the engine makes the part left empty, from the position before
     const given = Object.fromEntries(Object.entries(parts).filter(([p]) => p !== engines));
