@@ -188,7 +188,9 @@ def mcts(
     seconds, ``playouts`` playouts or ``should_stop()`` (at least one must be given).
 
     Playouts go move by move by ``policy`` (uniformly random moves without one), or, given a
-    ``rollout``, by that function from the new leaf to the end of the game.
+    ``rollout``, by that function from the new leaf to the end of the game. The time limit
+    is looked at before every playout move (one playout always runs): a playout it cuts
+    short is dropped. ``should_stop`` is asked before each playout.
 
     ``state`` is not changed. The search is deterministic for a given ``seed`` and
     ``playouts`` (a time limit makes it depend on the machine's speed).
@@ -244,8 +246,14 @@ def mcts(
             returns = rollout(s, rng)
         else:
             while not s.is_over():
+                if deadline is not None and n and time.perf_counter() >= deadline:
+                    break  # a slow playout past the limit is dropped, not finished
                 _step(s, rng, policy)
-            returns = s.returns()
+            else:
+                returns = s.returns()
+            if not s.is_over():
+                stopped_by = "time"
+                break
         for node in path:
             node.visits += 1
             if node.mover >= 0:
