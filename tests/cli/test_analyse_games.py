@@ -247,6 +247,9 @@ def test_a_move_whose_estimate_does_not_fit_is_said_to_be_unvalued(invoke, tmp_p
     result = invoke("analyse", str(path), "--json")
     assert result.exit_code == 1, result.stderr
     doc = json.loads(result.stdout)
-    assert doc["complete"] is False and doc["not_settled"] == [2]
-    assert 2 not in [m["number"] for m in doc["moves"]]
+    valued = [m["number"] for m in doc["moves"]]
+    assert doc["complete"] is False and 2 in doc["not_settled"] and 2 not in valued
+    # a busy machine's estimates may give up on other rounds too (seen: 5 and 6): each is
+    # named as well, and no round is lost
+    assert sorted(valued + doc["not_settled"]) == list(range(1, doc["total_moves"] + 1))
     assert "round 2 not valued: its estimate did not fit" in result.stderr
