@@ -133,6 +133,8 @@ def is_compiled(engine: str) -> bool:
 #: The helper started by this process for each engine, if any.
 _helpers: dict[str, subprocess.Popen[bytes]] = {}
 _starting = threading.Lock()
+#: The folder holding the polytile package this process imported.
+_HOME = str(Path(__file__).resolve().parent.parent)
 
 
 def start_compile(engine: str) -> None:
@@ -147,6 +149,11 @@ def start_compile(engine: str) -> None:
             [sys.executable, "-m", "polytile._warm", engine, ENGINES[engine]],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
             start_new_session=True,  # Ctrl-C at the terminal reaches the command, not it
+            # "-m" looks in the working folder first: from a checkout with polytile installed
+            # apart (the README's quick start), the helper compiled the checkout's copy, and
+            # the command then compiled its own inside its search. It runs where this
+            # process's polytile is.
+            cwd=_HOME,
         )  # fmt: skip
 
 

@@ -57,6 +57,24 @@ def test_a_deadline_leaves_the_compile_running_and_the_next_call_finds_it(engine
     assert "slow" not in _warm._helpers
 
 
+def test_the_helper_compiles_the_polytile_this_process_runs(
+    engines: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """From a folder holding another polytile (a checkout, with the package installed
+    apart, as the README's quick start has it), the helper compiled that copy: the first
+    count after installing took 70 s, not 30. Here the other copy leaves a sentinel if it
+    is run."""
+    decoy = tmp_path / "elsewhere" / "polytile"
+    decoy.mkdir(parents=True)
+    (decoy / "__init__.py").write_text("")
+    sentinel = tmp_path / "decoy-ran"
+    (decoy / "_warm.py").write_text(f"open({str(sentinel)!r}, 'w').close()\n")
+    monkeypatch.chdir(decoy.parent)
+    _warm.start_compile("slow")
+    assert _warm._helpers["slow"].wait() == 0
+    assert not sentinel.exists() and _warm.is_compiled("slow")
+
+
 def test_a_compile_that_fails_leaves_it_to_the_caller(
     engines: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
