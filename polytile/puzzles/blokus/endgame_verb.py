@@ -323,6 +323,7 @@ class _Bounds:
         self.console, self.game, self.as_json, self.source = console, game, as_json, source
         self.clock, self.limit, self.bounds_time = clock, limit, bounds_time
         self.interrupted = False  # a Ctrl-C ended the estimate
+        self._choice: bool | None = None  # whether the mover has a move to choose
 
     def refuse(self, reason: str, output: Any, found: Found | None = None,
                wanted: tuple[str, ...] = ()) -> Any:  # fmt: skip
@@ -393,10 +394,17 @@ class _Bounds:
         """The seconds of ``left`` the bounds leave to the estimate that follows them when
         they do not settle the position (:meth:`_estimate`): its share of the limit, at
         most half of what is left; none when there is no move to choose."""
-        game = self.game
-        if game.is_game_over() or len(game.legal_moves()) < 2:
+        if not self._a_choice():
             return 0.0
         return min(left / 2, max(ESTIMATE_LEAST, ESTIMATE_SHARE * self.limit))
+
+    def _a_choice(self) -> bool:
+        """Whether the mover has two moves or more, so that an estimate has something to
+        choose (worked out once)."""
+        if self._choice is None:
+            game = self.game
+            self._choice = not game.is_game_over() and len(game.legal_moves()) >= 2
+        return self._choice
 
     def _estimate(self) -> Any:
         """The moves estimated by tree search in the time this leaves
@@ -409,7 +417,7 @@ class _Bounds:
         left = self.clock.left(self.limit, 0.3)
         seconds = min(left if left is not None else self.limit,
                       max(ESTIMATE_LEAST, ESTIMATE_SHARE * self.limit))  # fmt: skip
-        if seconds < 0.5 or game.is_game_over() or len(game.legal_moves()) < 2:
+        if seconds < 0.5 or not self._a_choice():
             return None
         self.console.err(f"estimating the moves by Monte Carlo tree search ({seconds:.1f} s)")
         with ctrl_c_asks_stop() as asked:
