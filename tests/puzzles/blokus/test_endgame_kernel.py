@@ -51,17 +51,32 @@ def _objective(game: Blokus, name: str) -> tuple[list[int], list[bool]]:
     return weights, [o == me for o in owner]
 
 
-CASES = [("duo", 2, seed, 8) for seed in range(8)] + [
+#: Duo seeds whose reference search in Python takes 12-40 s: run at full size only.
+SLOW_DUO = (0, 5, 6)
+
+
+def _full_only(case: tuple[Any, ...], slow: bool) -> Any:
+    return pytest.param(*case, marks=pytest.mark.slow) if slow else case
+
+
+CASES = [_full_only(("duo", 2, seed, 8), seed in SLOW_DUO) for seed in range(8)] + [
     ("classic", 2, 1, 8),
     ("classic", 2, 4, 8),
     ("classic", 4, 1, 6),
 ]
 
 
+def _skip_reduced(request: pytest.FixtureRequest, slow_scale: str) -> None:
+    if slow_scale == "reduced" and request.node.get_closest_marker("slow"):
+        pytest.skip("full size only (POLYTILE_SLOW=full): a Python reference search of 12-40 s")
+
+
 @pytest.mark.parametrize(("variant", "players", "seed", "back"), CASES)
 def test_the_compiled_search_gives_the_python_values(
-    variant: str, players: int, seed: int, back: int
-) -> None:
+    variant: str, players: int, seed: int, back: int, request: pytest.FixtureRequest,
+    slow_scale: str,
+) -> None:  # fmt: skip
+    _skip_reduced(request, slow_scale)
     game = _ending(variant, players, seed, back)
     # the reference search in Python: a limit only a broken search reaches (a busy machine
     # took over 120 s on two of these)
@@ -363,19 +378,23 @@ def test_a_loaded_compiled_search_takes_over_sooner(monkeypatch: Any) -> None:
     assert not used
 
 
-SOLITAIRES = [("duo", 2, seed, 8) for seed in range(4)] + [("classic", 2, 4, 6),
-                                                           ("classic", 4, 1, 5)]  # fmt: skip
+SOLITAIRES = [_full_only(("duo", 2, seed, 8), seed in SLOW_DUO) for seed in range(4)] + [
+    ("classic", 2, 4, 6),
+    ("classic", 4, 1, 5),
+]
 
 
 @pytest.mark.parametrize(("variant", "players", "seed", "back"), SOLITAIRES)
 def test_the_compiled_solitaire_gives_the_python_values(
-    variant: str, players: int, seed: int, back: int
-) -> None:
+    variant: str, players: int, seed: int, back: int, request: pytest.FixtureRequest,
+    slow_scale: str,
+) -> None:  # fmt: skip
     """The compiled solitaire branches on a cell (each placement covering it, or none ever
     does), the Python one on every placement: the same best layouts, a first placement
     that keeps the value, and null windows on either side of it."""
     from polytile.puzzles.blokus import kernels
 
+    _skip_reduced(request, slow_scale)
     game = _ending(variant, players, seed, back)
     hooks = endgame._Hooks(game, [0] * len(game.colors))
     hooks.tick = lambda: None  # type: ignore[method-assign]
@@ -408,37 +427,73 @@ def test_the_compiled_solitaire_gives_the_python_values(
         assert after == value
 
 
+# The solitaire kernel entered as ``_endgame_search._solo_root`` enters it, without loading
+# (and compiling) the rest of the search: the reduced bounds check below.
+_SOLO_ALONE = """
+import numpy as np
+from polytile.puzzles.blokus import _endgame_ctr as ks, endgame_kernel as ek
+from polytile.puzzles.blokus._endgame_solo import _NP, _solo, _solo_key
+
+
+def solo_alone(game, ci):
+    k = len(game.colors)
+    t, tab, g, hand, lasti1, z, _, _ = ek._arrays(game, [0] * k, [False] * k)
+    st, buf, ctr, _ = ek._thread_state(game, t, hand, lasti1, np.iinfo(np.int64).max, 0)
+    bits = st[0][0]
+    rbuf, pbuf, sbits = buf[1], buf[2], buf[3]
+    sbits[0, 0], sbits[0, 1], sbits[0, 2] = bits[0], bits[1 + ci], bits[1 + k + ci]
+    key = _solo_key(ci * 2 + lasti1[ci] + 1, hand[ci], rbuf[ci], sbits[0, 0], sbits[0, 1],
+                    sbits[0, 2], np.uint64(ctr[ks.SALT]))
+    sreach, spieces = buf[13], buf[14]
+    sreach[0, :] = ~np.uint64(0)
+    spieces[0, :_NP] = hand[ci, :_NP]
+    value, _ = _solo(tab, buf[7], g[0], g[1], sbits, hand, lasti1, ci, -ks.INF, ks.INF, 0,
+                     rbuf, pbuf, buf[4], buf[12], buf[11], ek._memos(), ctr, z[0], key,
+                     sreach, spieces)
+    return int(value)
+"""
+
+
 @pytest.mark.slow
 def test_the_compiled_search_stays_inside_its_arrays(tmp_path: Any, slow_scale: str) -> None:
     """The kernels compiled afresh with numba's bounds checks (an index outside an array
-    raises instead of reading memory) give the values of the unchecked ones."""
+    raises instead of reading memory) give the values of the unchecked ones. At full size,
+    the whole search (about 150 s of compiling with the checks); reduced, the solitaire
+    kernel and the bitboard move generation it shares with the search (about 40 s)."""
     import json
     import os
     import subprocess
     import sys
 
-    seeds = range(3) if slow_scale == "reduced" else range(8)
-    script = (
+    full = slow_scale == "full"
+    seeds = range(8) if full else range(3)
+    script = _SOLO_ALONE + (
         "import json, sys\n"
         "from tests.puzzles.blokus.test_endgame_kernel import _ending\n"
         "from polytile.puzzles.blokus.endgame_kernel import kernel_line, solitaire\n"
+        "full = sys.argv[2] == 'full'\n"
         "out = []\n"
         "for seed in json.loads(sys.argv[1]):\n"
         "    game = _ending('duo', 2, seed, 9)\n"
-        "    out.append([kernel_line(game, [1, -1], [True, False], threads=1)[0]]\n"
-        "               + [solitaire(game, c)[0] for c in game.colors])\n"
-        "print(json.dumps(out))\n"
+        "    line = [kernel_line(game, [1, -1], [True, False], threads=1)[0]] if full else []\n"
+        "    out.append(line + [(solitaire(game, c)[0] if full else solo_alone(game, i))\n"
+        "                       for i, c in enumerate(game.colors)])\n"
+        "loaded = 'polytile.puzzles.blokus._endgame_search' in sys.modules\n"
+        "print(json.dumps({'rows': out, 'search_loaded': loaded}))\n"
     )
     env = dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=str(tmp_path))
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
-    done = subprocess.run([sys.executable, "-c", script, json.dumps(list(seeds))], env=env,
-                          cwd=root, capture_output=True, text=True, timeout=1800)  # fmt: skip
+    done = subprocess.run([sys.executable, "-c", script, json.dumps(list(seeds)), slow_scale],
+                          env=env, cwd=root, capture_output=True, text=True,
+                          timeout=1800)  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
     checked = json.loads(done.stdout.strip().splitlines()[-1])
-    for seed, row in zip(seeds, checked, strict=True):
+    # the reduced run never loaded the search (which would have compiled it all, checked)
+    assert checked["search_loaded"] == full
+    for seed, row in zip(seeds, checked["rows"], strict=True):
         game = _ending("duo", 2, seed, 9)
-        assert row[0] == kernel_line(game, [1, -1], [True, False], threads=1)[0]
-        assert row[1:] == [solitaire(game, c)[0] for c in game.colors]
+        line = [kernel_line(game, [1, -1], [True, False], threads=1)[0]] if full else []
+        assert row == line + [solitaire(game, c)[0] for c in game.colors]
 
 
 def test_the_compiled_solitaire_keeps_i1_for_last() -> None:
