@@ -147,10 +147,23 @@ def test_absurd_records_are_refused_at_the_node_limit(
     body: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(sgf, "MAX_NODES", LIMIT)
+    monkeypatch.setattr(sgf, "MAX_NESTING", 2 * LIMIT)  # the nodes run out first
     text = DUO + body * 20 + ")"  # 20 times the limit's worth: the rest is never built
     with pytest.raises(FormatError, match=f"{LIMIT:,} nodes"):
         read_blksgf(text)
     assert peak_bytes(lambda: read_blksgf(text)) < 5_000_000
+
+
+def test_variations_nested_past_the_limit_are_refused_at_once() -> None:
+    """100,000 nested variations were all read (1.3 s) before the node limit refused them;
+    the nesting limit refuses them after its 1,000, far below any node limit."""
+    text = DUO + "(;B[e10]" * 100_000 + ")" * 100_001
+    with pytest.raises(FormatError, match=r"^<record>: line 1: variations nested more than "
+                       r"1,000 deep: not a game record"):  # fmt: skip
+        read_blksgf(text, source="<record>")
+    nested = DUO + "(;B[e10]" * 1000 + ")" * 1001  # as deep as allowed: read on, to the
+    with pytest.raises(FormatError, match="more than 42 moves"):  # main line's length
+        read_blksgf(nested)
 
 
 @pytest.mark.slow

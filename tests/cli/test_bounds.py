@@ -237,10 +237,10 @@ def test_blokus_check_failure_is_internal_error(
         raise SolverError("the layout of blue is not legal")
 
     monkeypatch.setattr(mod, "_order", broken)
-    path = tmp_path / "blokus.json"
-    save(Position("blokus", tuple("." * 14 for _ in range(14)), "blue"), path)
-    # the check fails as soon as the search reaches it: the limit only has to outlast a
+    # an endgame, whose layouts CP-SAT proves at once (an empty board's took 14 s): the
+    # check fails as soon as the search reaches it, and the limit only has to outlast a
     # busy machine's start-up (8 s ran out first under load)
+    path = EXAMPLES / "duo-endgame.blksgf"
     result = invoke("bounds", str(path), "--json", "--time-limit", "30", "--workers", "1")
     assert_clean_failure(result, 3)
     assert result.stdout == ""

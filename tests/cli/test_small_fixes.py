@@ -224,7 +224,7 @@ def test_a_long_value_is_quoted_briefly_in_an_error(invoke: Invoke, tmp_path: Pa
 
 @pytest.mark.parametrize("args", [
     ("solve-endgame", "{record}", "--move", "20"),  # Blokus's own endgame writer
-    ("analyse", "{record}", "--exact-only"),
+    ("analyse", "{record}", "--exact-only", "--time-limit", "3"),  # written when cut short
     ("render", str(EXAMPLES / "pentomino-6x10.json")),  # a solution: no game's face
 ])  # fmt: skip
 def test_every_writer_escapes_the_name_it_says(invoke: Invoke, tmp_path: Path,

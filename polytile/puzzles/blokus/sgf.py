@@ -100,12 +100,15 @@ _PL: dict[str, dict[str, str]] = {
     "duo": {"B": "blue", "1": "blue", "W": "yellow", "2": "yellow"},
     "classic": {str(i + 1): c for i, c in enumerate(_FOUR)},
 }
-_IDENT = re.compile(r"[A-Za-z0-9]+")
 _SPACE = re.compile(r"\s*")
+_PROPERTY = re.compile(r"\s*([A-Za-z0-9]+)?\s*")
 #: Largest record read: Pentobi writes a game in a few kilobytes.
 MAX_RECORD_BYTES = 4 * 1024 * 1024
 #: Most nodes read in one record (the main line and every variation).
 MAX_NODES = 100_000
+#: Most variations open at once: each opens at a move of the line above it, so a record's
+#: nesting stays below its number of moves (a Blokus game has at most 84).
+MAX_NESTING = 1_000
 _CELL = re.compile(r"([a-zA-Z])([0-9]+)")
 
 
@@ -161,9 +164,9 @@ class _Node:
 class _Parser:
     """Just enough SGF 4: ``(;A[v][w]B[x](;C[y])(;D[z]))``, escapes in values, any spacing.
 
-    Linear in the text: no recursion (variations may nest as deep as the file allows), line
-    numbers counted once as the reading moves on, values cut out by ``str.find``. At most
-    :data:`MAX_NODES` nodes are read.
+    Linear in the text: no recursion, line numbers counted once as the reading moves on,
+    values cut out by ``str.find``. At most :data:`MAX_NODES` nodes are read, and
+    :data:`MAX_NESTING` variations may be open at once.
     """
 
     def __init__(self, text: str, source: str) -> None:
@@ -187,7 +190,7 @@ class _Parser:
 
     def peek(self) -> str:
         self.skip()
-        return self.text[self.i] if self.i < len(self.text) else ""
+        return self.text[self.i : self.i + 1]
 
     def tree(self) -> _Node:
         """The first game tree of the text: its root node, children linked."""
@@ -205,7 +208,7 @@ class _Parser:
                 root = last
             else:
                 parent.children.append(last)
-            while self.peek() == ";":
+            while self.text.startswith(";", self.i):  # node() stops at a non-space
                 node = self.node()
                 last.children.append(node)
                 last = node
@@ -213,6 +216,11 @@ class _Parser:
             while True:  # variations of this sequence, then the ')' of each finished tree
                 ch = self.peek()
                 if ch == "(":
+                    if len(open_trees) > MAX_NESTING:  # the root's sequence and those open
+                        raise self.error(
+                            f"variations nested more than {MAX_NESTING:,} deep: not a game "
+                            "record polytile reads (a Blokus game has at most 84 moves)"
+                        )
                     self.i += 1
                     parent = open_trees[-1]
                     break
@@ -225,6 +233,8 @@ class _Parser:
                     return root
 
     def node(self) -> _Node:
+        """The node whose ';' is at the current offset; it ends on the first character
+        after it that is not a space (one match a property: the hot loop of long files)."""
         self.nodes += 1
         if self.nodes > MAX_NODES:
             raise self.error(
@@ -233,18 +243,21 @@ class _Parser:
             )
         self.i += 1  # ';'
         node = _Node({}, self.line())
+        text, props = self.text, node.props
         while True:
-            self.skip()
-            m = _IDENT.match(self.text, self.i)
-            if not m:
+            # always matches: spaces, maybe a name, spaces
+            m = _PROPERTY.match(text, self.i)
+            ident = m.group(1)  # type: ignore[union-attr]
+            self.i = m.end()  # type: ignore[union-attr]
+            if ident is None:
                 return node
-            ident = m.group().upper()
-            if ident in node.props:
+            ident = ident.upper()
+            if ident in props:
                 raise self.error(f"property {printable(ident)} repeated in one node")
-            self.i = m.end()
-            values = node.props[ident] = []
-            while self.peek() == "[":
+            values = props[ident] = []
+            while text.startswith("[", self.i):
                 values.append(self.value())
+                self.skip()
             if not values:
                 raise self.error(f"property {printable(ident)} has no value")
 
