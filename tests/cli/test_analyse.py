@@ -194,7 +194,7 @@ def test_the_moves_before_the_exact_analysis_are_estimated(invoke: Invoke, finis
     runs out (exit 1, "valued" false), so the test asks every answer to be consistent with
     its exit code, not the machine to be fast."""
     out = tmp_path / "annotated.blksgf"
-    result = invoke("analyse", str(finished), "--max-pieces", "2", "--time-limit", "20",
+    result = invoke("analyse", str(finished), "--max-pieces", "2", "--time-limit", "14",
                     "--json", "-o", str(out))  # fmt: skip
     assert result.exit_code in (0, 1), result.stderr
     doc = json.loads(result.stdout)

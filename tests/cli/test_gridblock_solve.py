@@ -382,6 +382,6 @@ def test_an_instant_win_is_a_win_whatever_the_points(invoke: Invoke, tmp_path: P
                              "--json").stdout)  # fmt: skip
     assert plan["instant_win"] and plan["score"] < 100  # its points, not 1000 more
     # the last move is reviewed first (analyse goes back from the end)
-    review = json.loads(invoke("analyse", str(path), "--json", "--time-limit", "15").stdout)
+    review = json.loads(invoke("analyse", str(path), "--json", "--time-limit", "6").stdout)
     last = next(m for m in review["moves"] if m["number"] == 68)
     assert last["loss"] == 0
