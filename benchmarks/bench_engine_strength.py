@@ -8,7 +8,9 @@ the rules' two-player game has it) and Walkable Cities.
 
 Run on a quiet machine (the engine's strength depends on how many playouts its time buys):
 ``python benchmarks/bench_engine_strength.py [--games N] [--move-time S] [--only GAME]``.
-Results go to stdout and, with ``--json FILE``, to a file.
+Results go to stdout and, with ``--json FILE``, to a file rewritten after every game (each
+game's seed and scores kept), so a long run stopped part-way keeps the games it played;
+``--seed K`` goes on from seed K (the seat still alternates by the seed's parity).
 """
 
 from __future__ import annotations
@@ -120,7 +122,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--move-time", type=float, default=1.0)
     parser.add_argument("--only", choices=sorted(GAMES), action="append")
-    parser.add_argument("--json", help="also write the results to this file")
+    parser.add_argument("--seed", type=int, default=0, help="the first game's seed")
+    parser.add_argument("--json", help="also write the results to this file (after each game)")
     args = parser.parse_args()
     from polytile._warm import ENGINES, ensure_compiled
 
@@ -128,30 +131,39 @@ def main() -> None:
     # compiles in the background, and the engines play slower fallbacks until it is done).
     for name in ENGINES:
         ensure_compiled(name)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for key in args.only or list(GAMES):
         title, play = GAMES[key]
-        score = 0.0
-        margins = []
+        played: list[dict[str, Any]] = []
         started = time.perf_counter()
-        for seed in range(args.games):
+        for seed in range(args.seed, args.seed + args.games):
             mine, theirs = play(seed, seed % 2, args.move_time)
-            score += 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
-            margins.append(mine - theirs)
-            print(f"  {title} game {seed + 1}: engine {mine:g}, greedy {theirs:g}", flush=True)
-        low, high = wilson(score, args.games)
-        row = {"game": title, "games": args.games, "move_time": args.move_time,
-               "engine_score": score, "win_rate": score / args.games, "low": low, "high": high,
-               "mean_margin": float(np.mean(margins)),
-               "seconds": round(time.perf_counter() - started, 1)}  # fmt: skip
+            played.append({"seed": seed, "engine_seat": seed % 2, "engine": mine,
+                           "greedy": theirs})  # fmt: skip
+            print(f"  {title} game {len(played)} (seed {seed}): engine {mine:g}, greedy "
+                  f"{theirs:g}", flush=True)  # fmt: skip
+            row = _row(title, args.move_time, played, time.perf_counter() - started)
+            if args.json:
+                with open(args.json, "w") as f:
+                    json.dump([*rows, row], f, indent=2)
         rows.append(row)
-        share = f"{100 * score / args.games:.0f}%"
-        print(f"{title}: engine {score:g} of {args.games} against greedy ({share}, 95% "
-              f"interval {100 * low:.0f}-{100 * high:.0f}%), mean margin "
-              f"{row['mean_margin']:+.1f}, {row['seconds']:.0f} s", flush=True)  # fmt: skip
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(rows, f, indent=2)
+        print(f"{title}: engine {row['engine_score']:g} of {row['games']} against greedy "
+              f"({100 * row['win_rate']:.0f}%, 95% interval {100 * row['low']:.0f}-"
+              f"{100 * row['high']:.0f}%), mean margin {row['mean_margin']:+.1f}, "
+              f"{row['seconds']:.0f} s", flush=True)  # fmt: skip
+
+
+def _row(title: str, move_time: float, played: list[dict[str, Any]],
+         seconds: float) -> dict[str, Any]:  # fmt: skip
+    """The summary of ``played`` (a win counts 1, a tie 1/2) with its games."""
+    score = sum(1.0 if g["engine"] > g["greedy"] else 0.5 if g["engine"] == g["greedy"]
+                else 0.0 for g in played)  # fmt: skip
+    low, high = wilson(score, len(played))
+    return {"game": title, "games": len(played), "move_time": move_time,
+            "first_seed": played[0]["seed"], "engine_score": score,
+            "win_rate": score / len(played), "low": low, "high": high,
+            "mean_margin": float(np.mean([g["engine"] - g["greedy"] for g in played])),
+            "seconds": round(seconds, 1), "played": played}  # fmt: skip
 
 
 if __name__ == "__main__":
