@@ -54,7 +54,8 @@ import numpy as np
 
 from polytile.puzzles.game import CHANCE, SIMULTANEOUS, State, UnsupportedGameError
 
-__all__ = ["MctsResult", "MoveStat", "Policy", "Rollout", "margin_of", "mcts", "reward_of"]
+__all__ = ["MctsResult", "MoveStat", "Policy", "Rollout", "Value", "margin_of", "mcts",
+           "reward_of"]
 
 #: A playout policy: the move the player to move makes in ``state``.
 Policy = Callable[[State, np.random.Generator], Any]
@@ -63,6 +64,9 @@ Candidates = Callable[[State, list[Any]], list[Any]]
 #: A whole playout: the returns at the end of a game played on from ``state`` (which it
 #: may change), for games that play their playouts faster than move by move.
 Rollout = Callable[[State, np.random.Generator], Sequence[float]]
+#: The returns a finished playout scores (its state's ``returns()`` by default): for a game
+#: whose search counts an ending otherwise than the state's own returns do.
+Value = Callable[[State], Sequence[float]]
 
 #: How much of a reward is the margin (the rest is win, tie or loss).
 MARGIN_SHARE = 0.1
@@ -180,6 +184,7 @@ def mcts(
     policy: Policy | None = None,
     candidates: Candidates | None = None,
     rollout: Rollout | None = None,
+    value: Value | None = None,
     exploration: float = 0.7,
     seed: int | np.random.Generator | None = None,
     should_stop: Callable[[], bool] | None = None,
@@ -188,7 +193,8 @@ def mcts(
     seconds, ``playouts`` playouts or ``should_stop()`` (at least one must be given).
 
     Playouts go move by move by ``policy`` (uniformly random moves without one), or, given a
-    ``rollout``, by that function from the new leaf to the end of the game. The time limit
+    ``rollout``, by that function from the new leaf to the end of the game. A playout's end
+    is scored by ``value`` (its state's ``returns()`` without one). The time limit
     is looked at before every playout move (one playout always runs): a playout it cuts
     short is dropped. ``should_stop`` is asked before each playout.
 
@@ -250,7 +256,7 @@ def mcts(
                     break  # a slow playout past the limit is dropped, not finished
                 _step(s, rng, policy)
             else:
-                returns = s.returns()
+                returns = s.returns() if value is None else value(s)
             if not s.is_over():
                 stopped_by = "time"
                 break
@@ -266,8 +272,8 @@ def mcts(
         key=lambda st: (-st.visits, -st.reward),
     )  # fmt: skip
     best = stats[0].move if stats else None
-    value = stats[0].margin if stats else 0.0
-    return MctsResult(who, best, tuple(stats), value, n, sampled,
+    margin = stats[0].margin if stats else 0.0
+    return MctsResult(who, best, tuple(stats), margin, n, sampled,
                       time.perf_counter() - start, stopped_by)  # fmt: skip
 
 

@@ -22,9 +22,11 @@ The value of a move is the mean over its playouts of the mover's final margin
   game (the round values of :func:`~polytile.puzzles.gridblock.endgame.solve_round` are
   the points a colour can make sure of instead: no tree search estimates a guarantee).
 
-An instant win (option 7.4) counts :data:`~polytile.puzzles.gridblock.rules.INSTANT_WIN`
-more. It is **an estimate** (greedy play after the tree, hidden cards drawn at random), and
-every result says so and what it rests on (:attr:`GameEstimate.label`).
+An instant win (option 7.4) is worth :data:`~polytile.puzzles.gridblock.rules.INSTANT_WIN`
+to the winner and nothing to the others, whatever the points, as the exact searches count it
+(so every move that wins at once is worth as much as any other). It is **an estimate**
+(greedy play after the tree, hidden cards drawn at random), and every result says so and
+what it rests on (:attr:`GameEstimate.label`).
 
 Examples
 --------
@@ -52,7 +54,7 @@ from polytile.puzzles.gridblock.endgame import player_label
 from polytile.puzzles.gridblock.game import GridblockGame
 from polytile.puzzles.gridblock.moves import Move
 from polytile.puzzles.gridblock.players import greedy_player, greedy_scores
-from polytile.puzzles.gridblock.rules import COLOR_NAMES, Gridblock
+from polytile.puzzles.gridblock.rules import COLOR_NAMES, INSTANT_WIN, Gridblock
 from polytile.solvers.mcts import MctsResult, MoveStat, mcts
 
 __all__ = ["CANDIDATES", "GameEstimate", "estimate_game", "game_lead", "twin"]
@@ -94,6 +96,19 @@ def _narrow(g: Gridblock, moves: list[Move], keep: Sequence[Move] = ()) -> list[
             alike[i] for i in order[CANDIDATES:] if twin(alike[i]) in wanted
         ]
     return alike
+
+
+def _ending(state: State) -> tuple[float, ...]:
+    """A finished playout's returns: the points, or a win at once (option 7.4) as
+    :data:`~polytile.puzzles.gridblock.rules.INSTANT_WIN` to the winner and 0 to the others,
+    whatever the points. :meth:`Gridblock.returns` adds the points to the win, which made a
+    move winning at once 'lose' against another win with a point more (found by a busy-machine
+    test run, where analyse estimated the winning move instead of solving it)."""
+    b: Gridblock = state.board  # type: ignore[attr-defined]
+    returns = b.returns()
+    if b.winner is None:
+        return tuple(returns)
+    return tuple(float(INSTANT_WIN) if i == b.winner else 0.0 for i in range(len(returns)))
 
 
 def game_lead(g: Gridblock, player: int) -> str:
@@ -213,7 +228,7 @@ def estimate_game(
         return _narrow(b, moves, keep)
 
     r = mcts(state, time_limit=seconds, playouts=playouts, policy=_greedy,
-             candidates=candidates, seed=seed, should_stop=should_stop)  # fmt: skip
+             candidates=candidates, value=_ending, seed=seed, should_stop=should_stop)  # fmt: skip
     considered = len(candidates(state, state.legal_moves()))
     return GameEstimate(r, g.to_move, player_label(g, g.to_move), game_lead(g, g.to_move),
                         considered)  # fmt: skip

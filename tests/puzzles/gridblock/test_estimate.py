@@ -6,6 +6,7 @@ so nothing here depends on the machine's speed."""
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 import numpy as np
 import pytest
@@ -143,3 +144,36 @@ def test_a_stop_before_anything_is_solved_plays_greedy() -> None:
     g = played(2, Options(players=2), 4 + 9)
     c = engine_choice(g, None, should_stop=lambda: True, rng=np.random.default_rng(0))
     assert c.move in g.legal_moves() and c.value is None and c.label.startswith("greedy")
+
+
+def _wins_at_once(seed: int) -> tuple[Gridblock, list[Any]] | None:
+    """The first position of a random game with instant wins where the mover can win at once
+    with points unequal (so that a margin counting them is not INSTANT_WIN), and those
+    winning moves; None if the game has none."""
+    rng = np.random.default_rng(seed)
+    g = Gridblock.new(seed, Options(players=2, instant_win=True))
+    while not g.is_over():
+        moves = g.legal_moves()
+        wins = []
+        for m in moves:
+            g.push(m)
+            if g.winner is not None and len(set(g.returns())) > 1:
+                wins.append(m)
+            g.pop()
+        if wins:
+            return g, wins
+        g.push(moves[int(rng.integers(len(moves)))])
+    return None
+
+
+def test_every_win_at_once_is_worth_the_same() -> None:
+    """Option 7.4: a win at once is worth INSTANT_WIN whatever the points, as the exact
+    searches count it. The estimate added the points, so the move a record played, which
+    won at once, 'lost 1' against another win with a point more (analyse, busy machine)."""
+    from polytile.puzzles.gridblock.rules import INSTANT_WIN
+
+    g, wins = next(found for found in map(_wins_at_once, range(40)) if found is not None)
+    e = estimate_game(g, playouts=10 * len(wins), seed=3, only=wins)
+    margins = [s.margin for s in e.result.moves]
+    assert margins and set(margins) == {float(INSTANT_WIN)}
+    assert e.value == INSTANT_WIN
