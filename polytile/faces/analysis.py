@@ -418,13 +418,18 @@ def _print(console: Console, face: AnalyseFace, result: Analysis) -> None:
                    else ""))  # fmt: skip
     width = max(12, *(len(r.move) for r in result.reviews)) + 2
     who = max(6, *(len(r.player) for r in result.reviews)) + 2
-    console.out(f"{face.move_word:>5}  {'player':<{who}}{'played':<{width}}{'before':>8}"
-                f"{'after':>8}{'lost':>7}  a best move")  # fmt: skip
-    for r in result.reviews:
-        before, after, lost = (_shown(v, r.exact, sign) for v, sign in
-                               ((r.before, True), (r.after, True), (r.loss, False)))  # fmt: skip
+    rows = [tuple(_shown(v, r.exact, sign) for v, sign in
+                  ((r.before, True), (r.after, True), (r.loss, False)))
+            for r in result.reviews]  # fmt: skip
+    # each value column at least as wide as it was, and 2 spaces wider than its longest value
+    # (a Gridblock win at once, ~+1000.0, ran into the next column at a fixed 8)
+    wb, wa, wl = (max(least, *(len(row[k]) + 2 for row in rows))
+                  for k, least in ((0, 8), (1, 8), (2, 7)))  # fmt: skip
+    console.out(f"{face.move_word:>5}  {'player':<{who}}{'played':<{width}}{'before':>{wb}}"
+                f"{'after':>{wa}}{'lost':>{wl}}  a best move")  # fmt: skip
+    for r, (before, after, lost) in zip(result.reviews, rows, strict=True):
         console.out(f"{r.number:>5}  {r.player:<{who}}{r.move:<{width}}"
-                    f"{before:>8}{after:>8}{lost:>7}  {r.best}")  # fmt: skip
+                    f"{before:>{wb}}{after:>{wa}}{lost:>{wl}}  {r.best}")  # fmt: skip
     estimates = [r for r in result.reviews if not r.exact]
     # one line per kind of estimate (a note's words before its ":" name the kind)
     for kind in dict.fromkeys(r.note.split(":")[0] for r in estimates):

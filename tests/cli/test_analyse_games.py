@@ -246,3 +246,30 @@ def test_a_move_whose_estimate_does_not_fit_is_said_to_be_unvalued(invoke, tmp_p
     # named as well, and no round is lost
     assert sorted(valued + doc["not_settled"]) == list(range(1, doc["total_moves"] + 1))
     assert "round 2 not valued: its estimate did not fit" in result.stderr
+
+
+def test_the_table_keeps_its_columns_apart_whatever_the_values():
+    """A Gridblock win at once estimated prints ``~+1000.0``: the table once ran it into the
+    next column (``~+1000.0~+1000.0``), its widths fixed at 8."""
+    from types import SimpleNamespace
+
+    from polytile.faces.analysis import Analysis, Review, _print
+
+    lines: list[str] = []
+    console = SimpleNamespace(out=lambda text="", **_: lines.append(text))
+    face = SimpleNamespace(title="Gridblock", lead="blue's points", move_word="move")
+    result = Analysis(total=2, reviews=[
+        Review(1, "blue", "a1", 0, -1000, 1000.5, "b2", exact=False, note="playouts: 9"),
+        Review(2, "red", "b2", -1000, -1000, 0, "b2", exact=False, note="playouts: 9"),
+    ])  # fmt: skip
+    _print(console, face, result)
+    header, first, second = lines[2:5]
+    assert header.split() == ["move", "player", "played", "before", "after", "lost", "a",
+                              "best", "move"]  # fmt: skip
+    assert first.split() == ["1", "blue", "a1", "~+0.0", "~-1000.0", "~1000.5", "b2"]
+    assert second.split() == ["2", "red", "b2", "~-1000.0", "~-1000.0", "~0.0", "b2"]
+    # every column ends where its heading ends
+    for heading in ("before", "after", "lost"):
+        end = header.index(heading) + len(heading)
+        assert all(line[end - 1] != " " and line[end:end + 1] in (" ", "")
+                   for line in (first, second)), (heading, lines)  # fmt: skip
