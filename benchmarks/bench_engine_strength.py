@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import time
 from collections.abc import Callable
 from typing import Any
@@ -137,9 +138,12 @@ def main() -> None:
         played: list[dict[str, Any]] = []
         started = time.perf_counter()
         for seed in range(args.seed, args.seed + args.games):
+            wall, cpu = time.perf_counter(), _cpu()
             mine, theirs = play(seed, seed % 2, args.move_time)
+            # how much of a core the game had (near 1: the machine left it a whole core)
+            share = (_cpu() - cpu) / (time.perf_counter() - wall)
             played.append({"seed": seed, "engine_seat": seed % 2, "engine": mine,
-                           "greedy": theirs})  # fmt: skip
+                           "greedy": theirs, "cpu_share": round(share, 3)})  # fmt: skip
             print(f"  {title} game {len(played)} (seed {seed}): engine {mine:g}, greedy "
                   f"{theirs:g}", flush=True)  # fmt: skip
             row = _row(title, args.move_time, played, time.perf_counter() - started)
@@ -153,6 +157,12 @@ def main() -> None:
               f"{row['seconds']:.0f} s", flush=True)  # fmt: skip
 
 
+def _cpu() -> float:
+    """The CPU seconds of this process and of its children waited for."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
 def _row(title: str, move_time: float, played: list[dict[str, Any]],
          seconds: float) -> dict[str, Any]:  # fmt: skip
     """The summary of ``played`` (a win counts 1, a tie 1/2) with its games."""
@@ -163,7 +173,9 @@ def _row(title: str, move_time: float, played: list[dict[str, Any]],
             "first_seed": played[0]["seed"], "engine_score": score,
             "win_rate": score / len(played), "low": low, "high": high,
             "mean_margin": float(np.mean([g["engine"] - g["greedy"] for g in played])),
-            "seconds": round(seconds, 1), "played": played}  # fmt: skip
+            "seconds": round(seconds, 1),
+            "cpu_share_min": min(g.get("cpu_share", 1.0) for g in played),
+            "played": played}  # fmt: skip
 
 
 if __name__ == "__main__":
