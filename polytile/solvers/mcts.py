@@ -64,8 +64,9 @@ Candidates = Callable[[State, list[Any]], list[Any]]
 #: A whole playout: the returns at the end of a game played on from ``state`` (which it
 #: may change), for games that play their playouts faster than move by move.
 Rollout = Callable[[State, np.random.Generator], Sequence[float]]
-#: The returns a finished playout scores (its state's ``returns()`` by default): for a game
-#: whose search counts an ending otherwise than the state's own returns do.
+#: The returns of a playout ended move by move (its state's ``returns()`` by default): for a
+#: game whose search counts an ending otherwise than the state's own returns do (a
+#: ``Rollout`` scores its own ends).
 Value = Callable[[State], Sequence[float]]
 
 #: How much of a reward is the margin (the rest is win, tie or loss).
@@ -193,8 +194,9 @@ def mcts(
     seconds, ``playouts`` playouts or ``should_stop()`` (at least one must be given).
 
     Playouts go move by move by ``policy`` (uniformly random moves without one), or, given a
-    ``rollout``, by that function from the new leaf to the end of the game. A playout's end
-    is scored by ``value`` (its state's ``returns()`` without one). The time limit
+    ``rollout``, by that function from the new leaf to the end of the game. An end reached
+    move by move (or a leaf already over) is scored by ``value`` (its state's ``returns()``
+    without one); a ``rollout`` gives its own returns. The time limit
     is looked at before every playout move (one playout always runs): a playout it cuts
     short is dropped. ``should_stop`` is asked before each playout.
 
