@@ -70,7 +70,7 @@ def henning(seed: int, engine_seat: int, seconds: float) -> tuple[float, float]:
 
 
 def gridblock(seed: int, engine_seat: int, seconds: float) -> tuple[float, float]:
-    from polytile.puzzles.gridblock.engine import engine_choice
+    from polytile.puzzles.gridblock.engine import engine_player
     from polytile.puzzles.gridblock.game import GridblockGame
     from polytile.puzzles.gridblock.players import greedy_player
     from polytile.puzzles.gridblock.rules import Gridblock, Options
@@ -79,9 +79,10 @@ def gridblock(seed: int, engine_seat: int, seconds: float) -> tuple[float, float
     options = Options(players=2)
     game = GridblockGame.of(options)
     g = Gridblock.new(seed, options)
+    engine = engine_player(seconds)  # as `selfplay` has it: the move alone, not its value
     while not g.is_over():
         if game.state_of(g).to_move == engine_seat:
-            g.push(engine_choice(g, seconds, rng=rng).move)
+            g.push(engine(g, rng))
         else:
             g.push(greedy_player(g, rng))
     returns = game.state_of(g).returns()

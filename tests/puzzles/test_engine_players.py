@@ -67,6 +67,21 @@ def test_gridblock_engine_labels_its_estimates() -> None:
     assert "end of the round" in c.label and "its value: estimate to the end of the game" in c.label
 
 
+def test_gridblock_player_plays_the_same_move_without_valuing_it() -> None:
+    from polytile.puzzles.gridblock.engine import engine_choice, engine_player
+    from polytile.puzzles.gridblock.players import greedy_player
+
+    g = Gridblock.new(seed=3, options=Options(players=2))
+    rng = np.random.default_rng(0)
+    while g.is_setup or len(g.played[0][g.round]) < 2:  # late in the first round: 16 hands
+        g.push(greedy_player(g, rng))
+    valued = engine_choice(g, None, playouts=20, rng=np.random.default_rng(1))
+    alone = engine_choice(g, None, rng=np.random.default_rng(1), value=False)
+    assert alone.move == valued.move and valued.value is not None and alone.value is None
+    assert "not valued to the end of the game" in alone.label
+    assert engine_player(30.0)(g, np.random.default_rng(1)) == valued.move
+
+
 def test_walkable_engine_picks_and_drops_legally() -> None:
     from polytile.puzzles.walkable.engine import engine_choice
 

@@ -11,7 +11,9 @@
   (:func:`polytile.puzzles.gridblock.view.evaluate_view`, with :data:`VIEW_SHARE` of the
   time). Its value to the end of the game is then estimated by the tree search, every
   playout through that move, in the time left. In the last round the end of the round is
-  the end of the game: the average is the value (exact when every hand is known).
+  the end of the game: the average is the value (exact when every hand is known). The
+  player (:func:`engine_player`) asks for the move alone: its round analysis has the whole
+  time, and a move chosen early is played at once, not valued.
 
 Tree search chose worse moves in the rounds than the round analysis (1 of 6 games against
 greedy at 0.3 s of CPU a move, mean margin -4.3; the round analysis: see the commit and
@@ -40,6 +42,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 
@@ -61,10 +64,15 @@ PLAYOUTS = 200
 
 def engine_choice(g: Gridblock, seconds: float | None = DEFAULT_MOVE_TIME, *,
                   playouts: int | None = None, rng: np.random.Generator | None = None,
-                  should_stop: Callable[[], bool] | None = None) -> EngineChoice:  # fmt: skip
+                  should_stop: Callable[[], bool] | None = None,
+                  value: bool = True) -> EngineChoice:  # fmt: skip
     """The engine's move at ``g`` for the colour to move, within ``seconds`` (None: no
     limit), the tree search stopping after ``playouts`` playouts (default
-    :data:`PLAYOUTS` without a time limit); ``g`` is not changed."""
+    :data:`PLAYOUTS` without a time limit); ``g`` is not changed.
+
+    ``value`` False asks for the move alone, as a player does: in a round the choice then
+    has the whole time, and the move is not valued to the end of the game (the choice's
+    value is None), so a move whose round analysis finishes early is played at once."""
     from polytile.puzzles.gridblock.view import evaluate_view
 
     started = time.perf_counter()
@@ -88,7 +96,7 @@ def engine_choice(g: Gridblock, seconds: float | None = DEFAULT_MOVE_TIME, *,
         return chose(e.best, False, e.value, e.label)
     last = g.round == ROUNDS - 1
     try:
-        a = evaluate_view(g, time_limit=seconds if last or seconds is None else
+        a = evaluate_view(g, time_limit=seconds if last or seconds is None or not value else
                           seconds * VIEW_SHARE, seed=rng, stop=should_stop)  # fmt: skip
     except SearchStopped:
         return chose(
@@ -109,6 +117,9 @@ def engine_choice(g: Gridblock, seconds: float | None = DEFAULT_MOVE_TIME, *,
               "combinations)"  # fmt: skip
     if last:
         return chose(best, a.exact_values, float(ev.moves[best].mean), how)
+    if not value:
+        return chose(best, False, None, f"{how}; not valued to the end of the game (the move "
+                     "alone was asked)")  # fmt: skip
     time_left = left()
     if time_left is not None and time_left <= 0.0:
         return chose(best, False, None, f"{how}; not valued to the end of the game (no time "
@@ -124,5 +135,6 @@ def engine_player(
     seconds: float = DEFAULT_MOVE_TIME,
 ) -> Callable[[Gridblock, np.random.Generator], Move]:
     """A player (as :data:`polytile.puzzles.gridblock.players.PLAYERS` holds) that takes
-    ``seconds`` a move."""
-    return as_player(engine_choice, seconds)
+    ``seconds`` a move: the move alone, not its value (``engine_choice``'s ``value``
+    False), so it plays as soon as its choice is made."""
+    return as_player(partial(engine_choice, value=False), seconds)
