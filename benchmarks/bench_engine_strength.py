@@ -10,7 +10,9 @@ Run on a quiet machine (the engine's strength depends on how many playouts its t
 ``python benchmarks/bench_engine_strength.py [--games N] [--move-time S] [--only GAME]``.
 Results go to stdout and, with ``--json FILE``, to a file rewritten after every game (each
 game's seed and scores kept), so a long run stopped part-way keeps the games it played;
-``--seed K`` goes on from seed K (the seat still alternates by the seed's parity).
+``--seed K`` goes on from seed K (the seat still alternates by the seed's parity), and
+``--merge A.json B.json ... [--json OUT]`` joins such parts into one result a game (the
+same move time, no seed twice).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import math
 import os
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -126,7 +129,17 @@ def main() -> None:
     parser.add_argument("--only", choices=sorted(GAMES), action="append")
     parser.add_argument("--seed", type=int, default=0, help="the first game's seed")
     parser.add_argument("--json", help="also write the results to this file (after each game)")
+    parser.add_argument("--merge", nargs="+", metavar="FILE",
+                        help="join these runs' JSON files instead of playing")  # fmt: skip
     args = parser.parse_args()
+    if args.merge:
+        rows = merge([json.loads(Path(name).read_text()) for name in args.merge])
+        for row in rows:
+            _say(row)
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump(rows, f, indent=2)
+        return
     from polytile._warm import ENGINES, ensure_compiled
 
     # Every engine's compiled code made sure of first (after an install or an edit it
@@ -144,7 +157,8 @@ def main() -> None:
             # how much of a core the game had (near 1: the machine left it a whole core)
             share = (_cpu() - cpu) / (time.perf_counter() - wall)
             played.append({"seed": seed, "engine_seat": seed % 2, "engine": mine,
-                           "greedy": theirs, "cpu_share": round(share, 3)})  # fmt: skip
+                           "greedy": theirs, "cpu_share": round(share, 3),
+                           "seconds": round(time.perf_counter() - wall, 1)})  # fmt: skip
             print(f"  {title} game {len(played)} (seed {seed}): engine {mine:g}, greedy "
                   f"{theirs:g}", flush=True)  # fmt: skip
             row = _row(title, args.move_time, played, time.perf_counter() - started)
@@ -152,10 +166,39 @@ def main() -> None:
                 with open(args.json, "w") as f:
                     json.dump([*rows, row], f, indent=2)
         rows.append(row)
-        print(f"{title}: engine {row['engine_score']:g} of {row['games']} against greedy "
-              f"({100 * row['win_rate']:.0f}%, 95% interval {100 * row['low']:.0f}-"
-              f"{100 * row['high']:.0f}%), mean margin {row['mean_margin']:+.1f}, "
-              f"{row['seconds']:.0f} s", flush=True)  # fmt: skip
+        _say(row)
+
+
+def _say(row: dict[str, Any]) -> None:
+    print(f"{row['game']}: engine {row['engine_score']:g} of {row['games']} against greedy "
+          f"({100 * row['win_rate']:.0f}%, 95% interval {100 * row['low']:.0f}-"
+          f"{100 * row['high']:.0f}%), mean margin {row['mean_margin']:+.1f}, "
+          f"{row['seconds']:.0f} s", flush=True)  # fmt: skip
+
+
+def merge(runs: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """One row a game from the rows of several runs (their games joined, by seed).
+
+    Raises
+    ------
+    SystemExit
+        When two parts of a game differ in move time or play a seed twice.
+    """
+    parts: dict[str, list[dict[str, Any]]] = {}
+    for run in runs:
+        for row in run:
+            parts.setdefault(row["game"], []).append(row)
+    rows = []
+    for title, same in parts.items():
+        times = {row["move_time"] for row in same}
+        if len(times) > 1:
+            raise SystemExit(f"{title}: the parts differ in move time ({sorted(times)})")
+        played = sorted((g for row in same for g in row["played"]), key=lambda g: g["seed"])
+        seeds = [g["seed"] for g in played]
+        if len(set(seeds)) < len(seeds):
+            raise SystemExit(f"{title}: a seed is played twice in the parts")
+        rows.append(_row(title, times.pop(), played, sum(row["seconds"] for row in same)))
+    return rows
 
 
 def _cpu() -> float:
